@@ -1,0 +1,214 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"chatsvc/storage"
+)
+
+// ContactInput is the body of POST /contacts and PATCH /contacts/{id}.
+type ContactInput struct {
+	Email      Field[string]
+	ExternalID Field[string] // POST only
+	Name       Field[string]
+	Phone      Field[string]
+	Attributes Field[map[string]json.RawMessage] // a JSON null value deletes its key
+}
+
+// UpsertContact creates a contact, or updates the one with the same
+// external_id or e-mail. created tells which happened.
+func (s *Service) UpsertContact(ctx context.Context, mode storage.Mode, in ContactInput) (c *storage.Contact, created bool, err error) {
+	if !in.Email.has() && !in.ExternalID.has() {
+		return nil, false, missing("email")
+	}
+	var norm string
+	if in.Email.has() {
+		if in.Email.V, norm, err = normalizeEmail("email", in.Email.V); err != nil {
+			return nil, false, err
+		}
+	}
+	if in.ExternalID.has() && in.ExternalID.V == "" {
+		return nil, false, invalid("external_id", "external_id must not be empty.")
+	}
+	err = s.write(ctx, func(q *storage.Q) error {
+		now := s.stamp()
+		c, err = s.matchContact(ctx, q, mode, in, norm)
+		if err != nil {
+			return err
+		}
+		if created = c == nil; created {
+			c = &storage.Contact{ID: NewID(PrefixContact), Object: "contact", Mode: mode, CreatedAt: now}
+		}
+		if in.ExternalID.has() {
+			c.ExternalID = in.ExternalID.ptr()
+		}
+		if err := applyContact(c, in, now); err != nil {
+			return err
+		}
+		if !created {
+			return contactConflict(q.UpdateContact(ctx, c, emailNorm(c)))
+		}
+		if err := contactConflict(q.InsertContact(ctx, c, emailNorm(c))); err != nil {
+			return err
+		}
+		return s.emit(ctx, q, mode, EventContactCreated, c.ID, c, now)
+	})
+	return c, created, err
+}
+
+// matchContact finds the contact an upsert addresses: by external_id first,
+// else by e-mail. Two different matches, or an e-mail match that already
+// has another external_id, are conflicts.
+func (s *Service) matchContact(ctx context.Context, q *storage.Q, mode storage.Mode, in ContactInput, norm string) (*storage.Contact, error) {
+	var byExt, byEmail *storage.Contact
+	var err error
+	if in.ExternalID.has() {
+		if byExt, err = orNil(q.ContactByExternalID(ctx, mode, in.ExternalID.V)); err != nil {
+			return nil, err
+		}
+	}
+	if norm != "" {
+		if byEmail, err = orNil(q.ContactByEmail(ctx, mode, norm)); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case byExt != nil && byEmail != nil && byExt.ID != byEmail.ID:
+		return nil, conflictErr("email", "The e-mail address belongs to another contact (%s).", byEmail.ID)
+	case byExt != nil:
+		return byExt, nil
+	case byEmail != nil && in.ExternalID.has() && byEmail.ExternalID != nil:
+		return nil, conflictErr("external_id", "The contact with this e-mail address (%s) has another external_id.", byEmail.ID)
+	}
+	return byEmail, nil
+}
+
+// applyContact copies the request's personal fields onto c.
+func applyContact(c *storage.Contact, in ContactInput, now storage.Timestamp) error {
+	if in.Email.Set {
+		c.Email = in.Email.ptr()
+	}
+	if in.Name.Set {
+		c.Name = in.Name.ptr()
+	}
+	if in.Phone.Set {
+		c.Phone = in.Phone.ptr()
+	}
+	if c.Email == nil && c.ExternalID == nil {
+		return invalid("email", "A contact needs an e-mail address or an external_id.")
+	}
+	attrs := make(map[string]json.RawMessage, len(c.Attributes)+len(in.Attributes.V))
+	for k, v := range c.Attributes {
+		attrs[k] = v
+	}
+	for k, v := range in.Attributes.V {
+		if k == "" {
+			return invalid("attributes", "Attribute names must not be empty.")
+		}
+		if string(v) == "null" {
+			delete(attrs, k)
+		} else {
+			attrs[k] = v
+		}
+	}
+	c.Attributes, c.UpdatedAt = attrs, now
+	return nil
+}
+
+func emailNorm(c *storage.Contact) *string {
+	if c.Email == nil {
+		return nil
+	}
+	_, norm, _ := normalizeEmail("email", *c.Email)
+	return &norm
+}
+
+// contactConflict explains a uniqueness failure of a contact write.
+func contactConflict(err error) error {
+	if errors.Is(err, storage.ErrConflict) {
+		return conflictErr("email", "Another contact already has this e-mail address or external_id.")
+	}
+	return err
+}
+
+func orNil[T any](v *T, err error) (*T, error) {
+	if isNotFound(err) {
+		return nil, nil
+	}
+	return v, err
+}
+
+// UpdateContact changes a contact's e-mail, name, phone or attributes.
+func (s *Service) UpdateContact(ctx context.Context, mode storage.Mode, id string, in ContactInput) (*storage.Contact, error) {
+	if in.Email.has() {
+		var err error
+		if in.Email.V, _, err = normalizeEmail("email", in.Email.V); err != nil {
+			return nil, err
+		}
+	}
+	var out *storage.Contact
+	err := s.write(ctx, func(q *storage.Q) error {
+		c, err := q.Contact(ctx, mode, id)
+		if err != nil {
+			return found(err, noSuch("contact", id))
+		}
+		if err := applyContact(c, in, s.stamp()); err != nil {
+			return err
+		}
+		out = c
+		return contactConflict(q.UpdateContact(ctx, c, emailNorm(c)))
+	})
+	return out, err
+}
+
+// Contact returns a contact, or a NotFound error.
+func (s *Service) Contact(ctx context.Context, mode storage.Mode, id string) (*storage.Contact, error) {
+	c, err := s.db.Read().Contact(ctx, mode, id)
+	return c, found(err, noSuch("contact", id))
+}
+
+// ContactQuery is the filter of GET /contacts, as received.
+type ContactQuery struct {
+	Email, ExternalID string
+	ListParams
+}
+
+// Contacts lists contacts, most recently active first.
+func (s *Service) Contacts(ctx context.Context, mode storage.Mode, in ContactQuery) (List[*storage.Contact], error) {
+	pg, err := in.page()
+	if err != nil {
+		return List[*storage.Contact]{}, err
+	}
+	f := storage.ContactFilter{Mode: mode, ExternalID: in.ExternalID, Page: pg}
+	if in.Email != "" {
+		f.EmailNorm = lower(in.Email)
+	}
+	rows, err := s.db.Read().Contacts(ctx, f)
+	if err != nil {
+		return List[*storage.Contact]{}, err
+	}
+	return makeList(rows, pg, func(c *storage.Contact) storage.Cursor {
+		return storage.Cursor{Key: int64(c.ActiveAt()), ID: c.ID}
+	}), nil
+}
+
+// DeleteContact erases a contact: the contact is deleted and, in the same
+// transaction, its conversations lose their link to it, the messages it
+// wrote lose its name, and e-mails not yet sent to it are dropped.
+func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
+	err := s.write(ctx, func(q *storage.Q) error {
+		if err := q.DeleteContact(ctx, mode, id); err != nil {
+			return found(err, noSuch("contact", id))
+		}
+		if err := q.ForgetMessageAuthor(ctx, id); err != nil {
+			return err
+		}
+		return q.DeleteUnsentMailsOf(ctx, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Deleted{ID: id, Object: "contact", Deleted: true}, nil
+}

@@ -1,0 +1,220 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"chatsvc/storage"
+)
+
+// Conversation statuses.
+const (
+	StatusOpen      = "open"
+	StatusWaiting   = "waiting"
+	StatusHandedOff = "handed_off"
+	StatusClosed    = "closed"
+)
+
+// Conversation returns a conversation, or a NotFound error.
+func (s *Service) Conversation(ctx context.Context, mode storage.Mode, id string) (*storage.Conversation, error) {
+	c, err := s.db.Read().Conversation(ctx, mode, id)
+	return c, found(err, noSuch("conversation", id))
+}
+
+// ConversationQuery is the filter of GET /conversations, as received.
+type ConversationQuery struct {
+	Status, SiteID, ContactID string
+	ListParams
+}
+
+// Conversations lists conversations newest first.
+func (s *Service) Conversations(ctx context.Context, mode storage.Mode, in ConversationQuery) (List[*storage.Conversation], error) {
+	pg, err := in.page()
+	if err != nil {
+		return List[*storage.Conversation]{}, err
+	}
+	if in.Status != "" {
+		if err := oneOf("status", in.Status, StatusOpen, StatusWaiting, StatusHandedOff, StatusClosed); err != nil {
+			return List[*storage.Conversation]{}, err
+		}
+	}
+	rows, err := s.db.Read().Conversations(ctx, storage.ConversationFilter{
+		Mode: mode, Status: in.Status, SiteID: in.SiteID, ContactID: in.ContactID, Page: pg})
+	if err != nil {
+		return List[*storage.Conversation]{}, err
+	}
+	return makeList(rows, pg, func(c *storage.Conversation) storage.Cursor {
+		return storage.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
+	}), nil
+}
+
+// ConversationUpdate is the body of PATCH /conversations/{id}.
+type ConversationUpdate struct {
+	AssigneeID Field[string]
+	Metadata   Field[map[string]*string]
+}
+
+// UpdateConversation assigns a conversation or changes its metadata.
+func (s *Service) UpdateConversation(ctx context.Context, mode storage.Mode, id string, in ConversationUpdate) (*storage.Conversation, error) {
+	var out *storage.Conversation
+	err := s.write(ctx, func(q *storage.Q) error {
+		c, err := q.Conversation(ctx, mode, id)
+		if err != nil {
+			return found(err, noSuch("conversation", id))
+		}
+		if in.AssigneeID.Set {
+			if in.AssigneeID.has() {
+				if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
+					return err
+				}
+			}
+			c.AssigneeID = in.AssigneeID.ptr()
+		}
+		if in.Metadata.has() {
+			if c.Metadata, err = mergeMetadata("metadata", c.Metadata, in.Metadata.V); err != nil {
+				return err
+			}
+		}
+		c.UpdatedAt = s.stamp()
+		out = c
+		return q.UpdateConversation(ctx, c)
+	})
+	return out, err
+}
+
+// Handoff is the body of POST /conversations/{id}/handoff.
+type Handoff struct {
+	AssigneeID Field[string]
+	Note       Field[string]
+}
+
+// HandOff moves a conversation to a person: to `handed_off` when an
+// assignee is given, else to `waiting`. The assistant stops answering.
+func (s *Service) HandOff(ctx context.Context, mode storage.Mode, id string, in Handoff) (*storage.Conversation, error) {
+	var out *storage.Conversation
+	err := s.write(ctx, func(q *storage.Q) error {
+		c, err := q.Conversation(ctx, mode, id)
+		if err != nil {
+			return found(err, noSuch("conversation", id))
+		}
+		if c.Status == StatusClosed {
+			return closedErr(id)
+		}
+		now := s.stamp()
+		c.Status = StatusWaiting
+		if in.AssigneeID.has() {
+			if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
+				return err
+			}
+			c.Status, c.AssigneeID = StatusHandedOff, in.AssigneeID.ptr()
+		}
+		if in.Note.has() && strings.TrimSpace(in.Note.V) != "" {
+			err := q.InsertNote(ctx, &storage.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
+				AuthorID: in.AssigneeID.ptr(), Body: in.Note.V, CreatedAt: now})
+			if err != nil {
+				return err
+			}
+		}
+		c.UpdatedAt = now
+		if err := q.UpdateConversation(ctx, c); err != nil {
+			return err
+		}
+		out = c
+		return s.emit(ctx, q, mode, EventConversationHandedOff, c.ID, c, now)
+	})
+	return out, err
+}
+
+// Close closes a conversation. Closing a closed one changes nothing.
+func (s *Service) Close(ctx context.Context, mode storage.Mode, id string) (*storage.Conversation, error) {
+	var out *storage.Conversation
+	err := s.write(ctx, func(q *storage.Q) error {
+		c, err := q.Conversation(ctx, mode, id)
+		if err != nil {
+			return found(err, noSuch("conversation", id))
+		}
+		out = c
+		if c.Status == StatusClosed {
+			return nil
+		}
+		c.Status, c.UpdatedAt = StatusClosed, s.stamp()
+		if err := q.UpdateConversation(ctx, c); err != nil {
+			return err
+		}
+		return s.emit(ctx, q, mode, EventConversationClosed, c.ID, c, c.UpdatedAt)
+	})
+	return out, err
+}
+
+func closedErr(id string) *Error {
+	return &Error{Kind: Conflict, Code: CodeConversationClosed,
+		Message: "Conversation " + id + " is closed; a visitor's next message starts a new one."}
+}
+
+// VisitorStart is a visitor's first message, which opens a conversation.
+type VisitorStart struct {
+	SiteID    string
+	VisitorID string
+	PageURL   string
+	ContactID string
+	Body      string
+}
+
+// StartConversation opens a conversation with the visitor's first message
+// and records conversation.created and message.created.
+func (s *Service) StartConversation(ctx context.Context, mode storage.Mode, in VisitorStart) (*storage.Conversation, *storage.Message, error) {
+	if err := checkLen("body", in.Body, MaxMessageBody, true); err != nil {
+		return nil, nil, err
+	}
+	var conv *storage.Conversation
+	var msg *storage.Message
+	err := s.write(ctx, func(q *storage.Q) error {
+		if _, err := q.Site(ctx, in.SiteID); err != nil {
+			return found(err, noSuchRef("site_id", "site", in.SiteID))
+		}
+		now := s.stamp()
+		conv = &storage.Conversation{ID: NewID(PrefixConversation), Object: "conversation", Mode: mode,
+			SiteID: in.SiteID, Status: StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{},
+			Subject: subjectOf(in.Body), LastMessageAt: now, CreatedAt: now, UpdatedAt: now}
+		if in.VisitorID != "" {
+			conv.VisitorID = &in.VisitorID
+		}
+		if in.ContactID != "" {
+			conv.ContactID = &in.ContactID
+		}
+		if err := q.InsertConversation(ctx, conv); err != nil {
+			return err
+		}
+		author := storage.Author{Type: storage.AuthorContact, ID: conv.ContactID}
+		var err error
+		msg, err = s.addMessage(ctx, q, conv, author, in.Body, nil, now)
+		if err != nil {
+			return err
+		}
+		// conversation.created carries the conversation as it stands once its
+		// first message is in.
+		return s.emit(ctx, q, mode, EventConversationCreated, conv.ID, conv, now)
+	})
+	return conv, msg, err
+}
+
+// subjectOf makes a short subject from a first message: its first sentence,
+// cut at a word boundary to at most 80 characters.
+func subjectOf(body string) *string {
+	text := strings.Join(strings.Fields(body), " ")
+	if i := strings.IndexAny(text, ".?!\n"); i > 0 {
+		text = text[:i+1]
+	}
+	if utf8.RuneCountInString(text) > 80 {
+		r := []rune(text)[:80]
+		if i := strings.LastIndex(string(r), " "); i > 40 {
+			r = []rune(string(r)[:i])
+		}
+		text = strings.TrimRight(string(r), " ,;:") + "…"
+	}
+	if text == "" {
+		return nil
+	}
+	return &text
+}

@@ -1,0 +1,181 @@
+// Package app holds chatsvc's domain rules: validation, state transitions,
+// and which events and e-mails each change produces. It speaks in domain
+// types and *Error values, never in HTTP.
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// Service carries out every operation of the API, the widget and the CLI.
+type Service struct {
+	db  *storage.DB
+	now func() time.Time
+	// committed is signalled, without blocking, after a write that queued
+	// events or e-mails, so workers wake at once instead of at their next tick.
+	committed chan struct{}
+}
+
+// Options tune a Service; zero values take defaults.
+type Options struct {
+	Now func() time.Time // the clock; tests pass a fake one
+}
+
+// New returns a Service over db.
+func New(db *storage.DB, o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Service{db: db, now: o.Now, committed: make(chan struct{}, 1)}
+}
+
+// Committed is signalled after writes that queued events or e-mails.
+func (s *Service) Committed() <-chan struct{} { return s.committed }
+
+// DB returns the database the service works on.
+func (s *Service) DB() *storage.DB { return s.db }
+
+func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
+
+// write runs fn in a write transaction and wakes the workers afterwards.
+func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
+	err := s.db.Write(ctx, fn)
+	if err == nil {
+		select {
+		case s.committed <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
+
+// emit records an event about obj in the caller's transaction.
+func (s *Service) emit(ctx context.Context, q *storage.Q, mode storage.Mode, typ, objectID string, obj any, at storage.Timestamp) error {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	return q.InsertEvent(ctx, &storage.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
+		Data: data, CreatedAt: at})
+}
+
+// Event types of SPEC.md.
+const (
+	EventConversationCreated   = "conversation.created"
+	EventConversationHandedOff = "conversation.handed_off"
+	EventConversationClosed    = "conversation.closed"
+	EventMessageCreated        = "message.created"
+	EventTicketCreated         = "ticket.created"
+	EventTicketUpdated         = "ticket.updated"
+	EventTicketSolved          = "ticket.solved"
+	EventContactCreated        = "contact.created"
+)
+
+// List is SPEC.md's list envelope.
+type List[T any] struct {
+	Object     string  `json:"object"`
+	Data       []T     `json:"data"`
+	HasMore    bool    `json:"has_more"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// ListParams are the pagination parameters of every list, as received.
+type ListParams struct {
+	Limit  string
+	Cursor string
+}
+
+// Pagination limits of SPEC.md.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+)
+
+// page validates the parameters and returns the storage page, asking for
+// one row more than the limit so has_more can be told without a count.
+func (p ListParams) page() (storage.Page, error) {
+	limit := DefaultLimit
+	if p.Limit != "" {
+		n, err := strconv.Atoi(p.Limit)
+		if err != nil || n < 1 || n > MaxLimit {
+			return storage.Page{}, invalid("limit", "limit must be an integer from 1 to %d (got '%s').", MaxLimit, p.Limit)
+		}
+		limit = n
+	}
+	pg := storage.Page{Limit: limit + 1}
+	if p.Cursor != "" {
+		c, err := decodeCursor(p.Cursor)
+		if err != nil {
+			return storage.Page{}, invalid("cursor", "cursor is not a next_cursor this API returned.")
+		}
+		pg.After = c
+	}
+	return pg, nil
+}
+
+// makeList cuts rows (fetched with page()) to the limit and fills the envelope.
+func makeList[T any](rows []T, pg storage.Page, key func(T) storage.Cursor) List[T] {
+	l := List[T]{Object: "list", Data: rows}
+	if l.Data == nil {
+		l.Data = []T{}
+	}
+	if limit := pg.Limit - 1; len(rows) > limit {
+		l.Data = rows[:limit]
+		l.HasMore = true
+		c := encodeCursor(key(rows[limit-1]))
+		l.NextCursor = &c
+	}
+	return l
+}
+
+// Cursors are opaque to clients: base64url of "<sort key>.<id>".
+func encodeCursor(c storage.Cursor) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.Key, 10) + "." + c.ID))
+}
+
+func decodeCursor(s string) (*storage.Cursor, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, err
+	}
+	key, id, ok := strings.Cut(string(b), ".")
+	if !ok || id == "" {
+		return nil, errors.New("malformed cursor")
+	}
+	n, err := strconv.ParseInt(key, 10, 64)
+	if err != nil {
+		return nil, err
+	}
+	return &storage.Cursor{Key: n, ID: id}, nil
+}
+
+// Deleted is SPEC.md's deleted envelope.
+type Deleted struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Deleted bool   `json:"deleted"`
+}
+
+// found maps storage.ErrNotFound to the given *Error and passes others on.
+func found(err error, notFound *Error) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return notFound
+	}
+	return err
+}
+
+// member checks that a body parameter names an existing team member.
+func member(ctx context.Context, q *storage.Q, param, id string) error {
+	if _, err := q.Member(ctx, id); err != nil {
+		return found(err, noSuchRef(param, "team member", id))
+	}
+	return nil
+}

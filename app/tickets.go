@@ -1,0 +1,415 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// Ticket statuses and priorities.
+const (
+	TicketOpen    = "open"
+	TicketPending = "pending"
+	TicketSolved  = "solved"
+	TicketClosed  = "closed"
+
+	PriorityNormal = "normal"
+)
+
+var (
+	ticketStatuses = []string{TicketOpen, TicketPending, TicketSolved, TicketClosed}
+	priorities     = []string{"low", PriorityNormal, "high", "urgent"}
+)
+
+// Ticket limits of SPEC.md.
+const (
+	MaxTicketSubject     = 200
+	MaxTicketDescription = 10000
+	MaxTicketTags        = 10
+)
+
+// E-mail templates the ticket rules queue.
+const (
+	MailTicketCreated = "ticket_created"
+	MailTicketUpdated = "ticket_updated"
+	MailTicketSolved  = "ticket_solved"
+)
+
+// ContactRef finds or creates a contact by e-mail.
+type ContactRef struct {
+	Email Field[string]
+	Name  Field[string]
+}
+
+// TicketCreate is the body of POST /tickets.
+type TicketCreate struct {
+	Subject        Field[string]
+	Description    Field[string]
+	ContactID      Field[string]
+	Contact        Field[ContactRef]
+	Priority       Field[string]
+	ConversationID Field[string]
+	AssigneeID     Field[string]
+	Tags           Field[[]string]
+	NotifyContact  Field[bool]
+	Metadata       Field[map[string]*string]
+}
+
+func (in TicketCreate) validate() error {
+	if !in.Subject.has() {
+		return missing("subject")
+	}
+	if err := checkLen("subject", in.Subject.V, MaxTicketSubject, true); err != nil {
+		return err
+	}
+	if err := checkLen("description", in.Description.V, MaxTicketDescription, false); err != nil {
+		return err
+	}
+	switch {
+	case in.ContactID.has() && in.Contact.has():
+		return invalid("contact", "Pass either contact_id or contact, not both.")
+	case !in.ContactID.has() && !in.Contact.has():
+		return missing("contact_id")
+	case in.Contact.has() && !in.Contact.V.Email.has():
+		return missing("contact.email")
+	}
+	if in.Priority.has() {
+		if err := oneOf("priority", in.Priority.V, priorities...); err != nil {
+			return err
+		}
+	}
+	if n := len(in.Tags.V); n > MaxTicketTags {
+		return invalid("tags", "A ticket can be created with at most %d tags (got %d).", MaxTicketTags, n)
+	}
+	return checkTags(in.Tags.V)
+}
+
+func checkTags(tags []string) error {
+	for i, t := range tags {
+		if strings.TrimSpace(t) == "" {
+			return invalid("tags."+strconv.Itoa(i), "Tags must not be empty.")
+		}
+	}
+	return nil
+}
+
+// CreateTicket opens a ticket for an existing contact or one found or created
+// by e-mail, records ticket.created (and contact.created for a new contact)
+// and queues the confirmation e-mail unless notify_contact is false.
+func (s *Service) CreateTicket(ctx context.Context, mode storage.Mode, in TicketCreate) (*storage.Ticket, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	var out *storage.Ticket
+	err := s.write(ctx, func(q *storage.Q) error {
+		now := s.stamp()
+		contact, err := s.ticketContact(ctx, q, mode, in, now)
+		if err != nil {
+			return err
+		}
+		t := &storage.Ticket{ID: NewID(PrefixTicket), Object: "ticket", Mode: mode, Subject: in.Subject.V,
+			Description: in.Description.ptr(), Status: TicketOpen, Priority: PriorityNormal, ContactID: contact.ID,
+			Tags: dedupe(in.Tags.V), CreatedAt: now, UpdatedAt: now}
+		if in.Priority.has() {
+			t.Priority = in.Priority.V
+		}
+		if in.ConversationID.has() {
+			if _, err := q.Conversation(ctx, mode, in.ConversationID.V); err != nil {
+				return found(err, noSuchRef("conversation_id", "conversation", in.ConversationID.V))
+			}
+			t.ConversationID = in.ConversationID.ptr()
+		}
+		if in.AssigneeID.has() {
+			if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
+				return err
+			}
+			t.AssigneeID = in.AssigneeID.ptr()
+		}
+		if t.Metadata, err = mergeMetadata("metadata", nil, in.Metadata.V); err != nil {
+			return err
+		}
+		if t.Number, err = q.NextTicketNumber(ctx, mode); err != nil {
+			return err
+		}
+		if err := q.InsertTicket(ctx, t); err != nil {
+			return err
+		}
+		if err := s.emit(ctx, q, mode, EventTicketCreated, t.ID, t, now); err != nil {
+			return err
+		}
+		out = t
+		if in.NotifyContact.has() && !in.NotifyContact.V {
+			return nil
+		}
+		return s.mailContact(ctx, q, contact, t, MailTicketCreated, now)
+	})
+	return out, err
+}
+
+// ticketContact resolves the contact of a new ticket.
+func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode storage.Mode, in TicketCreate, now storage.Timestamp) (*storage.Contact, error) {
+	if in.ContactID.has() {
+		c, err := q.Contact(ctx, mode, in.ContactID.V)
+		return c, found(err, noSuchRef("contact_id", "contact", in.ContactID.V))
+	}
+	email, norm, err := normalizeEmail("contact.email", in.Contact.V.Email.V)
+	if err != nil {
+		return nil, err
+	}
+	c, err := q.ContactByEmail(ctx, mode, norm)
+	if err == nil || !isNotFound(err) {
+		return c, err
+	}
+	c = &storage.Contact{ID: NewID(PrefixContact), Object: "contact", Mode: mode, Email: &email,
+		Name: in.Contact.V.Name.ptr(), Attributes: map[string]json.RawMessage{}, CreatedAt: now, UpdatedAt: now}
+	if err := q.InsertContact(ctx, c, &norm); err != nil {
+		return nil, err
+	}
+	return c, s.emit(ctx, q, mode, EventContactCreated, c.ID, c, now)
+}
+
+// mailContact queues an e-mail about ticket t to its contact, when the
+// contact has an address.
+func (s *Service) mailContact(ctx context.Context, q *storage.Q, c *storage.Contact, t *storage.Ticket, template string, now storage.Timestamp) error {
+	if c == nil || c.Email == nil {
+		return nil
+	}
+	data, err := json.Marshal(map[string]any{"ticket": t})
+	if err != nil {
+		return err
+	}
+	return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: t.Mode, Template: template, ToEmail: *c.Email,
+		ToName: c.Name, ContactID: &c.ID, TicketID: &t.ID, Data: data, NextAttemptAt: now, CreatedAt: now})
+}
+
+// Ticket returns a ticket by id (tkt_…) or number (42 or T-42).
+func (s *Service) Ticket(ctx context.Context, mode storage.Mode, ref string) (*storage.Ticket, error) {
+	return s.ticket(ctx, s.db.Read(), mode, ref)
+}
+
+func (s *Service) ticket(ctx context.Context, q *storage.Q, mode storage.Mode, ref string) (*storage.Ticket, error) {
+	var t *storage.Ticket
+	var err error
+	if n, ok := ticketNumber(ref); ok {
+		t, err = q.TicketByNumber(ctx, mode, n)
+	} else {
+		t, err = q.Ticket(ctx, mode, ref)
+	}
+	return t, found(err, noSuch("ticket", ref))
+}
+
+func ticketNumber(ref string) (int64, bool) {
+	ref = strings.TrimPrefix(strings.TrimPrefix(ref, "T-"), "t-")
+	n, err := strconv.ParseInt(ref, 10, 64)
+	return n, err == nil && n > 0
+}
+
+// TicketQuery is the filter of GET /tickets, as received.
+type TicketQuery struct {
+	Status, Priority, ContactID, Tag string
+	CreatedAfter, CreatedBefore      string
+	ListParams
+}
+
+// Tickets lists tickets newest first.
+func (s *Service) Tickets(ctx context.Context, mode storage.Mode, in TicketQuery) (List[*storage.Ticket], error) {
+	f, err := in.filter(mode)
+	if err != nil {
+		return List[*storage.Ticket]{}, err
+	}
+	rows, err := s.db.Read().Tickets(ctx, f)
+	if err != nil {
+		return List[*storage.Ticket]{}, err
+	}
+	return makeList(rows, f.Page, func(t *storage.Ticket) storage.Cursor {
+		return storage.Cursor{Key: int64(t.CreatedAt), ID: t.ID}
+	}), nil
+}
+
+func (in TicketQuery) filter(mode storage.Mode) (storage.TicketFilter, error) {
+	f := storage.TicketFilter{Mode: mode, Status: in.Status, Priority: in.Priority, ContactID: in.ContactID, Tag: in.Tag}
+	var err error
+	if f.Page, err = in.page(); err != nil {
+		return f, err
+	}
+	if in.Status != "" {
+		if err := oneOf("status", in.Status, ticketStatuses...); err != nil {
+			return f, err
+		}
+	}
+	if in.Priority != "" {
+		if err := oneOf("priority", in.Priority, priorities...); err != nil {
+			return f, err
+		}
+	}
+	if f.CreatedAfter, err = parseTime("created_after", in.CreatedAfter); err != nil {
+		return f, err
+	}
+	f.CreatedBefore, err = parseTime("created_before", in.CreatedBefore)
+	return f, err
+}
+
+// parseTime reads an optional ISO 8601 timestamp (RFC 3339, or a date alone).
+func parseTime(param, v string) (*storage.Timestamp, error) {
+	if v == "" {
+		return nil, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			ts := storage.At(t)
+			return &ts, nil
+		}
+	}
+	return nil, invalid(param, "%s must be an ISO 8601 timestamp such as 2026-10-01T12:00:00Z (got '%s').", param, v)
+}
+
+// TicketUpdate is the body of PATCH /tickets/{id}.
+type TicketUpdate struct {
+	Subject       Field[string]
+	Status        Field[string]
+	Priority      Field[string]
+	AssigneeID    Field[string]
+	Tags          Field[[]string]
+	NotifyContact Field[bool]
+	Metadata      Field[map[string]*string]
+}
+
+func (in TicketUpdate) validate() error {
+	if in.Subject.Set {
+		if err := checkLen("subject", in.Subject.V, MaxTicketSubject, true); err != nil {
+			return err
+		}
+	}
+	if in.Status.Set {
+		if err := oneOf("status", in.Status.V, ticketStatuses...); err != nil {
+			return err
+		}
+	}
+	if in.Priority.Set {
+		if err := oneOf("priority", in.Priority.V, priorities...); err != nil {
+			return err
+		}
+	}
+	return checkTags(in.Tags.V)
+}
+
+// UpdateTicket changes a ticket. A change of status, priority, assignee or
+// tags records ticket.updated; a move to solved also records ticket.solved
+// and sets solved_at, which a move back to open or pending clears. A status
+// change e-mails the contact unless notify_contact is false.
+func (s *Service) UpdateTicket(ctx context.Context, mode storage.Mode, ref string, in TicketUpdate) (*storage.Ticket, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	var out *storage.Ticket
+	err := s.write(ctx, func(q *storage.Q) error {
+		t, err := s.ticket(ctx, q, mode, ref)
+		if err != nil {
+			return err
+		}
+		now := s.stamp()
+		before := *t
+		if in.Subject.Set {
+			t.Subject = in.Subject.V
+		}
+		if in.Priority.Set {
+			t.Priority = in.Priority.V
+		}
+		if in.AssigneeID.Set {
+			if in.AssigneeID.has() {
+				if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
+					return err
+				}
+			}
+			t.AssigneeID = in.AssigneeID.ptr()
+		}
+		tagsChanged := in.Tags.Set && !slices.Equal(dedupe(in.Tags.V), t.Tags)
+		if tagsChanged {
+			t.Tags = dedupe(in.Tags.V)
+		}
+		if in.Metadata.has() {
+			if t.Metadata, err = mergeMetadata("metadata", t.Metadata, in.Metadata.V); err != nil {
+				return err
+			}
+		}
+		statusChanged := in.Status.Set && in.Status.V != t.Status
+		if statusChanged {
+			t.Status = in.Status.V
+			switch t.Status {
+			case TicketSolved:
+				t.SolvedAt = &now
+			case TicketOpen, TicketPending:
+				t.SolvedAt = nil
+			}
+		}
+		t.UpdatedAt = now
+		if err := q.UpdateTicket(ctx, t, tagsChanged); err != nil {
+			return err
+		}
+		out = t
+		if !statusChanged && !tagsChanged && t.Priority == before.Priority && eqPtr(t.AssigneeID, before.AssigneeID) {
+			return nil
+		}
+		if err := s.emit(ctx, q, mode, EventTicketUpdated, t.ID, t, now); err != nil {
+			return err
+		}
+		if !statusChanged {
+			return nil
+		}
+		template := MailTicketUpdated
+		if t.Status == TicketSolved {
+			template = MailTicketSolved
+			if err := s.emit(ctx, q, mode, EventTicketSolved, t.ID, t, now); err != nil {
+				return err
+			}
+		}
+		if in.NotifyContact.has() && !in.NotifyContact.V {
+			return nil
+		}
+		c, err := q.Contact(ctx, mode, t.ContactID)
+		if isNotFound(err) { // erased contact: nobody to write to
+			return nil
+		} else if err != nil {
+			return err
+		}
+		return s.mailContact(ctx, q, c, t, template, now)
+	})
+	return out, err
+}
+
+// DeleteTicket removes a ticket for good.
+func (s *Service) DeleteTicket(ctx context.Context, mode storage.Mode, ref string) (*Deleted, error) {
+	var out *Deleted
+	err := s.write(ctx, func(q *storage.Q) error {
+		t, err := s.ticket(ctx, q, mode, ref)
+		if err != nil {
+			return err
+		}
+		out = &Deleted{ID: t.ID, Object: "ticket", Deleted: true}
+		return q.DeleteTicket(ctx, mode, t.ID)
+	})
+	return out, err
+}
+
+// dedupe drops repeated tags, keeping the first occurrence's place.
+func dedupe(tags []string) []string {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func eqPtr[T comparable](a, b *T) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+func isNotFound(err error) bool { return errors.Is(err, storage.ErrNotFound) }

@@ -1,0 +1,140 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strings"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"chatsvc/storage"
+)
+
+// KeyPrefix starts every secret API key: csk_live_… or csk_test_….
+const KeyPrefix = "csk_"
+
+// CreateKey makes a new secret API key for mode. The secret is returned once
+// and only its hash is stored.
+func (s *Service) CreateKey(ctx context.Context, mode storage.Mode, name string) (secret string, key *storage.APIKey, err error) {
+	if mode != storage.Live && mode != storage.Test {
+		return "", nil, invalid("mode", "mode must be live or test (got '%s').", mode)
+	}
+	secret = KeyPrefix + string(mode) + "_" + RandomToken(32)
+	key = &storage.APIKey{ID: NewID(PrefixKey), Mode: mode, Hash: hashKey(secret), Hint: secret[len(secret)-4:],
+		CreatedAt: s.stamp()}
+	if name != "" {
+		key.Name = &name
+	}
+	return secret, key, s.write(ctx, func(q *storage.Q) error { return q.InsertKey(ctx, key) })
+}
+
+func hashKey(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// Authenticate returns the mode of a secret API key; missing, unknown and
+// revoked keys are Unauthorized errors.
+func (s *Service) Authenticate(ctx context.Context, secret string) (storage.Mode, error) {
+	if secret == "" {
+		return "", &Error{Kind: Unauthorized, Code: CodeAPIKeyMissing,
+			Message: "No API key provided. Send it in the header 'Authorization: Bearer csk_…'."}
+	}
+	bad := &Error{Kind: Unauthorized, Code: CodeAPIKeyInvalid, Message: "Invalid API key provided."}
+	if !strings.HasPrefix(secret, KeyPrefix+"live_") && !strings.HasPrefix(secret, KeyPrefix+"test_") {
+		return "", bad
+	}
+	// The lookup is by a hash of the whole secret, so its timing reveals nothing
+	// about the stored keys.
+	k, err := s.db.Read().KeyByHash(ctx, hashKey(secret))
+	if errors.Is(err, storage.ErrNotFound) {
+		return "", bad
+	} else if err != nil {
+		return "", err
+	}
+	if k.RevokedAt != nil {
+		return "", &Error{Kind: Unauthorized, Code: CodeAPIKeyInvalid, Message: "This API key has been revoked."}
+	}
+	return k.Mode, nil
+}
+
+// Keys lists every API key (never their secrets).
+func (s *Service) Keys(ctx context.Context) ([]*storage.APIKey, error) { return s.db.Read().Keys(ctx) }
+
+// RevokeKey revokes a key by id; it is refused from then on.
+func (s *Service) RevokeKey(ctx context.Context, id string) error {
+	return s.write(ctx, func(q *storage.Q) error {
+		return found(q.RevokeKey(ctx, id, s.stamp()), noSuch("API key", id))
+	})
+}
+
+// CreateSite adds a website the widget can run on.
+func (s *Service) CreateSite(ctx context.Context, name, domain string) (*storage.Site, error) {
+	if err := checkLen("name", name, 200, true); err != nil {
+		return nil, err
+	}
+	site := &storage.Site{ID: NewID(PrefixSite), Name: name, CreatedAt: s.stamp()}
+	if domain != "" {
+		site.Domain = &domain
+	}
+	return site, s.write(ctx, func(q *storage.Q) error { return q.InsertSite(ctx, site) })
+}
+
+// Sites lists every site.
+func (s *Service) Sites(ctx context.Context) ([]*storage.Site, error) { return s.db.Read().Sites(ctx) }
+
+// CreateMember adds a team member; a password lets them sign in to the dashboard.
+func (s *Service) CreateMember(ctx context.Context, email, name, password string) (*storage.Member, error) {
+	email, _, err := normalizeEmail("email", email)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLen("name", name, 200, true); err != nil {
+		return nil, err
+	}
+	m := &storage.Member{ID: NewID(PrefixMember), Email: email, Name: name, CreatedAt: s.stamp()}
+	if password != "" {
+		if len(password) < 8 {
+			return nil, invalid("password", "password must have at least 8 characters.")
+		}
+		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+		if err != nil {
+			return nil, invalid("password", "password cannot be used: %v.", err)
+		}
+		hs := string(h)
+		m.PasswordHash = &hs
+	}
+	err = s.write(ctx, func(q *storage.Q) error { return q.InsertMember(ctx, m) })
+	if errors.Is(err, storage.ErrConflict) {
+		return nil, conflictErr("email", "A team member with e-mail %s exists already.", email)
+	}
+	return m, err
+}
+
+// Members lists every team member.
+func (s *Service) Members(ctx context.Context) ([]*storage.Member, error) {
+	return s.db.Read().Members(ctx)
+}
+
+// Bootstrap prepares an empty installation: when there is no site and no
+// API key yet, it creates a default site and a test-mode key and returns
+// them (the key's secret is shown this once). Otherwise it returns nils.
+func (s *Service) Bootstrap(ctx context.Context) (*storage.Site, string, error) {
+	q := s.db.Read()
+	sites, err := q.Sites(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	keys, err := q.Keys(ctx)
+	if err != nil || len(sites) > 0 || len(keys) > 0 {
+		return nil, "", err
+	}
+	site, err := s.CreateSite(ctx, "Default site", "")
+	if err != nil {
+		return nil, "", err
+	}
+	secret, _, err := s.CreateKey(ctx, storage.Test, "default")
+	return site, secret, err
+}

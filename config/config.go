@@ -1,0 +1,181 @@
+// Package config loads chatsvc's configuration: built-in defaults, then a
+// YAML file, then CHATSVC_* environment variables, then command-line flags.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/confmap"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/v2"
+)
+
+// Config is every setting of DESIGN.md; config.example.yaml documents them.
+type Config struct {
+	Addr       string `koanf:"addr"`
+	DataDir    string `koanf:"data_dir"`
+	PublicURL  string `koanf:"public_url"`
+	OwnerEmail string `koanf:"owner_email"`
+	Log        struct {
+		Format string `koanf:"format"`
+		Level  string `koanf:"level"`
+	} `koanf:"log"`
+	Network struct {
+		AllowPrivate bool `koanf:"allow_private"`
+	} `koanf:"network"`
+	Webhooks struct {
+		Enabled     bool            `koanf:"enabled"`
+		AllowHTTP   bool            `koanf:"allow_http"`
+		RetryDelays []time.Duration `koanf:"retry_delays"`
+		GiveUpAfter time.Duration   `koanf:"give_up_after"`
+		Timeout     time.Duration   `koanf:"timeout"`
+	} `koanf:"webhooks"`
+	Knowledge struct {
+		SyncMinInterval time.Duration `koanf:"sync_min_interval"`
+		NightlyAt       string        `koanf:"nightly_at"`
+	} `koanf:"knowledge"`
+	Crawler struct {
+		MaxPages      int  `koanf:"max_pages"`
+		MaxDepth      int  `koanf:"max_depth"`
+		RespectRobots bool `koanf:"respect_robots"`
+	} `koanf:"crawler"`
+	SMTP struct {
+		Host     string `koanf:"host"`
+		Port     int    `koanf:"port"`
+		Username string `koanf:"username"`
+		Password string `koanf:"password"`
+		From     string `koanf:"from"`
+		TLS      string `koanf:"tls"`
+	} `koanf:"smtp"`
+	Assistant struct {
+		Provider string `koanf:"provider"`
+		OpenAI   struct {
+			BaseURL string `koanf:"base_url"`
+			APIKey  string `koanf:"api_key"`
+			Model   string `koanf:"model"`
+		} `koanf:"openai"`
+	} `koanf:"assistant"`
+}
+
+// Sources says where to read configuration from, above the defaults.
+type Sources struct {
+	Defaults []byte            // YAML with every key (the embedded config.example.yaml)
+	File     string            // a config file; "" reads ./config.yaml when it exists
+	Environ  []string          // environment, as os.Environ returns it
+	Flags    map[string]string // settings given on the command line, by key
+}
+
+// EnvPrefix starts every environment variable that sets a key; "__" nests.
+const EnvPrefix = "CHATSVC_"
+
+// Load reads and checks the configuration.
+func Load(src Sources) (*Config, error) {
+	k := koanf.New(".")
+	if err := k.Load(rawbytes.Provider(src.Defaults), yaml.Parser()); err != nil {
+		return nil, fmt.Errorf("built-in defaults: %w", err)
+	}
+	path := src.File
+	if path == "" {
+		if _, err := os.Stat("config.yaml"); err == nil {
+			path = "config.yaml"
+		}
+	}
+	if path != "" {
+		if err := k.Load(file.Provider(path), yaml.Parser()); err != nil {
+			return nil, fmt.Errorf("config file %s: %w", path, err)
+		}
+	}
+	environ := func() []string { return src.Environ }
+	err := k.Load(env.Provider(".", env.Opt{Prefix: EnvPrefix, EnvironFunc: environ,
+		TransformFunc: func(key, v string) (string, any) {
+			key = strings.ToLower(strings.TrimPrefix(key, EnvPrefix))
+			key = strings.ReplaceAll(key, "__", ".")
+			if strings.Contains(v, ",") {
+				return key, strings.Split(v, ",")
+			}
+			return key, v
+		}}), nil)
+	if err != nil {
+		return nil, fmt.Errorf("environment: %w", err)
+	}
+	flags := make(map[string]any, len(src.Flags))
+	for key, v := range src.Flags {
+		flags[key] = v
+	}
+	if err := k.Load(confmap.Provider(flags, "."), nil); err != nil {
+		return nil, err
+	}
+	var c Config
+	dc := &mapstructure.DecoderConfig{
+		DecodeHook: mapstructure.ComposeDecodeHookFunc(
+			mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(",")),
+		WeaklyTypedInput: true, // environment values are strings
+		ErrorUnused:      true, // a misspelt key is an error, not a silent default
+	}
+	if err := k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{Tag: "koanf", DecoderConfig: dc}); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	return &c, c.check()
+}
+
+// check refuses settings the service cannot run with.
+func (c *Config) check() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("public_url", "must be an absolute http(s) URL, got %q", c.PublicURL)
+	}
+	if c.DataDir == "" {
+		bad("data_dir", "must not be empty")
+	}
+	if len(c.Webhooks.RetryDelays) == 0 {
+		bad("webhooks.retry_delays", "needs at least one delay")
+	}
+	for _, d := range c.Webhooks.RetryDelays {
+		if d <= 0 {
+			bad("webhooks.retry_delays", "delays must be positive, got %s", d)
+		}
+	}
+	if c.Webhooks.Timeout <= 0 || c.Webhooks.GiveUpAfter <= 0 {
+		bad("webhooks", "timeout and give_up_after must be positive")
+	}
+	if _, err := time.Parse("15:04", c.Knowledge.NightlyAt); err != nil {
+		bad("knowledge.nightly_at", "must be HH:MM (UTC), got %q", c.Knowledge.NightlyAt)
+	}
+	if c.Crawler.MaxPages < 1 || c.Crawler.MaxDepth < 0 {
+		bad("crawler", "max_pages must be at least 1 and max_depth at least 0")
+	}
+	if !oneOf(c.SMTP.TLS, "none", "starttls", "tls") {
+		bad("smtp.tls", "must be none, starttls or tls, got %q", c.SMTP.TLS)
+	}
+	if !oneOf(c.Assistant.Provider, "extractive", "openai") {
+		bad("assistant.provider", "must be extractive or openai, got %q", c.Assistant.Provider)
+	}
+	if !oneOf(c.Log.Format, "text", "json") {
+		bad("log.format", "must be text or json, got %q", c.Log.Format)
+	}
+	if !oneOf(c.Log.Level, "debug", "info", "warn", "error") {
+		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
+	}
+	return errors.Join(errs...)
+}
+
+func oneOf(v string, allowed ...string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Contact is a person who wrote in, as the API shows it.
+type Contact struct {
+	ID         string                     `json:"id"`
+	Object     string                     `json:"object"`
+	Mode       Mode                       `json:"-"`
+	Email      *string                    `json:"email"`
+	Name       *string                    `json:"name"`
+	Phone      *string                    `json:"phone"`
+	ExternalID *string                    `json:"external_id"`
+	Attributes map[string]json.RawMessage `json:"attributes"`
+	LastSeenAt *Timestamp                 `json:"last_seen_at"`
+	CreatedAt  Timestamp                  `json:"created_at"`
+	UpdatedAt  Timestamp                  `json:"updated_at"`
+}
+
+// ActiveAt is the contact's place in "most recently active first".
+func (c *Contact) ActiveAt() Timestamp {
+	if c.LastSeenAt != nil {
+		return *c.LastSeenAt
+	}
+	return c.UpdatedAt
+}
+
+const contactCols = `id, mode, email, name, phone, external_id, attributes, last_seen_at, created_at, updated_at`
+
+func scanContact(s interface{ Scan(...any) error }) (*Contact, error) {
+	c := &Contact{Object: "contact"}
+	err := s.Scan(&c.ID, &c.Mode, &c.Email, &c.Name, &c.Phone, &c.ExternalID, jsonCol{&c.Attributes},
+		&c.LastSeenAt, &c.CreatedAt, &c.UpdatedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	if c.Attributes == nil {
+		c.Attributes = map[string]json.RawMessage{}
+	}
+	return c, nil
+}
+
+// InsertContact stores a new contact; ErrConflict if its e-mail or
+// external id is taken in its mode.
+func (q *Q) InsertContact(ctx context.Context, c *Contact, emailNorm *string) error {
+	_, err := q.exec(ctx, `INSERT INTO contacts (`+contactCols+`, email_norm, active_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		c.ID, c.Mode, c.Email, c.Name, c.Phone, c.ExternalID, toJSON(c.Attributes), c.LastSeenAt,
+		c.CreatedAt, c.UpdatedAt, emailNorm, c.ActiveAt())
+	return conflict(err)
+}
+
+// UpdateContact writes every mutable field of c; ErrConflict as InsertContact.
+func (q *Q) UpdateContact(ctx context.Context, c *Contact, emailNorm *string) error {
+	res, err := q.exec(ctx, `UPDATE contacts SET email = ?, email_norm = ?, name = ?, phone = ?, external_id = ?,
+		attributes = ?, last_seen_at = ?, updated_at = ?, active_at = ? WHERE id = ? AND mode = ?`,
+		c.Email, emailNorm, c.Name, c.Phone, c.ExternalID, toJSON(c.Attributes), c.LastSeenAt, c.UpdatedAt,
+		c.ActiveAt(), c.ID, c.Mode)
+	return affected(res, err)
+}
+
+// Contact returns the contact with id in mode, or ErrNotFound.
+func (q *Q) Contact(ctx context.Context, mode Mode, id string) (*Contact, error) {
+	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE id = ? AND mode = ?`, id, mode))
+}
+
+// ContactByEmail finds a contact by normalised e-mail, or ErrNotFound.
+func (q *Q) ContactByEmail(ctx context.Context, mode Mode, emailNorm string) (*Contact, error) {
+	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE mode = ? AND email_norm = ?`, mode, emailNorm))
+}
+
+// ContactByExternalID finds a contact by external id, or ErrNotFound.
+func (q *Q) ContactByExternalID(ctx context.Context, mode Mode, externalID string) (*Contact, error) {
+	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE mode = ? AND external_id = ?`, mode, externalID))
+}
+
+// ContactFilter selects contacts; empty fields do not filter.
+type ContactFilter struct {
+	Mode       Mode
+	EmailNorm  string
+	ExternalID string
+	Page       Page
+}
+
+// Contacts lists contacts most recently active first.
+func (q *Q) Contacts(ctx context.Context, f ContactFilter) ([]*Contact, error) {
+	conds, args := []string{"mode = ?"}, []any{f.Mode}
+	if f.EmailNorm != "" {
+		conds = append(conds, "email_norm = ?")
+		args = append(args, f.EmailNorm)
+	}
+	if f.ExternalID != "" {
+		conds = append(conds, "external_id = ?")
+		args = append(args, f.ExternalID)
+	}
+	where, tail, args := keyset("active_at", true, f.Page, conds, args)
+	rows, err := q.query(ctx, `SELECT `+contactCols+` FROM contacts`+where+tail, args...)
+	return collect(rows, err, scanContact)
+}
+
+// DeleteContact removes a contact. Its conversations lose their contact_id
+// (foreign key ON DELETE SET NULL).
+func (q *Q) DeleteContact(ctx context.Context, mode Mode, id string) error {
+	res, err := q.exec(ctx, `DELETE FROM contacts WHERE id = ? AND mode = ?`, id, mode)
+	return affected(res, err)
+}
+
+// ForgetMessageAuthor removes the contact's identity from the messages they wrote.
+func (q *Q) ForgetMessageAuthor(ctx context.Context, contactID string) error {
+	_, err := q.exec(ctx, `UPDATE messages SET author_id = NULL, author_name = NULL
+		WHERE author_id = ? AND author_type = 'contact'`, contactID)
+	return err
+}

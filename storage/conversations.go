@@ -1,0 +1,119 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Conversation is a visitor's chat session, as the API shows it.
+type Conversation struct {
+	ID            string            `json:"id"`
+	Object        string            `json:"object"`
+	Mode          Mode              `json:"-"`
+	SiteID        string            `json:"site_id"`
+	VisitorID     *string           `json:"-"`
+	Status        string            `json:"status"`
+	Subject       *string           `json:"subject"`
+	ContactID     *string           `json:"contact_id"`
+	AssigneeID    *string           `json:"assignee_id"`
+	MessageCount  int               `json:"message_count"`
+	PageURL       string            `json:"page_url"`
+	LastMessageAt Timestamp         `json:"last_message_at"`
+	Metadata      map[string]string `json:"metadata"`
+	CreatedAt     Timestamp         `json:"created_at"`
+	UpdatedAt     Timestamp         `json:"updated_at"`
+}
+
+const conversationCols = `id, mode, site_id, visitor_id, status, subject, contact_id, assignee_id,
+	message_count, page_url, last_message_at, metadata, created_at, updated_at`
+
+func scanConversation(s interface{ Scan(...any) error }) (*Conversation, error) {
+	c := &Conversation{Object: "conversation"}
+	err := s.Scan(&c.ID, &c.Mode, &c.SiteID, &c.VisitorID, &c.Status, &c.Subject, &c.ContactID, &c.AssigneeID,
+		&c.MessageCount, &c.PageURL, &c.LastMessageAt, jsonCol{&c.Metadata}, &c.CreatedAt, &c.UpdatedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	if c.Metadata == nil {
+		c.Metadata = map[string]string{}
+	}
+	return c, nil
+}
+
+// InsertConversation stores a new conversation.
+func (q *Q) InsertConversation(ctx context.Context, c *Conversation) error {
+	_, err := q.exec(ctx, `INSERT INTO conversations (`+conversationCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		c.ID, c.Mode, c.SiteID, c.VisitorID, c.Status, c.Subject, c.ContactID, c.AssigneeID,
+		c.MessageCount, c.PageURL, c.LastMessageAt, toJSON(c.Metadata), c.CreatedAt, c.UpdatedAt)
+	return err
+}
+
+// UpdateConversation writes every mutable field of c.
+func (q *Q) UpdateConversation(ctx context.Context, c *Conversation) error {
+	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, subject = ?, contact_id = ?, assignee_id = ?,
+		message_count = ?, page_url = ?, last_message_at = ?, metadata = ?, updated_at = ?
+		WHERE id = ? AND mode = ?`,
+		c.Status, c.Subject, c.ContactID, c.AssigneeID, c.MessageCount, c.PageURL, c.LastMessageAt,
+		toJSON(c.Metadata), c.UpdatedAt, c.ID, c.Mode)
+	return affected(res, err)
+}
+
+// Conversation returns the conversation with id in mode, or ErrNotFound.
+func (q *Q) Conversation(ctx context.Context, mode Mode, id string) (*Conversation, error) {
+	return scanConversation(q.row(ctx, `SELECT `+conversationCols+` FROM conversations WHERE id = ? AND mode = ?`, id, mode))
+}
+
+// ConversationFilter selects conversations; empty fields do not filter.
+type ConversationFilter struct {
+	Mode      Mode
+	Status    string
+	SiteID    string
+	ContactID string
+	Page      Page
+}
+
+// Conversations lists conversations newest first.
+func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*Conversation, error) {
+	conds, args := []string{"mode = ?"}, []any{f.Mode}
+	for _, c := range []struct{ col, v string }{{"status", f.Status}, {"site_id", f.SiteID}, {"contact_id", f.ContactID}} {
+		if c.v != "" {
+			conds = append(conds, c.col+" = ?")
+			args = append(args, c.v)
+		}
+	}
+	where, tail, args := keyset("created_at", true, f.Page, conds, args)
+	rows, err := q.query(ctx, `SELECT `+conversationCols+` FROM conversations`+where+tail, args...)
+	return collect(rows, err, scanConversation)
+}
+
+// collect scans every row with scan.
+func collect[T any](rows *sql.Rows, err error, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// affected reports ErrNotFound when an UPDATE or DELETE matched no row.
+func affected(res sql.Result, err error) error {
+	if err != nil {
+		return conflict(err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

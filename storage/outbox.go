@@ -1,0 +1,62 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Mail is an e-mail waiting in (or sent from) the outbox.
+type Mail struct {
+	ID            string
+	Mode          Mode
+	Template      string
+	ToEmail       string
+	ToName        *string
+	ContactID     *string
+	TicketID      *string
+	Data          json.RawMessage
+	Status        string // pending, sent, failed
+	Attempts      int
+	NextAttemptAt Timestamp
+	LastError     *string
+	CreatedAt     Timestamp
+	SentAt        *Timestamp
+}
+
+const mailCols = `id, mode, template, to_email, to_name, contact_id, ticket_id, data, status, attempts,
+	next_attempt_at, last_error, created_at, sent_at`
+
+func scanMail(s interface{ Scan(...any) error }) (*Mail, error) {
+	m := &Mail{}
+	var data string
+	err := s.Scan(&m.ID, &m.Mode, &m.Template, &m.ToEmail, &m.ToName, &m.ContactID, &m.TicketID, &data, &m.Status,
+		&m.Attempts, &m.NextAttemptAt, &m.LastError, &m.CreatedAt, &m.SentAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	m.Data = json.RawMessage(data)
+	return m, nil
+}
+
+// InsertMail queues an e-mail.
+func (q *Q) InsertMail(ctx context.Context, m *Mail) error {
+	if m.Status == "" {
+		m.Status = "pending"
+	}
+	_, err := q.exec(ctx, `INSERT INTO outbox (`+mailCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		m.ID, m.Mode, m.Template, m.ToEmail, m.ToName, m.ContactID, m.TicketID, string(m.Data), m.Status,
+		m.Attempts, m.NextAttemptAt, m.LastError, m.CreatedAt, m.SentAt)
+	return err
+}
+
+// MailsOfTicket lists the outbox rows about one ticket, oldest first.
+func (q *Q) MailsOfTicket(ctx context.Context, ticketID string) ([]*Mail, error) {
+	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE ticket_id = ? ORDER BY created_at, id`, ticketID)
+	return collect(rows, err, scanMail)
+}
+
+// DeleteUnsentMailsOf drops a contact's e-mails that were not sent yet.
+func (q *Q) DeleteUnsentMailsOf(ctx context.Context, contactID string) error {
+	_, err := q.exec(ctx, `DELETE FROM outbox WHERE contact_id = ? AND status = 'pending'`, contactID)
+	return err
+}

@@ -1,0 +1,160 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Ticket tracks a follow-up, as the API shows it.
+type Ticket struct {
+	ID             string            `json:"id"`
+	Object         string            `json:"object"`
+	Mode           Mode              `json:"-"`
+	Number         int64             `json:"number"`
+	Subject        string            `json:"subject"`
+	Description    *string           `json:"description"`
+	Status         string            `json:"status"`
+	Priority       string            `json:"priority"`
+	ContactID      string            `json:"contact_id"`
+	ConversationID *string           `json:"conversation_id"`
+	AssigneeID     *string           `json:"assignee_id"`
+	Tags           []string          `json:"tags"`
+	Metadata       map[string]string `json:"metadata"`
+	CreatedAt      Timestamp         `json:"created_at"`
+	UpdatedAt      Timestamp         `json:"updated_at"`
+	SolvedAt       *Timestamp        `json:"solved_at"`
+}
+
+const ticketCols = `id, mode, number, subject, description, status, priority, contact_id, conversation_id,
+	assignee_id, tags, metadata, created_at, updated_at, solved_at`
+
+func scanTicket(s interface{ Scan(...any) error }) (*Ticket, error) {
+	t := &Ticket{Object: "ticket"}
+	err := s.Scan(&t.ID, &t.Mode, &t.Number, &t.Subject, &t.Description, &t.Status, &t.Priority, &t.ContactID,
+		&t.ConversationID, &t.AssigneeID, jsonCol{&t.Tags}, jsonCol{&t.Metadata}, &t.CreatedAt, &t.UpdatedAt, &t.SolvedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	if t.Tags == nil {
+		t.Tags = []string{}
+	}
+	if t.Metadata == nil {
+		t.Metadata = map[string]string{}
+	}
+	return t, nil
+}
+
+// NextTicketNumber reserves the next ticket number of mode (1, 2, …).
+func (q *Q) NextTicketNumber(ctx context.Context, mode Mode) (int64, error) {
+	var n int64
+	err := q.row(ctx, `INSERT INTO counters (mode, name, value) VALUES (?, 'ticket_number', 1)
+		ON CONFLICT (mode, name) DO UPDATE SET value = value + 1 RETURNING value`, mode).Scan(&n)
+	return n, err
+}
+
+// InsertTicket stores a new ticket and its tags.
+func (q *Q) InsertTicket(ctx context.Context, t *Ticket) error {
+	_, err := q.exec(ctx, `INSERT INTO tickets (`+ticketCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		t.ID, t.Mode, t.Number, t.Subject, t.Description, t.Status, t.Priority, t.ContactID, t.ConversationID,
+		t.AssigneeID, tagsJSON(t.Tags), toJSON(t.Metadata), t.CreatedAt, t.UpdatedAt, t.SolvedAt)
+	if err != nil {
+		return err
+	}
+	return q.insertTags(ctx, t)
+}
+
+// UpdateTicket writes every mutable field of t; replaceTags also rewrites
+// the tag index.
+func (q *Q) UpdateTicket(ctx context.Context, t *Ticket, replaceTags bool) error {
+	res, err := q.exec(ctx, `UPDATE tickets SET subject = ?, description = ?, status = ?, priority = ?, contact_id = ?,
+		conversation_id = ?, assignee_id = ?, tags = ?, metadata = ?, updated_at = ?, solved_at = ?
+		WHERE id = ? AND mode = ?`,
+		t.Subject, t.Description, t.Status, t.Priority, t.ContactID, t.ConversationID, t.AssigneeID,
+		tagsJSON(t.Tags), toJSON(t.Metadata), t.UpdatedAt, t.SolvedAt, t.ID, t.Mode)
+	if err := affected(res, err); err != nil || !replaceTags {
+		return err
+	}
+	if _, err := q.exec(ctx, `DELETE FROM ticket_tags WHERE ticket_id = ?`, t.ID); err != nil {
+		return err
+	}
+	return q.insertTags(ctx, t)
+}
+
+func (q *Q) insertTags(ctx context.Context, t *Ticket) error {
+	for _, tag := range t.Tags {
+		if _, err := q.exec(ctx, `INSERT OR IGNORE INTO ticket_tags (ticket_id, mode, tag, created_at) VALUES (?,?,?,?)`,
+			t.ID, t.Mode, tag, t.CreatedAt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func tagsJSON(tags []string) string {
+	if tags == nil {
+		return "[]"
+	}
+	b, _ := json.Marshal(tags)
+	return string(b)
+}
+
+// Ticket returns the ticket with id in mode, or ErrNotFound.
+func (q *Q) Ticket(ctx context.Context, mode Mode, id string) (*Ticket, error) {
+	return scanTicket(q.row(ctx, `SELECT `+ticketCols+` FROM tickets WHERE id = ? AND mode = ?`, id, mode))
+}
+
+// TicketByNumber returns the ticket with number in mode, or ErrNotFound.
+func (q *Q) TicketByNumber(ctx context.Context, mode Mode, number int64) (*Ticket, error) {
+	return scanTicket(q.row(ctx, `SELECT `+ticketCols+` FROM tickets WHERE mode = ? AND number = ?`, mode, number))
+}
+
+// DeleteTicket removes a ticket for good.
+func (q *Q) DeleteTicket(ctx context.Context, mode Mode, id string) error {
+	res, err := q.exec(ctx, `DELETE FROM tickets WHERE id = ? AND mode = ?`, id, mode)
+	return affected(res, err)
+}
+
+// TicketFilter selects tickets; zero fields do not filter. Created bounds
+// are exclusive.
+type TicketFilter struct {
+	Mode          Mode
+	Status        string
+	Priority      string
+	ContactID     string
+	Tag           string
+	CreatedAfter  *Timestamp
+	CreatedBefore *Timestamp
+	Page          Page
+}
+
+// Tickets lists tickets newest first.
+func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*Ticket, error) {
+	conds, args := []string{"mode = ?"}, []any{f.Mode}
+	for _, c := range []struct{ col, v string }{{"status", f.Status}, {"priority", f.Priority}, {"contact_id", f.ContactID}} {
+		if c.v != "" {
+			conds = append(conds, c.col+" = ?")
+			args = append(args, c.v)
+		}
+	}
+	if f.Tag != "" {
+		conds = append(conds, "id IN (SELECT ticket_id FROM ticket_tags WHERE mode = ? AND tag = ?)")
+		args = append(args, f.Mode, f.Tag)
+	}
+	if f.CreatedAfter != nil {
+		conds = append(conds, "created_at > ?")
+		args = append(args, *f.CreatedAfter)
+	}
+	if f.CreatedBefore != nil {
+		conds = append(conds, "created_at < ?")
+		args = append(args, *f.CreatedBefore)
+	}
+	where, tail, args := keyset("created_at", true, f.Page, conds, args)
+	rows, err := q.query(ctx, `SELECT `+ticketCols+` FROM tickets`+where+tail, args...)
+	return collect(rows, err, scanTicket)
+}
+
+// TicketsOfContact lists every ticket whose contact is contactID.
+func (q *Q) TicketsOfContact(ctx context.Context, contactID string) ([]*Ticket, error) {
+	rows, err := q.query(ctx, `SELECT `+ticketCols+` FROM tickets WHERE contact_id = ? ORDER BY created_at, id`, contactID)
+	return collect(rows, err, scanTicket)
+}

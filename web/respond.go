@@ -1,0 +1,93 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"chatsvc/app"
+)
+
+// apiError is the error object of SPEC.md.
+type apiError struct {
+	Type      string  `json:"type"`
+	Message   string  `json:"message"`
+	Code      string  `json:"code"`
+	Param     *string `json:"param"`
+	RequestID string  `json:"request_id"`
+}
+
+// kindMethodNotAllowed is a routing failure, known only to this package.
+const kindMethodNotAllowed app.Kind = 100
+
+// kinds maps each app error kind to its HTTP status and error type.
+var kinds = map[app.Kind]struct {
+	status int
+	typ    string
+}{
+	app.Invalid:          {http.StatusBadRequest, "invalid_request_error"},
+	app.NotFound:         {http.StatusNotFound, "invalid_request_error"},
+	app.Conflict:         {http.StatusConflict, "invalid_request_error"},
+	app.TooLarge:         {http.StatusRequestEntityTooLarge, "invalid_request_error"},
+	app.Unauthorized:     {http.StatusUnauthorized, "authentication_error"},
+	app.Forbidden:        {http.StatusForbidden, "permission_error"},
+	app.RateLimited:      {http.StatusTooManyRequests, "rate_limit_error"},
+	kindMethodNotAllowed: {http.StatusMethodNotAllowed, "invalid_request_error"},
+}
+
+// writeJSON writes v with the given status, indented for people using curl.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"error":{"type":"api_error","message":"The response could not be encoded.","code":"internal_error","param":null}}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// writeError answers with SPEC.md's error shape. Errors that are not
+// *app.Error are logged and answered as a bare 500: internals never leak.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	id := requestID(r)
+	var ae *app.Error
+	if !errors.As(err, &ae) {
+		slog.ErrorContext(r.Context(), "request failed", "request_id", id, "method", r.Method,
+			"path", r.URL.Path, "err", err)
+		writeJSON(w, http.StatusInternalServerError, map[string]apiError{"error": {Type: "api_error",
+			Code: "internal_error", Message: "Something went wrong on our side; the request id identifies it in our logs.",
+			RequestID: id}})
+		return
+	}
+	k, ok := kinds[ae.Kind]
+	if !ok {
+		k = kinds[app.Invalid]
+	}
+	if ae.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((ae.RetryAfter+999_999_999)/1e9)))
+	}
+	e := apiError{Type: k.typ, Message: ae.Message, Code: ae.Code, RequestID: id}
+	if ae.Param != "" {
+		e.Param = &ae.Param
+	}
+	writeJSON(w, k.status, map[string]apiError{"error": e})
+}
+
+// reply writes v with status, or the error when err is set.
+func reply(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, status, v)
+}
