@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"os"
 
@@ -17,5 +18,5 @@ var defaultConfig []byte
 var version = "0.1.0-dev"
 
 func main() {
-	os.Exit(cli.Execute(defaultConfig, version, os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(cli.Execute(context.Background(), defaultConfig, version, os.Args[1:], os.Stdout, os.Stderr))
 }

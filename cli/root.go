@@ -16,13 +16,14 @@ import (
 	"chatsvc/storage"
 )
 
-// Execute runs the command line and returns the process exit code.
-func Execute(defaults []byte, version string, args []string, stdout, stderr io.Writer) int {
+// Execute runs the command line and returns the process exit code. serve
+// runs until ctx ends or the process receives SIGINT or SIGTERM.
+func Execute(ctx context.Context, defaults []byte, version string, args []string, stdout, stderr io.Writer) int {
 	root := newRoot(defaults, version)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	if err := root.Execute(); err != nil {
+	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(stderr, "chatsvc:", err)
 		return 1
 	}
@@ -101,9 +102,6 @@ func setupLogging(cfg *config.Config) {
 func (g *globals) withService(fn func(ctx context.Context, svc *app.Service, out io.Writer) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, _ []string) error {
 		ctx := cmd.Context()
-		if ctx == nil {
-			ctx = context.Background()
-		}
 		_, svc, closeDB, err := g.open(ctx)
 		if err != nil {
 			return err

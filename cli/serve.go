@@ -25,7 +25,7 @@ func serveCmd(g *globals) *cobra.Command {
 		Short: "Run the service: the REST API, the widget and the workers",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			cfg, svc, closeDB, err := g.open(ctx)
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -21,11 +22,12 @@ var ErrNotFound = errors.New("storage: not found")
 // DB is the database: one writer connection that batches concurrent
 // transactions into group commits, and a pool of read-only connections.
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
-	jobs  chan *writeJob
-	done  chan struct{}
-	path  string
+	write     *sql.DB
+	read      *sql.DB
+	readStmts stmtCache // prepared on the reader pool
+	jobs      chan *writeJob
+	done      chan struct{}
+	path      string
 }
 
 // FileName is the database's file name inside the data dir.
@@ -38,12 +40,7 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
 	path := filepath.Join(dataDir, FileName)
-	// busy_timeout comes first so that it already applies while the other
-	// pragmas run (journal_mode needs a lock when another process holds one).
-	// WAL lets readers work beside the writer; synchronous=NORMAL is durable
-	// across application crashes in WAL mode and spares an fsync per commit.
-	pragmas := "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
-	dsn := "file:" + url.PathEscape(path) + "?" + pragmas
+	dsn := DSN(path)
 	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
 		return nil, err
@@ -67,8 +64,27 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 	r.SetMaxIdleConns(readers)
 	r.SetConnMaxIdleTime(0)
 	db.read = r
-	go db.writer()
+	db.readStmts.prepare = r.PrepareContext
+	conn, err := w.Conn(ctx)
+	if err != nil {
+		db.read.Close()
+		w.Close()
+		return nil, err
+	}
+	go db.writer(conn)
 	return db, nil
+}
+
+// DSN is the connection string of the database file at path, with the
+// pragmas every connection runs. busy_timeout comes first so that it already
+// applies while the others run (journal_mode needs a lock when another
+// process holds one). WAL lets readers work beside the writer;
+// synchronous=NORMAL is durable across application crashes in WAL mode and
+// spares an fsync per commit. temp_store=MEMORY keeps the sub-journals
+// of the savepoints that group commits use off the disk.
+func DSN(path string) string {
+	return "file:" + url.PathEscape(path) +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)"
 }
 
 // Path is the database file's path.
@@ -78,11 +94,12 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Close() error {
 	close(db.jobs)
 	<-db.done
+	db.readStmts.close()
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
 // Read returns queries that run on the reader pool, outside any transaction.
-func (db *DB) Read() *Q { return &Q{q: db.read} }
+func (db *DB) Read() *Q { return &Q{q: db.read, stmts: &db.readStmts} }
 
 // ReadTx runs fn in one read transaction, so it sees a single snapshot.
 func (db *DB) ReadTx(ctx context.Context, fn func(*Q) error) error {
@@ -91,7 +108,7 @@ func (db *DB) ReadTx(ctx context.Context, fn func(*Q) error) error {
 		return err
 	}
 	defer tx.Rollback()
-	return fn(&Q{q: tx})
+	return fn(&Q{q: tx, stmts: &db.readStmts, tx: tx})
 }
 
 // Stats reports the connection pools' statistics.
@@ -105,18 +122,74 @@ type querier interface {
 }
 
 // Q runs the project's queries on a connection pool or inside a transaction.
-type Q struct{ q querier }
+// Statements are prepared once and reused: parsing SQL costs more than
+// running most of these queries.
+type Q struct {
+	q     querier
+	stmts *stmtCache
+	tx    *sql.Tx // set inside a read transaction, which binds statements to it
+}
+
+// stmtCache keeps prepared statements by their SQL text.
+type stmtCache struct {
+	prepare func(ctx context.Context, query string) (*sql.Stmt, error)
+	m       sync.Map // string -> *sql.Stmt
+}
+
+func (c *stmtCache) get(ctx context.Context, query string) (*sql.Stmt, error) {
+	if s, ok := c.m.Load(query); ok {
+		return s.(*sql.Stmt), nil
+	}
+	s, err := c.prepare(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := c.m.LoadOrStore(query, s); loaded {
+		s.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return s, nil
+}
+
+func (c *stmtCache) close() {
+	c.m.Range(func(k, v any) bool {
+		v.(*sql.Stmt).Close()
+		c.m.Delete(k)
+		return true
+	})
+}
+
+func (q *Q) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	s, err := q.stmts.get(ctx, query)
+	if err != nil || q.tx == nil {
+		return s, err
+	}
+	return q.tx.StmtContext(ctx, s), nil
+}
 
 func (q *Q) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return q.q.ExecContext(ctx, query, args...)
+	s, err := q.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return s.ExecContext(ctx, args...)
 }
 
 func (q *Q) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return q.q.QueryContext(ctx, query, args...)
+	s, err := q.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
 }
 
+// row runs a single-row query; a failed prepare surfaces from Scan.
 func (q *Q) row(ctx context.Context, query string, args ...any) *sql.Row {
-	return q.q.QueryRowContext(ctx, query, args...)
+	s, err := q.stmt(ctx, query)
+	if err != nil {
+		return q.q.QueryRowContext(ctx, query, args...) // reports the same error on Scan
+	}
+	return s.QueryRowContext(ctx, args...)
 }
 
 // notFound turns sql.ErrNoRows into ErrNotFound.
@@ -125,4 +198,22 @@ func notFound(err error) error {
 		return ErrNotFound
 	}
 	return err
+}
+
+// Pragma reads a pragma's value (for checks and diagnostics).
+func (q *Q) Pragma(ctx context.Context, name string, dst any) error {
+	for _, c := range name {
+		if (c < 'a' || c > 'z') && c != '_' {
+			return fmt.Errorf("pragma name %q", name)
+		}
+	}
+	return q.row(ctx, "PRAGMA "+name).Scan(dst)
+}
+
+// Schema returns the SQL that defines every table and index, in name order.
+func (q *Q) Schema(ctx context.Context) (string, error) {
+	var s string
+	err := q.row(ctx, `SELECT group_concat(sql, ';'||char(10)) FROM
+		(SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name)`).Scan(&s)
+	return s, err
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"context"
 	"database/sql"
 	"fmt"
@@ -17,8 +18,9 @@ type writeJob struct {
 
 // Write runs fn in a write transaction and returns once it is committed (or
 // rolled back, when fn or the commit fails). Concurrent calls are grouped
-// into one SQLite transaction, each inside its own savepoint, so a failing fn
-// undoes only its own changes while the group shares the cost of a commit.
+// into one SQLite transaction that shares the cost of a commit; a failing fn
+// undoes only its own changes. fn may run more than once, so it must only
+// touch the database through q and its own variables.
 func (db *DB) Write(ctx context.Context, fn func(*Q) error) error {
 	j := &writeJob{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	select {
@@ -30,8 +32,16 @@ func (db *DB) Write(ctx context.Context, fn func(*Q) error) error {
 	return <-j.done
 }
 
-func (db *DB) writer() {
+// writer owns the one write connection: it runs queued jobs in batches,
+// each batch in one transaction, with statements prepared on that connection.
+func (db *DB) writer(conn *sql.Conn) {
 	defer close(db.done)
+	stmts := &stmtCache{prepare: conn.PrepareContext}
+	defer func() {
+		stmts.close()
+		conn.Close()
+	}()
+	w := &batchRunner{conn: conn, q: &Q{q: conn, stmts: stmts}}
 	for j := range db.jobs {
 		batch := []*writeJob{j}
 	drain:
@@ -46,64 +56,97 @@ func (db *DB) writer() {
 				break drain
 			}
 		}
-		db.runBatch(batch)
+		errs := w.run(batch)
+		for i, j := range batch {
+			j.done <- errs[i]
+		}
 	}
 }
 
-func (db *DB) runBatch(batch []*writeJob) {
-	errs := make([]error, len(batch))
-	fail := func(err error) {
-		for _, j := range batch {
-			j.done <- err
+type batchRunner struct {
+	conn *sql.Conn
+	q    *Q
+}
+
+// run executes a batch in one transaction and returns each job's result.
+// Jobs run back to back with no savepoints, as nearly all succeed. When one
+// fails, the transaction is rolled back and the batch replayed with a
+// savepoint around each job, so the failing job is undone alone and the
+// work of a batch is done at most twice.
+func (w *batchRunner) run(batch []*writeJob) []error {
+	errs, err := w.attempt(batch, false)
+	if err == errReplay {
+		errs, err = w.attempt(batch, true)
+	}
+	if err != nil {
+		for i := range errs {
+			errs[i] = err
 		}
 	}
-	tx, err := db.write.BeginTx(context.Background(), nil)
-	if err != nil {
-		fail(fmt.Errorf("begin: %w", err))
-		return
+	return errs
+}
+
+// errReplay asks for a batch to be replayed with savepoints.
+var errReplay = errors.New("replay with savepoints")
+
+func (w *batchRunner) attempt(batch []*writeJob, savepoints bool) (errs []error, err error) {
+	errs = make([]error, len(batch))
+	if err := w.sql("BEGIN IMMEDIATE"); err != nil {
+		return errs, err
 	}
-	single := len(batch) == 1
+	committed := false
+	defer func() {
+		if !committed {
+			w.sql("ROLLBACK")
+		}
+	}()
 	ok := 0
 	for i, j := range batch {
-		q := &Q{q: tx}
-		if single {
-			errs[i] = j.fn(q)
-			break
+		switch {
+		case savepoints:
+			var fatal error
+			if errs[i], fatal = w.inSavepoint(j); fatal != nil {
+				return errs, fatal
+			}
+		case len(batch) > 1:
+			if errs[i] = j.fn(w.q); errs[i] != nil {
+				return errs, errReplay
+			}
+		default:
+			errs[i] = j.fn(w.q)
 		}
-		if err := savepoint(tx, "SAVEPOINT w"); err != nil {
-			tx.Rollback()
-			fail(err)
-			return
-		}
-		errs[i] = j.fn(q)
-		stmt := "RELEASE w"
-		if errs[i] != nil {
-			stmt = "ROLLBACK TO w; RELEASE w"
-		}
-		if err := savepoint(tx, stmt); err != nil {
-			tx.Rollback()
-			fail(err)
-			return
-		}
-	}
-	for _, err := range errs {
-		if err == nil {
+		if errs[i] == nil {
 			ok++
 		}
 	}
 	if ok == 0 {
-		tx.Rollback()
-	} else if err := tx.Commit(); err != nil {
-		fail(fmt.Errorf("commit: %w", err))
-		return
+		return errs, nil
 	}
-	for i, j := range batch {
-		j.done <- errs[i]
+	if err := w.sql("COMMIT"); err != nil {
+		return errs, err
 	}
+	committed = true
+	return errs, nil
 }
 
-func savepoint(tx *sql.Tx, stmt string) error {
-	if _, err := tx.Exec(stmt); err != nil {
+// inSavepoint runs one job inside a savepoint. jobErr is what the job
+// returned (its changes undone); fatal is a failure of the transaction
+// itself, which aborts the whole batch.
+func (w *batchRunner) inSavepoint(j *writeJob) (jobErr, fatal error) {
+	if err := w.sql("SAVEPOINT job"); err != nil {
+		return nil, err
+	}
+	if jobErr = j.fn(w.q); jobErr != nil {
+		if err := w.sql("ROLLBACK TO job"); err != nil {
+			return nil, err
+		}
+	}
+	return jobErr, w.sql("RELEASE job")
+}
+
+// sql runs a transaction-control statement through the statement cache.
+func (w *batchRunner) sql(stmt string) error {
+	if _, err := w.q.exec(context.Background(), stmt); err != nil {
 		return fmt.Errorf("%s: %w", stmt, err)
 	}
 	return nil

@@ -126,7 +126,7 @@ CREATE TABLE ticket_tags (
     tag        TEXT NOT NULL,
     created_at INTEGER NOT NULL,
     PRIMARY KEY (ticket_id, tag)
-);
+) WITHOUT ROWID;
 CREATE INDEX ticket_tags_tag ON ticket_tags (mode, tag, created_at, ticket_id);
 
 CREATE TABLE counters (
@@ -139,7 +139,7 @@ CREATE TABLE counters (
 -- Events are written in the same transaction as the change that caused them;
 -- seq gives workers a stable order to consume them in.
 CREATE TABLE events (
-    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq        INTEGER PRIMARY KEY,
     id         TEXT NOT NULL UNIQUE,
     mode       TEXT NOT NULL CHECK (mode IN ('live', 'test')),
     type       TEXT NOT NULL,
@@ -147,8 +147,6 @@ CREATE TABLE events (
     data       TEXT NOT NULL,
     created_at INTEGER NOT NULL
 );
-CREATE INDEX events_mode ON events (mode, created_at, id);
-CREATE INDEX events_object ON events (object_id);
 
 -- E-mails promised to contacts or operators, sent by the mail worker.
 CREATE TABLE outbox (
@@ -168,7 +166,6 @@ CREATE TABLE outbox (
     sent_at         INTEGER
 );
 CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
-CREATE INDEX outbox_contact ON outbox (contact_id) WHERE contact_id IS NOT NULL;
 
 CREATE TABLE settings (
     key   TEXT PRIMARY KEY,

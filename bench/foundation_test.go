@@ -1,0 +1,183 @@
+// Package bench measures chatsvc end to end against the ceilings of the
+// machine it runs on, so figures are compared within one run.
+package bench
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/storage"
+	"chatsvc/web"
+)
+
+// phase is how long each measurement runs.
+const phase = 3 * time.Second
+
+// clients is how many concurrent HTTP clients drive the API.
+const clients = 16
+
+// BenchmarkFoundation reports, in one run: raw SQLite single-row write
+// transactions/s (one connection, the project's pragmas), ticket creates/s
+// and conversation reads/s through the HTTP API, and the API figures as
+// ratios to the raw write rate.
+//
+//	go test ./bench -run '^$' -bench Foundation -benchtime 1x
+func BenchmarkFoundation(b *testing.B) {
+	for b.Loop() {
+		raw := rawWrites(b)
+		api := newAPI(b)
+		creates := api.rate(b, func(c *http.Client, i int) error {
+			return api.post(c, "/v1/tickets", fmt.Sprintf(`{"subject":"Bench %d","contact_id":%q,"tags":["bench"]}`, i, api.contact))
+		})
+		reads := api.rate(b, func(c *http.Client, i int) error {
+			return api.get(c, "/v1/conversations/"+api.convs[i%len(api.convs)])
+		})
+		b.ReportMetric(raw, "raw_tx/s")
+		b.ReportMetric(creates, "ticket_creates/s")
+		b.ReportMetric(reads, "conversation_reads/s")
+		b.ReportMetric(creates/raw, "creates/raw")
+		b.ReportMetric(reads/raw, "reads/raw")
+		b.Logf("raw SQLite write tx/s %.0f; API ticket creates/s %.0f (%.0f%% of raw); API conversation reads/s %.0f (%.0f%% of raw)",
+			raw, creates, 100*creates/raw, reads, 100*reads/raw)
+	}
+}
+
+// rawWrites measures single-row INSERT transactions/s on one connection.
+func rawWrites(b *testing.B) float64 {
+	db, err := sql.Open("sqlite", storage.DSN(filepath.Join(b.TempDir(), "raw.db"))+"&_txlock=immediate")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE TABLE t (id TEXT PRIMARY KEY, body TEXT NOT NULL, created_at INTEGER NOT NULL)`); err != nil {
+		b.Fatal(err)
+	}
+	// A prepared statement: the ceiling is SQLite's, not the SQL parser's.
+	ins, err := db.Prepare(`INSERT INTO t (id, body, created_at) VALUES (?, ?, ?)`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ins.Close()
+	n := 0
+	start := time.Now()
+	for time.Since(start) < phase {
+		tx, err := db.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tx.Stmt(ins).Exec(app.NewID("row_"), "payload", n); err != nil {
+			b.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds()
+}
+
+type api struct {
+	srv     *httptest.Server
+	key     string
+	contact string
+	convs   []string
+}
+
+// newAPI starts the service on a temp dir over real loopback HTTP and
+// seeds a contact and 1000 conversations.
+func newAPI(b *testing.B) *api {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	svc := app.New(db, app.Options{})
+	a := &api{srv: httptest.NewServer(web.Handler(svc))}
+	b.Cleanup(a.srv.Close)
+	if a.key, _, err = svc.CreateKey(ctx, storage.Test, "bench"); err != nil {
+		b.Fatal(err)
+	}
+	site, err := svc.CreateSite(ctx, "Bench", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, _, err := svc.UpsertContact(ctx, storage.Test, app.ContactInput{Email: app.Value("bench@example.com")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a.contact = c.ID
+	for i := 0; i < 1000; i++ {
+		conv, _, err := svc.StartConversation(ctx, storage.Test, app.VisitorStart{SiteID: site.ID,
+			PageURL: "https://example.com/", Body: fmt.Sprintf("Question number %d about pricing.", i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.convs = append(a.convs, conv.ID)
+	}
+	return a
+}
+
+// rate runs op from concurrent clients for one phase and returns ops/s.
+func (a *api) rate(b *testing.B, op func(c *http.Client, i int) error) float64 {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	defer client.CloseIdleConnections()
+	var n atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Since(start) < phase {
+				if err := op(client, int(n.Add(1))); err != nil {
+					failed.Store(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		b.Fatal(err)
+	}
+	return float64(n.Load()) / time.Since(start).Seconds()
+}
+
+func (a *api) post(c *http.Client, path, body string) error {
+	return a.send(c, "POST", path, body, http.StatusCreated)
+}
+
+func (a *api) get(c *http.Client, path string) error { return a.send(c, "GET", path, "", http.StatusOK) }
+
+func (a *api) send(c *http.Client, method, path, body string, want int) error {
+	req, err := http.NewRequest(method, a.srv.URL+path, bytes.NewBufferString(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+a.key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	out, _ := io.ReadAll(res.Body)
+	if res.StatusCode != want {
+		return fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, out)
+	}
+	return nil
+}

@@ -1,0 +1,225 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"chatsvc/cli"
+)
+
+// install is a data dir with a config file pointing at it and a free port.
+type install struct {
+	t        *testing.T
+	defaults []byte
+	config   string
+	addr     string
+}
+
+func newInstall(t *testing.T) *install {
+	t.Helper()
+	defaults, err := os.ReadFile("../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cfg := filepath.Join(dir, "config.yaml")
+	body := fmt.Sprintf("addr: %q\ndata_dir: %q\npublic_url: \"http://%s\"\n", addr, filepath.Join(dir, "data"), addr)
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return &install{t: t, defaults: defaults, config: cfg, addr: addr}
+}
+
+// run runs a command to completion and returns its exit code and output.
+func (in *install) run(args ...string) (code int, stdout, stderr string) {
+	in.t.Helper()
+	var out, errOut bytes.Buffer
+	code = cli.Execute(context.Background(), in.defaults, "1.2.3", append(args, "--config", in.config), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// last returns the last non-empty line of a command's output.
+func last(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func (in *install) mustLast(pattern string, args ...string) string {
+	in.t.Helper()
+	code, out, errOut := in.run(args...)
+	if code != 0 {
+		in.t.Fatalf("%v: exit %d: %s", args, code, errOut)
+	}
+	got := last(out)
+	if !regexp.MustCompile(pattern).MatchString(got) {
+		in.t.Fatalf("%v: last line %q does not match %s", args, got, pattern)
+	}
+	return got
+}
+
+func TestProvisioningCommandsPrintTheirResultLast(t *testing.T) {
+	in := newInstall(t)
+	test := in.mustLast(`^csk_test_[A-Za-z0-9]{32}$`, "keys", "create", "--mode", "test")
+	in.mustLast(`^csk_live_[A-Za-z0-9]{32}$`, "keys", "create", "--mode", "live", "--name", "CRM")
+	in.mustLast(`^site_[A-Za-z0-9]{24}$`, "sites", "create", "--name", "Demo", "--domain", "example.com")
+	in.mustLast(`^mem_[A-Za-z0-9]{24}$`, "members", "create", "--email", "a@example.com", "--name", "Agent")
+	in.mustLast(`^1\.2\.3$`, "version")
+
+	code, out, _ := in.run("keys", "list")
+	if code != 0 || strings.Contains(out, test) || !strings.Contains(out, "CRM") || !strings.Contains(out, "…"+test[len(test)-4:]) {
+		t.Fatalf("keys list (exit %d) must list keys without secrets:\n%s", code, out)
+	}
+	if code, out, _ := in.run("sites", "list"); code != 0 || !strings.Contains(out, "Demo") || !strings.Contains(out, "example.com") {
+		t.Fatalf("sites list (exit %d):\n%s", code, out)
+	}
+	if code, out, _ := in.run("members", "list"); code != 0 || !strings.Contains(out, "a@example.com") {
+		t.Fatalf("members list (exit %d):\n%s", code, out)
+	}
+}
+
+func TestCommandsRefuseBadInput(t *testing.T) {
+	in := newInstall(t)
+	cases := [][]string{
+		{"keys", "create", "--mode", "staging"},
+		{"keys", "create"},
+		{"keys", "revoke", "key_doesnotexist"},
+		{"sites", "create"},
+		{"members", "create", "--email", "not-an-email", "--name", "X"},
+		{"members", "create", "--email", "a@example.com", "--name", "X", "--password", "short"},
+		{"nonsense"},
+	}
+	for _, args := range cases {
+		code, out, errOut := in.run(args...)
+		if code == 0 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want a failure explained on stderr", args, code, errOut, out)
+		}
+	}
+	in.mustLast(`^mem_`, "members", "create", "--email", "a@example.com", "--name", "A")
+	if code, _, errOut := in.run("members", "create", "--email", "A@example.com", "--name", "B"); code == 0 || !strings.Contains(errOut, "exists") {
+		t.Errorf("duplicate member e-mail: exit %d, %q", code, errOut)
+	}
+}
+
+func TestConfigErrorsAreReported(t *testing.T) {
+	in := newInstall(t)
+	os.WriteFile(in.config, []byte("adr: \":1\"\n"), 0o600)
+	if code, _, errOut := in.run("sites", "list"); code == 0 || !strings.Contains(errOut, "adr") {
+		t.Fatalf("misspelt key: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := in.run("sites", "list", "--config", filepath.Join(t.TempDir(), "missing.yaml")); code == 0 || errOut == "" {
+		t.Fatalf("missing config file: exit %d, %q", code, errOut)
+	}
+}
+
+// server is `chatsvc serve` running in the background.
+type server struct {
+	cancel context.CancelFunc
+	done   chan int
+	out    *bytes.Buffer
+}
+
+func (in *install) serve() *server {
+	in.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &server{cancel: cancel, done: make(chan int, 1), out: &bytes.Buffer{}}
+	go func() {
+		s.done <- cli.Execute(ctx, in.defaults, "1.2.3", []string{"serve", "--config", in.config}, s.out, io.Discard)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := http.Get("http://" + in.addr + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			in.t.Fatalf("serve did not answer /healthz: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a real server coming up, not waiting on a schedule
+	}
+}
+
+func (s *server) stop(t *testing.T) {
+	t.Helper()
+	s.cancel()
+	select {
+	case code := <-s.done:
+		if code != 0 {
+			t.Fatalf("serve exited %d", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+}
+
+func (in *install) call(method, path, key, body string) (int, string) {
+	in.t.Helper()
+	req, _ := http.NewRequest(method, "http://"+in.addr+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+func TestServeBootstrapsWorksWithCLIAndSurvivesRestart(t *testing.T) {
+	in := newInstall(t)
+	srv := in.serve()
+	key := regexp.MustCompile(`csk_test_[A-Za-z0-9]+`).FindString(srv.out.String())
+	site := regexp.MustCompile(`site_[A-Za-z0-9]+`).FindString(srv.out.String())
+	if key == "" || site == "" {
+		t.Fatalf("first start must print a site and a test key:\n%s", srv.out)
+	}
+	if code, body := in.call("POST", "/v1/tickets", key, `{"subject":"Printer on fire","contact":{"email":"ada@example.com"}}`); code != 201 {
+		t.Fatalf("create ticket with the printed key: %d %s", code, body)
+	}
+
+	// Provisioning commands write while serve runs, and serve sees the result.
+	live := in.mustLast(`^csk_live_`, "keys", "create", "--mode", "live")
+	if code, body := in.call("GET", "/v1/tickets", live, ""); code != 200 || !strings.Contains(body, `"data": []`) {
+		t.Fatalf("live key made while serving: %d %s (test tickets must not show)", code, body)
+	}
+	code, out, _ := in.run("keys", "list")
+	keyID := regexp.MustCompile(`key_[A-Za-z0-9]+`).FindString(out)
+	if code != 0 || keyID == "" {
+		t.Fatalf("keys list: %d %s", code, out)
+	}
+	in.mustLast(`^Revoked key_`, "keys", "revoke", keyID) // the first key: the printed test key
+	if code, body := in.call("GET", "/v1/tickets", key, ""); code != 401 || !strings.Contains(body, "api_key_invalid") {
+		t.Fatalf("revoked key: %d %s", code, body)
+	}
+	srv.stop(t)
+
+	newKey := in.mustLast(`^csk_test_`, "keys", "create", "--mode", "test")
+	srv = in.serve()
+	defer srv.stop(t)
+	if strings.Contains(srv.out.String(), "csk_") {
+		t.Fatalf("second start must not create or print keys:\n%s", srv.out)
+	}
+	code, body := in.call("GET", "/v1/tickets/T-1", newKey, "")
+	if code != 200 || !strings.Contains(body, "Printer on fire") {
+		t.Fatalf("ticket after restart: %d %s", code, body)
+	}
+}

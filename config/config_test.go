@@ -1,0 +1,107 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"chatsvc/config"
+)
+
+func defaults(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestDefaultsMatchDesign(t *testing.T) {
+	c, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, "{}\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"addr", c.Addr, ":8080"},
+		{"data_dir", c.DataDir, "./data"},
+		{"public_url", c.PublicURL, "http://localhost:8080"},
+		{"network.allow_private", c.Network.AllowPrivate, false},
+		{"webhooks.enabled", c.Webhooks.Enabled, true},
+		{"webhooks.allow_http", c.Webhooks.AllowHTTP, false},
+		{"webhooks.retry_delays", c.Webhooks.RetryDelays, []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 6 * time.Hour}},
+		{"webhooks.give_up_after", c.Webhooks.GiveUpAfter, 72 * time.Hour},
+		{"webhooks.timeout", c.Webhooks.Timeout, 10 * time.Second},
+		{"knowledge.sync_min_interval", c.Knowledge.SyncMinInterval, 10 * time.Minute},
+		{"knowledge.nightly_at", c.Knowledge.NightlyAt, "03:00"},
+		{"crawler.max_pages", c.Crawler.MaxPages, 500},
+		{"crawler.max_depth", c.Crawler.MaxDepth, 3},
+		{"crawler.respect_robots", c.Crawler.RespectRobots, true},
+		{"smtp.host", c.SMTP.Host, ""},
+		{"assistant.provider", c.Assistant.Provider, "extractive"},
+	}
+	for _, ch := range checks {
+		if !reflect.DeepEqual(ch.got, ch.want) {
+			t.Errorf("%s = %v, want %v", ch.name, ch.got, ch.want)
+		}
+	}
+}
+
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestPrecedence(t *testing.T) {
+	file := writeFile(t, "addr: \":9000\"\ndata_dir: /from/file\nsmtp:\n  host: file.example.com\n  port: 2525\n")
+	env := []string{"CHATSVC_DATA_DIR=/from/env", "CHATSVC_SMTP__HOST=env.example.com",
+		"CHATSVC_WEBHOOKS__RETRY_DELAYS=1s,2s", "CHATSVC_NETWORK__ALLOW_PRIVATE=true", "OTHER_VAR=1"}
+	c, err := config.Load(config.Sources{Defaults: defaults(t), File: file, Environ: env,
+		Flags: map[string]string{"data_dir": "/from/flag"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":9000" || c.SMTP.Port != 2525 {
+		t.Errorf("file should beat defaults: addr %q port %d", c.Addr, c.SMTP.Port)
+	}
+	if c.SMTP.Host != "env.example.com" || !c.Network.AllowPrivate {
+		t.Errorf("env should beat file: smtp.host %q allow_private %v", c.SMTP.Host, c.Network.AllowPrivate)
+	}
+	if want := []time.Duration{time.Second, 2 * time.Second}; !reflect.DeepEqual(c.Webhooks.RetryDelays, want) {
+		t.Errorf("env list: retry_delays %v, want %v", c.Webhooks.RetryDelays, want)
+	}
+	if c.DataDir != "/from/flag" {
+		t.Errorf("flag should beat env: data_dir %q", c.DataDir)
+	}
+}
+
+func TestBadSettingsAreRefused(t *testing.T) {
+	cases := map[string]string{
+		"misspelt key":       "adress: \":1\"\n",
+		"relative url":       "public_url: example.com\n",
+		"bad duration":       "webhooks:\n  timeout: soon\n",
+		"bad nightly time":   "knowledge:\n  nightly_at: \"3am\"\n",
+		"bad tls mode":       "smtp:\n  tls: maybe\n",
+		"bad provider":       "assistant:\n  provider: oracle\n",
+		"no retry delays":    "webhooks:\n  retry_delays: []\n",
+		"zero crawler pages": "crawler:\n  max_pages: 0\n",
+	}
+	for name, body := range cases {
+		if _, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, body)}); err == nil {
+			t.Errorf("%s: accepted %q", name, body)
+		}
+	}
+	if _, err := config.Load(config.Sources{Defaults: defaults(t), Environ: []string{"CHATSVC_SMTP__PORT=abc"}, File: writeFile(t, "{}")}); err == nil || !strings.Contains(err.Error(), "port") {
+		t.Errorf("non-numeric env port: %v", err)
+	}
+}

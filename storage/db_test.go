@@ -1,0 +1,163 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"chatsvc/storage"
+)
+
+func open(t *testing.T, dir string) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// schema returns the database's schema text and migration records.
+func schema(t *testing.T, db *storage.DB) string {
+	t.Helper()
+	var out string
+	err := db.ReadTx(context.Background(), func(q *storage.Q) error {
+		v, err := q.AppliedVersion(context.Background())
+		if err != nil {
+			return err
+		}
+		sql, err := q.Schema(context.Background())
+		out = fmt.Sprintf("version %d\n%s", v, sql)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestMigrationsTwiceChangeNothing(t *testing.T) {
+	dir := t.TempDir()
+	db := open(t, dir)
+	site := &storage.Site{ID: "site_1", Name: "One", CreatedAt: 1}
+	if err := db.Write(context.Background(), func(q *storage.Q) error { return q.InsertSite(context.Background(), site) }); err != nil {
+		t.Fatal(err)
+	}
+	first := schema(t, db)
+	if want := fmt.Sprintf("version %d\nCREATE", storage.SchemaVersion()); !strings.HasPrefix(first, want) || storage.SchemaVersion() < 1 {
+		t.Fatalf("after first open: %.60q…, want %q…", first, want)
+	}
+	db.Close()
+
+	db = open(t, dir) // applies migrations again: must be a no-op
+	defer db.Close()
+	if again := schema(t, db); again != first {
+		t.Fatalf("schema changed on second run: %q then %q", first, again)
+	}
+	sites, err := db.Read().Sites(context.Background())
+	if err != nil || len(sites) != 1 || sites[0].Name != "One" {
+		t.Fatalf("sites after reopen: %v, %v", sites, err)
+	}
+}
+
+func TestWriteGroupsCommitsAndIsolatesFailures(t *testing.T) {
+	db := open(t, t.TempDir())
+	defer db.Close()
+	ctx := context.Background()
+	boom := errors.New("boom")
+	var wg sync.WaitGroup
+	errs := make([]error, 200)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = db.Write(ctx, func(q *storage.Q) error {
+				if err := q.InsertSite(ctx, &storage.Site{ID: fmt.Sprintf("site_%d", i), Name: "s", CreatedAt: 1}); err != nil {
+					return err
+				}
+				if i%3 == 0 {
+					return boom // this write's insert must be undone, and only it
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	sites, err := db.Read().Sites(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, s := range sites {
+		have[s.ID] = true
+	}
+	for i, err := range errs {
+		id := fmt.Sprintf("site_%d", i)
+		if i%3 == 0 {
+			if !errors.Is(err, boom) || have[id] {
+				t.Fatalf("write %d: err %v, stored %v; want boom and nothing stored", i, err, have[id])
+			}
+		} else if err != nil || !have[id] {
+			t.Fatalf("write %d: err %v, stored %v; want stored", i, err, have[id])
+		}
+	}
+}
+
+func TestUniqueViolationIsConflict(t *testing.T) {
+	db := open(t, t.TempDir())
+	defer db.Close()
+	ctx := context.Background()
+	norm := "a@example.com"
+	insert := func(id string) error {
+		return db.Write(ctx, func(q *storage.Q) error {
+			return q.InsertContact(ctx, &storage.Contact{ID: id, Mode: storage.Test, Email: &norm, CreatedAt: 1, UpdatedAt: 1}, &norm)
+		})
+	}
+	if err := insert("ctc_1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert("ctc_2"); !errors.Is(err, storage.ErrConflict) {
+		t.Fatalf("second contact with the same e-mail: %v, want ErrConflict", err)
+	}
+	// The same e-mail is free in the other mode.
+	err := db.Write(ctx, func(q *storage.Q) error {
+		return q.InsertContact(ctx, &storage.Contact{ID: "ctc_3", Mode: storage.Live, Email: &norm, CreatedAt: 1, UpdatedAt: 1}, &norm)
+	})
+	if err != nil {
+		t.Fatalf("same e-mail in live mode: %v", err)
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	db := open(t, t.TempDir())
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.Read().Ticket(ctx, storage.Test, "tkt_none"); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("Ticket: %v", err)
+	}
+	if _, err := db.Read().Conversation(ctx, storage.Test, "conv_none"); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("Conversation: %v", err)
+	}
+	err := db.Write(ctx, func(q *storage.Q) error { return q.DeleteTicket(ctx, storage.Test, "tkt_none") })
+	if !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("DeleteTicket: %v", err)
+	}
+}
+
+func TestPragmas(t *testing.T) {
+	db := open(t, t.TempDir())
+	defer db.Close()
+	want := map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "1", "busy_timeout": "10000"}
+	for pragma, v := range want {
+		var got string
+		err := db.ReadTx(context.Background(), func(q *storage.Q) error {
+			return q.Pragma(context.Background(), pragma, &got)
+		})
+		if err != nil || got != v {
+			t.Errorf("PRAGMA %s = %q (%v), want %q", pragma, got, err, v)
+		}
+	}
+}
