@@ -161,7 +161,9 @@ func (a *api) post(c *http.Client, path, body string) error {
 	return a.send(c, "POST", path, body, http.StatusCreated)
 }
 
-func (a *api) get(c *http.Client, path string) error { return a.send(c, "GET", path, "", http.StatusOK) }
+func (a *api) get(c *http.Client, path string) error {
+	return a.send(c, "GET", path, "", http.StatusOK)
+}
 
 func (a *api) send(c *http.Client, method, path, body string, want int) error {
 	req, err := http.NewRequest(method, a.srv.URL+path, bytes.NewBufferString(body))

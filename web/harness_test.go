@@ -140,8 +140,14 @@ func (e *env) do(method, path, key string, body any) resp {
 }
 
 // test and live send a request with the test-mode or live-mode key.
-func (e *env) test(method, path string, body any) resp { e.t.Helper(); return e.do(method, path, e.testKey, body) }
-func (e *env) live(method, path string, body any) resp { e.t.Helper(); return e.do(method, path, e.liveKey, body) }
+func (e *env) test(method, path string, body any) resp {
+	e.t.Helper()
+	return e.do(method, path, e.testKey, body)
+}
+func (e *env) live(method, path string, body any) resp {
+	e.t.Helper()
+	return e.do(method, path, e.liveKey, body)
+}
 
 // ok asserts the status and returns the body.
 func (r resp) ok(t *testing.T, status int) map[string]any {
