@@ -248,21 +248,28 @@ func (in TicketQuery) filter(mode storage.Mode) (storage.TicketFilter, error) {
 			return f, err
 		}
 	}
-	if f.CreatedAfter, err = parseTime("created_after", in.CreatedAfter); err != nil {
+	if f.CreatedAfter, err = parseTime("created_after", in.CreatedAfter, false); err != nil {
 		return f, err
 	}
-	f.CreatedBefore, err = parseTime("created_before", in.CreatedBefore)
+	f.CreatedBefore, err = parseTime("created_before", in.CreatedBefore, true)
 	return f, err
 }
 
 // parseTime reads an optional ISO 8601 timestamp (RFC 3339, or a date alone).
-func parseTime(param, v string) (*storage.Timestamp, error) {
+// Stored timestamps are whole milliseconds, so a finer bound is rounded down
+// (created_after: "> t" is "> floor(t)") or, with roundUp, up
+// (created_before: "< t" is "< ceil(t)"), keeping both bounds exclusive.
+func parseTime(param, v string, roundUp bool) (*storage.Timestamp, error) {
 	if v == "" {
 		return nil, nil
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
 		if t, err := time.Parse(layout, v); err == nil {
-			ts := storage.At(t)
+			ms := t.Truncate(time.Millisecond)
+			if roundUp && ms.Before(t) {
+				ms = ms.Add(time.Millisecond)
+			}
+			ts := storage.At(ms)
 			return &ts, nil
 		}
 	}

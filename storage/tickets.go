@@ -141,7 +141,7 @@ func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*Ticket, error) {
 		args = append(args, f.Mode, f.Tag)
 	}
 	if f.CreatedAfter != nil {
-		conds = append(conds, "created_at >= ?")
+		conds = append(conds, "created_at > ?")
 		args = append(args, *f.CreatedAfter)
 	}
 	if f.CreatedBefore != nil {
