@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"strings"
-	"unicode/utf8"
 
 	"chatsvc/storage"
 )
@@ -199,17 +198,21 @@ func (s *Service) StartConversation(ctx context.Context, mode storage.Mode, in V
 	return conv, msg, err
 }
 
-// subjectOf makes a short subject from a first message: its first sentence,
-// cut at a word boundary to at most 80 characters.
+// subjectOf makes a short subject from a first message: its first sentence
+// (ended by . ? or ! before white space), cut at a word
+// boundary to at most 80 characters.
 func subjectOf(body string) *string {
 	text := strings.Join(strings.Fields(body), " ")
-	if i := strings.IndexAny(text, ".?!\n"); i > 0 {
-		text = text[:i+1]
+	for i := 0; i+1 < len(text); i++ {
+		if strings.IndexByte(".?!", text[i]) >= 0 && text[i+1] == ' ' {
+			text = text[:i+1]
+			break
+		}
 	}
-	if utf8.RuneCountInString(text) > 80 {
-		r := []rune(text)[:80]
-		if i := strings.LastIndex(string(r), " "); i > 40 {
-			r = []rune(string(r)[:i])
+	if r := []rune(text); len(r) > 80 {
+		r = r[:80]
+		if i := lastSpace(r); i > 40 {
+			r = r[:i]
 		}
 		text = strings.TrimRight(string(r), " ,;:") + "…"
 	}
@@ -217,4 +220,13 @@ func subjectOf(body string) *string {
 		return nil
 	}
 	return &text
+}
+
+func lastSpace(r []rune) int {
+	for i := len(r) - 1; i >= 0; i-- {
+		if r[i] == ' ' {
+			return i
+		}
+	}
+	return -1
 }

@@ -34,28 +34,41 @@ func Handler(svc *app.Service) http.Handler {
 	return withRequest(mux)
 }
 
-// routes registers the REST API of SPEC.md.
+// routes registers the REST API of SPEC.md. Endpoints without query
+// parameters are wrapped in noQuery, so a stray parameter is refused rather
+// than silently ignored.
 func (h *handlers) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/conversations", h.listConversations)
-	mux.HandleFunc("GET /v1/conversations/{id}", h.getConversation)
-	mux.HandleFunc("PATCH /v1/conversations/{id}", h.updateConversation)
-	mux.HandleFunc("POST /v1/conversations/{id}/handoff", h.handOff)
-	mux.HandleFunc("POST /v1/conversations/{id}/close", h.closeConversation)
+	mux.Handle("GET /v1/conversations/{id}", noQuery(h.getConversation))
+	mux.Handle("PATCH /v1/conversations/{id}", noQuery(h.updateConversation))
+	mux.Handle("POST /v1/conversations/{id}/handoff", noQuery(h.handOff))
+	mux.Handle("POST /v1/conversations/{id}/close", noQuery(h.closeConversation))
 	mux.HandleFunc("GET /v1/conversations/{id}/messages", h.listMessages)
-	mux.HandleFunc("POST /v1/conversations/{id}/messages", h.postMessage)
-	mux.HandleFunc("GET /v1/messages/{id}", h.getMessage)
+	mux.Handle("POST /v1/conversations/{id}/messages", noQuery(h.postMessage))
+	mux.Handle("GET /v1/messages/{id}", noQuery(h.getMessage))
 
-	mux.HandleFunc("POST /v1/tickets", h.createTicket)
+	mux.Handle("POST /v1/tickets", noQuery(h.createTicket))
 	mux.HandleFunc("GET /v1/tickets", h.listTickets)
-	mux.HandleFunc("GET /v1/tickets/{id}", h.getTicket)
-	mux.HandleFunc("PATCH /v1/tickets/{id}", h.updateTicket)
-	mux.HandleFunc("DELETE /v1/tickets/{id}", h.deleteTicket)
+	mux.Handle("GET /v1/tickets/{id}", noQuery(h.getTicket))
+	mux.Handle("PATCH /v1/tickets/{id}", noQuery(h.updateTicket))
+	mux.Handle("DELETE /v1/tickets/{id}", noQuery(h.deleteTicket))
 
-	mux.HandleFunc("POST /v1/contacts", h.upsertContact)
+	mux.Handle("POST /v1/contacts", noQuery(h.upsertContact))
 	mux.HandleFunc("GET /v1/contacts", h.listContacts)
-	mux.HandleFunc("GET /v1/contacts/{id}", h.getContact)
-	mux.HandleFunc("PATCH /v1/contacts/{id}", h.updateContact)
-	mux.HandleFunc("DELETE /v1/contacts/{id}", h.deleteContact)
+	mux.Handle("GET /v1/contacts/{id}", noQuery(h.getContact))
+	mux.Handle("PATCH /v1/contacts/{id}", noQuery(h.updateContact))
+	mux.Handle("DELETE /v1/contacts/{id}", noQuery(h.deleteContact))
+}
+
+// noQuery refuses any query parameter before calling next.
+func noQuery(next http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := query(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		next(w, r)
+	})
 }
 
 // unknownRoute answers paths no route serves: 405 when another method
