@@ -86,15 +86,7 @@ type ContactFilter struct {
 
 // Contacts lists contacts most recently active first.
 func (q *Q) Contacts(ctx context.Context, f ContactFilter) ([]*Contact, error) {
-	conds, args := []string{"mode = ?"}, []any{f.Mode}
-	if f.EmailNorm != "" {
-		conds = append(conds, "email_norm = ?")
-		args = append(args, f.EmailNorm)
-	}
-	if f.ExternalID != "" {
-		conds = append(conds, "external_id = ?")
-		args = append(args, f.ExternalID)
-	}
+	conds, args := equal(f.Mode, "email_norm", f.EmailNorm, "external_id", f.ExternalID)
 	where, tail, args := keyset("active_at", true, f.Page, conds, args)
 	rows, err := q.query(ctx, `SELECT `+contactCols+` FROM contacts`+where+tail, args...)
 	return collect(rows, err, scanContact)

@@ -74,13 +74,7 @@ type ConversationFilter struct {
 
 // Conversations lists conversations newest first.
 func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*Conversation, error) {
-	conds, args := []string{"mode = ?"}, []any{f.Mode}
-	for _, c := range []struct{ col, v string }{{"status", f.Status}, {"site_id", f.SiteID}, {"contact_id", f.ContactID}} {
-		if c.v != "" {
-			conds = append(conds, c.col+" = ?")
-			args = append(args, c.v)
-		}
-	}
+	conds, args := equal(f.Mode, "status", f.Status, "site_id", f.SiteID, "contact_id", f.ContactID)
 	where, tail, args := keyset("created_at", true, f.Page, conds, args)
 	rows, err := q.query(ctx, `SELECT `+conversationCols+` FROM conversations`+where+tail, args...)
 	return collect(rows, err, scanConversation)

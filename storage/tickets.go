@@ -129,13 +129,7 @@ type TicketFilter struct {
 
 // Tickets lists tickets newest first.
 func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*Ticket, error) {
-	conds, args := []string{"mode = ?"}, []any{f.Mode}
-	for _, c := range []struct{ col, v string }{{"status", f.Status}, {"priority", f.Priority}, {"contact_id", f.ContactID}} {
-		if c.v != "" {
-			conds = append(conds, c.col+" = ?")
-			args = append(args, c.v)
-		}
-	}
+	conds, args := equal(f.Mode, "status", f.Status, "priority", f.Priority, "contact_id", f.ContactID)
 	if f.Tag != "" {
 		conds = append(conds, "id IN (SELECT ticket_id FROM ticket_tags WHERE mode = ? AND tag = ?)")
 		args = append(args, f.Mode, f.Tag)

@@ -115,6 +115,19 @@ type Page struct {
 	Limit int
 }
 
+// equal starts the conditions of a list with its mode and adds "col = ?"
+// for each (column, value) pair whose value is not empty.
+func equal(mode Mode, pairs ...string) (conds []string, args []any) {
+	conds, args = []string{"mode = ?"}, []any{mode}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			conds = append(conds, pairs[i]+" = ?")
+			args = append(args, pairs[i+1])
+		}
+	}
+	return conds, args
+}
+
 // keyset builds the ORDER BY and LIMIT of a list, with the keyset condition
 // that resumes after p.After. Ties on col are broken by id.
 func keyset(col string, desc bool, p Page, conds []string, args []any) (where, tail string, outArgs []any) {
