@@ -10,6 +10,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"chatsvc/storage"
@@ -17,11 +18,10 @@ import (
 
 // Service carries out every operation of the API, the widget and the CLI.
 type Service struct {
-	db  *storage.DB
-	now func() time.Time
-	// committed is signalled, without blocking, after a write that queued
-	// events or e-mails, so workers wake at once instead of at their next tick.
-	committed chan struct{}
+	db      *storage.DB
+	now     func() time.Time
+	mu      sync.Mutex
+	wakeups []chan struct{} // one per worker, signalled after each commit
 }
 
 // Options tune a Service; zero values take defaults.
@@ -34,11 +34,22 @@ func New(db *storage.DB, o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{db: db, now: o.Now, committed: make(chan struct{}, 1)}
+	return &Service{db: db, now: o.Now}
 }
 
-// Committed is signalled after writes that queued events or e-mails.
-func (s *Service) Committed() <-chan struct{} { return s.committed }
+// Wakeup returns a channel signalled (without blocking, at most one signal
+// pending) after every committed write, so a worker can pick up new work at
+// once instead of at its next tick.
+func (s *Service) Wakeup() <-chan struct{} {
+	c := make(chan struct{}, 1)
+	s.mu.Lock()
+	s.wakeups = append(s.wakeups, c)
+	s.mu.Unlock()
+	return c
+}
+
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.now() }
 
 // DB returns the database the service works on.
 func (s *Service) DB() *storage.DB { return s.db }
@@ -49,10 +60,14 @@ func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
 func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
 	err := s.db.Write(ctx, fn)
 	if err == nil {
-		select {
-		case s.committed <- struct{}{}:
-		default:
+		s.mu.Lock()
+		for _, c := range s.wakeups {
+			select {
+			case c <- struct{}{}:
+			default:
+			}
 		}
+		s.mu.Unlock()
 	}
 	return err
 }

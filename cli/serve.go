@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -59,6 +60,19 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	srv := web.NewServer(cfg.Addr, web.Handler(svc))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	workCtx, stopWorkers := context.WithCancel(context.Background())
+	var workers sync.WaitGroup
+	for _, w := range backgroundWorkers(cfg, svc) {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			w.Run(workCtx)
+		}()
+	}
+	defer func() {
+		stopWorkers()
+		workers.Wait()
+	}()
 	slog.Info("chatsvc listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "data_dir", cfg.DataDir)
 	select {
 	case err := <-errc:
@@ -71,5 +85,10 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	return nil
+}
+
+// backgroundWorkers lists the workers serve runs beside the HTTP server.
+func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 	return nil
 }

@@ -1,0 +1,124 @@
+// Package outbound is the one HTTP client chatsvc uses to reach the outside
+// world (crawler, attachment downloads, webhooks). It refuses to connect to
+// loopback, private, link-local, shared and metadata addresses unless told
+// otherwise, and it checks the address it actually dials, so neither a
+// redirect nor a DNS answer that changes between lookup and connect (DNS
+// rebinding) can get around the rule.
+package outbound
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"syscall"
+	"time"
+)
+
+// ErrPrivateAddress is wrapped by the error of a refused connection.
+var ErrPrivateAddress = errors.New("address is not public")
+
+// Options configure a client.
+type Options struct {
+	AllowPrivate bool          // network.allow_private: development only
+	Timeout      time.Duration // whole request, body included; 0: none
+	MaxRedirects int           // 0: redirects are not followed
+	UserAgent    string        // default "chatsvc"
+}
+
+// blocked lists the ranges a request may not reach: everything that is not
+// the public internet.
+var blocked = mustPrefixes(
+	"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+	"192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
+	"198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+	"::/128", "::1/128", "64:ff9b:1::/48", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8",
+)
+
+func mustPrefixes(ss ...string) []netip.Prefix {
+	out := make([]netip.Prefix, len(ss))
+	for i, s := range ss {
+		out[i] = netip.MustParsePrefix(s)
+	}
+	return out
+}
+
+// Public reports whether ip is an address of the public internet.
+func Public(ip netip.Addr) bool {
+	ip = ip.Unmap() // ::ffff:127.0.0.1 is 127.0.0.1
+	if !ip.IsValid() {
+		return false
+	}
+	for _, p := range blocked {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	return true
+}
+
+// control runs after name resolution, on the address about to be dialed.
+func control(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return err
+	}
+	if !Public(ip) {
+		return fmt.Errorf("%w: %s", ErrPrivateAddress, ip)
+	}
+	return nil
+}
+
+// New returns an HTTP client with the guard, the timeout and the redirect
+// rule of o. Proxies from the environment are not used: they would dial on
+// the client's behalf and escape the guard.
+func New(o Options) *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	if !o.AllowPrivate {
+		dialer.Control = control
+	}
+	ua := o.UserAgent
+	if ua == "" {
+		ua = "chatsvc"
+	}
+	transport := &http.Transport{
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   8,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: o.Timeout,
+	}
+	return &http.Client{
+		Transport: userAgent{ua, transport},
+		Timeout:   o.Timeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > o.MaxRedirects {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		},
+	}
+}
+
+// IsPrivateAddress reports whether err comes from the guard refusing an address.
+func IsPrivateAddress(err error) bool { return errors.Is(err, ErrPrivateAddress) }
+
+type userAgent struct {
+	ua   string
+	next http.RoundTripper
+}
+
+func (u userAgent) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("User-Agent") == "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("User-Agent", u.ua)
+	}
+	return u.next.RoundTrip(r)
+}

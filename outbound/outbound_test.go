@@ -1,0 +1,84 @@
+package outbound_test
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"chatsvc/outbound"
+)
+
+func TestPublic(t *testing.T) {
+	for _, c := range []struct {
+		ip     string
+		public bool
+	}{
+		{"93.184.216.34", true}, {"2606:4700::1111", true}, {"8.8.8.8", true},
+		{"127.0.0.1", false}, {"127.9.9.9", false}, {"10.1.2.3", false}, {"172.16.0.1", false}, {"172.31.255.255", false},
+		{"192.168.1.1", false}, {"169.254.169.254", false}, {"100.64.0.1", false}, {"0.0.0.0", false},
+		{"::1", false}, {"::", false}, {"fe80::1", false}, {"fd00::1", false}, {"::ffff:127.0.0.1", false},
+		{"::ffff:10.0.0.1", false}, {"224.0.0.1", false}, {"255.255.255.255", false},
+	} {
+		if got := outbound.Public(netip.MustParseAddr(c.ip)); got != c.public {
+			t.Errorf("Public(%s) = %v, want %v", c.ip, got, c.public)
+		}
+	}
+}
+
+func TestClientRefusesPrivateAddresses(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("ua=" + r.Header.Get("User-Agent")))
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+
+	guarded := outbound.New(outbound.Options{})
+	for _, u := range []string{srv.URL, "http://localhost:" + port + "/"} { // by address and by a name resolving to it
+		_, err := guarded.Get(u)
+		if err == nil || !outbound.IsPrivateAddress(err) {
+			t.Errorf("GET %s: %v, want a private-address refusal", u, err)
+		}
+	}
+
+	open := outbound.New(outbound.Options{AllowPrivate: true})
+	res, err := open.Get(srv.URL)
+	if err != nil {
+		t.Fatalf("with allow_private: %v", err)
+	}
+	defer res.Body.Close()
+	buf := make([]byte, 64)
+	n, _ := res.Body.Read(buf)
+	if got := string(buf[:n]); got != "ua=chatsvc" {
+		t.Errorf("body %q, want the default user agent", got)
+	}
+}
+
+func TestRedirectsAreNotFollowedByDefault(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			http.Redirect(w, r, "/next", http.StatusFound)
+			return
+		}
+		w.Write([]byte("next"))
+	}))
+	defer srv.Close()
+	res, err := outbound.New(outbound.Options{AllowPrivate: true}).Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusFound {
+		t.Fatalf("status %d, want the 302 itself", res.StatusCode)
+	}
+	res, err = outbound.New(outbound.Options{AllowPrivate: true, MaxRedirects: 3}).Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d with redirects allowed, want 200", res.StatusCode)
+	}
+}
