@@ -1,0 +1,35 @@
+// Package search is the assistant's knowledge index: chunks of the team's
+// pages, searchable by site and mode. The index is derived data, rebuilt
+// from the database by `chatsvc reindex`.
+package search
+
+import (
+	"context"
+
+	"chatsvc/storage"
+)
+
+// Query asks for the passages best matching Text among the sources of one
+// site plus the all-site sources, in one mode.
+type Query struct {
+	Mode   storage.Mode
+	SiteID string // "" searches only all-site sources
+	Text   string
+	Limit  int
+}
+
+// Passage is one indexed chunk of a page, with where it came from.
+type Passage struct {
+	SourceID string
+	URL      string // the page's canonical URL ("" for text sources)
+	Title    string // the page's (or text source's) title
+	Heading  string // the nearest heading above the chunk
+	Text     string
+	Score    float64 // higher is better; comparable within one result only
+}
+
+// Searcher finds passages. The bleve index implements it; the assistant
+// depends only on this.
+type Searcher interface {
+	Search(ctx context.Context, q Query) ([]Passage, error)
+}
