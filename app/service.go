@@ -22,11 +22,13 @@ type Service struct {
 	now     func() time.Time
 	mu      sync.Mutex
 	wakeups []chan struct{} // one per worker, signalled after each commit
+	hooks   WebhookOptions
 }
 
 // Options tune a Service; zero values take defaults.
 type Options struct {
-	Now func() time.Time // the clock; tests pass a fake one
+	Now      func() time.Time // the clock; tests pass a fake one
+	Webhooks WebhookOptions
 }
 
 // New returns a Service over db.
@@ -34,7 +36,7 @@ func New(db *storage.DB, o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{db: db, now: o.Now}
+	return &Service{db: db, now: o.Now, hooks: o.Webhooks.withDefaults()}
 }
 
 // Wakeup returns a channel signalled (without blocking, at most one signal

@@ -14,6 +14,10 @@ type Worker struct {
 	// Step does one round of work and reports whether more is waiting, in
 	// which case it is called again at once.
 	Step func(ctx context.Context) (more bool, err error)
+	// Drain, when set, is called once ctx has ended, before Run returns, to
+	// wait for work Step started in the background (so it ends before the
+	// database closes).
+	Drain func()
 }
 
 // Run calls Step when woken, every interval, and again while it reports
@@ -32,6 +36,9 @@ func (w Worker) Run(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
+			if w.Drain != nil {
+				w.Drain()
+			}
 			return
 		case <-tick.C:
 		case <-w.Wake:

@@ -90,5 +90,7 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 
 // backgroundWorkers lists the workers serve runs beside the HTTP server.
 func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
-	return nil
+	var workers []app.Worker
+	workers = append(workers, webhookWorkers(cfg, svc)...)
+	return workers
 }

@@ -58,6 +58,8 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("GET /v1/contacts/{id}", noQuery(h.getContact))
 	mux.Handle("PATCH /v1/contacts/{id}", noQuery(h.updateContact))
 	mux.Handle("DELETE /v1/contacts/{id}", noQuery(h.deleteContact))
+
+	h.webhookRoutes(mux)
 }
 
 // noQuery refuses any query parameter before calling next.

@@ -1,0 +1,234 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// fanoutKey is the setting holding the seq of the last event fanned out.
+const fanoutKey = "webhooks.fanout_seq"
+
+// FanOutWebhooks queues deliveries for up to limit events not yet fanned
+// out, in the order they were written: each goes to every enabled endpoint
+// of its mode that existed when it was written and subscribes to its type
+// or "*". The queue rows and the new position are written in one
+// transaction, so a crash repeats or loses nothing. more reports that
+// events remain; queued counts the deliveries added.
+func (s *Service) FanOutWebhooks(ctx context.Context, limit int) (more bool, queued int, err error) {
+	err = s.db.Write(ctx, func(q *storage.Q) error {
+		more, queued = false, 0
+		after := int64(0)
+		if v, err := q.Setting(ctx, fanoutKey); err == nil {
+			after, _ = strconv.ParseInt(v, 10, 64)
+		} else if !isNotFound(err) {
+			return err
+		}
+		events, err := q.EventsAfter(ctx, after, limit)
+		if err != nil || len(events) == 0 {
+			return err
+		}
+		endpoints, err := q.EnabledWebhookEndpoints(ctx)
+		if err != nil {
+			return err
+		}
+		now := s.stamp()
+		for _, ev := range events {
+			for _, e := range endpoints {
+				if e.Mode != ev.Mode || ev.Seq <= e.AfterSeq || !subscribed(e, ev.Type) {
+					continue
+				}
+				if err := q.QueueWebhook(ctx, ev.Mode, e.ID, ev, now); err != nil {
+					return err
+				}
+				queued++
+			}
+		}
+		more = len(events) == limit
+		return q.SetSetting(ctx, fanoutKey, strconv.FormatInt(events[len(events)-1].Seq, 10))
+	})
+	return more, queued, err
+}
+
+func subscribed(e *storage.WebhookEndpoint, typ string) bool {
+	return slices.Contains(e.Events, eventAll) || slices.Contains(e.Events, typ)
+}
+
+// DueWebhookEndpoints lists the enabled endpoints with a delivery due now.
+func (s *Service) DueWebhookEndpoints(ctx context.Context) ([]string, error) {
+	return s.db.Read().DueWebhookEndpoints(ctx, s.stamp())
+}
+
+// WebhookJob is a due delivery, ready to send: Payload is the exact body.
+type WebhookJob struct {
+	Send    storage.WebhookSend
+	Type    string
+	URL     string
+	Secret  string
+	Payload []byte
+}
+
+// DueWebhookJobs returns up to limit deliveries of one endpoint due now,
+// the longest due first.
+func (s *Service) DueWebhookJobs(ctx context.Context, endpointID string, limit int) ([]*WebhookJob, error) {
+	rows, err := s.db.Read().DueWebhookJobs(ctx, endpointID, s.stamp(), limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*WebhookJob, len(rows))
+	for i, r := range rows {
+		payload, err := EventPayload(&r.Event)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = &WebhookJob{Send: r.Send, Type: r.Event.Type, URL: r.URL, Secret: r.Secret, Payload: payload}
+	}
+	return out, nil
+}
+
+// RecordWebhookAttempt logs an attempt made at `at` and applies the retry
+// rules. A 2xx ends the delivery and clears the endpoint's failures. A
+// failure schedules the next attempt after webhooks.retry_delays (the last
+// repeating), with one final attempt at the end of the retry window
+// (webhooks.give_up_after from the delivery's start), after which the
+// delivery is given up. An endpoint whose attempts have all failed for
+// give_up_after is disabled and owner_email gets an e-mail.
+func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at time.Time, res WebhookResult) error {
+	disabled := false
+	err := s.db.Write(ctx, func(q *storage.Q) error {
+		disabled = false
+		send, err := q.WebhookSendByID(ctx, job.Send.ID)
+		if isNotFound(err) {
+			return nil // the endpoint was deleted meanwhile
+		} else if err != nil {
+			return err
+		}
+		e, err := q.WebhookEndpoint(ctx, send.Mode, send.EndpointID)
+		if err != nil {
+			return err
+		}
+		ev := &storage.Event{ID: send.EventID, Mode: send.Mode, Type: job.Type}
+		attempt := attemptOf(e.ID, ev, send.Attempts+1, at, res)
+		if attempt.Delivered {
+			if err := q.DequeueWebhook(ctx, send.ID); err != nil {
+				return err
+			}
+			if e.FailingSince != nil {
+				e.FailingSince = nil
+				if err := q.UpdateWebhookEndpoint(ctx, e); err != nil {
+					return err
+				}
+			}
+			return q.InsertWebhookAttempt(ctx, attempt)
+		}
+		if next, ok := s.nextAttempt(send, at); ok {
+			ts := storage.At(next)
+			attempt.NextAttemptAt = &ts
+			err = q.RescheduleWebhook(ctx, send.ID, send.Attempts+1, ts)
+		} else {
+			err = q.DequeueWebhook(ctx, send.ID) // given up
+		}
+		if err != nil {
+			return err
+		}
+		if err := q.InsertWebhookAttempt(ctx, attempt); err != nil {
+			return err
+		}
+		stamp := storage.At(at)
+		if e.FailingSince == nil {
+			e.FailingSince = &stamp
+		} else if e.Enabled && at.Sub(e.FailingSince.Time()) >= s.hooks.GiveUpAfter {
+			disabled = true
+			return s.disableEndpoint(ctx, q, e, *attempt.Error, stamp)
+		} else {
+			return nil
+		}
+		return q.UpdateWebhookEndpoint(ctx, e)
+	})
+	if err == nil && disabled {
+		s.wake() // the mail worker has an e-mail to send
+	}
+	return err
+}
+
+// nextAttempt is when a delivery that failed its attempt at `at` is tried
+// again; ok is false when its retry window is over.
+func (s *Service) nextAttempt(send *storage.WebhookSend, at time.Time) (time.Time, bool) {
+	d := s.hooks.RetryDelays
+	next := at.Add(d[min(send.Attempts, len(d)-1)])
+	end := send.CreatedAt.Time().Add(s.hooks.GiveUpAfter)
+	switch {
+	case !next.After(end):
+		return next, true
+	case at.Before(end):
+		return end, true // a last attempt when the window closes
+	}
+	return time.Time{}, false
+}
+
+// MailWebhookEndpointDisabled is the template of the e-mail telling the
+// owner an endpoint was disabled.
+const MailWebhookEndpointDisabled = "webhook_endpoint_disabled"
+
+func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *storage.WebhookEndpoint, reason string, now storage.Timestamp) error {
+	e.Enabled, e.DisabledReason, e.UpdatedAt = false, &reason, now
+	if err := q.UpdateWebhookEndpoint(ctx, e); err != nil {
+		return err
+	}
+	if s.hooks.OwnerEmail == "" {
+		return nil
+	}
+	data, err := json.Marshal(map[string]any{"endpoint": e, "reason": reason})
+	if err != nil {
+		return err
+	}
+	return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: e.Mode, Template: MailWebhookEndpointDisabled,
+		ToEmail: s.hooks.OwnerEmail, Data: data, NextAttemptAt: now, CreatedAt: now})
+}
+
+// wake signals the workers without a write of the caller's own.
+func (s *Service) wake() {
+	s.mu.Lock()
+	for _, c := range s.wakeups {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
+	}
+	s.mu.Unlock()
+}
+
+// attemptOf makes the log row of an attempt to deliver ev to an endpoint.
+func attemptOf(endpointID string, ev *storage.Event, n int, at time.Time, res WebhookResult) *storage.WebhookAttempt {
+	a := &storage.WebhookAttempt{ID: NewID(PrefixWebhookAttempt), Object: "webhook_delivery", Mode: ev.Mode,
+		EndpointID: endpointID, EventID: ev.ID, EventType: ev.Type, Attempt: n, Delivered: res.Delivered(),
+		DurationMS: res.Duration.Milliseconds(), CreatedAt: storage.At(at)}
+	if res.StatusCode != 0 {
+		code := res.StatusCode
+		a.StatusCode = &code
+	}
+	if !a.Delivered {
+		msg := res.Err
+		if msg == "" {
+			msg = "HTTP " + strconv.Itoa(res.StatusCode)
+		}
+		a.Error = &msg
+	}
+	return a
+}
+
+// marshal encodes v as the API writes it (no HTML escaping), compactly.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
