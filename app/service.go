@@ -6,7 +6,6 @@ package app
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -76,7 +75,7 @@ func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
 
 // emit records an event about obj in the caller's transaction.
 func (s *Service) emit(ctx context.Context, q *storage.Q, mode storage.Mode, typ, objectID string, obj any, at storage.Timestamp) error {
-	data, err := json.Marshal(obj)
+	data, err := marshal(obj) // as the API writes it, so webhooks carry the same bytes
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,271 @@
+package webhooks_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/storage"
+	"chatsvc/web"
+	"chatsvc/webhooks"
+)
+
+// clock is a fake clock that moves only when told to.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) set(t time.Time) {
+	c.mu.Lock()
+	c.now = t
+	c.mu.Unlock()
+}
+
+// t0 is when every test starts, unless it needs the real time.
+var t0 = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
+
+// env is the service on a temp data dir with its REST API over real HTTP
+// and a Deliverer sending to real receivers with the real Sender.
+type env struct {
+	t       *testing.T
+	db      *storage.DB
+	svc     *app.Service
+	api     *httptest.Server
+	clock   *clock
+	d       *webhooks.Deliverer
+	key     string // test mode
+	liveKey string
+	site    string
+	member  string
+}
+
+// setup changes the defaults of newEnv.
+type setup struct {
+	start   time.Time
+	hooks   func(*app.WebhookOptions)
+	timeout time.Duration
+	opts    webhooks.Options
+}
+
+func newEnv(t *testing.T, s setup) *env {
+	t.Helper()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.start.IsZero() {
+		s.start = t0
+	}
+	if s.timeout == 0 {
+		s.timeout = 5 * time.Second
+	}
+	clk := &clock{now: s.start}
+	// Receivers are httptest servers on loopback, over http.
+	sender := webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: s.timeout})
+	hooks := app.WebhookOptions{AllowHTTP: true, AllowPrivate: true, OwnerEmail: "owner@example.com", Sender: sender}
+	if s.hooks != nil {
+		s.hooks(&hooks)
+	}
+	svc := app.New(db, app.Options{Now: clk.Now, Webhooks: hooks})
+	e := &env{t: t, db: db, svc: svc, clock: clk, d: webhooks.New(svc, sender, s.opts)}
+	e.api = httptest.NewServer(web.Handler(svc))
+	t.Cleanup(func() { e.api.Close(); db.Close() })
+	if e.key, _, err = svc.CreateKey(ctx, storage.Test, "tests"); err != nil {
+		t.Fatal(err)
+	}
+	if e.liveKey, _, err = svc.CreateKey(ctx, storage.Live, "tests"); err != nil {
+		t.Fatal(err)
+	}
+	site, err := svc.CreateSite(ctx, "Site", "example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.site = site.ID
+	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.member = m.ID
+	return e
+}
+
+// at moves the clock to t0 (or the env's start) plus d.
+func (e *env) at(d time.Duration) { e.clock.set(t0.Add(d)) }
+
+// flush delivers everything due by the fake clock and waits for it.
+func (e *env) flush() {
+	e.t.Helper()
+	if err := e.d.Flush(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// call sends a REST request with key and decodes the JSON answer.
+func (e *env) call(method, path, key string, body any) (int, map[string]any) {
+	e.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, e.api.URL+path, rd)
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		e.t.Fatalf("%s %s: not JSON: %s", method, path, raw)
+	}
+	return res.StatusCode, out
+}
+
+// ok calls in test mode and asserts the status.
+func (e *env) ok(status int, method, path string, body any) map[string]any {
+	e.t.Helper()
+	got, out := e.call(method, path, e.key, body)
+	if got != status {
+		e.t.Fatalf("%s %s: status %d, want %d: %v", method, path, got, status, out)
+	}
+	return out
+}
+
+// fails asserts an error answer with status, code and param.
+func (e *env) fails(key string, status int, code, param, method, path string, body any) {
+	e.t.Helper()
+	got, out := e.call(method, path, key, body)
+	er, _ := out["error"].(map[string]any)
+	p, _ := er["param"].(string)
+	if got != status || er["code"] != code || p != param {
+		e.t.Fatalf("%s %s %v: got %d %v/%v, want %d %s/%s", method, path, body, got, er["code"], er["param"], status, code, param)
+	}
+}
+
+// endpoint creates an endpoint in test mode for url and events, returning
+// its id and secret.
+func (e *env) endpoint(url string, events ...string) (id, secret string) {
+	e.t.Helper()
+	out := e.ok(201, "POST", "/v1/webhook-endpoints", map[string]any{"url": url, "events": events})
+	return out["id"].(string), out["secret"].(string)
+}
+
+// contact creates a contact in test mode.
+func (e *env) contact(email string) string {
+	e.t.Helper()
+	return e.ok(201, "POST", "/v1/contacts", map[string]any{"email": email})["id"].(string)
+}
+
+// ticket creates a ticket for contact in test mode.
+func (e *env) ticket(contact, subject string) string {
+	e.t.Helper()
+	return e.ok(201, "POST", "/v1/tickets", map[string]any{"subject": subject, "contact_id": contact})["id"].(string)
+}
+
+// queued counts deliveries still owed.
+func (e *env) queued() int {
+	e.t.Helper()
+	n, err := e.db.Read().QueuedWebhooks(context.Background())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return n
+}
+
+// mails lists the outbox rows of a template as "to:data".
+func (e *env) mails(template string) []*storage.Mail {
+	e.t.Helper()
+	rows, err := e.db.Read().OutboxByTemplate(context.Background(), template)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return rows
+}
+
+// hit is one request a receiver got.
+type hit struct {
+	at        time.Time // the service's (fake) time when it arrived
+	header    http.Header
+	body      []byte
+	eventID   string
+	eventType string
+}
+
+// receiver is a real HTTP server standing in for a customer's endpoint.
+type receiver struct {
+	t     *testing.T
+	srv   *httptest.Server
+	clock *clock
+	mu    sync.Mutex
+	hits  []hit
+	// answer picks the status of the nth request (0-based); nil answers 200.
+	answer func(n int, r *http.Request) int
+}
+
+func (e *env) receiver(answer func(n int, r *http.Request) int) *receiver {
+	rc := &receiver{t: e.t, clock: e.clock, answer: answer}
+	rc.srv = httptest.NewServer(http.HandlerFunc(rc.serve))
+	e.t.Cleanup(rc.srv.Close)
+	return rc
+}
+
+func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	var p struct{ ID, Type string }
+	json.Unmarshal(body, &p)
+	rc.mu.Lock()
+	n := len(rc.hits)
+	rc.hits = append(rc.hits, hit{at: rc.clock.Now(), header: r.Header.Clone(), body: body, eventID: p.ID, eventType: p.Type})
+	rc.mu.Unlock()
+	status := 200
+	if rc.answer != nil {
+		status = rc.answer(n, r)
+	}
+	w.WriteHeader(status)
+}
+
+func (rc *receiver) got() []hit {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]hit(nil), rc.hits...)
+}
+
+// types lists the event types received, in order.
+func (rc *receiver) types() []string {
+	var out []string
+	for _, h := range rc.got() {
+		out = append(out, h.eventType)
+	}
+	return out
+}
+
+func (rc *receiver) url() string { return rc.srv.URL + "/hook" }
+
+// always answers every request with status.
+func always(status int) func(int, *http.Request) int {
+	return func(int, *http.Request) int { return status }
+}
+
+func join(s []string) string { return strings.Join(s, ",") }
