@@ -45,8 +45,14 @@ type Deliverer struct {
 	o      Options
 	wake   chan struct{} // a send finished or deliveries were queued
 
-	mu          sync.Mutex
-	inFlight    map[int64]bool // queue row ids being sent
+	dispatching sync.Mutex // one dispatch round at a time
+
+	mu       sync.Mutex
+	inFlight map[int64]bool // queue row ids being sent
+	// finished holds the sends that ended during the current dispatch
+	// round: its query may have read their rows before they were deleted,
+	// and they must not start again.
+	finished    map[int64]bool
 	perEndpoint map[string]int
 	total       int
 	running     sync.WaitGroup
@@ -55,7 +61,7 @@ type Deliverer struct {
 // New returns a Deliverer for svc's deliveries, sending with sender.
 func New(svc *app.Service, sender app.WebhookSender, o Options) *Deliverer {
 	return &Deliverer{svc: svc, sender: sender, o: o.withDefaults(), wake: make(chan struct{}, 1),
-		inFlight: map[int64]bool{}, perEndpoint: map[string]int{}}
+		inFlight: map[int64]bool{}, finished: map[int64]bool{}, perEndpoint: map[string]int{}}
 }
 
 // Workers returns the two loops serve runs: the fan-out, woken by every
@@ -88,6 +94,11 @@ func (d *Deliverer) fanOut(ctx context.Context) (bool, error) {
 // far as the bounds allow, and returns without waiting for them: a slow
 // receiver holds only its own endpoint's slots.
 func (d *Deliverer) dispatch(ctx context.Context) (bool, error) {
+	d.dispatching.Lock()
+	defer d.dispatching.Unlock()
+	d.mu.Lock()
+	d.finished = map[int64]bool{}
+	d.mu.Unlock()
 	endpoints, err := d.svc.DueWebhookEndpoints(ctx)
 	if err != nil {
 		return false, err
@@ -120,7 +131,7 @@ func (d *Deliverer) dispatch(ctx context.Context) (bool, error) {
 // start sends j in the background unless it is in flight already.
 func (d *Deliverer) start(ctx context.Context, j *app.WebhookJob) bool {
 	d.mu.Lock()
-	if d.inFlight[j.Send.ID] {
+	if d.inFlight[j.Send.ID] || d.finished[j.Send.ID] {
 		d.mu.Unlock()
 		return false
 	}
@@ -147,6 +158,7 @@ func (d *Deliverer) start(ctx context.Context, j *app.WebhookJob) bool {
 func (d *Deliverer) finish(j *app.WebhookJob) {
 	d.mu.Lock()
 	delete(d.inFlight, j.Send.ID)
+	d.finished[j.Send.ID] = true
 	if d.perEndpoint[j.Send.EndpointID]--; d.perEndpoint[j.Send.EndpointID] <= 0 {
 		delete(d.perEndpoint, j.Send.EndpointID)
 	}

@@ -485,7 +485,19 @@ func TestSlowEndpointDoesNotDelayHealthyOne(t *testing.T) {
 		t.Fatalf("slow endpoint: %d requests started, %d at once; want at most 2 (its bound)", n, slowMax.Load())
 	}
 	free()
-	waitFor(t, func() bool { return len(slow.got()) == events && e.queued() == 0 }, "the slow endpoint catches up")
+	waitFor(t, func() bool { return len(slow.got()) >= events && e.queued() == 0 }, "the slow endpoint catches up")
+	for _, rc := range []*receiver{healthy, slow} {
+		ids := map[string]bool{}
+		for _, h := range rc.got() {
+			if ids[h.eventID] {
+				t.Fatalf("event %s sent twice", h.eventID)
+			}
+			ids[h.eventID] = true
+		}
+		if len(ids) != events {
+			t.Fatalf("%d distinct events, want %d", len(ids), events)
+		}
+	}
 }
 
 // waitFor polls a condition about real servers, not a schedule.
