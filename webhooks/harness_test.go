@@ -77,11 +77,12 @@ func newEnv(t *testing.T, s setup) *env {
 	}
 	clk := &clock{now: s.start}
 	// Receivers are httptest servers on loopback, over http.
-	sender := webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: s.timeout})
-	hooks := app.WebhookOptions{AllowHTTP: true, AllowPrivate: true, OwnerEmail: "owner@example.com", Sender: sender}
+	hooks := app.WebhookOptions{AllowHTTP: true, AllowPrivate: true, OwnerEmail: "owner@example.com"}
 	if s.hooks != nil {
 		s.hooks(&hooks)
 	}
+	sender := webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: hooks.AllowPrivate, Timeout: s.timeout})
+	hooks.Sender = sender
 	svc := app.New(db, app.Options{Now: clk.Now, Webhooks: hooks})
 	e := &env{t: t, db: db, svc: svc, clock: clk, d: webhooks.New(svc, sender, s.opts)}
 	e.api = httptest.NewServer(web.Handler(svc))
