@@ -239,3 +239,13 @@ func (q *Q) OutboxByTemplate(ctx context.Context, template string) ([]*Mail, err
 	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE template = ? ORDER BY created_at, id`, template)
 	return collect(rows, err, scanMail)
 }
+
+// DeliveredEventIDs lists the events with a successful attempt to some
+// endpoint, for tests and benchmarks.
+func (q *Q) DeliveredEventIDs(ctx context.Context) ([]string, error) {
+	rows, err := q.query(ctx, `SELECT DISTINCT event_id FROM webhook_attempts WHERE delivered = 1`)
+	return collect(rows, err, func(s interface{ Scan(...any) error }) (string, error) {
+		var id string
+		return id, s.Scan(&id)
+	})
+}

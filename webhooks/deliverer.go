@@ -94,6 +94,9 @@ func (d *Deliverer) fanOut(ctx context.Context) (bool, error) {
 // far as the bounds allow, and returns without waiting for them: a slow
 // receiver holds only its own endpoint's slots.
 func (d *Deliverer) dispatch(ctx context.Context) (bool, error) {
+	if ctx.Err() != nil {
+		return false, nil // shutting down: start nothing new
+	}
 	d.dispatching.Lock()
 	defer d.dispatching.Unlock()
 	d.mu.Lock()
@@ -140,15 +143,16 @@ func (d *Deliverer) start(ctx context.Context, j *app.WebhookJob) bool {
 	d.total++
 	d.running.Add(1)
 	d.mu.Unlock()
+	// A send that started is finished and recorded even when shutdown
+	// begins (Drain waits for it, within webhooks.timeout): cutting it
+	// would send again what the receiver may have acknowledged.
+	ctx = context.WithoutCancel(ctx)
 	go func() {
 		defer d.running.Done()
 		defer d.finish(j)
 		at := d.svc.Now()
 		res := d.sender.Send(ctx, j.URL, j.Secret, j.Payload, at)
-		if ctx.Err() != nil {
-			return // shutting down: not an attempt that failed; it stays due
-		}
-		if err := d.svc.RecordWebhookAttempt(ctx, j, at, res); err != nil && ctx.Err() == nil {
+		if err := d.svc.RecordWebhookAttempt(ctx, j, at, res); err != nil {
 			logError("record webhook attempt", err)
 		}
 	}()

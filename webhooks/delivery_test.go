@@ -474,7 +474,7 @@ func TestSlowEndpointDoesNotDelayHealthyOne(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); w.Run(ctx) }()
 	}
-	stop := func() { cancel(); wg.Wait() }
+	stop := func() { free(); cancel(); wg.Wait() }
 	t.Cleanup(stop) // before the database closes, also when the test fails
 	const events = 20
 	for i := 0; i < events; i++ {
