@@ -21,12 +21,17 @@ const fanoutKey = "webhooks.fanout_seq"
 // transaction, so a crash repeats or loses nothing. more reports that
 // events remain; queued counts the deliveries added.
 func (s *Service) FanOutWebhooks(ctx context.Context, limit int) (more bool, queued int, err error) {
+	// The worker runs after every commit: most times there is nothing new,
+	// and finding that out on a reader keeps the writer free.
+	if after, err := fanoutPosition(ctx, s.db.Read()); err != nil {
+		return false, 0, err
+	} else if last, err := s.db.Read().LastEventSeq(ctx); err != nil || last <= after {
+		return false, 0, err
+	}
 	err = s.db.Write(ctx, func(q *storage.Q) error {
 		more, queued = false, 0
-		after := int64(0)
-		if v, err := q.Setting(ctx, fanoutKey); err == nil {
-			after, _ = strconv.ParseInt(v, 10, 64)
-		} else if !isNotFound(err) {
+		after, err := fanoutPosition(ctx, q)
+		if err != nil {
 			return err
 		}
 		events, err := q.EventsAfter(ctx, after, limit)
@@ -53,6 +58,17 @@ func (s *Service) FanOutWebhooks(ctx context.Context, limit int) (more bool, que
 		return q.SetSetting(ctx, fanoutKey, strconv.FormatInt(events[len(events)-1].Seq, 10))
 	})
 	return more, queued, err
+}
+
+// fanoutPosition is the seq of the last event fanned out (0: none yet).
+func fanoutPosition(ctx context.Context, q *storage.Q) (int64, error) {
+	v, err := q.Setting(ctx, fanoutKey)
+	if isNotFound(err) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(v, 10, 64)
 }
 
 func subscribed(e *storage.WebhookEndpoint, typ string) bool {

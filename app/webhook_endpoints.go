@@ -119,8 +119,10 @@ func (s *Service) checkWebhookURL(v string) error {
 // global addresses outside the private and shared ranges.
 func publicAddr(ip netip.Addr) bool {
 	ip = ip.Unmap()
-	return ip.IsGlobalUnicast() && !ip.IsPrivate() && !netip.MustParsePrefix("100.64.0.0/10").Contains(ip)
+	return ip.IsGlobalUnicast() && !ip.IsPrivate() && !sharedAddrs.Contains(ip)
 }
+
+var sharedAddrs = netip.MustParsePrefix("100.64.0.0/10") // carrier-grade NAT
 
 // checkEvents validates an events list and returns it without duplicates.
 func checkEvents(v []string) ([]string, error) {

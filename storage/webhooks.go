@@ -152,11 +152,10 @@ func (q *Q) DueWebhookEndpoints(ctx context.Context, at Timestamp) ([]string, er
 
 // WebhookJob is a due delivery with everything needed to send it.
 type WebhookJob struct {
-	Send     WebhookSend
-	URL      string
-	Secret   string
-	Event    Event
-	Endpoint string
+	Send   WebhookSend
+	URL    string
+	Secret string
+	Event  Event
 }
 
 // DueWebhookJobs lists up to limit deliveries of one enabled endpoint due by
@@ -174,7 +173,6 @@ func (q *Q) DueWebhookJobs(ctx context.Context, endpointID string, at Timestamp,
 		err := s.Scan(&w.ID, &w.Mode, &w.EndpointID, &w.EventSeq, &w.EventID, &w.Attempts, &w.NextAttemptAt,
 			&w.CreatedAt, &j.URL, &j.Secret, &j.Event.Type, &j.Event.ObjectID, &data, &j.Event.CreatedAt)
 		j.Event.Seq, j.Event.ID, j.Event.Mode, j.Event.Data = w.EventSeq, w.EventID, w.Mode, json.RawMessage(data)
-		j.Endpoint = w.EndpointID
 		return j, err
 	})
 }
