@@ -3,6 +3,7 @@ package webhooks_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
@@ -197,6 +198,16 @@ func TestPing(t *testing.T) {
 	if e.queued() != 0 {
 		t.Fatal("a ping was queued")
 	}
+	// Redirects are failures and are not followed.
+	target := e.receiver(nil)
+	moved := httptest.NewServer(http.RedirectHandler(target.url(), http.StatusFound))
+	defer moved.Close()
+	movedID, _ := e.endpoint(moved.URL, "*")
+	out = e.ok(200, "POST", "/v1/webhook-endpoints/"+movedID+"/test", nil)
+	if out["delivered"] != false || out["status_code"] != float64(302) || out["error"] != "HTTP 302 (redirects are not followed)" ||
+		len(target.got()) != 0 {
+		t.Fatalf("redirect: %v; target got %d", out, len(target.got()))
+	}
 	// Nothing listens: no status, an error.
 	dead, _ := e.endpoint("http://127.0.0.1:1/", "*")
 	out = e.ok(200, "POST", "/v1/webhook-endpoints/"+dead+"/test", nil)
@@ -277,6 +288,10 @@ func TestResend(t *testing.T) {
 	aID, _ := e.endpoint(a.url(), "contact.created")
 	e.endpoint(b.url(), "*")
 	cID, _ := e.endpoint(c.url(), "ticket.created") // not subscribed to contacts
+	live := e.receiver(nil)
+	if code, out := e.call("POST", "/v1/webhook-endpoints", e.liveKey, map[string]any{"url": live.url(), "events": []string{"*"}}); code != 201 {
+		t.Fatalf("%d %v", code, out)
+	}
 	e.contact("ada@example.com")
 	e.flush()
 	ev := e.ok(200, "GET", "/v1/events", nil)["data"].([]any)[0].(map[string]any)["id"].(string)
@@ -286,8 +301,8 @@ func TestResend(t *testing.T) {
 		t.Fatalf("resend to all: %v", out)
 	}
 	e.flush()
-	if len(a.got()) != 2 || len(b.got()) != 2 || len(c.got()) != 0 {
-		t.Fatalf("after resend: %d %d %d requests", len(a.got()), len(b.got()), len(c.got()))
+	if len(a.got()) != 2 || len(b.got()) != 2 || len(c.got()) != 0 || len(live.got()) != 0 {
+		t.Fatalf("after resend: %d %d %d %d requests", len(a.got()), len(b.got()), len(c.got()), len(live.got()))
 	}
 	// To one endpoint, named: sent even though it does not subscribe.
 	out = e.ok(202, "POST", "/v1/events/"+ev+"/resend", map[string]any{"webhook_endpoint_id": cID})

@@ -360,6 +360,44 @@ func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
 	}
 }
 
+func TestReEnablingSendsQueuedDeliveriesAtOnce(t *testing.T) {
+	e := newEnv(t, setup{})
+	var fail atomic.Bool
+	fail.Store(true)
+	rc := e.receiver(func(int, *http.Request) int {
+		if fail.Load() {
+			return 500
+		}
+		return 200
+	})
+	id, _ := e.endpoint(rc.url(), "*")
+	e.contact("ada@example.com")
+	e.flush() // fails; next attempt at t0+1m
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": false})
+	e.at(2 * time.Minute)
+	e.flush()
+	if len(rc.got()) != 1 {
+		t.Fatal("a disabled endpoint received a retry")
+	}
+	fail.Store(false)
+	e.at(2*time.Minute + time.Second)
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": true})
+	e.flush()
+	if len(rc.got()) != 2 || !rc.got()[1].at.Equal(t0.Add(2*time.Minute+time.Second)) || e.queued() != 0 {
+		t.Fatalf("after re-enabling: %d requests, %d queued", len(rc.got()), e.queued())
+	}
+	// Re-enabled again later: a queued retry goes at once, not at its time.
+	fail.Store(true)
+	e.contact("bob@example.com")
+	e.flush() // fails; next attempt one minute later
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": false})
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": true})
+	e.flush()
+	if len(rc.got()) != 4 {
+		t.Fatalf("%d requests: re-enabling must make the queued retry due at once", len(rc.got()))
+	}
+}
+
 func TestSuccessAfterFailures(t *testing.T) {
 	e := newEnv(t, setup{})
 	rc := e.receiver(func(n int, _ *http.Request) int {
