@@ -38,7 +38,16 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 
 		var seen sync.Map
 		var unique, total atomic.Int64
+		var gapMu sync.Mutex
+		var lastHit time.Time
+		var maxGap time.Duration // longest pause between two requests: a stall shows here
 		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			gapMu.Lock()
+			if now := time.Now(); !lastHit.IsZero() && now.Sub(lastHit) > maxGap {
+				maxGap = now.Sub(lastHit)
+			}
+			lastHit = time.Now()
+			gapMu.Unlock()
 			body, _ := io.ReadAll(r.Body)
 			var p struct{ ID string }
 			json.Unmarshal(body, &p)
@@ -100,7 +109,9 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 		b.ReportMetric(drain.Seconds(), "drain_s")
 		b.ReportMetric(float64(queuedEvents-unique.Load()), "lost")
 		b.ReportMetric(float64(total.Load()-unique.Load()), "duplicates")
-		b.Logf("%d queued events delivered in %v: %.0f deliveries/s; lost %d, sent twice %d",
-			queuedEvents, drain.Round(time.Millisecond), rate, queuedEvents-unique.Load(), total.Load()-unique.Load())
+		b.ReportMetric(float64(maxGap.Milliseconds()), "max_gap_ms")
+		b.Logf("%d queued events delivered in %v: %.0f deliveries/s; lost %d, sent twice %d; longest pause %v",
+			queuedEvents, drain.Round(time.Millisecond), rate, queuedEvents-unique.Load(), total.Load()-unique.Load(),
+			maxGap.Round(time.Millisecond))
 	}
 }
