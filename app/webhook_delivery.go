@@ -17,7 +17,8 @@ const fanoutKey = "webhooks.fanout_seq"
 // FanOutWebhooks queues deliveries for up to limit events not yet fanned
 // out, in the order they were written: each goes to every enabled endpoint
 // of its mode that existed when it was written and subscribes to its type
-// or "*". The queue rows and the new position are written in one
+// or "*" (changes to endpoints fan out what came before them first, so this
+// is the subscription at the event's time). The queue rows and the new position are written in one
 // transaction, so a crash repeats or loses nothing. more reports that
 // events remain; queued counts the deliveries added.
 func (s *Service) FanOutWebhooks(ctx context.Context, limit int) (more bool, queued int, err error) {
@@ -29,35 +30,56 @@ func (s *Service) FanOutWebhooks(ctx context.Context, limit int) (more bool, que
 		return false, 0, err
 	}
 	err = s.db.Write(ctx, func(q *storage.Q) error {
-		more, queued = false, 0
-		after, err := fanoutPosition(ctx, q)
-		if err != nil {
-			return err
-		}
-		events, err := q.EventsAfter(ctx, after, limit)
-		if err != nil || len(events) == 0 {
-			return err
-		}
-		endpoints, err := q.EnabledWebhookEndpoints(ctx)
-		if err != nil {
-			return err
-		}
-		now := s.stamp()
-		for _, ev := range events {
-			for _, e := range endpoints {
-				if e.Mode != ev.Mode || ev.Seq <= e.AfterSeq || !subscribed(e, ev.Type) {
-					continue
-				}
-				if err := q.QueueWebhook(ctx, ev.Mode, e.ID, ev, now); err != nil {
-					return err
-				}
-				queued++
-			}
-		}
-		more = len(events) == limit
-		return q.SetSetting(ctx, fanoutKey, strconv.FormatInt(events[len(events)-1].Seq, 10))
+		var err error
+		more, queued, err = s.fanOut(ctx, q, limit)
+		return err
 	})
 	return more, queued, err
+}
+
+// fanOut queues deliveries for up to limit events after the fan-out
+// position, in the caller's write transaction, and moves the position.
+func (s *Service) fanOut(ctx context.Context, q *storage.Q, limit int) (more bool, queued int, err error) {
+	after, err := fanoutPosition(ctx, q)
+	if err != nil {
+		return false, 0, err
+	}
+	events, err := q.EventsAfter(ctx, after, limit)
+	if err != nil || len(events) == 0 {
+		return false, 0, err
+	}
+	endpoints, err := q.EnabledWebhookEndpoints(ctx)
+	if err != nil {
+		return false, 0, err
+	}
+	now := s.stamp()
+	for _, ev := range events {
+		for _, e := range endpoints {
+			if e.Mode != ev.Mode || ev.Seq <= e.AfterSeq || !subscribed(e, ev.Type) {
+				continue
+			}
+			if err := q.QueueWebhook(ctx, ev.Mode, e.ID, ev, now); err != nil {
+				return false, 0, err
+			}
+			queued++
+		}
+	}
+	err = q.SetSetting(ctx, fanoutKey, strconv.FormatInt(events[len(events)-1].Seq, 10))
+	return len(events) == limit, queued, err
+}
+
+// fanOutAll fans out every event written so far, in the caller's write
+// transaction. A change to which events an endpoint gets calls it first, so
+// each event goes where the subscriptions pointed when it was written, even
+// when the fan-out worker lags.
+func (s *Service) fanOutAll(ctx context.Context, q *storage.Q) error {
+	for more := true; more; {
+		var err error
+		if more, _, err = s.fanOut(ctx, q, 1000); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // fanoutPosition is the seq of the last event fanned out (0: none yet).
@@ -192,6 +214,9 @@ func (s *Service) nextAttempt(send *storage.WebhookSend, at time.Time) (time.Tim
 const MailWebhookEndpointDisabled = "webhook_endpoint_disabled"
 
 func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *storage.WebhookEndpoint, reason string, now storage.Timestamp) error {
+	if err := s.fanOutAll(ctx, q); err != nil { // what came before the disabling is still owed
+		return err
+	}
 	e.Enabled, e.DisabledReason, e.UpdatedAt = false, &reason, now
 	if err := q.UpdateWebhookEndpoint(ctx, e); err != nil {
 		return err

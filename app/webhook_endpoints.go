@@ -241,6 +241,11 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 		if err != nil {
 			return found(err, noSuch("webhook endpoint", id))
 		}
+		if in.Events.Set || in.Enabled.Set {
+			if err := s.fanOutAll(ctx, q); err != nil {
+				return err
+			}
+		}
 		now := s.stamp()
 		if in.URL.Set {
 			e.URL = in.URL.V

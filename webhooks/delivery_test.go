@@ -224,6 +224,28 @@ func TestSubscriptionsModesAndTime(t *testing.T) {
 	}
 }
 
+// TestSubscriptionAsOfTheEventsTime changes endpoints before the fan-out
+// worker ran: each event still goes where the subscriptions pointed when it
+// was written.
+func TestSubscriptionAsOfTheEventsTime(t *testing.T) {
+	e := newEnv(t, setup{})
+	narrowed, paused := e.receiver(nil), e.receiver(nil)
+	nID, _ := e.endpoint(narrowed.url(), "*")
+	pID, _ := e.endpoint(paused.url(), "*")
+	e.contact("before@example.com") // not fanned out yet: no flush
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+nID, map[string]any{"events": []string{"ticket.created"}})
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+pID, map[string]any{"enabled": false})
+	e.contact("after@example.com")
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+pID, map[string]any{"enabled": true})
+	e.flush()
+	for name, rc := range map[string]*receiver{"narrowed": narrowed, "paused": paused} {
+		hits := rc.got()
+		if len(hits) != 1 || !strings.Contains(string(hits[0].body), "before@example.com") {
+			t.Errorf("%s endpoint: %d requests, want only the contact written before the change", name, len(hits))
+		}
+	}
+}
+
 // TestRetryScheduleGiveUpDisableMailAndReEnable follows one event to an
 // endpoint that always fails through the default schedule: 1m, 5m, 30m,
 // 2h, then every 6h, a last attempt when the 72h window closes, then the
