@@ -22,6 +22,8 @@ type Service struct {
 	now     func() time.Time
 	mu      sync.Mutex
 	wakeups []chan struct{} // one per worker, signalled after each commit
+
+	knowledge *knowledge // crawling and indexing, set by UseKnowledge
 }
 
 // Options tune a Service; zero values take defaults.

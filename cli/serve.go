@@ -53,6 +53,11 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 			"  site:     %s\n  test key: %s   (shown only this once: keep it)\n  API:      %s/v1\n",
 			site.ID, secret, cfg.PublicURL)
 	}
+	idx, err := openKnowledge(cfg, svc)
+	if err != nil {
+		return err
+	}
+	defer idx.Close() // deferred first, so it runs after the workers have stopped
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
@@ -90,5 +95,5 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 
 // backgroundWorkers lists the workers serve runs beside the HTTP server.
 func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
-	return nil
+	return svc.KnowledgeWorkers()
 }

@@ -44,9 +44,13 @@ type Config struct {
 		NightlyAt       string        `koanf:"nightly_at"`
 	} `koanf:"knowledge"`
 	Crawler struct {
-		MaxPages      int  `koanf:"max_pages"`
-		MaxDepth      int  `koanf:"max_depth"`
-		RespectRobots bool `koanf:"respect_robots"`
+		MaxPages      int           `koanf:"max_pages"`
+		MaxDepth      int           `koanf:"max_depth"`
+		RespectRobots bool          `koanf:"respect_robots"`
+		Delay         time.Duration `koanf:"delay"`
+		Parallelism   int           `koanf:"parallelism"`
+		Timeout       time.Duration `koanf:"timeout"`
+		MaxPageBytes  int           `koanf:"max_page_bytes"`
 	} `koanf:"crawler"`
 	SMTP struct {
 		Host     string `koanf:"host"`
@@ -155,6 +159,9 @@ func (c *Config) check() error {
 	}
 	if c.Crawler.MaxPages < 1 || c.Crawler.MaxDepth < 0 {
 		bad("crawler", "max_pages must be at least 1 and max_depth at least 0")
+	}
+	if c.Crawler.Delay < 0 || c.Crawler.Parallelism < 1 || c.Crawler.Timeout <= 0 || c.Crawler.MaxPageBytes < 1024 {
+		bad("crawler", "delay must not be negative, parallelism at least 1, timeout positive, max_page_bytes at least 1024")
 	}
 	if !oneOf(c.SMTP.TLS, "none", "starttls", "tls") {
 		bad("smtp.tls", "must be none, starttls or tls, got %q", c.SMTP.TLS)

@@ -43,6 +43,10 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		{"crawler.max_pages", c.Crawler.MaxPages, 500},
 		{"crawler.max_depth", c.Crawler.MaxDepth, 3},
 		{"crawler.respect_robots", c.Crawler.RespectRobots, true},
+		{"crawler.delay", c.Crawler.Delay, 250 * time.Millisecond},
+		{"crawler.parallelism", c.Crawler.Parallelism, 2},
+		{"crawler.timeout", c.Crawler.Timeout, 15 * time.Second},
+		{"crawler.max_page_bytes", c.Crawler.MaxPageBytes, 2 << 20},
 		{"smtp.host", c.SMTP.Host, ""},
 		{"assistant.provider", c.Assistant.Provider, "extractive"},
 	}
@@ -95,6 +99,8 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		"bad provider":       "assistant:\n  provider: oracle\n",
 		"no retry delays":    "webhooks:\n  retry_delays: []\n",
 		"zero crawler pages": "crawler:\n  max_pages: 0\n",
+		"zero parallelism":   "crawler:\n  parallelism: 0\n",
+		"tiny page cap":      "crawler:\n  max_page_bytes: 10\n",
 	}
 	for name, body := range cases {
 		if _, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, body)}); err == nil {

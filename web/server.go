@@ -58,6 +58,12 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("GET /v1/contacts/{id}", noQuery(h.getContact))
 	mux.Handle("PATCH /v1/contacts/{id}", noQuery(h.updateContact))
 	mux.Handle("DELETE /v1/contacts/{id}", noQuery(h.deleteContact))
+
+	mux.Handle("POST /v1/knowledge-sources", noQuery(h.createKnowledgeSource))
+	mux.HandleFunc("GET /v1/knowledge-sources", h.listKnowledgeSources)
+	mux.Handle("GET /v1/knowledge-sources/{id}", noQuery(h.getKnowledgeSource))
+	mux.Handle("DELETE /v1/knowledge-sources/{id}", noQuery(h.deleteKnowledgeSource))
+	mux.Handle("POST /v1/knowledge-sources/{id}/sync", noQuery(h.syncKnowledgeSource))
 }
 
 // noQuery refuses any query parameter before calling next.
