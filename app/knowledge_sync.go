@@ -248,3 +248,16 @@ func (s *Service) KnowledgeChunks(ctx context.Context, fn func(search.Chunk) err
 		})
 	})
 }
+
+// RefillKnowledgeIndex queues every source with pages for the index
+// worker: for an index that was lost or started empty beside a database
+// that has pages. It returns how many sources were queued.
+func (s *Service) RefillKnowledgeIndex(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.write(ctx, func(q *storage.Q) error {
+		var err error
+		n, err = q.QueueAllKnowledgeIndex(ctx)
+		return err
+	})
+	return n, err
+}

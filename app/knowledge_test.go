@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -314,5 +316,19 @@ func TestSyncInterruptedByARestartIsResumed(t *testing.T) {
 	}
 	if got := in.events(id); fmt.Sprint(got) != fmt.Sprint(map[string]int{"ready": 2}) {
 		t.Fatalf("events %v, want one ready per completed sync", got)
+	}
+
+	// The index folder is lost: the database refills it.
+	in.stop()
+	if err := os.RemoveAll(filepath.Join(in.dir, search.DirName)); err != nil {
+		t.Fatal(err)
+	}
+	in.start()
+	if n, err := in.svc.RefillKnowledgeIndex(context.Background()); err != nil || n != 1 {
+		t.Fatalf("refill queued %d sources: %v", n, err)
+	}
+	in.work()
+	if again := in.search("returns"); !slices.EqualFunc(again, ps, func(a, b search.Passage) bool { return a == b }) {
+		t.Fatalf("after the refill %v, want %v", again, ps)
 	}
 }

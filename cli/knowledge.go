@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +16,9 @@ import (
 
 // openKnowledge opens the search index in the data dir and wires crawling
 // and indexing into svc. The caller closes the index after the workers stop.
-func openKnowledge(cfg *config.Config, svc *app.Service) (*search.Index, error) {
+// An empty index beside a database with pages (a lost or deleted index
+// folder) is refilled by the index worker.
+func openKnowledge(ctx context.Context, cfg *config.Config, svc *app.Service) (*search.Index, error) {
 	idx, err := search.Open(cfg.DataDir)
 	if errors.Is(err, search.ErrInUse) {
 		return nil, fmt.Errorf("%w (is another chatsvc serve running on %s?)", err, cfg.DataDir)
@@ -24,6 +27,17 @@ func openKnowledge(cfg *config.Config, svc *app.Service) (*search.Index, error) 
 	}
 	svc.UseKnowledge(app.Knowledge{Index: idx, Crawler: crawlerOptions(cfg),
 		SyncMinInterval: cfg.Knowledge.SyncMinInterval, NightlyAt: cfg.Knowledge.NightlyAt})
+	docs, err := idx.Count()
+	if err == nil && docs == 0 {
+		var n int64
+		if n, err = svc.RefillKnowledgeIndex(ctx); n > 0 {
+			slog.Info("search index is empty: refilling it from the database", "sources", n)
+		}
+	}
+	if err != nil {
+		idx.Close()
+		return nil, err
+	}
 	return idx, nil
 }
 

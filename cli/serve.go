@@ -53,7 +53,7 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 			"  site:     %s\n  test key: %s   (shown only this once: keep it)\n  API:      %s/v1\n",
 			site.ID, secret, cfg.PublicURL)
 	}
-	idx, err := openKnowledge(cfg, svc)
+	idx, err := openKnowledge(ctx, cfg, svc)
 	if err != nil {
 		return err
 	}

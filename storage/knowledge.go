@@ -182,3 +182,15 @@ func (q *Q) DoneKnowledgeIndex(ctx context.Context, j IndexJob) error {
 	_, err := q.exec(ctx, `DELETE FROM knowledge_index_queue WHERE source_id = ? AND version = ?`, j.SourceID, j.Version)
 	return err
 }
+
+// QueueAllKnowledgeIndex queues every source that has chunks, so an index
+// found empty is filled again from the database.
+func (q *Q) QueueAllKnowledgeIndex(ctx context.Context) (int64, error) {
+	res, err := q.exec(ctx, `INSERT INTO knowledge_index_queue (source_id)
+		SELECT DISTINCT source_id FROM knowledge_chunks WHERE true
+		ON CONFLICT (source_id) DO UPDATE SET version = version + 1`)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
