@@ -12,8 +12,8 @@ import (
 func TestExtractKeepsMainTextUnderItsHeadings(t *testing.T) {
 	for _, c := range []struct {
 		name, html, title string
-		want          []Chunk
-		noindex       bool
+		want              []Chunk
+		noindex           bool
 	}{
 		{
 			name: "main only, frame dropped",
@@ -24,7 +24,7 @@ func TestExtractKeepsMainTextUnderItsHeadings(t *testing.T) {
 				<h2>Refunds</h2><script>var x = "no";</script><p>Refunds take 14 days.</p></main>
 				<footer><p>Copyright</p></footer><div id="cookie-banner"><p>We use cookies</p></div></body></html>`,
 			title: "Billing help",
-			want: []Chunk{{"Billing", "Invoices are sent monthly.\n\nCard\n\nTransfer"}, {"Refunds", "Refunds take 14 days."}},
+			want:  []Chunk{{"Billing", "Invoices are sent monthly.\n\nCard\n\nTransfer"}, {"Refunds", "Refunds take 14 days."}},
 		},
 		{
 			name:  "no main: the body; no title: the first h1",
