@@ -86,6 +86,7 @@ func Crawl(ctx context.Context, o Options, kind, rawURL string) (*Result, error)
 		return nil, &Failure{Reason: fmt.Sprintf("%q is not an http(s) URL.", rawURL)}
 	}
 	cr := newCrawl(ctx, o, start)
+	defer cr.client.CloseIdleConnections() // each crawl has its own client: leave nothing open
 	switch kind {
 	case KindURL:
 		cr.follow = true
@@ -115,6 +116,7 @@ type crawl struct {
 	start   string
 	follow  bool // follow links (url sources)
 	pages   *colly.Collector
+	client  *http.Client
 	mu      sync.Mutex
 	found   map[string]*Page    // by canonical URL
 	digests map[[32]byte]string // text digest → URL, to drop the same page under two URLs
@@ -136,8 +138,9 @@ func newCrawl(ctx context.Context, o Options, start *url.URL) *crawl {
 	c.IgnoreRobotsTxt = !o.RespectRobots
 	c.MaxDepth = o.MaxDepth + 1 // colly counts the first page as depth 1
 	// The project's guarded client does every fetch, robots.txt included.
-	c.SetClient(outbound.New(outbound.Options{AllowPrivate: o.AllowPrivate, Timeout: o.Timeout,
-		MaxRedirects: 10, UserAgent: o.UserAgent, Exempt: o.Exempt}))
+	cr.client = outbound.New(outbound.Options{AllowPrivate: o.AllowPrivate, Timeout: o.Timeout,
+		MaxRedirects: 10, UserAgent: o.UserAgent, Exempt: o.Exempt})
+	c.SetClient(cr.client)
 	c.SetRedirectHandler(cr.checkRedirect)
 	c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: max(1, o.Parallelism), Delay: o.Delay})
 	c.OnRequest(cr.onRequest)
