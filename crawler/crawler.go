@@ -112,7 +112,7 @@ func Crawl(ctx context.Context, o Options, kind, rawURL string) (*Result, error)
 // goroutines; mu guards the maps.
 type crawl struct {
 	o       Options
-	site    string // host (without "www.") every page must be on
+	site    string // host (without "www.") every page must be on; see rebase
 	start   string
 	follow  bool // follow links (url sources)
 	pages   *colly.Collector
@@ -159,14 +159,26 @@ func (cr *crawl) visitStart(u string) {
 	}
 }
 
-// checkRedirect bounds redirect chains. A redirect may lead off the site
-// (the guard still checks where it connects); the page it ends on is then
-// not indexed, see onPage.
+// checkRedirect bounds redirect chains and keeps them on the site, except
+// for the first URL's: it may move the site (example.com/help to
+// help.example.com), see rebase. The guard checks every hop's address.
 func (cr *crawl) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errors.New("more than 10 redirects")
 	}
+	if normalize(via[0].URL) != cr.start && !cr.onSite(req.URL) {
+		return fmt.Errorf("redirect to %s leaves the site", req.URL.Redacted())
+	}
 	return nil
+}
+
+// rebase makes the host the first URL was redirected to the crawl's site.
+// It runs before any other request is made, as the first response is the
+// one that yields the next URLs.
+func (cr *crawl) rebase(r *colly.Response) {
+	if r.Request.Depth == 1 && !cr.onSite(r.Request.URL) {
+		cr.site = siteHost(r.Request.URL)
+	}
 }
 
 func (cr *crawl) onRequest(r *colly.Request) {
@@ -222,9 +234,8 @@ func (cr *crawl) onPage(r *colly.Response) {
 		cr.skip(u, fmt.Sprintf("larger than %d bytes", cr.o.MaxPageBytes))
 		return
 	}
-	if !cr.onSite(r.Request.URL) {
-		cr.skip(u, "not on the site")
-		return
+	if cr.follow {
+		cr.rebase(r)
 	}
 	if mediaType(r.Headers.Get("Content-Type")) == "text/plain" {
 		cr.add(u, u, path(r.Request.URL), TextChunks(string(r.Body)))

@@ -97,9 +97,13 @@ func TestCrawlURLSource(t *testing.T) {
 		"/robots.txt": serve("text/plain", []byte("User-agent: *\nDisallow: /private\n")),
 		"/": page("Home", "Welcome to the help centre.", "/about", "/about#team", "/dup", "/docs/", "/loop-a",
 			"/missing", "/file.pdf", "/big", "/old", "/private", "/noindex", "/notes.txt", "#top",
-			"mailto:help@example.com", "javascript:void(0)"),
-		"/about":    html(about),
-		"/dup":      html(strings.Replace(about, "<title>About</title>", "<title>About (copy)</title>", 1)),
+			"mailto:help@example.com", "javascript:void(0)", "/away"),
+		"/about": html(about),
+		"/dup": html(strings.Replace(strings.Replace(about, "<title>About</title>", "<title>About (copy)</title>", 1),
+			"small team", "small team (copy)", 1)),
+		"/away": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/elsewhere", http.StatusFound)
+		},
 		"/docs/":    page("Docs", "Documentation index.", "/docs/1"),
 		"/docs/1":   page("Docs 1", "First level.", "/docs/2"),
 		"/docs/2":   page("Docs 2", "Second level.", "/docs/3"),
@@ -134,7 +138,7 @@ func TestCrawlURLSource(t *testing.T) {
 	if other.hit("/elsewhere") != 0 {
 		t.Error("the crawler left the site")
 	}
-	for _, why := range []string{"/missing", "/file.pdf", "/big"} {
+	for _, why := range []string{"/missing", "/file.pdf", "/big", "/away"} {
 		if res.Skipped[a.URL+why] == "" {
 			t.Errorf("%s: no reason recorded in %v", why, res.Skipped)
 		}
@@ -220,6 +224,26 @@ func TestCrawlSitemapIndexWithGzippedChild(t *testing.T) {
 	}
 	if s.hit("/hidden") != 0 || other.hit("/x") != 0 || s.hit("/a") != 1 {
 		t.Errorf("hits: hidden %d, other host %d, /a %d", s.hit("/hidden"), other.hit("/x"), s.hit("/a"))
+	}
+}
+
+func TestFirstURLMayMoveTheSite(t *testing.T) {
+	help := newSite(t, map[string]http.HandlerFunc{
+		"/":    page("Help", "Help home.", "/faq"),
+		"/faq": page("FAQ", "Questions."),
+	})
+	var old *site
+	old = newSite(t, map[string]http.HandlerFunc{
+		"/help": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, help.URL+"/", http.StatusMovedPermanently)
+		},
+	})
+	res, err := crawler.Crawl(context.Background(), options(), crawler.KindURL, old.URL+"/help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := urls(res, help.URL), []string{"/", "/faq"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("pages %v, want %v", got, want)
 	}
 }
 

@@ -25,6 +25,7 @@ func (cr *crawl) readSitemaps(u string) {
 		}
 		cr.nmaps++
 	})
+	maps.OnResponse(cr.rebase)
 	maps.OnXML("//sitemapindex/sitemap/loc", func(e *colly.XMLElement) {
 		if l, ok := cr.listedURL(e.Text); ok {
 			e.Request.Visit(l)
