@@ -97,8 +97,11 @@ func TestCrawlURLSource(t *testing.T) {
 		"/robots.txt": serve("text/plain", []byte("User-agent: *\nDisallow: /private\n")),
 		"/": page("Home", "Welcome to the help centre.", "/about", "/about#team", "/dup", "/docs/", "/loop-a",
 			"/missing", "/file.pdf", "/big", "/old", "/private", "/noindex", "/notes.txt", "#top",
-			"mailto:help@example.com", "javascript:void(0)", "/away"),
-		"/about": html(about),
+			"mailto:help@example.com", "javascript:void(0)", "/away", "/rel"),
+		"/rel": html(`<html><head><title>Rel</title></head><body><main><p>Links the crawler is asked not to follow.</p>
+			<a rel="nofollow" href="/nofollowed">x</a></main></body></html>`),
+		"/nofollowed": page("Nofollowed", "Never requested."),
+		"/about":      html(about),
 		"/dup": html(strings.Replace(strings.Replace(about, "<title>About</title>", "<title>About (copy)</title>", 1),
 			"small team", "small team (copy)", 1)),
 		"/away": func(w http.ResponseWriter, r *http.Request) {
@@ -126,14 +129,23 @@ func TestCrawlURLSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"/", "/about", "/docs/", "/docs/1", "/docs/2", "/loop-a", "/loop-b", "/new", "/notes.txt"}
+	want := []string{"/", "/about", "/docs/", "/docs/1", "/docs/2", "/loop-a", "/loop-b", "/new", "/notes.txt", "/rel"}
 	if got := urls(res, a.URL); !reflect.DeepEqual(got, want) {
 		t.Fatalf("pages %v, want %v\nskipped: %v", got, want, res.Skipped)
 	}
-	for path, n := range map[string]int{"/private": 0, "/docs/3": 0, "/robots.txt": 1, "/": 1, "/loop-a": 1} {
+	for path, n := range map[string]int{"/private": 0, "/nofollowed": 0, "/docs/3": 0, "/robots.txt": 1, "/": 1, "/loop-a": 1} {
 		if got := a.hit(path); got != n {
 			t.Errorf("%s requested %d times, want %d", path, got, n)
 		}
+	}
+	canonical := 0
+	for _, why := range res.Skipped {
+		if strings.HasPrefix(why, "same canonical URL as "+a.URL+"/about") {
+			canonical++
+		}
+	}
+	if canonical != 1 {
+		t.Errorf("/about and /dup: %d skipped as the same canonical page, want 1: %v", canonical, res.Skipped)
 	}
 	if other.hit("/elsewhere") != 0 {
 		t.Error("the crawler left the site")
