@@ -52,6 +52,7 @@ const (
 
 // KnowledgeIndex is where sources' chunks are searched; search.Index is one.
 type KnowledgeIndex interface {
+	search.Searcher
 	// Replace makes chunks the whole of a source's documents (none removes
 	// the source), all at once from a reader's point of view.
 	Replace(ctx context.Context, sourceID string, chunks []search.Chunk) error
@@ -87,6 +88,14 @@ func (s *Service) UseKnowledge(k Knowledge) {
 		k.Every = time.Minute
 	}
 	s.knowledge = &knowledge{Knowledge: k}
+}
+
+// KnowledgeSearcher is the index the assistant searches, nil before UseKnowledge.
+func (s *Service) KnowledgeSearcher() search.Searcher {
+	if s.knowledge == nil {
+		return nil
+	}
+	return s.knowledge.Index
 }
 
 func (s *Service) syncMinInterval() time.Duration {

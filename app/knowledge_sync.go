@@ -62,10 +62,12 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	deleted := false
 	err = s.write(ctx, func(q *storage.Q) error {
 		cur, err := q.KnowledgeSourceByID(ctx, k.ID)
 		if isNotFound(err) {
-			return nil // deleted while it was read
+			deleted = true // while it was read: nothing to keep
+			return nil
 		} else if err != nil {
 			return err
 		}
@@ -95,9 +97,12 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	took := time.Since(started).Round(time.Millisecond)
-	if reason != "" {
+	switch {
+	case deleted:
+		slog.Info("knowledge source deleted during its sync", "source", k.ID)
+	case reason != "":
 		slog.Warn("knowledge source sync failed", "source", k.ID, "type", k.Type, "reason", reason, "took", took)
-	} else {
+	default:
 		slog.Info("knowledge source synced", "source", k.ID, "type", k.Type, "pages", pages, "chunks", len(chunks), "took", took)
 	}
 	return true, nil

@@ -43,7 +43,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		{"crawler.max_pages", c.Crawler.MaxPages, 500},
 		{"crawler.max_depth", c.Crawler.MaxDepth, 3},
 		{"crawler.respect_robots", c.Crawler.RespectRobots, true},
-		{"crawler.delay", c.Crawler.Delay, 250 * time.Millisecond},
+		{"crawler.delay", c.Crawler.Delay, 100 * time.Millisecond},
 		{"crawler.parallelism", c.Crawler.Parallelism, 2},
 		{"crawler.timeout", c.Crawler.Timeout, 15 * time.Second},
 		{"crawler.max_page_bytes", c.Crawler.MaxPageBytes, 2 << 20},
