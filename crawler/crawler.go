@@ -160,13 +160,15 @@ func (cr *crawl) visitStart(u string) {
 }
 
 // checkRedirect bounds redirect chains and keeps them on the site, except
-// for the first URL's: it may move the site (example.com/help to
-// help.example.com), see rebase. The guard checks every hop's address.
+// for the first URL's, which may move the site (example.com/help to
+// help.example.com, see rebase), and robots.txt's, which may be served
+// from anywhere. The guard checks every hop's address.
 func (cr *crawl) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 10 {
 		return errors.New("more than 10 redirects")
 	}
-	if normalize(via[0].URL) != cr.start && !cr.onSite(req.URL) {
+	first := via[0].URL
+	if normalize(first) != cr.start && first.Path != "/robots.txt" && !cr.onSite(req.URL) {
 		return fmt.Errorf("redirect to %s leaves the site", req.URL.Redacted())
 	}
 	return nil

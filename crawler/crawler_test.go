@@ -319,12 +319,21 @@ func TestPrivateAddressesAreRefused(t *testing.T) {
 	// front stands in for a public site: the guard lets its exact address
 	// through, and so checks only where it leads.
 	front := newSite(t, map[string]http.HandlerFunc{
-		"/":         func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, target.URL+"/", http.StatusFound) },
-		"/hop":      func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/", http.StatusFound) },
+		"/":    func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, target.URL+"/", http.StatusFound) },
+		"/hop": func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/", http.StatusFound) },
+
 		"/sitemap":  serve("application/xml", urlset()),
 		"/page.xml": serve("application/xml", urlset()),
 	})
-	frontAddr := netip.MustParseAddrPort(strings.TrimPrefix(front.URL, "http://"))
+	// A site whose robots.txt lives elsewhere: followed, and guarded too.
+	robots := newSite(t, map[string]http.HandlerFunc{
+		"/": page("Public", "A public page."),
+		"/robots.txt": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, target.URL+"/robots.txt", http.StatusFound)
+		},
+	})
+	exempt := []netip.AddrPort{netip.MustParseAddrPort(strings.TrimPrefix(front.URL, "http://")),
+		netip.MustParseAddrPort(strings.TrimPrefix(robots.URL, "http://"))}
 	_, port, _ := strings.Cut(strings.TrimPrefix(target.URL, "http://"), ":")
 
 	cases := []struct {
@@ -334,22 +343,25 @@ func TestPrivateAddressesAreRefused(t *testing.T) {
 		{"host name resolving to 127.0.0.1", "http://localhost:" + port + "/"},
 		{"redirect", front.URL + "/"},
 		{"two redirects", front.URL + "/hop"},
+		{"robots.txt redirect", robots.URL + "/"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			o := options()
 			o.AllowPrivate = false
-			o.Exempt = []netip.AddrPort{frontAddr}
+			o.Exempt = exempt
 			res, err := crawler.Crawl(context.Background(), o, crawler.KindURL, c.url)
 			var f *crawler.Failure
 			if !errors.As(err, &f) {
 				t.Fatalf("result %+v, err %v; want a failure", res, err)
 			}
-			t.Log(f.Reason)
 			if !strings.Contains(f.Reason, "private or local network address") {
 				t.Fatalf("reason %q does not say why", f.Reason)
 			}
 		})
+	}
+	if robots.hit("/") != 0 {
+		t.Error("a page was read although its robots.txt could not be")
 	}
 	if n := target.hit("/") + target.hit("/robots.txt"); n != 0 {
 		t.Fatalf("the private server was reached %d times", n)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"reflect"
 	"slices"
 	"strings"
@@ -24,7 +25,7 @@ type ksEnv struct {
 	idx *search.Index
 }
 
-func newKsEnv(t *testing.T, allowPrivate bool) *ksEnv {
+func newKsEnv(t *testing.T, allowPrivate bool, exempt ...netip.AddrPort) *ksEnv {
 	t.Helper()
 	e := newEnv(t)
 	idx, err := search.Open(t.TempDir())
@@ -34,7 +35,7 @@ func newKsEnv(t *testing.T, allowPrivate bool) *ksEnv {
 	t.Cleanup(func() { idx.Close() })
 	e.svc.UseKnowledge(app.Knowledge{Index: idx, SyncMinInterval: 10 * time.Minute, Crawler: crawler.Options{
 		MaxPages: 50, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 5 * time.Second,
-		MaxPageBytes: 1 << 20, AllowPrivate: allowPrivate}})
+		MaxPageBytes: 1 << 20, AllowPrivate: allowPrivate, Exempt: exempt}})
 	return &ksEnv{env: e, idx: idx}
 }
 
@@ -280,26 +281,54 @@ func TestSourcesAreSearchedBySiteAndMode(t *testing.T) {
 }
 
 func TestPrivateSourceFailsWithAReasonForTheTeam(t *testing.T) {
-	k := newKsEnv(t, false)
 	site := helpSite(t)
-	id := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Intranet",
-		"url": site.URL + "/"}).ok(t, 201)["id"].(string)
-	k.work()
-	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
-	if got["status"] != "failed" || got["page_count"] != 0.0 || got["last_synced_at"] != nil {
-		t.Fatalf("source %v", got)
+	// front stands in for a public site (the guard exempts its exact
+	// address) that redirects to the private one.
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		http.Redirect(w, r, site.URL+"/", http.StatusFound)
+	}))
+	t.Cleanup(front.Close)
+	_, port, _ := strings.Cut(strings.TrimPrefix(site.URL, "http://"), ":")
+	k := newKsEnv(t, false, netip.MustParseAddrPort(strings.TrimPrefix(front.URL, "http://")))
+	for _, c := range []struct{ name, url string }{
+		{"address", site.URL + "/"},
+		{"host name resolving to 127.0.0.1", "http://localhost:" + port + "/"},
+		{"redirect", front.URL + "/"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k := &ksEnv{env: tkOn(k.env, t), idx: k.idx}
+			id := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Intranet",
+				"url": c.url}).ok(t, 201)["id"].(string)
+			k.work()
+			got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+			if got["status"] != "failed" || got["page_count"] != 0.0 || got["last_synced_at"] != nil {
+				t.Fatalf("source %v", got)
+			}
+			if _, leaked := got["failure_reason"]; leaked {
+				t.Fatal("the failure reason is not part of the API object")
+			}
+			if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.failed"}) {
+				t.Fatalf("events %v", ev)
+			}
+			src, err := k.db.Read().KnowledgeSource(context.Background(), storage.Test, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if src.FailureReason == nil || !strings.Contains(*src.FailureReason, "private or local network address") ||
+				!strings.Contains(*src.FailureReason, site.URL[len("http://"):]) && c.name != "host name resolving to 127.0.0.1" {
+				t.Fatalf("stored reason %v", deref(src.FailureReason))
+			}
+		})
 	}
-	if _, leaked := got["failure_reason"]; leaked {
-		t.Fatal("the failure reason is not part of the API object")
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
 	}
-	if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.failed"}) {
-		t.Fatalf("events %v", ev)
-	}
-	src, err := k.db.Read().KnowledgeSource(context.Background(), storage.Test, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if src.FailureReason == nil || !strings.Contains(*src.FailureReason, "private or local network address") {
-		t.Fatalf("stored reason %v", src.FailureReason)
-	}
+	return *s
 }
