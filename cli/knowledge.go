@@ -64,7 +64,11 @@ func reindexCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Indexed %d chunks.\n", n)
+			plural := "s"
+			if n == 1 {
+				plural = ""
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Indexed %d chunk%s.\n", n, plural)
 			return nil
 		},
 	}
