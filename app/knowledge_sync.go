@@ -37,8 +37,9 @@ func (s *Service) KnowledgeWorkers() []Worker {
 
 // SyncStep syncs the source owed a sync the longest: pending or owed ones
 // become indexing, then ready (its pages replaced) or failed (its previous
-// pages kept, the reason stored and logged). A sync cut short by ctx ends
-// without a trace, so it is done again at the next start.
+// pages kept, the reason stored and logged). New pages go into the index
+// before the database records ready, so ready means searchable. A sync cut
+// short (ctx, a crash) is still owed, so it is done again at the next start.
 func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 	var k *storage.KnowledgeSource
 	err := s.write(ctx, func(q *storage.Q) error {
@@ -62,12 +63,21 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if reason == "" {
+		// Held until the commit, so the index worker cannot put back, from
+		// the database, the pages this sync replaces.
+		s.knowledge.indexMu.Lock()
+		defer s.knowledge.indexMu.Unlock()
+		if err := s.knowledge.Index.Replace(ctx, k.ID, searchChunks(k, chunks)); err != nil {
+			return false, fmt.Errorf("index source %s: %w", k.ID, err)
+		}
+	}
 	deleted := false
 	err = s.write(ctx, func(q *storage.Q) error {
 		cur, err := q.KnowledgeSourceByID(ctx, k.ID)
 		if isNotFound(err) {
-			deleted = true // while it was read: nothing to keep
-			return nil
+			deleted = true // while it was read: its pages must leave the index again
+			return q.QueueKnowledgeIndex(ctx, k.ID)
 		} else if err != nil {
 			return err
 		}
@@ -78,9 +88,6 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 		event := EventKnowledgeSourceReady
 		if reason == "" {
 			if err := q.ReplaceKnowledgeChunks(ctx, cur.ID, chunks); err != nil {
-				return err
-			}
-			if err := q.QueueKnowledgeIndex(ctx, cur.ID); err != nil {
 				return err
 			}
 			cur.Status, cur.PageCount, cur.LastSyncedAt, cur.FailureReason = SourceReady, pages, &now, nil
@@ -142,6 +149,16 @@ func (s *Service) readSource(ctx context.Context, k *storage.KnowledgeSource) (c
 	return chunks, len(res.Pages), "", nil
 }
 
+// searchChunks gives a source's chunks what the index filters on.
+func searchChunks(k *storage.KnowledgeSource, chunks []storage.KnowledgeChunk) []search.Chunk {
+	docs := make([]search.Chunk, len(chunks))
+	for i, c := range chunks {
+		docs[i] = search.Chunk{SourceID: k.ID, SiteID: deref(k.SiteID), Mode: k.Mode, URL: c.URL, Title: c.Title,
+			Heading: c.Heading, Text: c.Text}
+	}
+	return docs
+}
+
 func deref(p *string) string {
 	if p == nil {
 		return ""
@@ -177,10 +194,7 @@ func (s *Service) indexSource(ctx context.Context, j storage.IndexJob) error {
 			return err
 		}
 		chunks, err := q.KnowledgeChunks(ctx, k.ID)
-		for _, c := range chunks {
-			docs = append(docs, search.Chunk{SourceID: k.ID, SiteID: deref(k.SiteID), Mode: k.Mode, URL: c.URL,
-				Title: c.Title, Heading: c.Heading, Text: c.Text})
-		}
+		docs = searchChunks(k, chunks)
 		return err
 	})
 	if err != nil {
@@ -248,8 +262,7 @@ func lastSlot(now time.Time, at string) (time.Time, error) {
 func (s *Service) KnowledgeChunks(ctx context.Context, fn func(search.Chunk) error) error {
 	return s.db.ReadTx(ctx, func(q *storage.Q) error {
 		return q.EachKnowledgeChunk(ctx, func(k *storage.KnowledgeSource, c storage.KnowledgeChunk) error {
-			return fn(search.Chunk{SourceID: k.ID, SiteID: deref(k.SiteID), Mode: k.Mode, URL: c.URL, Title: c.Title,
-				Heading: c.Heading, Text: c.Text})
+			return fn(searchChunks(k, []storage.KnowledgeChunk{c})[0])
 		})
 	})
 }
