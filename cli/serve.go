@@ -90,5 +90,10 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 
 // backgroundWorkers lists the workers serve runs beside the HTTP server.
 func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
-	return nil
+	return []app.Worker{
+		{Name: "idempotency-prune", Every: time.Hour, Step: func(ctx context.Context) (bool, error) {
+			_, err := svc.PruneIdempotencyKeys(ctx)
+			return false, err
+		}},
+	}
 }

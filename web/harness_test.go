@@ -124,6 +124,13 @@ func (e *env) do(method, path, key string, body any) resp {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return e.send(req)
+}
+
+// send sends a prepared request and decodes the response.
+func (e *env) send(req *http.Request) resp {
+	e.t.Helper()
+	method, path := req.Method, req.URL.Path
 	res, err := e.srv.Client().Do(req)
 	if err != nil {
 		e.t.Fatal(err)

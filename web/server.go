@@ -23,7 +23,7 @@ func Handler(svc *app.Service) http.Handler {
 	api.HandleFunc("/v1/", unknownRoute(api))
 
 	mux := http.NewServeMux()
-	mux.Handle("/v1/", withAPIKey(svc, api))
+	mux.Handle("/v1/", withAPIKey(svc, withIdempotency(svc, api)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
