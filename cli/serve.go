@@ -57,7 +57,8 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	if err != nil {
 		return err
 	}
-	srv := web.NewServer(cfg.Addr, web.Handler(svc))
+	srv := web.NewServer(cfg.Addr, web.HandlerWith(svc, web.Options{
+		APIPerSecond: cfg.RateLimit.APIPerSecond, APIBurst: cfg.RateLimit.APIBurst}))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	workCtx, stopWorkers := context.WithCancel(context.Background())

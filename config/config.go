@@ -29,6 +29,12 @@ type Config struct {
 		Format string `koanf:"format"`
 		Level  string `koanf:"level"`
 	} `koanf:"log"`
+	RateLimit struct {
+		APIPerSecond    float64 `koanf:"api_per_second"`
+		APIBurst        int     `koanf:"api_burst"`
+		WidgetPerSecond float64 `koanf:"widget_per_second"`
+		WidgetBurst     int     `koanf:"widget_burst"`
+	} `koanf:"rate_limit"`
 	Network struct {
 		AllowPrivate bool `koanf:"allow_private"`
 	} `koanf:"network"`
@@ -155,6 +161,9 @@ func (c *Config) check() error {
 	}
 	if c.Crawler.MaxPages < 1 || c.Crawler.MaxDepth < 0 {
 		bad("crawler", "max_pages must be at least 1 and max_depth at least 0")
+	}
+	if c.RateLimit.APIPerSecond < 0 || c.RateLimit.WidgetPerSecond < 0 || c.RateLimit.APIBurst < 0 || c.RateLimit.WidgetBurst < 0 {
+		bad("rate_limit", "rates and bursts must not be negative")
 	}
 	if !oneOf(c.SMTP.TLS, "none", "starttls", "tls") {
 		bad("smtp.tls", "must be none, starttls or tls, got %q", c.SMTP.TLS)

@@ -45,6 +45,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		{"crawler.respect_robots", c.Crawler.RespectRobots, true},
 		{"smtp.host", c.SMTP.Host, ""},
 		{"assistant.provider", c.Assistant.Provider, "extractive"},
+		{"rate_limit.api_per_second", c.RateLimit.APIPerSecond, 0.0},
+		{"rate_limit.widget_per_second", c.RateLimit.WidgetPerSecond, 5.0},
 	}
 	for _, ch := range checks {
 		if !reflect.DeepEqual(ch.got, ch.want) {

@@ -15,15 +15,25 @@ type handlers struct {
 	svc *app.Service
 }
 
-// Handler returns the HTTP handler of the whole service.
-func Handler(svc *app.Service) http.Handler {
+// Options tune the HTTP layer; zero values mean no limit.
+type Options struct {
+	APIPerSecond float64 // requests per second per API key
+	APIBurst     int
+}
+
+// Handler returns the HTTP handler of the whole service, without rate limits.
+func Handler(svc *app.Service) http.Handler { return HandlerWith(svc, Options{}) }
+
+// HandlerWith returns the HTTP handler of the whole service.
+func HandlerWith(svc *app.Service, o Options) http.Handler {
 	h := &handlers{svc: svc}
 	api := http.NewServeMux()
 	h.routes(api)
 	api.HandleFunc("/v1/", unknownRoute(api))
 
 	mux := http.NewServeMux()
-	mux.Handle("/v1/", withAPIKey(svc, withIdempotency(svc, api)))
+	apiLimit := newLimiter(o.APIPerSecond, o.APIBurst)
+	mux.Handle("/v1/", withAPIKey(svc, withRateLimit(apiLimit, keyBucket, withIdempotency(svc, api))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
