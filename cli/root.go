@@ -33,13 +33,14 @@ func Execute(ctx context.Context, defaults []byte, version string, args []string
 // globals are the flags every command takes.
 type globals struct {
 	defaults   []byte
+	version    string
 	configFile string
 	dataDir    string
 	addr       string
 }
 
 func newRoot(defaults []byte, version string) *cobra.Command {
-	g := &globals{defaults: defaults}
+	g := &globals{defaults: defaults, version: version}
 	root := &cobra.Command{
 		Use:           "chatsvc",
 		Short:         "Self-hosted customer chat: widget, assistant, hand-off, tickets",
@@ -48,7 +49,7 @@ func newRoot(defaults []byte, version string) *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (default ./config.yaml when present)")
 	root.PersistentFlags().StringVar(&g.dataDir, "data", "", "data dir (overrides data_dir)")
-	root.AddCommand(serveCmd(g), keysCmd(g), sitesCmd(g), membersCmd(g), &cobra.Command{
+	root.AddCommand(serveCmd(g), keysCmd(g), sitesCmd(g), membersCmd(g), backupCmd(g), restoreCmd(g), &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,

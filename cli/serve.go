@@ -33,7 +33,7 @@ func serveCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer closeDB()
-			return Serve(ctx, cfg, svc, cmd.OutOrStdout())
+			return Serve(ctx, cfg, svc, cmd.OutOrStdout(), g.version)
 		},
 	}
 	cmd.Flags().StringVar(&g.addr, "addr", "", "listen address (overrides addr)")
@@ -43,7 +43,7 @@ func serveCmd(g *globals) *cobra.Command {
 // Serve runs the HTTP server until ctx ends, then shuts down gracefully.
 // On an empty installation it first creates and prints a default site and
 // test key.
-func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Writer) error {
+func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Writer, version string) error {
 	site, secret, err := svc.Bootstrap(ctx)
 	if err != nil {
 		return fmt.Errorf("first start: %w", err)
@@ -63,7 +63,7 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	go func() { errc <- srv.Serve(ln) }()
 	workCtx, stopWorkers := context.WithCancel(context.Background())
 	var workers sync.WaitGroup
-	for _, w := range backgroundWorkers(cfg, svc) {
+	for _, w := range append(backgroundWorkers(cfg, svc), scheduledBackups(cfg, version, time.Now)...) {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()

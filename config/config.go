@@ -16,6 +16,7 @@ import (
 	"github.com/knadh/koanf/providers/env/v2"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/providers/structs"
 	"github.com/knadh/koanf/v2"
 )
 
@@ -29,6 +30,10 @@ type Config struct {
 		Format string `koanf:"format"`
 		Level  string `koanf:"level"`
 	} `koanf:"log"`
+	Backup struct {
+		Every time.Duration `koanf:"every"`
+		Keep  int           `koanf:"keep"`
+	} `koanf:"backup"`
 	RateLimit struct {
 		APIPerSecond    float64 `koanf:"api_per_second"`
 		APIBurst        int     `koanf:"api_burst"`
@@ -162,6 +167,9 @@ func (c *Config) check() error {
 	if c.Crawler.MaxPages < 1 || c.Crawler.MaxDepth < 0 {
 		bad("crawler", "max_pages must be at least 1 and max_depth at least 0")
 	}
+	if c.Backup.Every < 0 || c.Backup.Keep < 1 {
+		bad("backup", "every must not be negative and keep must be at least 1")
+	}
 	if c.RateLimit.APIPerSecond < 0 || c.RateLimit.WidgetPerSecond < 0 || c.RateLimit.APIBurst < 0 || c.RateLimit.WidgetBurst < 0 {
 		bad("rate_limit", "rates and bursts must not be negative")
 	}
@@ -187,4 +195,23 @@ func oneOf(v string, allowed ...string) bool {
 		}
 	}
 	return false
+}
+
+// secretKeys are the settings left out of a backup unless asked for.
+var secretKeys = []string{"smtp.password", "assistant.openai.api_key"}
+
+// YAML renders the configuration; secrets are blanked unless withSecrets.
+func (c *Config) YAML(withSecrets bool) ([]byte, error) {
+	k := koanf.New(".")
+	if err := k.Load(structs.Provider(c, "koanf"), nil); err != nil {
+		return nil, err
+	}
+	if !withSecrets {
+		for _, key := range secretKeys {
+			if k.String(key) != "" {
+				k.Set(key, "(left out of the backup)")
+			}
+		}
+	}
+	return k.Marshal(yaml.Parser())
 }
