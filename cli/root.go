@@ -14,6 +14,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/config"
 	"chatsvc/storage"
+	"chatsvc/web"
 )
 
 // Execute runs the command line and returns the process exit code. serve
@@ -96,7 +97,7 @@ func setupLogging(cfg *config.Config) {
 	if cfg.Log.Format == "json" {
 		h = slog.NewJSONHandler(os.Stderr, opts)
 	}
-	slog.SetDefault(slog.New(h))
+	slog.SetDefault(slog.New(web.LogHandler(h)))
 }
 
 // withService runs fn with an open service, for the provisioning commands.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -57,19 +58,30 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	if err != nil {
 		return err
 	}
-	srv := web.NewServer(cfg.Addr, web.HandlerWith(svc, web.Options{
-		APIPerSecond: cfg.RateLimit.APIPerSecond, APIBurst: cfg.RateLimit.APIBurst}))
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	workCtx, stopWorkers := context.WithCancel(context.Background())
 	var workers sync.WaitGroup
-	for _, w := range append(backgroundWorkers(cfg, svc), scheduledBackups(cfg, version, time.Now)...) {
+	var running atomic.Int32
+	list := append(backgroundWorkers(cfg, svc), scheduledBackups(cfg, version, time.Now)...)
+	for _, w := range list {
 		workers.Add(1)
+		running.Add(1)
 		go func() {
 			defer workers.Done()
+			defer running.Add(-1)
 			w.Run(workCtx)
 		}()
 	}
+	ready := func(context.Context) error {
+		if n := int(running.Load()); n < len(list) {
+			return fmt.Errorf("%d of %d background workers are running", n, len(list))
+		}
+		return nil
+	}
+	srv := web.NewServer(cfg.Addr, web.HandlerWith(svc, web.Options{
+		APIPerSecond: cfg.RateLimit.APIPerSecond, APIBurst: cfg.RateLimit.APIBurst,
+		MetricsToken: cfg.Metrics.Token, Ready: ready}))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
 	defer func() {
 		stopWorkers()
 		workers.Wait()

@@ -30,6 +30,9 @@ type Config struct {
 		Format string `koanf:"format"`
 		Level  string `koanf:"level"`
 	} `koanf:"log"`
+	Metrics struct {
+		Token string `koanf:"token"`
+	} `koanf:"metrics"`
 	Backup struct {
 		Every time.Duration `koanf:"every"`
 		Keep  int           `koanf:"keep"`
@@ -198,7 +201,7 @@ func oneOf(v string, allowed ...string) bool {
 }
 
 // secretKeys are the settings left out of a backup unless asked for.
-var secretKeys = []string{"smtp.password", "assistant.openai.api_key"}
+var secretKeys = []string{"smtp.password", "assistant.openai.api_key", "metrics.token"}
 
 // YAML renders the configuration; secrets are blanked unless withSecrets.
 func (c *Config) YAML(withSecrets bool) ([]byte, error) {

@@ -3,6 +3,8 @@
 package web
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -15,10 +17,13 @@ type handlers struct {
 	svc *app.Service
 }
 
-// Options tune the HTTP layer; zero values mean no limit.
+// Options tune the HTTP layer; zero values take defaults (no limits, no
+// metrics token, readiness = the database takes writes).
 type Options struct {
 	APIPerSecond float64 // requests per second per API key
 	APIBurst     int
+	MetricsToken string                      // bearer token guarding /metrics
+	Ready        func(context.Context) error // extra readiness check (workers)
 }
 
 // Handler returns the HTTP handler of the whole service, without rate limits.
@@ -30,10 +35,28 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	api := http.NewServeMux()
 	h.routes(api)
 	api.HandleFunc("/v1/", unknownRoute(api))
+	m := newMetrics(svc)
 
 	mux := http.NewServeMux()
 	apiLimit := newLimiter(o.APIPerSecond, o.APIBurst)
-	mux.Handle("/v1/", withAPIKey(svc, withRateLimit(apiLimit, keyBucket, withIdempotency(svc, api))))
+	mux.Handle("/v1/", withAPIKey(svc, withRateLimit(apiLimit, keyBucket, withIdempotency(svc, withPattern(api)))))
+	mux.Handle("GET /metrics", m.handler(o.MetricsToken))
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		reason := ""
+		if err := svc.Ping(r.Context()); err != nil {
+			slog.WarnContext(r.Context(), "not ready: database", "err", err)
+			reason = "the database does not accept writes"
+		} else if o.Ready != nil {
+			if err := o.Ready(r.Context()); err != nil {
+				reason = err.Error()
+			}
+		}
+		if reason != "" {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -41,7 +64,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("chatsvc is running. The REST API is under /v1.\n"))
 	})
-	return withRequest(mux)
+	return withRequest(m, withPattern(mux))
 }
 
 // routes registers the REST API of SPEC.md. Endpoints without query
