@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"chatsvc/files"
 	"chatsvc/storage"
 )
 
@@ -22,11 +23,14 @@ type Service struct {
 	now     func() time.Time
 	mu      sync.Mutex
 	wakeups []chan struct{} // one per worker, signalled after each commit
+	att     attachments
 }
 
 // Options tune a Service; zero values take defaults.
 type Options struct {
-	Now func() time.Time // the clock; tests pass a fake one
+	Now       func() time.Time // the clock; tests pass a fake one
+	Files     *files.Store     // where attachments are fetched to; nil refuses them
+	PublicURL string           // the server's public root, for signed file URLs
 }
 
 // New returns a Service over db.
@@ -34,7 +38,7 @@ func New(db *storage.DB, o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{db: db, now: o.Now}
+	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL}}
 }
 
 // Wakeup returns a channel signalled (without blocking, at most one signal

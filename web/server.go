@@ -24,6 +24,7 @@ func Handler(svc *app.Service) http.Handler {
 
 	mux := http.NewServeMux()
 	mux.Handle("/v1/", withAPIKey(svc, api))
+	mux.HandleFunc("GET /files/{id}/{name}", h.downloadFile) // signed URLs: no API key
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
