@@ -17,6 +17,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/config"
+	"chatsvc/mailer"
 	"chatsvc/web"
 )
 
@@ -90,5 +91,7 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 
 // backgroundWorkers lists the workers serve runs beside the HTTP server.
 func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
-	return nil
+	return []app.Worker{
+		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
+	}
 }
