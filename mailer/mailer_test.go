@@ -494,3 +494,45 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+func TestImplicitTLS(t *testing.T) {
+	e := newEnv(t)
+	e.smtp.stop()
+	e.smtp.implicit = true
+	e.smtp.start()
+	tk := e.ticket(storage.Live, "ada@example.com", "", "A", true)
+	// A client expecting STARTTLS cannot talk to it (it waits for a greeting
+	// that never comes); one set to tls can.
+	e.step(e.mailer(func(c *mailer.Config) { c.Timeout = 300 * time.Millisecond }))
+	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.LastError == nil {
+		t.Fatalf("starttls against implicit TLS: %+v", row)
+	}
+	e.clock.advance(mailer.FirstRetry)
+	e.step(e.mailer(func(c *mailer.Config) { c.TLS = "tls" }))
+	got := e.smtp.received()
+	if len(got) != 1 || !got[0].tls {
+		t.Fatalf("received %d e-mails (TLS %v)", len(got), len(got) == 1 && got[0].tls)
+	}
+}
+
+func TestErasureScrubsSentMail(t *testing.T) {
+	e := newEnv(t)
+	tk := e.ticket(storage.Live, "ada@example.com", "Ada Lovelace", "Refund for Ada Lovelace", true)
+	e.step(e.mailer())
+	e.setStatus(tk, app.TicketPending) // queued, not sent
+	if _, err := e.svc.DeleteContact(e.ctx, storage.Live, tk.ContactID); err != nil {
+		t.Fatal(err)
+	}
+	rows := e.outbox(tk.ID)
+	if len(rows) != 1 {
+		t.Fatalf("%d outbox rows after erasure, want the sent one only", len(rows))
+	}
+	r := rows[0]
+	if r.Status != storage.MailSent || r.ToEmail != "" || r.ToName != nil || string(r.Data) != "{}" || r.ContactID != nil {
+		t.Fatalf("sent e-mail after erasure: %+v (%s)", r, r.Data)
+	}
+	e.step(e.mailer())
+	if n := len(e.smtp.received()); n != 1 {
+		t.Fatalf("%d e-mails sent, want only the one before erasure", n)
+	}
+}

@@ -34,6 +34,8 @@ type smtpServer struct {
 	tls    *tls.Config // the server's
 	client *tls.Config // trusts the server's certificate
 
+	implicit bool // TLS from the first byte (smtp.tls: tls), not STARTTLS
+
 	mu     sync.Mutex
 	srv    *smtp.Server
 	ln     net.Listener
@@ -66,6 +68,9 @@ func (s *smtpServer) port() int {
 }
 
 func (s *smtpServer) serve(ln net.Listener) {
+	if s.implicit {
+		ln = tls.NewListener(ln, s.tls)
+	}
 	srv := smtp.NewServer(s)
 	srv.Domain = "localhost"
 	srv.TLSConfig = s.tls
@@ -153,6 +158,9 @@ func (ss *session) Data(r io.Reader) error {
 		return err
 	}
 	_, ss.msg.tls = ss.c.TLSConnectionState()
+	if _, ok := ss.c.Conn().(*tls.Conn); ok {
+		ss.msg.tls = true
+	}
 	ss.msg.data = b
 	ss.s.mu.Lock()
 	ss.s.got = append(ss.s.got, ss.msg)
