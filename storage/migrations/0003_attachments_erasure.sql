@@ -13,3 +13,7 @@ CREATE TABLE attachments (
 );
 CREATE INDEX attachments_message ON attachments (message_id);
 CREATE INDEX attachments_hash ON attachments (hash);
+
+-- Erasure rewrites the stored events of every object it scrubs; without
+-- this index each lookup would read the whole events table.
+CREATE INDEX IF NOT EXISTS events_object ON events (object_id, seq);
