@@ -17,8 +17,8 @@ import (
 const Redacted = "[redacted]"
 
 // DeleteContact erases a contact, in one transaction: the contact is
-// deleted; its conversations are unlinked from it (and from the visitor's
-// browser) and lose its name, e-mail address and phone number wherever they
+// deleted; its conversations (those linked to it, and the unlinked ones its
+// tickets came from) are unlinked from it (and from the visitor's browser) and lose its name, e-mail address and phone number wherever they
 // appear (message authors and bodies, subject, metadata, internal notes,
 // attachment names); its tickets lose them from subject, description,
 // metadata and tags; e-mails to it not yet sent are dropped and those sent
@@ -35,14 +35,35 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 		if err != nil {
 			return err
 		}
+		tickets, err := q.TicketsOfContact(ctx, id)
+		if err != nil {
+			return err
+		}
+		// A ticket's originating conversation is the person's too, unless
+		// it belongs to someone else.
+		seen := map[string]bool{}
+		for _, conv := range convs {
+			seen[conv.ID] = true
+		}
+		for _, t := range tickets {
+			if t.Mode != mode || t.ConversationID == nil || seen[*t.ConversationID] {
+				continue
+			}
+			conv, err := q.Conversation(ctx, mode, *t.ConversationID)
+			if isNotFound(err) {
+				continue
+			} else if err != nil {
+				return err
+			}
+			seen[conv.ID] = true
+			if conv.ContactID == nil {
+				convs = append(convs, conv)
+			}
+		}
 		for _, conv := range convs {
 			if err := eraseConversation(ctx, q, r, conv); err != nil {
 				return err
 			}
-		}
-		tickets, err := q.TicketsOfContact(ctx, id)
-		if err != nil {
-			return err
 		}
 		for _, t := range tickets {
 			if t.Mode != mode {

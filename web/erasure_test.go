@@ -72,6 +72,12 @@ func TestContactErasure(t *testing.T) {
 	tkt2 := e.test("POST", "/v1/tickets", map[string]any{"subject": "Second question",
 		"contact": map[string]any{"email": strings.ToLower(erasedEmail)}}).ok(t, 201)["id"].(string)
 	otherTkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Grace's ticket", "contact_id": other}).ok(t, 201)["id"].(string)
+	// A conversation the visitor had before leaving an address, which a
+	// ticket of theirs came from; and a ticket of theirs pointing at
+	// someone else's conversation, which must not change.
+	anon := cvStart(t, e, storage.Test, e.site, "", "This is Ada Lovelace, not signed in")
+	e.test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc, "conversation_id": anon}).ok(t, 201)
+	e.test("POST", "/v1/tickets", map[string]any{"subject": "Linked", "contact_id": ctc, "conversation_id": keep}).ok(t, 201)
 	if len(e.mails(tkt)) != 2 || len(e.mails(tkt2)) != 1 {
 		t.Fatalf("setup: mails %v %v", e.mails(tkt), e.mails(tkt2))
 	}
@@ -92,7 +98,7 @@ func TestContactErasure(t *testing.T) {
 		return r.body
 	}
 	var msgIDs []string
-	for _, c := range []string{conv, conv2} {
+	for _, c := range []string{conv, conv2, anon} {
 		get(cvPath(c))
 		for _, m := range get(cvPath(c, "/messages?limit=100"))["data"].([]any) {
 			msgIDs = append(msgIDs, m.(map[string]any)["id"].(string))
@@ -115,7 +121,7 @@ func TestContactErasure(t *testing.T) {
 	}
 	// The stored events of those objects (what webhooks deliver), and the
 	// e-mails that were queued.
-	for _, id := range append([]string{conv, conv2, tkt, tkt2, ctc}, msgIDs...) {
+	for _, id := range append([]string{conv, conv2, anon, tkt, tkt2, ctc}, msgIDs...) {
 		evs, err := e.db.Read().EventsOf(ctx, id)
 		if err != nil {
 			t.Fatal(err)
