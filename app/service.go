@@ -28,9 +28,12 @@ type Service struct {
 
 // Options tune a Service; zero values take defaults.
 type Options struct {
-	Now       func() time.Time // the clock; tests pass a fake one
-	Files     *files.Store     // where attachments are fetched to; nil refuses them
-	PublicURL string           // the server's public root, for signed file URLs
+	Now func() time.Time // the clock; tests pass a fake one
+
+	// Attachments: the store files are fetched to (nil refuses them), and
+	// the server's public root, which signed file URLs start with.
+	Files     *files.Store
+	PublicURL string
 }
 
 // New returns a Service over db.
