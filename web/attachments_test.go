@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"mime"
@@ -176,10 +177,32 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 			t.Fatalf("expiry moved by %ds, want 600", b-a)
 		}
 	}
-	// The event carries the message with its attachments.
+	// The event carries the message with its attachments, signed at the
+	// event's time; delivered later, it is signed afresh.
 	ev := e.eventData(id, "message.created")
 	cvEqual(t, "event attachment names", len(attachmentsOf(t, ev)), 5)
 	cvEqual(t, "event attachment name", attachmentsOf(t, ev)[1]["name"], "photo one.png")
+	evs, err := e.db.Read().EventsOf(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.advance(2 * time.Hour)
+	obj, err := e.svc.EventObject(context.Background(), evs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var delivered map[string]any
+	if err := json.Unmarshal(obj, &delivered); err != nil {
+		t.Fatal(err)
+	}
+	cvEqual(t, "delivered body", delivered["body"], "Here you go")
+	late := attachmentsOf(t, delivered)[1]["url"].(string)
+	if res := e.fetch(late); res.StatusCode != 200 || !bytes.Equal(body(t, res), pngBytes) {
+		t.Fatalf("URL of an event delivered two hours later: status %d", res.StatusCode)
+	}
+	res := e.fetch(attachmentsOf(t, ev)[1]["url"].(string))
+	res.Body.Close()
+	cvEqual(t, "stored event URL two hours later", res.StatusCode, 403)
 }
 
 func expiresOf(t *testing.T, signed string) int64 {
