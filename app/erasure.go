@@ -95,7 +95,6 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *storage.Conversation) error {
 	c.Subject = r.ptr(c.Subject)
 	c.Metadata = r.metadata(c.Metadata)
-	c.ContactID = nil
 	if err := q.ScrubConversation(ctx, c); err != nil {
 		return err
 	}
