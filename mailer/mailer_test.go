@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
@@ -397,19 +398,27 @@ func TestGivesUpAfterThreeDays(t *testing.T) {
 
 func TestNoSMTPHostKeepsMail(t *testing.T) {
 	e := newEnv(t)
+	var logs bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
 	off := e.mailer(func(c *mailer.Config) { c.Host = "" })
 	tk := e.ticket(storage.Live, "ada@example.com", "", "A", true)
 	for i := 0; i < 3; i++ {
 		e.step(off)
+		e.ticket(storage.Live, "more@example.com", "", "B", true)
 		e.clock.advance(time.Hour)
 	}
 	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.Attempts != 0 {
 		t.Fatalf("without a host: %+v", row)
 	}
+	if n := strings.Count(logs.String(), "smtp.host is not set"); n != 1 {
+		t.Fatalf("logged %d times, want once:\n%s", n, logs.String())
+	}
 	// Once a host is configured (a restart with the setting), it is sent.
 	e.step(e.mailer())
-	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || len(e.smtp.received()) != 1 {
-		t.Fatalf("with a host: %+v", row)
+	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || len(e.smtp.received()) != 4 {
+		t.Fatalf("with a host: %+v, %d received", row, len(e.smtp.received()))
 	}
 }
 
