@@ -121,11 +121,11 @@ func (s *Service) fetchErr(i int, u string, err error) error {
 }
 
 // signingKey returns the key that signs download URLs, making it on first use.
+// The lock is not held while the database is used: a write transaction
+// may be waiting on cachedKey.
 func (s *Service) signingKey(ctx context.Context) ([]byte, error) {
-	s.att.mu.Lock()
-	defer s.att.mu.Unlock()
-	if s.att.key != nil {
-		return s.att.key, nil
+	if key := s.cachedKey(); key != nil {
+		return key, nil
 	}
 	v, err := s.db.Read().Setting(ctx, settingFileKey)
 	if isNotFound(err) {
@@ -138,6 +138,9 @@ func (s *Service) signingKey(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Concurrent callers all read the one stored value.
+	s.att.mu.Lock()
+	defer s.att.mu.Unlock()
 	s.att.key = []byte(v)
 	return s.att.key, nil
 }

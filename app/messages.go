@@ -61,27 +61,23 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 				Message: "This server cannot fetch attachments; send the message without them."}
 		}
 		// Refuse what the write would refuse before spending time on downloads.
-		if err := s.db.ReadTx(ctx, func(q *storage.Q) error { return agentMessageAllowed(ctx, q, mode, convID, in) }); err != nil {
+		err := s.db.ReadTx(ctx, func(q *storage.Q) error {
+			_, _, err := agentMessageAllowed(ctx, q, mode, convID, in)
+			return err
+		})
+		if err != nil {
 			return nil, err
 		}
 		if _, err := s.signingKey(ctx); err != nil {
 			return nil, err
 		}
-		var err error
 		if stored, err = s.fetchAttachments(ctx, in.Attachments.V); err != nil {
 			return nil, err
 		}
 	}
 	var msg *storage.Message
 	err := s.write(ctx, func(q *storage.Q) error {
-		if err := agentMessageAllowed(ctx, q, mode, convID, in); err != nil {
-			return err
-		}
-		c, err := q.Conversation(ctx, mode, convID)
-		if err != nil {
-			return err
-		}
-		m, err := q.Member(ctx, in.AuthorID.V)
+		c, m, err := agentMessageAllowed(ctx, q, mode, convID, in)
 		if err != nil {
 			return err
 		}
@@ -96,19 +92,20 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 }
 
 // agentMessageAllowed checks that the conversation exists and is not closed
-// and that the author is a team member.
-func agentMessageAllowed(ctx context.Context, q *storage.Q, mode storage.Mode, convID string, in AgentMessage) error {
+// and that the author is a team member, and returns both.
+func agentMessageAllowed(ctx context.Context, q *storage.Q, mode storage.Mode, convID string, in AgentMessage) (*storage.Conversation, *storage.Member, error) {
 	c, err := q.Conversation(ctx, mode, convID)
 	if err != nil {
-		return found(err, noSuch("conversation", convID))
+		return nil, nil, found(err, noSuch("conversation", convID))
 	}
-	if _, err := q.Member(ctx, in.AuthorID.V); err != nil {
-		return found(err, noSuchRef("author_id", "team member", in.AuthorID.V))
+	m, err := q.Member(ctx, in.AuthorID.V)
+	if err != nil {
+		return nil, nil, found(err, noSuchRef("author_id", "team member", in.AuthorID.V))
 	}
 	if c.Status == StatusClosed {
-		return closedErr(convID)
+		return nil, nil, closedErr(convID)
 	}
-	return nil
+	return c, m, nil
 }
 
 // addMessage stores a message, counts it on its conversation (whose other
