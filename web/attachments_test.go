@@ -358,3 +358,23 @@ func TestAttachmentPrivateAddressRefused(t *testing.T) {
 		t.Fatalf("%d messages", n)
 	}
 }
+
+func TestAttachmentNameLimits(t *testing.T) {
+	e := attEnv(t, 1000)
+	fs := newFileServer(t, 1000)
+	conv := e.conversation(storage.Test, "Hello")
+	post := func(name any) resp {
+		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
+			"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/notes.txt", "name": name}}})
+	}
+	hits := fs.hits.Load()
+	post("").fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post("  ").fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post(str("é", 256)).fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post(nil).fails(t, 400, "parameter_invalid", "attachments.1.name")
+	if fs.hits.Load() != hits {
+		t.Fatal("a refused request downloaded its attachments")
+	}
+	cvEqual(t, "255 characters", attachmentsOf(t, post(str("é", 255)).ok(t, 201))[1]["name"], str("é", 255))
+	cvEqual(t, "folders dropped", attachmentsOf(t, post("../../etc/passwd").ok(t, 201))[1]["name"], "passwd")
+}
