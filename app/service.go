@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"chatsvc/files"
 	"chatsvc/storage"
 )
 
@@ -22,11 +23,17 @@ type Service struct {
 	now     func() time.Time
 	mu      sync.Mutex
 	wakeups []chan struct{} // one per worker, signalled after each commit
+	att     attachments
 }
 
 // Options tune a Service; zero values take defaults.
 type Options struct {
 	Now func() time.Time // the clock; tests pass a fake one
+
+	// Attachments: the store files are fetched to (nil refuses them), and
+	// the server's public root, which signed file URLs start with.
+	Files     *files.Store
+	PublicURL string
 }
 
 // New returns a Service over db.
@@ -34,7 +41,7 @@ func New(db *storage.DB, o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{db: db, now: o.Now}
+	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL}}
 }
 
 // Wakeup returns a channel signalled (without blocking, at most one signal

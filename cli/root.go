@@ -8,11 +8,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"chatsvc/app"
 	"chatsvc/config"
+	"chatsvc/files"
 	"chatsvc/storage"
 	"chatsvc/web"
 )
@@ -86,7 +88,10 @@ func (g *globals) open(ctx context.Context) (*config.Config, *app.Service, func(
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open database: %w", err)
 	}
-	return cfg, app.New(db, app.Options{}), func() { db.Close() }, nil
+	store := files.New(files.Options{Dir: filepath.Join(cfg.DataDir, "files"), MaxBytes: cfg.Attachments.MaxBytes,
+		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
+	svc := app.New(db, app.Options{Files: store, PublicURL: cfg.PublicURL})
+	return cfg, svc, func() { db.Close() }, nil
 }
 
 func setupLogging(cfg *config.Config) {

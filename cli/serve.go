@@ -18,6 +18,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/config"
+	"chatsvc/mailer"
 	"chatsvc/web"
 )
 
@@ -108,5 +109,6 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 			_, err := svc.PruneIdempotencyKeys(ctx)
 			return false, err
 		}},
+		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
 	}
 }

@@ -46,6 +46,10 @@ type Config struct {
 	Network struct {
 		AllowPrivate bool `koanf:"allow_private"`
 	} `koanf:"network"`
+	Attachments struct {
+		MaxBytes int64         `koanf:"max_bytes"`
+		Timeout  time.Duration `koanf:"timeout"`
+	} `koanf:"attachments"`
 	Webhooks struct {
 		Enabled     bool            `koanf:"enabled"`
 		AllowHTTP   bool            `koanf:"allow_http"`
@@ -152,6 +156,9 @@ func (c *Config) check() error {
 	}
 	if c.DataDir == "" {
 		bad("data_dir", "must not be empty")
+	}
+	if c.Attachments.MaxBytes < 1 || c.Attachments.Timeout <= 0 {
+		bad("attachments", "max_bytes and timeout must be positive")
 	}
 	if len(c.Webhooks.RetryDelays) == 0 {
 		bad("webhooks.retry_delays", "needs at least one delay")

@@ -44,6 +44,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		{"crawler.max_depth", c.Crawler.MaxDepth, 3},
 		{"crawler.respect_robots", c.Crawler.RespectRobots, true},
 		{"smtp.host", c.SMTP.Host, ""},
+		{"attachments.max_bytes", c.Attachments.MaxBytes, int64(25 << 20)},
+		{"attachments.timeout", c.Attachments.Timeout, 20 * time.Second},
 		{"assistant.provider", c.Assistant.Provider, "extractive"},
 		{"rate_limit.api_per_second", c.RateLimit.APIPerSecond, 0.0},
 		{"rate_limit.widget_per_second", c.RateLimit.WidgetPerSecond, 5.0},

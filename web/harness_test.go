@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/files"
 	"chatsvc/storage"
 	"chatsvc/web"
 )
@@ -40,6 +42,9 @@ func (c *clock) set(step time.Duration) {
 	c.mu.Unlock()
 }
 
+// publicURL is the public root the test services sign file URLs with.
+const publicURL = "https://chat.example.com"
+
 // env is a running service on a temp data dir, reached over real HTTP.
 type env struct {
 	t       *testing.T
@@ -54,15 +59,23 @@ type env struct {
 	member2 string
 }
 
-func newEnv(t *testing.T) *env {
+// newEnv starts a service whose attachments come through the SSRF guard
+// (private addresses refused); opts may change its options.
+func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
 	t.Helper()
 	ctx := context.Background()
-	db, err := storage.Open(ctx, t.TempDir())
+	dir := t.TempDir()
+	db, err := storage.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), step: time.Millisecond}
-	svc := app.New(db, app.Options{Now: clk.Now})
+	o := app.Options{Now: clk.Now, PublicURL: publicURL,
+		Files: files.New(files.Options{Dir: filepath.Join(dir, "files"), MaxBytes: 25 << 20, Timeout: 10 * time.Second})}
+	for _, f := range opts {
+		f(&o)
+	}
+	svc := app.New(db, o)
 	e := &env{t: t, db: db, svc: svc, clock: clk}
 	e.srv = httptest.NewServer(web.Handler(svc))
 	t.Cleanup(func() { e.srv.Close(); db.Close() })
