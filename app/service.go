@@ -22,11 +22,18 @@ type Service struct {
 	now     func() time.Time
 	mu      sync.Mutex
 	wakeups []chan struct{} // one per worker, signalled after each commit
+	widget  *widgetState    // visitors, live updates and the assistant (widget.go)
 }
 
 // Options tune a Service; zero values take defaults.
 type Options struct {
 	Now func() time.Time // the clock; tests pass a fake one
+	// Assistant answers visitor messages; nil leaves them to the team.
+	Assistant Responder
+	// ReplyWait is how long a visitor's message waits for the assistant's
+	// reply before it is answered without one (the reply then arrives live).
+	// Zero means DefaultReplyWait; negative means not at all.
+	ReplyWait time.Duration
 }
 
 // New returns a Service over db.
@@ -34,7 +41,7 @@ func New(db *storage.DB, o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{db: db, now: o.Now}
+	return &Service{db: db, now: o.Now, widget: newWidgetState(o)}
 }
 
 // Wakeup returns a channel signalled (without blocking, at most one signal
@@ -60,6 +67,7 @@ func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
 func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
 	err := s.db.Write(ctx, fn)
 	if err == nil {
+		s.widget.changes.signal()
 		s.mu.Lock()
 		for _, c := range s.wakeups {
 			select {

@@ -50,8 +50,9 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	}
 	if site != nil {
 		fmt.Fprintf(out, "First start: created a default site and a test-mode API key.\n"+
-			"  site:     %s\n  test key: %s   (shown only this once: keep it)\n  API:      %s/v1\n",
-			site.ID, secret, cfg.PublicURL)
+			"  site:     %s\n  test key: %s   (shown only this once: keep it)\n  API:      %s/v1\n"+
+			"  demo:     %s/demo?site=%s   (the widget, in test mode)\n",
+			site.ID, secret, cfg.PublicURL, cfg.PublicURL, site.ID)
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -90,5 +91,5 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 
 // backgroundWorkers lists the workers serve runs beside the HTTP server.
 func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
-	return nil
+	return []app.Worker{svc.AssistantWorker()}
 }

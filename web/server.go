@@ -5,6 +5,7 @@ package web
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"chatsvc/app"
@@ -12,18 +13,21 @@ import (
 
 // handlers holds what the HTTP handlers need.
 type handlers struct {
-	svc *app.Service
+	svc     *app.Service
+	closing chan struct{} // closed when the server shuts down: ends event streams
+	once    sync.Once
 }
 
 // Handler returns the HTTP handler of the whole service.
 func Handler(svc *app.Service) http.Handler {
-	h := &handlers{svc: svc}
+	h := &handlers{svc: svc, closing: make(chan struct{})}
 	api := http.NewServeMux()
 	h.routes(api)
 	api.HandleFunc("/v1/", unknownRoute(api))
 
 	mux := http.NewServeMux()
 	mux.Handle("/v1/", withAPIKey(svc, api))
+	h.widgetRoutes(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -31,8 +35,18 @@ func Handler(svc *app.Service) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("chatsvc is running. The REST API is under /v1.\n"))
 	})
-	return withRequest(mux)
+	return root{withRequest(mux), h}
 }
+
+// root is the service's handler; NewServer ends its long-lived streams
+// on shutdown, which http.Server.Shutdown does not do by itself.
+type root struct {
+	http.Handler
+	h *handlers
+}
+
+// CloseStreams ends every open event stream.
+func (r root) CloseStreams() { r.h.once.Do(func() { close(r.h.closing) }) }
 
 // routes registers the REST API of SPEC.md. Endpoints without query
 // parameters are wrapped in noQuery, so a stray parameter is refused rather
@@ -99,7 +113,7 @@ func joinComma(s []string) string { return strings.Join(s, ", ") }
 // NewServer returns an http.Server with timeouts that keep slow or idle
 // clients from holding connections.
 func NewServer(addr string, h http.Handler) *http.Server {
-	return &http.Server{
+	srv := &http.Server{
 		Addr:              addr,
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -108,4 +122,8 @@ func NewServer(addr string, h http.Handler) *http.Server {
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
+	if s, ok := h.(interface{ CloseStreams() }); ok {
+		srv.RegisterOnShutdown(s.CloseStreams)
+	}
+	return srv
 }
