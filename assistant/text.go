@@ -55,7 +55,9 @@ func init() {
 		there here what which who whom whose when where why how not no yes so than too very just
 		also any all some each every much many more most other such only own same get got make
 		please thanks thank hi hello hey ok okay up out over under again once both few nor
-		they them their he she his her him us am let lets want need like know tell use used using`) {
+		they them their he she his her him us am let lets want need like know tell use used using
+		long take takes way work works happen happens mean means possible able find go goes going
+		someone something anything thing things question ask asking help`) {
 		stop[w] = true
 	}
 }
