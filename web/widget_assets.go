@@ -43,5 +43,9 @@ func serveDemo(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	demoPage.Execute(w, map[string]any{"Site": site, "Test": q.Get("live") != "1"})
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	demoPage.Execute(w, map[string]any{"Site": site, "Test": q.Get("live") != "1", "Base": scheme + "://" + r.Host})
 }
