@@ -100,15 +100,9 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob) error {
 	if err != nil {
 		return err
 	}
-	history, err := q.Messages(ctx, c.ID, storage.Page{Limit: 1000})
+	history, err := q.MessagesBefore(ctx, msg, HistoryLen)
 	if err != nil {
 		return err
-	}
-	for i, m := range history {
-		if m.ID == msg.ID {
-			history = history[max(0, i-HistoryLen):i]
-			break
-		}
 	}
 	rctx, cancel := context.WithTimeout(ctx, respondTimeout)
 	a, err := s.widget.responder.Respond(rctx, Question{Mode: j.Mode, SiteID: c.SiteID, ConversationID: c.ID,

@@ -75,3 +75,15 @@ func (q *Q) MessagesAfter(ctx context.Context, conversationID, afterID string, l
 	}
 	return q.Messages(ctx, conversationID, p)
 }
+
+// MessagesBefore lists up to limit messages of a conversation that come
+// before m, oldest first.
+func (q *Q) MessagesBefore(ctx context.Context, m *Message, limit int) ([]*Message, error) {
+	rows, err := q.query(ctx, `SELECT `+messageCols+` FROM messages WHERE conversation_id = ? AND (created_at, id) < (?, ?)
+		ORDER BY created_at DESC, id DESC LIMIT ?`, m.ConversationID, m.CreatedAt, m.ID, limit)
+	out, err := collect(rows, err, scanMessage)
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, err
+}

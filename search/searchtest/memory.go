@@ -7,7 +7,6 @@ package searchtest
 import (
 	"context"
 	"math"
-	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -110,7 +109,8 @@ func (x *Index) Search(_ context.Context, q search.Query) ([]search.Passage, err
 	}
 	const k1, b = 1.2, 0.75
 	avg := float64(x.total) / float64(len(x.passages))
-	scores := map[int]float64{}
+	scores := make([]float64, len(x.passages))
+	var touched []int
 	seen := map[string]bool{}
 	for _, t := range tokens(q.Text) {
 		if seen[t] {
@@ -127,26 +127,31 @@ func (x *Index) Search(_ context.Context, q search.Query) ([]search.Passage, err
 			if p.mode != q.Mode || (p.siteID != "" && p.siteID != q.SiteID) {
 				continue
 			}
+			if scores[i] == 0 {
+				touched = append(touched, i)
+			}
 			tf := float64(p.terms[t])
 			scores[i] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(p.length)/avg))
 		}
 	}
-	ids := make([]int, 0, len(scores))
-	for i := range scores {
-		ids = append(ids, i)
-	}
-	sort.Slice(ids, func(a, c int) bool {
-		if scores[ids[a]] != scores[ids[c]] {
-			return scores[ids[a]] > scores[ids[c]]
-		}
-		return ids[a] < ids[c]
-	})
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 10
 	}
-	if len(ids) > limit {
-		ids = ids[:limit]
+	// Keep the best limit passages in order: an insertion into a short list.
+	better := func(a, c int) bool { return scores[a] > scores[c] || (scores[a] == scores[c] && a < c) }
+	ids := make([]int, 0, limit+1)
+	for _, i := range touched {
+		if len(ids) == limit && !better(i, ids[limit-1]) {
+			continue
+		}
+		ids = append(ids, i)
+		for j := len(ids) - 1; j > 0 && better(ids[j], ids[j-1]); j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+		if len(ids) > limit {
+			ids = ids[:limit]
+		}
 	}
 	out := make([]search.Passage, len(ids))
 	for n, i := range ids {
