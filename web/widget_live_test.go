@@ -299,3 +299,28 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 		t.Fatalf("assistant asked %d times, want 1", r.calls)
 	}
 }
+
+// TestWidgetQueuedQuestionAfterHandOff hands a conversation off (or closes
+// it) while its question waits for the assistant: the assistant then stays
+// silent and the question leaves the queue.
+func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
+	for _, action := range []string{"handoff", "close"} {
+		t.Run(action, func(t *testing.T) {
+			e := newWidgetEnv(t, widgetOpts{noWorker: true, replyWait: -1})
+			tok := e.session(false)
+			convID := e.say(tok, "How long does a refund take?")["message"].(map[string]any)["conversation_id"].(string)
+			e.live("POST", "/v1/conversations/"+convID+"/"+action, nil).ok(t, 200)
+			step := e.svc.AssistantWorker().Step
+			if more, err := step(context.Background()); err != nil || more {
+				t.Fatalf("step: %v %v", more, err)
+			}
+			if c := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); c["message_count"] != float64(1) {
+				t.Fatalf("assistant spoke after %s: %v", action, c)
+			}
+			jobs, err := e.db.Read().DueAssistantJobs(context.Background(), storage.At(e.clock.Now().Add(time.Hour)), 10)
+			if err != nil || len(jobs) != 0 {
+				t.Fatalf("jobs left: %v %v", jobs, err)
+			}
+		})
+	}
+}
