@@ -53,6 +53,11 @@ var retryDelays = []time.Duration{5 * time.Second, 30 * time.Second}
 // FallbackReply is what the assistant says when it cannot answer at all.
 const FallbackReply = "Sorry, I can't answer right now. A person from the team will follow up here."
 
+// UseAssistant sets (or, with nil, removes) the assistant that answers
+// visitors, for callers that build it after the Service, such as serve once
+// the knowledge index is open. Call it before serving requests.
+func (s *Service) UseAssistant(r Responder) { s.widget.responder = r }
+
 // AssistantWorker answers queued visitor messages; serve runs it.
 func (s *Service) AssistantWorker() Worker {
 	return Worker{Name: "assistant", Every: 2 * time.Second, Wake: s.Wakeup(), Step: s.answerDue}

@@ -84,8 +84,7 @@ func (g *globals) open(ctx context.Context) (*config.Config, *app.Service, func(
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open database: %w", err)
 	}
-	svc := app.New(db, app.Options{Assistant: newAssistant(cfg, noIndex{})})
-	return cfg, svc, func() { db.Close() }, nil
+	return cfg, app.New(db, app.Options{}), func() { db.Close() }, nil
 }
 
 func setupLogging(cfg *config.Config) {

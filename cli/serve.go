@@ -54,6 +54,7 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 			"  demo:     %s/demo?site=%s   (the widget, in test mode)\n",
 			site.ID, secret, cfg.PublicURL, cfg.PublicURL, site.ID)
 	}
+	svc.UseAssistant(newAssistant(cfg, noIndex{}))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
