@@ -397,3 +397,32 @@ func TestWidgetPreflightAndAssets(t *testing.T) {
 	e.wdo("GET", "/demo", "", nil).fails(t, 400, "parameter_missing", "site")
 	e.wdo("GET", "/widget/v1/nothing", "", nil).fails(t, 404, "resource_missing", "")
 }
+
+// TestWidgetVisitorActionsStayWithTheVisitor: one visitor's hand-off,
+// identify and ticket touch only their own conversation, in their own mode.
+func TestWidgetVisitorActionsStayWithTheVisitor(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	a, b, c := e.session(false), e.session(false), e.session(true)
+	conv := map[string]string{}
+	for tok, who := range map[string]string{a: "a", b: "b", c: "c"} {
+		conv[who] = e.say(tok, who+": how long does shipping take?")["message"].(map[string]any)["conversation_id"].(string)
+	}
+	e.wdo("POST", "/widget/v1/handoff", a, nil).ok(t, 200)
+	e.wdo("POST", "/widget/v1/identify", a, map[string]any{"email": "a@example.com"}).ok(t, 200)
+	e.wdo("POST", "/widget/v1/tickets", a, map[string]any{"subject": "a's ticket"}).ok(t, 201)
+	for who, key := range map[string]string{"b": e.liveKey, "c": e.testKey} {
+		got := e.do("GET", "/v1/conversations/"+conv[who], key, nil).ok(t, 200)
+		if got["status"] != "open" || got["contact_id"] != nil {
+			t.Fatalf("%s's conversation changed: %v", who, got)
+		}
+	}
+	if got := e.live("GET", "/v1/conversations/"+conv["a"], nil).ok(t, 200); got["status"] != "waiting" || got["contact_id"] == nil {
+		t.Fatalf("a's conversation: %v", got)
+	}
+	if l := e.all(e.testKey, "/v1/contacts", 10); len(l) != 0 {
+		t.Fatalf("a live visitor's contact shows in test mode: %v", l)
+	}
+	if l := e.all(e.testKey, "/v1/tickets", 10); len(l) != 0 {
+		t.Fatalf("a live visitor's ticket shows in test mode: %v", l)
+	}
+}

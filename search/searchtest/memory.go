@@ -29,7 +29,6 @@ type passage struct {
 	search.Passage
 	siteID string
 	mode   storage.Mode
-	terms  map[string]int
 	length int
 }
 
@@ -37,12 +36,15 @@ type passage struct {
 type Index struct {
 	mu       sync.RWMutex
 	passages []passage
-	postings map[string][]int // term -> passage indexes
+	postings map[string][]posting // term -> the passages holding it
 	total    int              // sum of passage lengths
 }
 
+// posting is one passage holding a term, and how often.
+type posting struct{ passage, tf int }
+
 // New returns an empty index.
-func New() *Index { return &Index{postings: map[string][]int{}} }
+func New() *Index { return &Index{postings: map[string][]posting{}} }
 
 // Add indexes a page, split into passages of a few paragraphs each.
 func (x *Index) Add(p Page) {
@@ -64,9 +66,9 @@ func (x *Index) Add(p Page) {
 		}
 		i := len(x.passages)
 		x.passages = append(x.passages, passage{Passage: search.Passage{SourceID: p.SourceID, URL: p.URL,
-			Title: p.Title, Heading: heading, Text: text}, siteID: p.SiteID, mode: p.Mode, terms: terms, length: n})
-		for t := range terms {
-			x.postings[t] = append(x.postings[t], i)
+			Title: p.Title, Heading: heading, Text: text}, siteID: p.SiteID, mode: p.Mode, length: n})
+		for t, tf := range terms {
+			x.postings[t] = append(x.postings[t], posting{i, tf})
 		}
 		x.total += n
 	}
@@ -122,15 +124,15 @@ func (x *Index) Search(_ context.Context, q search.Query) ([]search.Passage, err
 			continue
 		}
 		idf := math.Log(1 + (float64(len(x.passages))-float64(len(post))+0.5)/(float64(len(post))+0.5))
-		for _, i := range post {
-			p := &x.passages[i]
+		for _, po := range post {
+			i, p := po.passage, &x.passages[po.passage]
 			if p.mode != q.Mode || (p.siteID != "" && p.siteID != q.SiteID) {
 				continue
 			}
 			if scores[i] == 0 {
 				touched = append(touched, i)
 			}
-			tf := float64(p.terms[t])
+			tf := float64(po.tf)
 			scores[i] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(p.length)/avg))
 		}
 	}
