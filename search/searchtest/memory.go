@@ -37,7 +37,7 @@ type Index struct {
 	mu       sync.RWMutex
 	passages []passage
 	postings map[string][]posting // term -> the passages holding it
-	total    int              // sum of passage lengths
+	total    int                  // sum of passage lengths
 }
 
 // posting is one passage holding a term, and how often.
