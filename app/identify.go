@@ -62,13 +62,19 @@ func (s *Service) identifyVerified(ctx context.Context, v *Visit, in Identify, s
 	if err != nil {
 		return nil, err
 	}
+	// Linking is a second step: UpsertContact owns its transaction. The
+	// contact is read again so a change made in between is kept.
+	id := c.ID
 	err = s.write(ctx, func(q *storage.Q) error {
 		now := s.stamp()
-		if err := s.linkVisitor(ctx, q, v, c.ID, now); err != nil {
+		if err := s.linkVisitor(ctx, q, v, id, now); err != nil {
 			return err
 		}
-		c.LastSeenAt = &now
-		return q.UpdateContact(ctx, c, emailNorm(c))
+		if err := s.markSeen(ctx, q, v.Mode, &id, now); err != nil {
+			return err
+		}
+		c, err = q.Contact(ctx, v.Mode, id)
+		return err
 	})
 	return c, err
 }
