@@ -166,6 +166,7 @@ type stream struct {
 	events chan sseEvent
 	cancel func()
 	status int
+	seen   map[string]bool // message ids received: each must come once
 }
 
 // openStream connects to GET /widget/v1/events (token in the query, as
@@ -182,7 +183,7 @@ func (e *env) openStream(token string, headers ...string) *stream {
 		cancel()
 		e.t.Fatal(err)
 	}
-	s := &stream{t: e.t, events: make(chan sseEvent, 100), cancel: cancel, status: res.StatusCode}
+	s := &stream{t: e.t, events: make(chan sseEvent, 100), cancel: cancel, status: res.StatusCode, seen: map[string]bool{}}
 	e.t.Cleanup(cancel)
 	go func() {
 		defer res.Body.Close()
@@ -220,6 +221,12 @@ func (s *stream) next(what string, pred func(sseEvent) bool) sseEvent {
 		case ev, ok := <-s.events:
 			if !ok {
 				s.t.Fatalf("stream ended while waiting for %s", what)
+			}
+			if ev.event == "message" {
+				if s.seen[ev.id] {
+					s.t.Fatalf("message %s sent twice", ev.id)
+				}
+				s.seen[ev.id] = true
 			}
 			if pred(ev) {
 				return ev

@@ -214,11 +214,12 @@ func TestWidgetFailingAssistant(t *testing.T) {
 	convID := b["message"].(map[string]any)["conversation_id"].(string)
 	// Each retry waits on the (fake) clock; after the last, the visitor is
 	// told a person will follow up and the conversation is handed off.
-	for i := 0; i < 3; i++ {
+	msgID := b["message"].(map[string]any)["id"].(string)
+	for i := 0; i < 2; i++ {
+		// Once the failed attempt is recorded, move past its retry time.
 		waitFor(t, func() bool {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			return r.calls > i
+			j, err := e.db.Read().AssistantJob(context.Background(), msgID)
+			return err == nil && j.Attempts > i
 		})
 		e.clock.advance(time.Minute)
 		e.session(false) // any committed write wakes the worker
@@ -310,12 +311,19 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 			tok := e.session(false)
 			convID := e.say(tok, "How long does a refund take?")["message"].(map[string]any)["conversation_id"].(string)
 			e.live("POST", "/v1/conversations/"+convID+"/"+action, nil).ok(t, 200)
+			if action == "handoff" { // no question is queued in a conversation that is not open
+				e.say(tok, "Are you there?")
+				jobs, err := e.db.Read().DueAssistantJobs(context.Background(), storage.At(e.clock.Now().Add(time.Hour)), 10)
+				if err != nil || len(jobs) != 1 {
+					t.Fatalf("queued questions %d (%v), want the first one only", len(jobs), err)
+				}
+			}
 			step := e.svc.AssistantWorker().Step
 			if more, err := step(context.Background()); err != nil || more {
 				t.Fatalf("step: %v %v", more, err)
 			}
-			if c := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); c["message_count"] != float64(1) {
-				t.Fatalf("assistant spoke after %s: %v", action, c)
+			if hasBot(e, convID) {
+				t.Fatalf("the assistant spoke after %s", action)
 			}
 			jobs, err := e.db.Read().DueAssistantJobs(context.Background(), storage.At(e.clock.Now().Add(time.Hour)), 10)
 			if err != nil || len(jobs) != 0 {
@@ -323,4 +331,33 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWidgetHandOffWhileAssistantThinks hands the conversation off while
+// the assistant is working out its reply: the late reply is not posted.
+func TestWidgetHandOffWhileAssistantThinks(t *testing.T) {
+	r := &slowResponder{release: make(chan struct{})}
+	e := newWidgetEnv(t, widgetOpts{responder: r, replyWait: -1})
+	tok := e.session(false)
+	convID := e.say(tok, "hello?")["message"].(map[string]any)["conversation_id"].(string)
+	waitFor(t, func() bool { r.mu.Lock(); defer r.mu.Unlock(); return r.calls == 1 })
+	e.live("POST", "/v1/conversations/"+convID+"/handoff", nil).ok(t, 200)
+	close(r.release)
+	waitFor(t, func() bool {
+		jobs, err := e.db.Read().DueAssistantJobs(context.Background(), storage.At(e.clock.Now().Add(time.Hour)), 10)
+		return err == nil && len(jobs) == 0
+	})
+	if c := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); c["message_count"] != float64(1) || c["status"] != "waiting" {
+		t.Fatalf("conversation after a late reply: %v", c)
+	}
+}
+
+// hasBot reports whether the assistant wrote in a conversation.
+func hasBot(e *env, convID string) bool {
+	for _, o := range e.live("GET", "/v1/conversations/"+convID+"/messages", nil).ok(e.t, 200)["data"].([]any) {
+		if o.(map[string]any)["author"].(map[string]any)["type"] == "bot" {
+			return true
+		}
+	}
+	return false
 }
