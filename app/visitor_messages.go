@@ -70,6 +70,9 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 			return nil, err
 		}
 	}
+	if err := s.checkVisitorRate(v); err != nil {
+		return nil, err
+	}
 	var msg *storage.Message
 	queued := false
 	err := s.write(ctx, func(q *storage.Q) error {

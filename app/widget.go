@@ -32,6 +32,7 @@ type widgetState struct {
 	responder Responder
 	replyWait time.Duration
 	claims    sync.Map // message id -> struct{}: replies being worked out now
+	limits    visitorLimits
 }
 
 func newWidgetState(o Options) *widgetState {

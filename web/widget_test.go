@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"chatsvc/app"
 )
@@ -425,4 +426,20 @@ func TestWidgetVisitorActionsStayWithTheVisitor(t *testing.T) {
 	if l := e.all(e.testKey, "/v1/tickets", 10); len(l) != 0 {
 		t.Fatalf("a live visitor's ticket shows in test mode: %v", l)
 	}
+}
+
+func TestWidgetMessageRate(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{replyWait: -1})
+	tok, other := e.session(false), e.session(false)
+	for i := 0; i < app.VisitorMessagesPerMinute; i++ {
+		e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "hi " + itoa(i)}).ok(t, 201)
+	}
+	r := e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "one too many"})
+	r.fails(t, 429, "rate_limited", "")
+	if r.header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
+	e.say(other, "another visitor is not held back")
+	e.clock.advance(time.Minute)
+	e.say(tok, "a minute later")
 }
