@@ -130,7 +130,7 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	real := web.NewServer("", web.Handler(svc))
-	real.WriteTimeout = 200 * time.Millisecond
+	real.WriteTimeout, real.ReadTimeout = 200*time.Millisecond, 200*time.Millisecond
 	srv.Config = real
 	srv.Start()
 	defer srv.Close()
