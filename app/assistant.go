@@ -42,8 +42,8 @@ const (
 	HistoryLen = 10
 	// respondTimeout bounds one attempt of the responder.
 	respondTimeout = 30 * time.Second
-	// jobBatch is how many questions the worker takes (and answers in parallel) at once.
-	jobBatch = 8
+	// maxThinking bounds how many questions are answered at once.
+	maxThinking = 16
 )
 
 // retryDelays are the waits after a failed attempt; when they run out the
@@ -58,47 +58,62 @@ const FallbackReply = "Sorry, I can't answer right now. A person from the team w
 // the knowledge index is open. Call it before serving requests.
 func (s *Service) UseAssistant(r Responder) { s.widget.responder = r }
 
-// AssistantWorker answers queued visitor messages; serve runs it.
+// AssistantWorker answers queued visitor messages; serve runs it. Each
+// question is answered in its own goroutine, so a slow answer holds up no
+// other; when the worker stops it waits for them.
 func (s *Service) AssistantWorker() Worker {
-	return Worker{Name: "assistant", Every: 2 * time.Second, Wake: s.Wakeup(), Step: s.answerDue}
+	return Worker{Name: "assistant", Every: 2 * time.Second, Wake: s.Wakeup(), Step: s.answerDue,
+		Drain: s.widget.answering.Wait}
 }
 
-// answerDue answers the questions that are due, a batch at a time.
+// answerDue starts answering the due questions not taken yet, as many as
+// there is room for. A slot frees up before the answer is stored, so the
+// commit that stores it wakes the worker in time to take the next question.
 func (s *Service) answerDue(ctx context.Context) (bool, error) {
-	if s.widget.responder == nil {
+	w := s.widget
+	free := maxThinking - int(w.thinking.Load())
+	if w.responder == nil || free <= 0 {
 		return false, nil
 	}
-	jobs, err := s.db.Read().DueAssistantJobs(ctx, s.stamp(), jobBatch)
+	jobs, err := s.db.Read().DueAssistantJobs(ctx, s.stamp(), free+int(w.claimed.Load()))
 	if err != nil {
 		return false, err
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, len(jobs))
-	for i, j := range jobs {
-		wg.Add(1)
+	for _, j := range jobs {
+		if free == 0 {
+			break
+		}
+		if _, taken := w.claims.LoadOrStore(j.MessageID, struct{}{}); taken {
+			continue
+		}
+		free--
+		w.claimed.Add(1)
+		w.thinking.Add(1)
+		w.answering.Add(1)
 		go func() {
-			defer wg.Done()
-			errs[i] = s.answer(ctx, j)
+			defer w.answering.Done()
+			defer func() { w.claims.Delete(j.MessageID); w.claimed.Add(-1) }()
+			done := sync.OnceFunc(func() { w.thinking.Add(-1) })
+			defer done()
+			if err := s.answer(ctx, j, done); err != nil && ctx.Err() == nil {
+				slog.Error("assistant job failed", "message_id", j.MessageID, "err", err)
+			}
 		}()
 	}
-	wg.Wait()
-	return len(jobs) == jobBatch, errors.Join(errs...)
+	return false, nil
 }
 
-// answer works out and stores the reply to one job. A job already being
-// answered in this process is skipped; the transaction that stores a
-// reply deletes the job, so a reply is stored at most once.
-func (s *Service) answer(ctx context.Context, j *storage.AssistantJob) error {
-	if _, busy := s.widget.claims.LoadOrStore(j.MessageID, struct{}{}); busy {
-		return nil
-	}
-	defer s.widget.claims.Delete(j.MessageID)
+// answer works out and stores the reply to one question; thought is called
+// once the responder is done. The transaction that stores a reply deletes
+// the job, so a reply is stored at most once.
+func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought func()) error {
 	q := s.db.Read()
 	c, err := q.Conversation(ctx, j.Mode, j.ConversationID)
 	if err != nil {
 		return err
 	}
 	if c.Status != StatusOpen {
+		thought()
 		return s.settle(ctx, j, nil)
 	}
 	msg, err := q.Message(ctx, j.Mode, j.MessageID)
@@ -113,6 +128,7 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob) error {
 	a, err := s.widget.responder.Respond(rctx, Question{Mode: j.Mode, SiteID: c.SiteID, ConversationID: c.ID,
 		Text: msg.Body, History: history})
 	cancel()
+	thought()
 	if err != nil && ctx.Err() != nil {
 		return nil // shutting down: the job stays queued for the next start
 	}

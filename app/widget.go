@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"chatsvc/storage"
@@ -31,7 +32,10 @@ type widgetState struct {
 	key       []byte // signs visitor tokens; loaded or made on first use
 	responder Responder
 	replyWait time.Duration
-	claims    sync.Map // message id -> struct{}: replies being worked out now
+	claims    sync.Map       // message id -> struct{}: questions taken by this process
+	claimed   atomic.Int32   // how many claims there are
+	thinking  atomic.Int32   // how many answers the responder is working out
+	answering sync.WaitGroup // goroutines answering, waited for when the worker stops
 	limits    visitorLimits
 }
 

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -318,10 +319,11 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 					t.Fatalf("queued questions %d (%v), want the first one only", len(jobs), err)
 				}
 			}
-			step := e.svc.AssistantWorker().Step
-			if more, err := step(context.Background()); err != nil || more {
+			w := e.svc.AssistantWorker()
+			if more, err := w.Step(context.Background()); err != nil || more {
 				t.Fatalf("step: %v %v", more, err)
 			}
+			w.Drain()
 			if hasBot(e, convID) {
 				t.Fatalf("the assistant spoke after %s", action)
 			}
@@ -360,4 +362,42 @@ func hasBot(e *env, convID string) bool {
 		}
 	}
 	return false
+}
+
+// pickyResponder is slow on questions containing "slow" until released.
+type pickyResponder struct{ release chan struct{} }
+
+func (p pickyResponder) Respond(ctx context.Context, q app.Question) (app.Answer, error) {
+	if strings.Contains(q.Text, "slow") {
+		select {
+		case <-p.release:
+		case <-ctx.Done():
+			return app.Answer{}, ctx.Err()
+		}
+	}
+	return app.Answer{Body: "answer to " + q.Text}, nil
+}
+
+// TestWidgetSlowAnswerHoldsUpNoOther: one visitor's slow answer does not
+// delay another visitor's.
+func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
+	p := pickyResponder{release: make(chan struct{})}
+	e := newWidgetEnv(t, widgetOpts{responder: p, replyWait: 2 * time.Second})
+	slow, fast := e.session(false), e.session(false)
+	go func() {
+		req, _ := http.NewRequest("POST", e.srv.URL+"/widget/v1/messages", strings.NewReader(`{"body":"a slow question"}`))
+		req.Header.Set("X-Visitor-Token", slow)
+		req.Header.Set("Content-Type", "application/json")
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+	}()
+	waitFor(t, func() bool {
+		jobs, _ := e.db.Read().DueAssistantJobs(context.Background(), storage.At(e.clock.Now().Add(time.Hour)), 10)
+		return len(jobs) == 1
+	})
+	if b := e.say(fast, "a quick question"); b["reply"] == nil {
+		t.Fatal("a quick question waited for a slow one")
+	}
+	close(p.release)
 }
