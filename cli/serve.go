@@ -52,9 +52,11 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	}
 	if site != nil {
 		fmt.Fprintf(out, "First start: created a default site and a test-mode API key.\n"+
-			"  site:     %s\n  test key: %s   (shown only this once: keep it)\n  API:      %s/v1\n",
-			site.ID, secret, cfg.PublicURL)
+			"  site:     %s\n  test key: %s   (shown only this once: keep it)\n  API:      %s/v1\n"+
+			"  demo:     %s/demo?site=%s   (the widget, in test mode)\n",
+			site.ID, secret, cfg.PublicURL, cfg.PublicURL, site.ID)
 	}
+	svc.UseAssistant(newAssistant(cfg, noIndex{}))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
@@ -80,6 +82,7 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	}
 	srv := web.NewServer(cfg.Addr, web.HandlerWith(svc, web.Options{
 		APIPerSecond: cfg.RateLimit.APIPerSecond, APIBurst: cfg.RateLimit.APIBurst,
+		WidgetPerSecond: cfg.RateLimit.WidgetPerSecond, WidgetBurst: cfg.RateLimit.WidgetBurst,
 		MetricsToken: cfg.Metrics.Token, Ready: ready}))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -110,5 +113,6 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 			return false, err
 		}},
 		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
+		svc.AssistantWorker(),
 	}
 }

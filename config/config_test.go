@@ -48,7 +48,7 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		{"attachments.timeout", c.Attachments.Timeout, 20 * time.Second},
 		{"assistant.provider", c.Assistant.Provider, "extractive"},
 		{"rate_limit.api_per_second", c.RateLimit.APIPerSecond, 0.0},
-		{"rate_limit.widget_per_second", c.RateLimit.WidgetPerSecond, 5.0},
+		{"rate_limit.widget_per_second", c.RateLimit.WidgetPerSecond, 20.0},
 	}
 	for _, ch := range checks {
 		if !reflect.DeepEqual(ch.got, ch.want) {

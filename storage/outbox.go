@@ -55,7 +55,6 @@ func (q *Q) MailsOfTicket(ctx context.Context, ticketID string) ([]*Mail, error)
 	return collect(rows, err, scanMail)
 }
 
-
 // CountMails counts the outbox rows with a status.
 func (q *Q) CountMails(ctx context.Context, status string) (int64, error) {
 	var n int64

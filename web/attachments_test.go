@@ -21,13 +21,6 @@ import (
 	"chatsvc/storage"
 )
 
-// advance moves the fake clock forward by d.
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // pngBytes is the start of a PNG file: enough for content sniffing.
 var pngBytes = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{7}, 200)...)
 

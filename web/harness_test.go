@@ -36,6 +36,13 @@ func (c *clock) Now() time.Time {
 	return t
 }
 
+// advance moves the fake clock forward by d.
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
 func (c *clock) set(step time.Duration) {
 	c.mu.Lock()
 	c.step = step

@@ -2,7 +2,10 @@ package web
 
 import (
 	"crypto/sha256"
+	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -81,4 +84,21 @@ func withRateLimit(l *limiter, key func(*http.Request) string, next http.Handler
 func keyBucket(r *http.Request) string {
 	sum := sha256.Sum256([]byte(bearer(r)))
 	return string(sum[:])
+}
+
+// clientIP is the bucket of a widget request: the visitor's IP address. A
+// loopback peer is taken to be the local reverse proxy, whose last
+// X-Forwarded-For entry is the address it saw.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.IsLoopback() {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			parts := strings.Split(xff, ",")
+			return strings.TrimSpace(parts[len(parts)-1])
+		}
+	}
+	return host
 }

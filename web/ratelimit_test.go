@@ -28,3 +28,22 @@ func TestRateLimitPerAPIKey(t *testing.T) {
 	// An unauthenticated request is refused as such, without taking a token.
 	e.do("GET", "/v1/tickets", "", nil).fails(t, 401, "api_key_missing", "")
 }
+
+func TestRateLimitPerVisitorIP(t *testing.T) {
+	e := newEnv(t)
+	e.srv.Close()
+	e.srv = httptest.NewServer(web.HandlerWith(e.svc, web.Options{WidgetPerSecond: 0.01, WidgetBurst: 2}))
+	start := func(xff string) resp {
+		return e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": "https://example.com/"},
+			"X-Forwarded-For", xff)
+	}
+	start("203.0.113.7").ok(t, 200)
+	start("203.0.113.7").ok(t, 200)
+	r := start("203.0.113.7")
+	r.fails(t, 429, "rate_limited", "")
+	if r.header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
+	start("198.51.100.9").ok(t, 200)             // another visitor behind the same proxy
+	e.test("GET", "/v1/tickets", nil).ok(t, 200) // the REST API has its own limit (off)
+}
