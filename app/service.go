@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"chatsvc/files"
 	"chatsvc/storage"
 )
 
@@ -22,6 +23,8 @@ type Service struct {
 	now     func() time.Time
 	mu      sync.Mutex
 	wakeups []chan struct{} // one per worker, signalled after each commit
+	att     attachments
+	widget  *widgetState // visitors, live updates and the assistant (widget.go)
 
 	knowledge *knowledge // crawling and indexing, set by UseKnowledge
 }
@@ -29,6 +32,17 @@ type Service struct {
 // Options tune a Service; zero values take defaults.
 type Options struct {
 	Now func() time.Time // the clock; tests pass a fake one
+
+	// Attachments: the store files are fetched to (nil refuses them), and
+	// the server's public root, which signed file URLs start with.
+	Files     *files.Store
+	PublicURL string
+	// Assistant answers visitor messages; nil leaves them to the team.
+	Assistant Responder
+	// ReplyWait is how long a visitor's message waits for the assistant's
+	// reply before it is answered without one (the reply then arrives live).
+	// Zero means DefaultReplyWait; negative means not at all.
+	ReplyWait time.Duration
 }
 
 // New returns a Service over db.
@@ -36,7 +50,8 @@ func New(db *storage.DB, o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{db: db, now: o.Now}
+	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
+		widget: newWidgetState(o)}
 }
 
 // Wakeup returns a channel signalled (without blocking, at most one signal
@@ -62,6 +77,7 @@ func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
 func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
 	err := s.db.Write(ctx, fn)
 	if err == nil {
+		s.widget.changes.signal()
 		s.mu.Lock()
 		for _, c := range s.wakeups {
 			select {

@@ -14,11 +14,17 @@ type Worker struct {
 	// Step does one round of work and reports whether more is waiting, in
 	// which case it is called again at once.
 	Step func(ctx context.Context) (more bool, err error)
+	// Drain, when set, is called as Run ends, to wait for work that Step
+	// started in the background.
+	Drain func()
 }
 
 // Run calls Step when woken, every interval, and again while it reports
 // more work, until ctx ends. Errors are logged and retried at the next round.
 func (w Worker) Run(ctx context.Context) {
+	if w.Drain != nil {
+		defer w.Drain()
+	}
 	tick := time.NewTicker(w.Every)
 	defer tick.Stop()
 	for {

@@ -48,7 +48,11 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		{"crawler.timeout", c.Crawler.Timeout, 15 * time.Second},
 		{"crawler.max_page_bytes", c.Crawler.MaxPageBytes, 2 << 20},
 		{"smtp.host", c.SMTP.Host, ""},
+		{"attachments.max_bytes", c.Attachments.MaxBytes, int64(25 << 20)},
+		{"attachments.timeout", c.Attachments.Timeout, 20 * time.Second},
 		{"assistant.provider", c.Assistant.Provider, "extractive"},
+		{"rate_limit.api_per_second", c.RateLimit.APIPerSecond, 0.0},
+		{"rate_limit.widget_per_second", c.RateLimit.WidgetPerSecond, 20.0},
 	}
 	for _, ch := range checks {
 		if !reflect.DeepEqual(ch.got, ch.want) {
