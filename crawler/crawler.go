@@ -134,7 +134,8 @@ func newCrawl(ctx context.Context, o Options, start *url.URL) *crawl {
 	cr := &crawl{o: o, site: siteHost(start), start: normalize(start), found: map[string]*Page{},
 		digests: map[[32]byte]string{}, skipped: map[string]string{}}
 	c := colly.NewCollector(colly.Async(true), colly.StdlibContext(ctx), colly.UserAgent(o.UserAgent),
-		colly.MaxBodySize(o.MaxPageBytes+1)) // one byte more than allowed tells an oversized page
+		colly.MaxBodySize(o.MaxPageBytes+1), // one byte more than allowed tells an oversized page
+		colly.DetectCharset())               // pages that do not name their charset are converted to UTF-8 too
 	c.IgnoreRobotsTxt = !o.RespectRobots
 	c.MaxDepth = o.MaxDepth + 1 // colly counts the first page as depth 1
 	// The project's guarded client does every fetch, robots.txt included.

@@ -259,6 +259,24 @@ func TestFirstURLMayMoveTheSite(t *testing.T) {
 	}
 }
 
+func TestPagesInOtherCharsetsAreReadAsUTF8(t *testing.T) {
+	latin1 := []byte("<html><head><title>Caf\xe9</title></head><body><main><p>Le caf\xe9 ouvre \xe0 neuf heures, " +
+		"le d\xe9jeuner est servi \xe0 midi et la client\xe8le est pri\xe9e de r\xe9server.</p></main></body></html>")
+	s := newSite(t, map[string]http.HandlerFunc{
+		"/named":   serve("text/html; charset=iso-8859-1", latin1),
+		"/unnamed": serve("text/html", latin1),
+	})
+	for _, path := range []string{"/named", "/unnamed"} {
+		res, err := crawler.Crawl(context.Background(), options(), crawler.KindURL, s.URL+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := res.Pages[0]; p.Title != "Café" || !strings.Contains(p.Chunks[0].Text, "déjeuner est servi à midi") {
+			t.Errorf("%s: %q %q", path, p.Title, p.Chunks[0].Text)
+		}
+	}
+}
+
 func TestCrawlStopsAtMaxPages(t *testing.T) {
 	routes := map[string]http.HandlerFunc{}
 	routes["/"] = page("Home", "Start.", "/1")
