@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"chatsvc/assistant"
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/storage"
@@ -113,4 +114,40 @@ func indexChunks(b *testing.B) (int, float64) {
 	}
 	took := time.Since(start)
 	return sources * perSource, float64(sources*perSource) / took.Seconds()
+}
+
+// BenchmarkWidgetRoundTripProductIndex is BenchmarkWidgetRoundTrip with the
+// assistant searching the bleve index the product uses (each page chunked
+// as a sync chunks it), beside the in-memory index in the same run.
+//
+//	go test ./bench -run '^$' -bench WidgetRoundTripProductIndex -benchtime 1x
+func BenchmarkWidgetRoundTripProductIndex(b *testing.B) {
+	for b.Loop() {
+		pages, questions := benchDocs()
+		idx, err := search.Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		var chunks []search.Chunk
+		for _, p := range pages {
+			for _, c := range crawler.TextChunks(p.Text) {
+				chunks = append(chunks, search.Chunk{SourceID: p.SourceID, Mode: p.Mode, URL: p.URL, Title: p.Title,
+					Heading: c.Heading, Text: c.Text})
+			}
+		}
+		if err := idx.Replace(context.Background(), "src_bench", chunks); err != nil {
+			b.Fatal(err)
+		}
+		product, lat := newWidgetBench(b, assistant.New(idx, assistant.Extractive{})).run(b, questions, true)
+		memIdx, _ := benchIndex()
+		memory, _ := newWidgetBench(b, assistant.New(memIdx, assistant.Extractive{})).run(b, questions, true)
+		idx.Close()
+		p50, p99 := lat[len(lat)/2], lat[len(lat)*99/100]
+		b.ReportMetric(product, "round_trips/s")
+		b.ReportMetric(float64(p50.Microseconds())/1000, "p50_ms")
+		b.ReportMetric(float64(p99.Microseconds())/1000, "p99_ms")
+		b.ReportMetric(product/memory, "product/in_memory")
+		b.Logf("%d chunks in bleve; %d visitors: %.0f round trips/s, p50 %v, p99 %v; in-memory index %.0f/s (ratio %.2f)",
+			len(chunks), clients, product, p50, p99, memory, product/memory)
+	}
 }

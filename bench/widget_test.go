@@ -52,9 +52,19 @@ func BenchmarkWidgetRoundTrip(b *testing.B) {
 	}
 }
 
-// benchIndex makes benchPages pages on made-up topics, each with a few
-// distinctive words, and a question for each that only its page answers.
+// benchIndex is the in-memory index over benchDocs.
 func benchIndex() (*searchtest.Index, []string) {
+	pages, questions := benchDocs()
+	idx := searchtest.New()
+	for _, p := range pages {
+		idx.Add(p)
+	}
+	return idx, questions
+}
+
+// benchDocs makes benchPages pages on made-up topics, each with a few
+// distinctive words, and a question for each that only its page answers.
+func benchDocs() ([]searchtest.Page, []string) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	syll := []string{"ka", "lo", "mi", "ra", "ten", "vos", "qui", "del", "mar", "zu", "fen", "tor", "pli", "gan", "sek"}
 	word := func() string {
@@ -67,7 +77,7 @@ func benchIndex() (*searchtest.Index, []string) {
 	filler := "Settings are saved for the whole workspace and apply to new conversations at once. " +
 		"Team members with the owner role can change them from the dashboard. " +
 		"Changes are recorded in the audit log, which keeps entries for one year."
-	idx := searchtest.New()
+	var pages []searchtest.Page
 	var questions []string
 	for i := 0; i < benchPages; i++ {
 		a, c, d := word(), word(), word()
@@ -75,11 +85,11 @@ func benchIndex() (*searchtest.Index, []string) {
 		text := fmt.Sprintf("The %s %s option controls how %s reports are sent to your team. %s\n\n"+
 			"Turn %s %s on from the Settings page; %s reports then arrive every morning. %s",
 			a, c, d, filler, a, c, d, filler)
-		idx.Add(searchtest.Page{SourceID: "src_bench", Mode: storage.Test, URL: fmt.Sprintf("https://docs.example.com/p/%d", i),
-			Title: title, Text: text})
+		pages = append(pages, searchtest.Page{SourceID: "src_bench", Mode: storage.Test,
+			URL: fmt.Sprintf("https://docs.example.com/p/%d", i), Title: title, Text: text})
 		questions = append(questions, fmt.Sprintf("How do I turn on the %s %s option for %s reports?", a, c, d))
 	}
-	return idx, questions
+	return pages, questions
 }
 
 type widgetBench struct {
