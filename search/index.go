@@ -15,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"chatsvc/storage"
 )
@@ -80,8 +81,10 @@ func open(path string) (*Index, error) {
 	return &Index{idx: idx}, nil
 }
 
-// isTimeout recognises bolt's lock timeout, which scorch passes on as text.
-func isTimeout(err error) bool { return strings.Contains(err.Error(), "timeout") }
+// isTimeout recognises bolt's lock timeout: another process has the index.
+func isTimeout(err error) bool {
+	return errors.Is(err, bolterrors.ErrTimeout) || strings.HasSuffix(err.Error(), bolterrors.ErrTimeout.Error())
+}
 
 // indexMapping: the text fields are analysed as English (stemmed, stop
 // words dropped) and stored, so a passage is returned without a database
