@@ -94,6 +94,11 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 		} else {
 			event = EventKnowledgeSourceFailed
 			cur.Status, cur.FailureReason = SourceFailed, &reason
+			// The kept pages are put back in the index, in case an earlier
+			// attempt indexed pages and then died before recording them.
+			if err := q.QueueKnowledgeIndex(ctx, cur.ID); err != nil {
+				return err
+			}
 		}
 		if err := q.UpdateKnowledgeSource(ctx, cur); err != nil {
 			return err

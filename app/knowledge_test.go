@@ -353,3 +353,36 @@ func TestSourceDeletedDuringItsSyncLeavesNothing(t *testing.T) {
 		t.Fatalf("events %v about a deleted source", got)
 	}
 }
+
+func TestFailedSyncAfterACrashKeepsTheRecordedPages(t *testing.T) {
+	in := newInstall(t)
+	site := newSwitchable(t, "Support answers within one day.")
+	id := in.create(storage.Test, app.SourceURL, "help", site.URL+"/")
+	in.work()
+	in.nightly(in.clock.Now())
+
+	// A sync indexes new pages, then the process dies before recording them.
+	site.set(func(s *switchable) { s.text = "Support answers within one hour." })
+	in.nightly(time.Date(2026, 10, 2, 3, 0, 0, 0, time.UTC))
+	chunks, err := in.db.Read().KnowledgeChunks(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := in.source(id)
+	stale := []search.Chunk{{SourceID: id, Mode: k.Mode, URL: chunks[0].URL, Title: chunks[0].Title,
+		Heading: chunks[0].Heading, Text: "Support answers within one hour."}}
+	if err := in.idx.Replace(context.Background(), id, stale); err != nil {
+		t.Fatal(err)
+	}
+	in.restart()
+	// The resumed sync fails: the index must go back to the pages the database kept.
+	site.set(func(s *switchable) { s.down = true })
+	in.work()
+	if k := in.source(id); k.Status != app.SourceFailed {
+		t.Fatalf("source %+v, want failed", k)
+	}
+	ps := in.search("support answers")
+	if len(ps) != 1 || !strings.Contains(ps[0].Text, "one day") {
+		t.Fatalf("search %v, want the recorded page", ps)
+	}
+}
