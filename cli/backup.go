@@ -15,6 +15,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/backup"
 	"chatsvc/config"
+	"chatsvc/storage"
 )
 
 func backupCmd(g *globals) *cobra.Command {
@@ -73,9 +74,13 @@ func restoreCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Restored the backup of %s (chatsvc %s, schema %d) into %s.\n"+
+			n, err := rebuildIndex(cmd.Context(), cfg)
+			if err != nil {
+				return fmt.Errorf("restored, but the search index could not be rebuilt (run chatsvc reindex): %w", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Restored the backup of %s (chatsvc %s, schema %d) into %s and indexed %d chunks.\n"+
 				"The configuration in use then is in %s, for reference.\n",
-				m.CreatedAt, m.Version, m.SchemaVersion, cfg.DataDir, backup.RestoredConfig)
+				m.CreatedAt, m.Version, m.SchemaVersion, cfg.DataDir, n, backup.RestoredConfig)
 			return nil
 		},
 	}
@@ -83,6 +88,16 @@ func restoreCmd(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&force, "force", false, "replace a data dir that is not empty")
 	cmd.MarkFlagRequired("from")
 	return cmd
+}
+
+// rebuildIndex builds the search index of a restored data dir.
+func rebuildIndex(ctx context.Context, cfg *config.Config) (int, error) {
+	db, err := storage.Open(ctx, cfg.DataDir)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	return reindex(ctx, cfg, app.New(db, app.Options{}))
 }
 
 // scheduledBackups makes an archive in data_dir/backups every backup.every

@@ -237,6 +237,9 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("restore: %d %s", code, errOut)
 	}
+	if _, err := os.Stat(filepath.Join(target, "index.bleve")); err != nil || !strings.Contains(stdout, "indexed") {
+		t.Fatalf("restore must rebuild the search index (%v):\n%s", err, stdout)
+	}
 	conf := string(mustRead(t, filepath.Join(target, "config.from-backup.yaml")))
 	if strings.Contains(conf, "hunter2") || !strings.Contains(conf, "left out") {
 		t.Fatalf("secrets must stay out of a backup without --with-secrets:\n%s", conf)
