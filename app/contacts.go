@@ -193,22 +193,3 @@ func (s *Service) Contacts(ctx context.Context, mode storage.Mode, in ContactQue
 		return storage.Cursor{Key: int64(c.ActiveAt()), ID: c.ID}
 	}), nil
 }
-
-// DeleteContact erases a contact: the contact is deleted and, in the same
-// transaction, its conversations lose their link to it, the messages it
-// wrote lose its name, and e-mails not yet sent to it are dropped.
-func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
-	err := s.write(ctx, func(q *storage.Q) error {
-		if err := q.DeleteContact(ctx, mode, id); err != nil {
-			return found(err, noSuch("contact", id))
-		}
-		if err := q.ForgetMessageAuthor(ctx, id); err != nil {
-			return err
-		}
-		return q.DeleteUnsentMailsOf(ctx, id)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &Deleted{ID: id, Object: "contact", Deleted: true}, nil
-}

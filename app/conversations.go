@@ -172,30 +172,37 @@ func (s *Service) StartConversation(ctx context.Context, mode storage.Mode, in V
 		if _, err := q.Site(ctx, in.SiteID); err != nil {
 			return found(err, noSuchRef("site_id", "site", in.SiteID))
 		}
-		now := s.stamp()
-		conv = &storage.Conversation{ID: NewID(PrefixConversation), Object: "conversation", Mode: mode,
-			SiteID: in.SiteID, Status: StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{},
-			Subject: subjectOf(in.Body), LastMessageAt: now, CreatedAt: now, UpdatedAt: now}
-		if in.VisitorID != "" {
-			conv.VisitorID = &in.VisitorID
-		}
-		if in.ContactID != "" {
-			conv.ContactID = &in.ContactID
-		}
-		if err := q.InsertConversation(ctx, conv); err != nil {
-			return err
-		}
-		author := storage.Author{Type: storage.AuthorContact, ID: conv.ContactID}
 		var err error
-		msg, err = s.addMessage(ctx, q, conv, author, in.Body, nil, now)
-		if err != nil {
-			return err
-		}
-		// conversation.created carries the conversation as it stands once its
-		// first message is in.
-		return s.emit(ctx, q, mode, EventConversationCreated, conv.ID, conv, now)
+		conv, msg, err = s.startConversation(ctx, q, mode, in, s.stamp())
+		return err
 	})
 	return conv, msg, err
+}
+
+// startConversation does StartConversation's work in the caller's
+// transaction, for a site known to exist.
+func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode storage.Mode, in VisitorStart,
+	now storage.Timestamp) (*storage.Conversation, *storage.Message, error) {
+	conv := &storage.Conversation{ID: NewID(PrefixConversation), Object: "conversation", Mode: mode,
+		SiteID: in.SiteID, Status: StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{},
+		Subject: subjectOf(in.Body), LastMessageAt: now, CreatedAt: now, UpdatedAt: now}
+	if in.VisitorID != "" {
+		conv.VisitorID = &in.VisitorID
+	}
+	if in.ContactID != "" {
+		conv.ContactID = &in.ContactID
+	}
+	if err := q.InsertConversation(ctx, conv); err != nil {
+		return nil, nil, err
+	}
+	author := storage.Author{Type: storage.AuthorContact, ID: conv.ContactID}
+	msg, err := s.addMessage(ctx, q, conv, author, in.Body, nil, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	// conversation.created carries the conversation as it stands once its
+	// first message is in.
+	return conv, msg, s.emit(ctx, q, mode, EventConversationCreated, conv.ID, conv, now)
 }
 
 // subjectOf makes a short subject from a first message: its first sentence

@@ -21,6 +21,7 @@ const (
 	PrefixNote         = "note_"
 	PrefixMail         = "eml_"
 	PrefixRequest      = "req_"
+	PrefixAttachment   = "att_"
 )
 
 var idClock struct {

@@ -2,8 +2,7 @@ package app
 
 import (
 	"context"
-	"strconv"
-	"strings"
+	"errors"
 
 	"chatsvc/storage"
 )
@@ -27,7 +26,7 @@ type AgentMessage struct {
 	Attachments Field[[]AttachmentInput]
 }
 
-func (in AgentMessage) validate() error {
+func (in AgentMessage) validate(a *attachments) error {
 	if !in.Body.has() {
 		return missing("body")
 	}
@@ -40,13 +39,9 @@ func (in AgentMessage) validate() error {
 	if n := len(in.Attachments.V); n > MaxAttachments {
 		return invalid("attachments", "A message can carry at most %d attachments (got %d).", MaxAttachments, n)
 	}
-	for i, a := range in.Attachments.V {
-		p := "attachments." + strconv.Itoa(i)
-		if !a.URL.has() || a.URL.V == "" {
-			return missing(p + ".url")
-		}
-		if !strings.HasPrefix(a.URL.V, "https://") {
-			return invalid(p+".url", "Attachment URLs must be public HTTPS URLs (got '%s').", a.URL.V)
+	for i, att := range in.Attachments.V {
+		if err := a.check(i, att); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -54,48 +49,94 @@ func (in AgentMessage) validate() error {
 
 // PostAgentMessage sends a team member's message to the visitor. A
 // conversation in `waiting` moves to `handed_off`; a closed one refuses.
+// Attachments are downloaded first: if one fails, nothing is written.
 func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convID string, in AgentMessage) (*storage.Message, error) {
-	if err := in.validate(); err != nil {
+	if err := in.validate(&s.att); err != nil {
 		return nil, err
 	}
+	var stored []storage.StoredFile
 	if len(in.Attachments.V) > 0 {
-		return nil, &Error{Kind: Invalid, Code: CodeFeatureUnavailable, Param: "attachments",
-			Message: "This server cannot fetch attachments; send the message without them."}
+		if s.att.store == nil {
+			return nil, &Error{Kind: Invalid, Code: CodeFeatureUnavailable, Param: "attachments",
+				Message: "This server cannot fetch attachments; send the message without them."}
+		}
+		// Refuse what the write would refuse before spending time on downloads.
+		err := s.db.ReadTx(ctx, func(q *storage.Q) error {
+			_, _, err := agentMessageAllowed(ctx, q, mode, convID, in)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.signingKey(ctx); err != nil {
+			return nil, err
+		}
+		if stored, err = s.fetchAttachments(ctx, in.Attachments.V); err != nil {
+			return nil, err
+		}
 	}
 	var msg *storage.Message
 	err := s.write(ctx, func(q *storage.Q) error {
-		c, err := q.Conversation(ctx, mode, convID)
+		c, m, err := agentMessageAllowed(ctx, q, mode, convID, in)
 		if err != nil {
-			return found(err, noSuch("conversation", convID))
-		}
-		m, err := q.Member(ctx, in.AuthorID.V)
-		if err != nil {
-			return found(err, noSuchRef("author_id", "team member", in.AuthorID.V))
-		}
-		if c.Status == StatusClosed {
-			return closedErr(convID)
+			return err
 		}
 		if c.Status == StatusWaiting {
 			c.Status = StatusHandedOff
 		}
 		author := storage.Author{Type: storage.AuthorAgent, ID: &m.ID, Name: &m.Name}
-		msg, err = s.addMessage(ctx, q, c, author, in.Body.V, nil, s.stamp())
+		msg, err = s.addMessageWith(ctx, q, c, author, in.Body.V, nil, stored, s.stamp())
 		return err
 	})
 	return msg, err
+}
+
+// agentMessageAllowed checks that the conversation exists and is not closed
+// and that the author is a team member, and returns both.
+func agentMessageAllowed(ctx context.Context, q *storage.Q, mode storage.Mode, convID string, in AgentMessage) (*storage.Conversation, *storage.Member, error) {
+	c, err := q.Conversation(ctx, mode, convID)
+	if err != nil {
+		return nil, nil, found(err, noSuch("conversation", convID))
+	}
+	m, err := q.Member(ctx, in.AuthorID.V)
+	if err != nil {
+		return nil, nil, found(err, noSuchRef("author_id", "team member", in.AuthorID.V))
+	}
+	if c.Status == StatusClosed {
+		return nil, nil, closedErr(convID)
+	}
+	return c, m, nil
 }
 
 // addMessage stores a message, counts it on its conversation (whose other
 // changes the caller made on c) and records message.created.
 func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
 	body string, sources []storage.Source, now storage.Timestamp) (*storage.Message, error) {
+	return s.addMessageWith(ctx, q, c, author, body, sources, nil, now)
+}
+
+// addMessageWith is addMessage for a message with attachments, already
+// stored; the signing key must have been loaded (signingKey) beforehand,
+// since the event carries signed URLs.
+func (s *Service) addMessageWith(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
+	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp) (*storage.Message, error) {
 	m := &storage.Message{ID: NewID(PrefixMessage), Object: "message", Mode: c.Mode, ConversationID: c.ID,
-		Author: author, Body: body, Attachments: []storage.Attachment{}, Sources: sources, CreatedAt: now}
+		Author: author, Body: body, Attachments: []storage.Attachment{}, Files: stored, Sources: sources, CreatedAt: now}
 	if m.Sources == nil {
 		m.Sources = []storage.Source{}
 	}
 	if err := q.InsertMessage(ctx, m); err != nil {
 		return nil, err
+	}
+	if len(stored) > 0 {
+		key := s.cachedKey()
+		if key == nil {
+			return nil, errors.New("attachments: signing key not loaded")
+		}
+		if err := q.InsertAttachments(ctx, m); err != nil {
+			return nil, err
+		}
+		s.sign(key, m)
 	}
 	c.MessageCount++
 	c.LastMessageAt, c.UpdatedAt = now, now
@@ -108,7 +149,10 @@ func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *storage.Conve
 // Message returns a message, or a NotFound error.
 func (s *Service) Message(ctx context.Context, mode storage.Mode, id string) (*storage.Message, error) {
 	m, err := s.db.Read().Message(ctx, mode, id)
-	return m, found(err, noSuch("message", id))
+	if err != nil {
+		return nil, found(err, noSuch("message", id))
+	}
+	return m, s.present(ctx, m)
 }
 
 // Messages lists a conversation's messages oldest first.
@@ -126,6 +170,9 @@ func (s *Service) Messages(ctx context.Context, mode storage.Mode, convID string
 		return err
 	})
 	if err != nil {
+		return List[*storage.Message]{}, err
+	}
+	if err := s.present(ctx, rows...); err != nil {
 		return List[*storage.Message]{}, err
 	}
 	return makeList(rows, pg, func(m *storage.Message) storage.Cursor {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"chatsvc/files"
 	"chatsvc/storage"
 )
 
@@ -21,12 +22,28 @@ type Service struct {
 	now     func() time.Time
 	mu      sync.Mutex
 	wakeups []chan struct{} // one per worker, signalled after each commit
+	att     attachments
+	widget  *widgetState // visitors, live updates and the assistant (widget.go)
 	hooks   WebhookOptions
+
+	knowledge *knowledge // crawling and indexing, set by UseKnowledge
 }
 
 // Options tune a Service; zero values take defaults.
 type Options struct {
-	Now      func() time.Time // the clock; tests pass a fake one
+	Now func() time.Time // the clock; tests pass a fake one
+
+	// Attachments: the store files are fetched to (nil refuses them), and
+	// the server's public root, which signed file URLs start with.
+	Files     *files.Store
+	PublicURL string
+	// Assistant answers visitor messages; nil leaves them to the team.
+	Assistant Responder
+	// ReplyWait is how long a visitor's message waits for the assistant's
+	// reply before it is answered without one (the reply then arrives live).
+	// Zero means DefaultReplyWait; negative means not at all.
+	ReplyWait time.Duration
+	// Webhooks are the webhooks.* settings.
 	Webhooks WebhookOptions
 }
 
@@ -35,7 +52,8 @@ func New(db *storage.DB, o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{db: db, now: o.Now, hooks: o.Webhooks.withDefaults()}
+	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
+		widget: newWidgetState(o), hooks: o.Webhooks.withDefaults()}
 }
 
 // Wakeup returns a channel signalled (without blocking, at most one signal
@@ -61,6 +79,7 @@ func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
 func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
 	err := s.db.Write(ctx, fn)
 	if err == nil {
+		s.widget.changes.signal()
 		s.mu.Lock()
 		for _, c := range s.wakeups {
 			select {

@@ -68,7 +68,7 @@ const (
 var WebhookEventTypes = []string{
 	EventConversationCreated, EventConversationHandedOff, EventConversationClosed, EventMessageCreated,
 	EventTicketCreated, EventTicketUpdated, EventTicketSolved, EventContactCreated,
-	"knowledge_source.ready", "knowledge_source.failed",
+	EventKnowledgeSourceReady, EventKnowledgeSourceFailed,
 }
 
 // WebhookFeature refuses every webhook operation on a plan without webhooks.

@@ -14,15 +14,17 @@ type Worker struct {
 	// Step does one round of work and reports whether more is waiting, in
 	// which case it is called again at once.
 	Step func(ctx context.Context) (more bool, err error)
-	// Drain, when set, is called once ctx has ended, before Run returns, to
-	// wait for work Step started in the background (so it ends before the
-	// database closes).
+	// Drain, when set, is called as Run ends, to wait for work that Step
+	// started in the background.
 	Drain func()
 }
 
 // Run calls Step when woken, every interval, and again while it reports
 // more work, until ctx ends. Errors are logged and retried at the next round.
 func (w Worker) Run(ctx context.Context) {
+	if w.Drain != nil {
+		defer w.Drain()
+	}
 	tick := time.NewTicker(w.Every)
 	defer tick.Stop()
 	for {
@@ -36,9 +38,6 @@ func (w Worker) Run(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
-			if w.Drain != nil {
-				w.Drain()
-			}
 			return
 		case <-tick.C:
 		case <-w.Wake:

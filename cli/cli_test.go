@@ -223,3 +223,41 @@ func TestServeBootstrapsWorksWithCLIAndSurvivesRestart(t *testing.T) {
 		t.Fatalf("ticket after restart: %d %s", code, body)
 	}
 }
+
+func TestBackupAndRestoreCommands(t *testing.T) {
+	in := newInstall(t)
+	in.mustLast(`^site_`, "sites", "create", "--name", "Before backup")
+	os.WriteFile(in.config, append(mustRead(t, in.config), []byte("smtp:\n  password: hunter2\n")...), 0o600)
+	out := filepath.Join(t.TempDir(), "b.tar.gz")
+	if got := in.mustLast(`\.tar\.gz$`, "backup", "--out", out); got != out {
+		t.Fatalf("backup printed %q, want %q", got, out)
+	}
+	target := filepath.Join(t.TempDir(), "restored")
+	code, stdout, errOut := in.run("restore", "--from", out, "--data", target)
+	if code != 0 {
+		t.Fatalf("restore: %d %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(target, "index.bleve")); err != nil || !strings.Contains(stdout, "indexed") {
+		t.Fatalf("restore must rebuild the search index (%v):\n%s", err, stdout)
+	}
+	conf := string(mustRead(t, filepath.Join(target, "config.from-backup.yaml")))
+	if strings.Contains(conf, "hunter2") || !strings.Contains(conf, "left out") {
+		t.Fatalf("secrets must stay out of a backup without --with-secrets:\n%s", conf)
+	}
+	code, stdout, _ = in.run("sites", "list", "--data", target)
+	if code != 0 || !strings.Contains(stdout, "Before backup") {
+		t.Fatalf("restored sites (exit %d):\n%s", code, stdout)
+	}
+	if code, _, errOut := in.run("restore", "--from", out, "--data", target); code == 0 || !strings.Contains(errOut, "--force") {
+		t.Fatalf("restore over data: exit %d, %q", code, errOut)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

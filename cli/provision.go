@@ -98,7 +98,7 @@ func sitesCmd(g *globals) *cobra.Command {
 			})
 		}),
 	}
-	cmd.AddCommand(create, list)
+	cmd.AddCommand(create, list, identitySecretCmd(g))
 	return cmd
 }
 

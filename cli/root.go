@@ -8,12 +8,15 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"chatsvc/app"
 	"chatsvc/config"
+	"chatsvc/files"
 	"chatsvc/storage"
+	"chatsvc/web"
 )
 
 // Execute runs the command line and returns the process exit code. serve
@@ -33,13 +36,14 @@ func Execute(ctx context.Context, defaults []byte, version string, args []string
 // globals are the flags every command takes.
 type globals struct {
 	defaults   []byte
+	version    string
 	configFile string
 	dataDir    string
 	addr       string
 }
 
 func newRoot(defaults []byte, version string) *cobra.Command {
-	g := &globals{defaults: defaults}
+	g := &globals{defaults: defaults, version: version}
 	root := &cobra.Command{
 		Use:           "chatsvc",
 		Short:         "Self-hosted customer chat: widget, assistant, hand-off, tickets",
@@ -48,7 +52,7 @@ func newRoot(defaults []byte, version string) *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (default ./config.yaml when present)")
 	root.PersistentFlags().StringVar(&g.dataDir, "data", "", "data dir (overrides data_dir)")
-	root.AddCommand(serveCmd(g), keysCmd(g), sitesCmd(g), membersCmd(g), &cobra.Command{
+	root.AddCommand(serveCmd(g), keysCmd(g), sitesCmd(g), membersCmd(g), backupCmd(g), restoreCmd(g), reindexCmd(g), &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
@@ -84,7 +88,10 @@ func (g *globals) open(ctx context.Context) (*config.Config, *app.Service, func(
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open database: %w", err)
 	}
-	return cfg, app.New(db, app.Options{Webhooks: webhookOptions(cfg)}), func() { db.Close() }, nil
+	store := files.New(files.Options{Dir: filepath.Join(cfg.DataDir, "files"), MaxBytes: cfg.Attachments.MaxBytes,
+		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
+	svc := app.New(db, app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg)})
+	return cfg, svc, func() { db.Close() }, nil
 }
 
 func setupLogging(cfg *config.Config) {
@@ -95,7 +102,7 @@ func setupLogging(cfg *config.Config) {
 	if cfg.Log.Format == "json" {
 		h = slog.NewJSONHandler(os.Stderr, opts)
 	}
-	slog.SetDefault(slog.New(h))
+	slog.SetDefault(slog.New(web.LogHandler(h)))
 }
 
 // withService runs fn with an open service, for the provisioning commands.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/config"
+	"chatsvc/mailer"
 	"chatsvc/web"
 )
 
@@ -33,7 +35,7 @@ func serveCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer closeDB()
-			return Serve(ctx, cfg, svc, cmd.OutOrStdout())
+			return Serve(ctx, cfg, svc, cmd.OutOrStdout(), g.version)
 		},
 	}
 	cmd.Flags().StringVar(&g.addr, "addr", "", "listen address (overrides addr)")
@@ -43,32 +45,52 @@ func serveCmd(g *globals) *cobra.Command {
 // Serve runs the HTTP server until ctx ends, then shuts down gracefully.
 // On an empty installation it first creates and prints a default site and
 // test key.
-func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Writer) error {
+func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Writer, version string) error {
 	site, secret, err := svc.Bootstrap(ctx)
 	if err != nil {
 		return fmt.Errorf("first start: %w", err)
 	}
 	if site != nil {
 		fmt.Fprintf(out, "First start: created a default site and a test-mode API key.\n"+
-			"  site:     %s\n  test key: %s   (shown only this once: keep it)\n  API:      %s/v1\n",
-			site.ID, secret, cfg.PublicURL)
+			"  site:     %s\n  test key: %s   (shown only this once: keep it)\n  API:      %s/v1\n"+
+			"  demo:     %s/demo?site=%s   (the widget, in test mode)\n",
+			site.ID, secret, cfg.PublicURL, cfg.PublicURL, site.ID)
 	}
+	idx, err := openKnowledge(ctx, cfg, svc)
+	if err != nil {
+		return err
+	}
+	defer idx.Close() // deferred first, so it runs after the workers have stopped
+	svc.UseAssistant(newAssistant(cfg, idx))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	srv := web.NewServer(cfg.Addr, web.Handler(svc))
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	workCtx, stopWorkers := context.WithCancel(context.Background())
 	var workers sync.WaitGroup
-	for _, w := range backgroundWorkers(cfg, svc) {
+	var running atomic.Int32
+	list := append(backgroundWorkers(cfg, svc), scheduledBackups(cfg, version, time.Now)...)
+	for _, w := range list {
 		workers.Add(1)
+		running.Add(1)
 		go func() {
 			defer workers.Done()
+			defer running.Add(-1)
 			w.Run(workCtx)
 		}()
 	}
+	ready := func(context.Context) error {
+		if n := int(running.Load()); n < len(list) {
+			return fmt.Errorf("%d of %d background workers are running", n, len(list))
+		}
+		return nil
+	}
+	srv := web.NewServer(cfg.Addr, web.HandlerWith(svc, web.Options{
+		APIPerSecond: cfg.RateLimit.APIPerSecond, APIBurst: cfg.RateLimit.APIBurst,
+		WidgetPerSecond: cfg.RateLimit.WidgetPerSecond, WidgetBurst: cfg.RateLimit.WidgetBurst,
+		MetricsToken: cfg.Metrics.Token, Ready: ready}))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
 	defer func() {
 		stopWorkers()
 		workers.Wait()
@@ -90,7 +112,12 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 
 // backgroundWorkers lists the workers serve runs beside the HTTP server.
 func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
-	var workers []app.Worker
-	workers = append(workers, webhookWorkers(cfg, svc)...)
-	return workers
+	return append([]app.Worker{
+		{Name: "idempotency-prune", Every: time.Hour, Step: func(ctx context.Context) (bool, error) {
+			_, err := svc.PruneIdempotencyKeys(ctx)
+			return false, err
+		}},
+		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
+		svc.AssistantWorker(),
+	}, append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...)...)
 }

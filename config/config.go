@@ -16,6 +16,7 @@ import (
 	"github.com/knadh/koanf/providers/env/v2"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/providers/rawbytes"
+	"github.com/knadh/koanf/providers/structs"
 	"github.com/knadh/koanf/v2"
 )
 
@@ -29,9 +30,26 @@ type Config struct {
 		Format string `koanf:"format"`
 		Level  string `koanf:"level"`
 	} `koanf:"log"`
+	Metrics struct {
+		Token string `koanf:"token"`
+	} `koanf:"metrics"`
+	Backup struct {
+		Every time.Duration `koanf:"every"`
+		Keep  int           `koanf:"keep"`
+	} `koanf:"backup"`
+	RateLimit struct {
+		APIPerSecond    float64 `koanf:"api_per_second"`
+		APIBurst        int     `koanf:"api_burst"`
+		WidgetPerSecond float64 `koanf:"widget_per_second"`
+		WidgetBurst     int     `koanf:"widget_burst"`
+	} `koanf:"rate_limit"`
 	Network struct {
 		AllowPrivate bool `koanf:"allow_private"`
 	} `koanf:"network"`
+	Attachments struct {
+		MaxBytes int64         `koanf:"max_bytes"`
+		Timeout  time.Duration `koanf:"timeout"`
+	} `koanf:"attachments"`
 	Webhooks struct {
 		Enabled     bool            `koanf:"enabled"`
 		AllowHTTP   bool            `koanf:"allow_http"`
@@ -44,9 +62,13 @@ type Config struct {
 		NightlyAt       string        `koanf:"nightly_at"`
 	} `koanf:"knowledge"`
 	Crawler struct {
-		MaxPages      int  `koanf:"max_pages"`
-		MaxDepth      int  `koanf:"max_depth"`
-		RespectRobots bool `koanf:"respect_robots"`
+		MaxPages      int           `koanf:"max_pages"`
+		MaxDepth      int           `koanf:"max_depth"`
+		RespectRobots bool          `koanf:"respect_robots"`
+		Delay         time.Duration `koanf:"delay"`
+		Parallelism   int           `koanf:"parallelism"`
+		Timeout       time.Duration `koanf:"timeout"`
+		MaxPageBytes  int           `koanf:"max_page_bytes"`
 	} `koanf:"crawler"`
 	SMTP struct {
 		Host     string `koanf:"host"`
@@ -139,6 +161,9 @@ func (c *Config) check() error {
 	if c.DataDir == "" {
 		bad("data_dir", "must not be empty")
 	}
+	if c.Attachments.MaxBytes < 1 || c.Attachments.Timeout <= 0 {
+		bad("attachments", "max_bytes and timeout must be positive")
+	}
 	if len(c.Webhooks.RetryDelays) == 0 {
 		bad("webhooks.retry_delays", "needs at least one delay")
 	}
@@ -155,6 +180,15 @@ func (c *Config) check() error {
 	}
 	if c.Crawler.MaxPages < 1 || c.Crawler.MaxDepth < 0 {
 		bad("crawler", "max_pages must be at least 1 and max_depth at least 0")
+	}
+	if c.Crawler.Delay < 0 || c.Crawler.Parallelism < 1 || c.Crawler.Timeout <= 0 || c.Crawler.MaxPageBytes < 1024 {
+		bad("crawler", "delay must not be negative, parallelism at least 1, timeout positive, max_page_bytes at least 1024")
+	}
+	if c.Backup.Every < 0 || c.Backup.Keep < 1 {
+		bad("backup", "every must not be negative and keep must be at least 1")
+	}
+	if c.RateLimit.APIPerSecond < 0 || c.RateLimit.WidgetPerSecond < 0 || c.RateLimit.APIBurst < 0 || c.RateLimit.WidgetBurst < 0 {
+		bad("rate_limit", "rates and bursts must not be negative")
 	}
 	if !oneOf(c.SMTP.TLS, "none", "starttls", "tls") {
 		bad("smtp.tls", "must be none, starttls or tls, got %q", c.SMTP.TLS)
@@ -178,4 +212,23 @@ func oneOf(v string, allowed ...string) bool {
 		}
 	}
 	return false
+}
+
+// secretKeys are the settings left out of a backup unless asked for.
+var secretKeys = []string{"smtp.password", "assistant.openai.api_key", "metrics.token"}
+
+// YAML renders the configuration; secrets are blanked unless withSecrets.
+func (c *Config) YAML(withSecrets bool) ([]byte, error) {
+	k := koanf.New(".")
+	if err := k.Load(structs.Provider(c, "koanf"), nil); err != nil {
+		return nil, err
+	}
+	if !withSecrets {
+		for _, key := range secretKeys {
+			if k.String(key) != "" {
+				k.Set(key, "(left out of the backup)")
+			}
+		}
+	}
+	return k.Marshal(yaml.Parser())
 }

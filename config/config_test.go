@@ -43,8 +43,16 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		{"crawler.max_pages", c.Crawler.MaxPages, 500},
 		{"crawler.max_depth", c.Crawler.MaxDepth, 3},
 		{"crawler.respect_robots", c.Crawler.RespectRobots, true},
+		{"crawler.delay", c.Crawler.Delay, 100 * time.Millisecond},
+		{"crawler.parallelism", c.Crawler.Parallelism, 2},
+		{"crawler.timeout", c.Crawler.Timeout, 15 * time.Second},
+		{"crawler.max_page_bytes", c.Crawler.MaxPageBytes, 2 << 20},
 		{"smtp.host", c.SMTP.Host, ""},
+		{"attachments.max_bytes", c.Attachments.MaxBytes, int64(25 << 20)},
+		{"attachments.timeout", c.Attachments.Timeout, 20 * time.Second},
 		{"assistant.provider", c.Assistant.Provider, "extractive"},
+		{"rate_limit.api_per_second", c.RateLimit.APIPerSecond, 0.0},
+		{"rate_limit.widget_per_second", c.RateLimit.WidgetPerSecond, 20.0},
 	}
 	for _, ch := range checks {
 		if !reflect.DeepEqual(ch.got, ch.want) {
@@ -95,6 +103,8 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		"bad provider":       "assistant:\n  provider: oracle\n",
 		"no retry delays":    "webhooks:\n  retry_delays: []\n",
 		"zero crawler pages": "crawler:\n  max_pages: 0\n",
+		"zero parallelism":   "crawler:\n  parallelism: 0\n",
+		"tiny page cap":      "crawler:\n  max_page_bytes: 10\n",
 	}
 	for name, body := range cases {
 		if _, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, body)}); err == nil {

@@ -82,3 +82,20 @@ func TestRedirectsAreNotFollowedByDefault(t *testing.T) {
 		t.Fatalf("status %d with redirects allowed, want 200", res.StatusCode)
 	}
 }
+
+func TestExemptAddressesOnly(t *testing.T) {
+	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer ok.Close()
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer other.Close()
+	exempt := netip.MustParseAddrPort(strings.TrimPrefix(ok.URL, "http://"))
+	c := outbound.New(outbound.Options{Exempt: []netip.AddrPort{exempt}})
+	res, err := c.Get(ok.URL)
+	if err != nil {
+		t.Fatalf("exempt address refused: %v", err)
+	}
+	res.Body.Close()
+	if _, err := c.Get(other.URL); !outbound.IsPrivateAddress(err) {
+		t.Fatalf("another port of the same address: %v, want a refusal", err)
+	}
+}

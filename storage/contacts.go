@@ -86,10 +86,15 @@ type ContactFilter struct {
 
 // Contacts lists contacts most recently active first.
 func (q *Q) Contacts(ctx context.Context, f ContactFilter) ([]*Contact, error) {
+	query, args := f.sql()
+	rows, err := q.query(ctx, query, args...)
+	return collect(rows, err, scanContact)
+}
+
+func (f ContactFilter) sql() (string, []any) {
 	conds, args := equal(f.Mode, "email_norm", f.EmailNorm, "external_id", f.ExternalID)
 	where, tail, args := keyset("active_at", true, f.Page, conds, args)
-	rows, err := q.query(ctx, `SELECT `+contactCols+` FROM contacts`+where+tail, args...)
-	return collect(rows, err, scanContact)
+	return `SELECT ` + contactCols + ` FROM contacts` + where + tail, args
 }
 
 // DeleteContact removes a contact. Its conversations lose their contact_id

@@ -74,10 +74,15 @@ type ConversationFilter struct {
 
 // Conversations lists conversations newest first.
 func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*Conversation, error) {
+	query, args := f.sql()
+	rows, err := q.query(ctx, query, args...)
+	return collect(rows, err, scanConversation)
+}
+
+func (f ConversationFilter) sql() (string, []any) {
 	conds, args := equal(f.Mode, "status", f.Status, "site_id", f.SiteID, "contact_id", f.ContactID)
 	where, tail, args := keyset("created_at", true, f.Page, conds, args)
-	rows, err := q.query(ctx, `SELECT `+conversationCols+` FROM conversations`+where+tail, args...)
-	return collect(rows, err, scanConversation)
+	return `SELECT ` + conversationCols + ` FROM conversations` + where + tail, args
 }
 
 // collect scans every row with scan.

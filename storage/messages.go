@@ -10,7 +10,8 @@ type Message struct {
 	ConversationID string       `json:"conversation_id"`
 	Author         Author       `json:"author"`
 	Body           string       `json:"body"`
-	Attachments    []Attachment `json:"attachments"`
+	Attachments    []Attachment `json:"attachments"` // signed afresh for each response
+	Files          []StoredFile `json:"-"`           // what the attachments column holds
 	Sources        []Source     `json:"sources"`
 	CreatedAt      Timestamp    `json:"created_at"`
 }
@@ -30,7 +31,7 @@ type Author struct {
 	Name *string `json:"name"`
 }
 
-// Attachment is a file sent with a message.
+// Attachment is a file sent with a message, as the API shows it.
 type Attachment struct {
 	URL  string `json:"url"`
 	Name string `json:"name"`
@@ -48,13 +49,11 @@ const messageCols = `id, mode, conversation_id, author_type, author_id, author_n
 func scanMessage(s interface{ Scan(...any) error }) (*Message, error) {
 	m := &Message{Object: "message"}
 	err := s.Scan(&m.ID, &m.Mode, &m.ConversationID, &m.Author.Type, &m.Author.ID, &m.Author.Name, &m.Body,
-		jsonCol{&m.Attachments}, jsonCol{&m.Sources}, &m.CreatedAt)
+		jsonCol{&m.Files}, jsonCol{&m.Sources}, &m.CreatedAt)
 	if err != nil {
 		return nil, notFound(err)
 	}
-	if m.Attachments == nil {
-		m.Attachments = []Attachment{}
-	}
+	m.Attachments = []Attachment{}
 	if m.Sources == nil {
 		m.Sources = []Source{}
 	}
@@ -63,9 +62,9 @@ func scanMessage(s interface{ Scan(...any) error }) (*Message, error) {
 
 // InsertMessage stores a new message.
 func (q *Q) InsertMessage(ctx context.Context, m *Message) error {
-	atts, srcs := m.Attachments, m.Sources
+	atts, srcs := m.Files, m.Sources
 	if atts == nil {
-		atts = []Attachment{}
+		atts = []StoredFile{}
 	}
 	if srcs == nil {
 		srcs = []Source{}

@@ -55,8 +55,9 @@ func (q *Q) MailsOfTicket(ctx context.Context, ticketID string) ([]*Mail, error)
 	return collect(rows, err, scanMail)
 }
 
-// DeleteUnsentMailsOf drops a contact's e-mails that were not sent yet.
-func (q *Q) DeleteUnsentMailsOf(ctx context.Context, contactID string) error {
-	_, err := q.exec(ctx, `DELETE FROM outbox WHERE contact_id = ? AND status = 'pending'`, contactID)
-	return err
+// CountMails counts the outbox rows with a status.
+func (q *Q) CountMails(ctx context.Context, status string) (int64, error) {
+	var n int64
+	err := q.row(ctx, `SELECT COUNT(*) FROM outbox WHERE status = ?`, status).Scan(&n)
+	return n, err
 }

@@ -129,6 +129,12 @@ type TicketFilter struct {
 
 // Tickets lists tickets newest first.
 func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*Ticket, error) {
+	query, args := f.sql()
+	rows, err := q.query(ctx, query, args...)
+	return collect(rows, err, scanTicket)
+}
+
+func (f TicketFilter) sql() (string, []any) {
 	conds, args := equal(f.Mode, "status", f.Status, "priority", f.Priority, "contact_id", f.ContactID)
 	if f.Tag != "" {
 		conds = append(conds, "id IN (SELECT ticket_id FROM ticket_tags WHERE mode = ? AND tag = ?)")
@@ -143,8 +149,7 @@ func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*Ticket, error) {
 		args = append(args, *f.CreatedBefore)
 	}
 	where, tail, args := keyset("created_at", true, f.Page, conds, args)
-	rows, err := q.query(ctx, `SELECT `+ticketCols+` FROM tickets`+where+tail, args...)
-	return collect(rows, err, scanTicket)
+	return `SELECT ` + ticketCols + ` FROM tickets` + where + tail, args
 }
 
 // TicketsOfContact lists every ticket whose contact is contactID.

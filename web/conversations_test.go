@@ -415,7 +415,7 @@ func TestMessageValidation(t *testing.T) {
 	att := func(n int) []any {
 		out := make([]any, n)
 		for i := range out {
-			out[i] = map[string]any{"url": fmt.Sprintf("https://files.example.com/%d.png", i), "name": "f.png"}
+			out[i] = map[string]any{"url": fmt.Sprintf("https://127.0.0.%d:1/%d.png", i+1, i), "name": "f.png"}
 		}
 		return out
 	}
@@ -459,8 +459,10 @@ func TestMessageValidation(t *testing.T) {
 		bad("author_id of a contact", m("author_id", ctc), 400, "resource_missing", "author_id"),
 		bad("author_id not a string", m("author_id", []any{e.member}), 400, "parameter_invalid", "author_id"),
 		ok("empty attachments", m("attachments", []any{})),
-		bad("one attachment (downloads not built yet)", m("attachments", att(1)), 400, "feature_not_available", "attachments"),
-		bad("5 attachments (downloads not built yet)", m("attachments", att(5)), 400, "feature_not_available", "attachments"),
+		// Valid requests that reach the download, which the SSRF guard stops
+		// at a loopback address; attachment_test.go covers real downloads.
+		bad("one attachment at a private address", m("attachments", att(1)), 400, "parameter_invalid", "attachments.0.url"),
+		bad("5 attachments at private addresses", m("attachments", att(5)), 400, "parameter_invalid", "attachments.0.url"),
 		bad("6 attachments", m("attachments", att(6)), 400, "parameter_invalid", "attachments"),
 		bad("attachment without url", m("attachments", []any{map[string]any{"name": "a.png"}}), 400, "parameter_missing", "attachments.0.url"),
 		bad("second attachment without url", m("attachments", []any{att(1)[0], map[string]any{"name": "b.png"}}), 400, "parameter_missing", "attachments.1.url"),

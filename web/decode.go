@@ -16,6 +16,9 @@ import (
 // (100000 characters of knowledge source content) fits with room to spare.
 const MaxBodyBytes = 1 << 20
 
+var errTooLarge = &app.Error{Kind: app.TooLarge, Code: "body_too_large",
+	Message: "The request body is larger than " + strconv.Itoa(MaxBodyBytes) + " bytes."}
+
 // body is a JSON object being read field by field. The first problem found
 // is kept in err and reported with the parameter's dotted name.
 type body struct {
@@ -30,8 +33,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, allowed ...string) (*bod
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, &app.Error{Kind: app.TooLarge, Code: "body_too_large",
-			Message: "The request body is larger than " + strconv.Itoa(MaxBodyBytes) + " bytes."}
+		return nil, errTooLarge
 	} else if err != nil {
 		return nil, &app.Error{Kind: app.Invalid, Code: app.CodeBodyInvalid, Message: "The request body could not be read."}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/files"
 	"chatsvc/storage"
 	"chatsvc/web"
 )
@@ -34,11 +36,21 @@ func (c *clock) Now() time.Time {
 	return t
 }
 
+// advance moves the fake clock forward by d.
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
 func (c *clock) set(step time.Duration) {
 	c.mu.Lock()
 	c.step = step
 	c.mu.Unlock()
 }
+
+// publicURL is the public root the test services sign file URLs with.
+const publicURL = "https://chat.example.com"
 
 // env is a running service on a temp data dir, reached over real HTTP.
 type env struct {
@@ -54,15 +66,23 @@ type env struct {
 	member2 string
 }
 
-func newEnv(t *testing.T) *env {
+// newEnv starts a service whose attachments come through the SSRF guard
+// (private addresses refused); opts may change its options.
+func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
 	t.Helper()
 	ctx := context.Background()
-	db, err := storage.Open(ctx, t.TempDir())
+	dir := t.TempDir()
+	db, err := storage.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), step: time.Millisecond}
-	svc := app.New(db, app.Options{Now: clk.Now})
+	o := app.Options{Now: clk.Now, PublicURL: publicURL,
+		Files: files.New(files.Options{Dir: filepath.Join(dir, "files"), MaxBytes: 25 << 20, Timeout: 10 * time.Second})}
+	for _, f := range opts {
+		f(&o)
+	}
+	svc := app.New(db, o)
 	e := &env{t: t, db: db, svc: svc, clock: clk}
 	e.srv = httptest.NewServer(web.Handler(svc))
 	t.Cleanup(func() { e.srv.Close(); db.Close() })
@@ -124,6 +144,13 @@ func (e *env) do(method, path, key string, body any) resp {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return e.send(req)
+}
+
+// send sends a prepared request and decodes the response.
+func (e *env) send(req *http.Request) resp {
+	e.t.Helper()
+	method, path := req.Method, req.URL.Path
 	res, err := e.srv.Client().Do(req)
 	if err != nil {
 		e.t.Fatal(err)

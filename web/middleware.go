@@ -15,14 +15,56 @@ import (
 type ctxKey int
 
 const (
-	keyRequestID ctxKey = iota
+	keyRequest ctxKey = iota
 	keyMode
 )
 
-func requestID(r *http.Request) string {
-	id, _ := r.Context().Value(keyRequestID).(string)
-	return id
+// reqInfo is what the outermost middleware learns about a request: its id,
+// and the route pattern the innermost router matched (for metrics).
+type reqInfo struct {
+	id      string
+	pattern string
 }
+
+func info(ctx context.Context) *reqInfo {
+	i, _ := ctx.Value(keyRequest).(*reqInfo)
+	return i
+}
+
+func requestID(r *http.Request) string {
+	if i := info(r.Context()); i != nil {
+		return i.id
+	}
+	return ""
+}
+
+// withPattern records the route pattern a router matched.
+func withPattern(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mux.ServeHTTP(w, r)
+		if i := info(r.Context()); i != nil && r.Pattern != "" && r.Pattern != "/v1/" {
+			i.pattern = r.Pattern
+		}
+	})
+}
+
+// LogHandler adds the request id to every log record made with a request's
+// context.
+func LogHandler(h slog.Handler) slog.Handler { return logHandler{h} }
+
+type logHandler struct{ slog.Handler }
+
+func (h logHandler) Handle(ctx context.Context, r slog.Record) error {
+	if i := info(ctx); i != nil {
+		r.AddAttrs(slog.String("request_id", i.id))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h logHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return logHandler{h.Handler.WithAttrs(as)}
+}
+func (h logHandler) WithGroup(name string) slog.Handler { return logHandler{h.Handler.WithGroup(name)} }
 
 // mode is the mode of the API key that authenticated the request.
 func mode(r *http.Request) storage.Mode {
@@ -54,13 +96,14 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // withRequest gives every request an id (header Request-Id), turns panics
-// into 500 errors and logs one line per request.
-func withRequest(next http.Handler) http.Handler {
+// into 500 errors, counts the request in the metrics and logs it (at debug
+// level: paths only, never bodies).
+func withRequest(m *metrics, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := app.NewID(app.PrefixRequest)
-		w.Header().Set("Request-Id", id)
-		r = r.WithContext(context.WithValue(r.Context(), keyRequestID, id))
+		ri := &reqInfo{id: app.NewID(app.PrefixRequest)}
+		w.Header().Set("Request-Id", ri.id)
+		r = r.WithContext(context.WithValue(r.Context(), keyRequest, ri))
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
@@ -69,8 +112,10 @@ func withRequest(next http.Handler) http.Handler {
 				}
 				writeError(sw, r, fmt.Errorf("panic: %v", p))
 			}
-			slog.DebugContext(r.Context(), "request", "request_id", id, "method", r.Method, "path", r.URL.Path,
-				"status", sw.status, "duration_ms", time.Since(start).Milliseconds())
+			d := time.Since(start)
+			m.observe(ri.pattern, r.Method, sw.status, d)
+			slog.DebugContext(r.Context(), "request", "method", r.Method, "route", ri.pattern, "path", r.URL.Path,
+				"status", sw.status, "duration_ms", d.Milliseconds())
 		}()
 		next.ServeHTTP(sw, r)
 	})

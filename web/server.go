@@ -3,8 +3,11 @@
 package web
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"chatsvc/app"
@@ -12,18 +15,56 @@ import (
 
 // handlers holds what the HTTP handlers need.
 type handlers struct {
-	svc *app.Service
+	svc     *app.Service
+	closing chan struct{} // closed when the server shuts down: ends event streams
+	once    sync.Once
 }
 
-// Handler returns the HTTP handler of the whole service.
-func Handler(svc *app.Service) http.Handler {
-	h := &handlers{svc: svc}
+// Options tune the HTTP layer; zero values take defaults (no limits, no
+// metrics token, readiness = the database takes writes).
+type Options struct {
+	APIPerSecond float64 // requests per second per API key
+	APIBurst     int
+	// Requests per second per visitor IP address on the widget API.
+	WidgetPerSecond float64
+	WidgetBurst     int
+	MetricsToken    string                      // bearer token guarding /metrics
+	Ready           func(context.Context) error // extra readiness check (workers)
+}
+
+// Handler returns the HTTP handler of the whole service, without rate limits.
+func Handler(svc *app.Service) http.Handler { return HandlerWith(svc, Options{}) }
+
+// HandlerWith returns the HTTP handler of the whole service.
+func HandlerWith(svc *app.Service, o Options) http.Handler {
+	h := &handlers{svc: svc, closing: make(chan struct{})}
 	api := http.NewServeMux()
 	h.routes(api)
 	api.HandleFunc("/v1/", unknownRoute(api))
+	m := newMetrics(svc)
 
 	mux := http.NewServeMux()
-	mux.Handle("/v1/", withAPIKey(svc, api))
+	apiLimit := newLimiter(o.APIPerSecond, o.APIBurst)
+	mux.Handle("/v1/", withAPIKey(svc, withRateLimit(apiLimit, keyBucket, withIdempotency(svc, withPattern(api)))))
+	mux.Handle("GET /metrics", m.handler(o.MetricsToken))
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		reason := ""
+		if err := svc.Ping(r.Context()); err != nil {
+			slog.WarnContext(r.Context(), "not ready: database", "err", err)
+			reason = "the database does not accept writes"
+		} else if o.Ready != nil {
+			if err := o.Ready(r.Context()); err != nil {
+				reason = err.Error()
+			}
+		}
+		if reason != "" {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /files/{id}/{name}", h.downloadFile) // signed URLs: no API key
+	h.widgetRoutes(mux, newLimiter(o.WidgetPerSecond, o.WidgetBurst))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -31,8 +72,18 @@ func Handler(svc *app.Service) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("chatsvc is running. The REST API is under /v1.\n"))
 	})
-	return withRequest(mux)
+	return root{withRequest(m, withPattern(mux)), h}
 }
+
+// root is the service's handler; NewServer ends its long-lived streams
+// on shutdown, which http.Server.Shutdown does not do by itself.
+type root struct {
+	http.Handler
+	h *handlers
+}
+
+// CloseStreams ends every open event stream.
+func (r root) CloseStreams() { r.h.once.Do(func() { close(r.h.closing) }) }
 
 // routes registers the REST API of SPEC.md. Endpoints without query
 // parameters are wrapped in noQuery, so a stray parameter is refused rather
@@ -58,6 +109,12 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("GET /v1/contacts/{id}", noQuery(h.getContact))
 	mux.Handle("PATCH /v1/contacts/{id}", noQuery(h.updateContact))
 	mux.Handle("DELETE /v1/contacts/{id}", noQuery(h.deleteContact))
+
+	mux.Handle("POST /v1/knowledge-sources", noQuery(h.createKnowledgeSource))
+	mux.HandleFunc("GET /v1/knowledge-sources", h.listKnowledgeSources)
+	mux.Handle("GET /v1/knowledge-sources/{id}", noQuery(h.getKnowledgeSource))
+	mux.Handle("DELETE /v1/knowledge-sources/{id}", noQuery(h.deleteKnowledgeSource))
+	mux.Handle("POST /v1/knowledge-sources/{id}/sync", noQuery(h.syncKnowledgeSource))
 
 	h.webhookRoutes(mux)
 }
@@ -101,7 +158,7 @@ func joinComma(s []string) string { return strings.Join(s, ", ") }
 // NewServer returns an http.Server with timeouts that keep slow or idle
 // clients from holding connections.
 func NewServer(addr string, h http.Handler) *http.Server {
-	return &http.Server{
+	srv := &http.Server{
 		Addr:              addr,
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -110,4 +167,8 @@ func NewServer(addr string, h http.Handler) *http.Server {
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
+	if s, ok := h.(interface{ CloseStreams() }); ok {
+		srv.RegisterOnShutdown(s.CloseStreams)
+	}
+	return srv
 }

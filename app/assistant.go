@@ -1,0 +1,213 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// Responder works out the assistant's reply to a visitor's question. The
+// assistant package implements it; the queue around it lives here, so the
+// rules on when the assistant may speak stay with the other state rules.
+type Responder interface {
+	Respond(ctx context.Context, q Question) (Answer, error)
+}
+
+// Question is a visitor message the assistant is asked to answer.
+type Question struct {
+	Mode           storage.Mode
+	SiteID         string
+	ConversationID string
+	Text           string
+	History        []*storage.Message // the conversation before Text, oldest first (at most HistoryLen)
+}
+
+// Answer is the assistant's reply. HandOff asks for a person: the
+// conversation moves to `waiting` with the reply.
+type Answer struct {
+	Body    string
+	Sources []storage.Source
+	HandOff bool
+}
+
+// Assistant queue settings.
+const (
+	// DefaultReplyWait is how long a visitor's message waits for the reply.
+	DefaultReplyWait = 5 * time.Second
+	// HistoryLen is how many earlier messages a Question carries.
+	HistoryLen = 10
+	// respondTimeout bounds one attempt of the responder.
+	respondTimeout = 30 * time.Second
+	// maxThinking bounds how many questions are answered at once.
+	maxThinking = 16
+)
+
+// retryDelays are the waits after a failed attempt; when they run out the
+// visitor is told a person will follow up and the conversation is handed off.
+var retryDelays = []time.Duration{5 * time.Second, 30 * time.Second}
+
+// FallbackReply is what the assistant says when it cannot answer at all.
+const FallbackReply = "Sorry, I can't answer right now. A person from the team will follow up here."
+
+// UseAssistant sets (or, with nil, removes) the assistant that answers
+// visitors, for callers that build it after the Service, such as serve once
+// the knowledge index is open. Call it before serving requests.
+func (s *Service) UseAssistant(r Responder) { s.widget.responder = r }
+
+// AssistantWorker answers queued visitor messages; serve runs it. Each
+// question is answered in its own goroutine, so a slow answer holds up no
+// other; when the worker stops it waits for them.
+func (s *Service) AssistantWorker() Worker {
+	return Worker{Name: "assistant", Every: 2 * time.Second, Wake: s.Wakeup(), Step: s.answerDue,
+		Drain: s.widget.answering.Wait}
+}
+
+// answerDue starts answering the due questions not taken yet, as many as
+// there is room for. A slot frees up before the answer is stored, so the
+// commit that stores it wakes the worker in time to take the next question.
+func (s *Service) answerDue(ctx context.Context) (bool, error) {
+	w := s.widget
+	free := maxThinking - int(w.thinking.Load())
+	if w.responder == nil || free <= 0 {
+		return false, nil
+	}
+	jobs, err := s.db.Read().DueAssistantJobs(ctx, s.stamp(), free+int(w.claimed.Load()))
+	if err != nil {
+		return false, err
+	}
+	for _, j := range jobs {
+		if free == 0 {
+			break
+		}
+		if _, taken := w.claims.LoadOrStore(j.MessageID, struct{}{}); taken {
+			continue
+		}
+		free--
+		w.claimed.Add(1)
+		w.thinking.Add(1)
+		w.answering.Add(1)
+		go func() {
+			defer w.answering.Done()
+			defer func() { w.claims.Delete(j.MessageID); w.claimed.Add(-1) }()
+			done := sync.OnceFunc(func() { w.thinking.Add(-1) })
+			defer done()
+			if err := s.answer(ctx, j, done); err != nil && ctx.Err() == nil {
+				slog.Error("assistant job failed", "message_id", j.MessageID, "err", err)
+			}
+		}()
+	}
+	return false, nil
+}
+
+// answer works out and stores the reply to one question; thought is called
+// once the responder is done. The transaction that stores a reply deletes
+// the job, so a reply is stored at most once.
+func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought func()) error {
+	q := s.db.Read()
+	c, err := q.Conversation(ctx, j.Mode, j.ConversationID)
+	if err != nil {
+		return err
+	}
+	if c.Status != StatusOpen {
+		thought()
+		return s.settle(ctx, j, nil)
+	}
+	msg, err := q.Message(ctx, j.Mode, j.MessageID)
+	if err != nil {
+		return err
+	}
+	history, err := q.MessagesBefore(ctx, msg, HistoryLen)
+	if err != nil {
+		return err
+	}
+	rctx, cancel := context.WithTimeout(ctx, respondTimeout)
+	a, err := s.widget.responder.Respond(rctx, Question{Mode: j.Mode, SiteID: c.SiteID, ConversationID: c.ID,
+		Text: msg.Body, History: history})
+	cancel()
+	thought()
+	if err != nil && ctx.Err() != nil {
+		return nil // shutting down: the job stays queued for the next start
+	}
+	if err != nil {
+		slog.Warn("assistant failed", "message_id", j.MessageID, "attempt", j.Attempts+1, "err", err)
+		if j.Attempts < len(retryDelays) {
+			next := storage.At(s.now().Add(retryDelays[j.Attempts]))
+			return s.write(ctx, func(q *storage.Q) error {
+				return orGone(q.RetryAssistantJob(ctx, j.MessageID, next, err.Error()))
+			})
+		}
+		a = Answer{Body: FallbackReply, HandOff: true}
+	}
+	return s.settle(ctx, j, &a)
+}
+
+// settle removes a job and, when the conversation is still open, stores
+// the answer (moving the conversation to `waiting` when it hands off).
+func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer) error {
+	return s.write(ctx, func(q *storage.Q) error {
+		if err := q.DeleteAssistantJob(ctx, j.MessageID); err != nil {
+			return orGone(err) // answered already
+		}
+		c, err := q.Conversation(ctx, j.Mode, j.ConversationID)
+		if err != nil || a == nil || c.Status != StatusOpen {
+			return orGone(err)
+		}
+		now := s.stamp()
+		if a.HandOff {
+			c.Status = StatusWaiting
+		}
+		if _, err := s.addMessage(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, now); err != nil {
+			return err
+		}
+		if a.HandOff {
+			return s.emit(ctx, q, j.Mode, EventConversationHandedOff, c.ID, c, now)
+		}
+		return nil
+	})
+}
+
+func orGone(err error) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// waitReply waits up to the reply wait for the assistant to answer msg and
+// returns the reply, or nil when it is not there in time (it then reaches
+// the visitor live) or the assistant stays silent.
+func (s *Service) waitReply(ctx context.Context, mode storage.Mode, msg *storage.Message) (*storage.Message, error) {
+	ch, stop := s.Changes()
+	defer stop()
+	timer := time.NewTimer(s.widget.replyWait)
+	defer timer.Stop()
+	for {
+		q := s.db.Read()
+		_, err := q.AssistantJob(ctx, msg.ID)
+		if errors.Is(err, storage.ErrNotFound) {
+			rows, err := q.MessagesAfter(ctx, msg.ConversationID, msg.ID, 10)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range rows {
+				if m.Author.Type == storage.AuthorBot {
+					return m, nil
+				}
+			}
+			return nil, nil
+		} else if err != nil {
+			return nil, err
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return nil, nil
+		case <-ctx.Done():
+			return nil, nil
+		}
+	}
+}

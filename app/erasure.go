@@ -1,0 +1,326 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"chatsvc/storage"
+)
+
+// Redacted replaces personal data that erasure finds in free text.
+const Redacted = "[redacted]"
+
+// DeleteContact erases a contact, in one transaction: the contact is
+// deleted; its conversations (those linked to it, and the unlinked ones its
+// tickets came from) are unlinked from it (and from the visitor's browser) and lose its name, e-mail address and phone number wherever they
+// appear (message authors and bodies, subject, metadata, internal notes,
+// attachment names); its tickets lose them from subject, description,
+// metadata and tags; e-mails to it not yet sent are dropped and those sent
+// keep no address or content; and the stored events of all these objects
+// are scrubbed the same way. The conversations and tickets themselves stay.
+func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
+	err := s.write(ctx, func(q *storage.Q) error {
+		c, err := q.Contact(ctx, mode, id)
+		if err != nil {
+			return found(err, noSuch("contact", id))
+		}
+		r := newRedactor(c)
+		convs, err := q.ConversationsOfContact(ctx, mode, id)
+		if err != nil {
+			return err
+		}
+		tickets, err := q.TicketsOfContact(ctx, id)
+		if err != nil {
+			return err
+		}
+		// A ticket's originating conversation is the person's too, unless
+		// it belongs to someone else.
+		seen := map[string]bool{}
+		for _, conv := range convs {
+			seen[conv.ID] = true
+		}
+		for _, t := range tickets {
+			if t.Mode != mode || t.ConversationID == nil || seen[*t.ConversationID] {
+				continue
+			}
+			conv, err := q.Conversation(ctx, mode, *t.ConversationID)
+			if isNotFound(err) {
+				continue
+			} else if err != nil {
+				return err
+			}
+			seen[conv.ID] = true
+			if conv.ContactID == nil {
+				convs = append(convs, conv)
+			}
+		}
+		for _, conv := range convs {
+			if err := eraseConversation(ctx, q, r, conv); err != nil {
+				return err
+			}
+		}
+		for _, t := range tickets {
+			if t.Mode != mode {
+				continue
+			}
+			if err := eraseTicket(ctx, q, r, t); err != nil {
+				return err
+			}
+		}
+		if err := q.ForgetMessageAuthor(ctx, id); err != nil {
+			return err
+		}
+		if err := q.EraseMailsOf(ctx, id); err != nil {
+			return err
+		}
+		// The contact's own events keep only that it existed.
+		gone, _ := json.Marshal(Deleted{ID: id, Object: "contact", Deleted: true})
+		if err := rewriteEvents(ctx, q, id, func(json.RawMessage) (json.RawMessage, error) { return gone, nil }); err != nil {
+			return err
+		}
+		return q.DeleteContact(ctx, mode, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Deleted{ID: id, Object: "contact", Deleted: true}, nil
+}
+
+func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *storage.Conversation) error {
+	c.Subject = r.ptr(c.Subject)
+	c.Metadata = r.metadata(c.Metadata)
+	if err := q.ScrubConversation(ctx, c); err != nil {
+		return err
+	}
+	if err := rewriteEvents(ctx, q, c.ID, r.event); err != nil {
+		return err
+	}
+	msgs, err := q.AllMessages(ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		if m.Author.Type == storage.AuthorContact {
+			m.Author.ID, m.Author.Name = nil, nil
+		}
+		m.Body = r.str(m.Body)
+		for i := range m.Files {
+			if name := r.str(m.Files[i].Name); name != m.Files[i].Name {
+				m.Files[i].Name = name
+				if err := q.RenameAttachment(ctx, m.Files[i].ID, name); err != nil {
+					return err
+				}
+			}
+		}
+		if err := q.ScrubMessage(ctx, m); err != nil {
+			return err
+		}
+		if err := rewriteEvents(ctx, q, m.ID, r.event); err != nil {
+			return err
+		}
+	}
+	notes, err := q.Notes(ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		if body := r.str(n.Body); body != n.Body {
+			if err := q.SetNoteBody(ctx, n.ID, body); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *storage.Ticket) error {
+	t.Subject = r.str(t.Subject)
+	t.Description = r.ptr(t.Description)
+	t.Metadata = r.metadata(t.Metadata)
+	tags := make([]string, len(t.Tags))
+	for i, tag := range t.Tags {
+		tags[i] = r.str(tag)
+	}
+	t.Tags = dedupe(tags)
+	if err := q.UpdateTicket(ctx, t, true); err != nil {
+		return err
+	}
+	return rewriteEvents(ctx, q, t.ID, r.event)
+}
+
+// rewriteEvents replaces the stored data of every event about objectID.
+func rewriteEvents(ctx context.Context, q *storage.Q, objectID string, fn func(json.RawMessage) (json.RawMessage, error)) error {
+	evs, err := q.EventsOf(ctx, objectID)
+	if err != nil {
+		return err
+	}
+	for _, ev := range evs {
+		data, err := fn(ev.Data)
+		if err != nil {
+			return err
+		}
+		if err := q.SetEventData(ctx, ev.Seq, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// redactor finds one contact's personal data in text.
+type redactor struct {
+	contactID string
+	patterns  []*regexp.Regexp
+}
+
+// newRedactor looks for the contact's e-mail address (any case), full name
+// (any case and spacing) and each word of it of three letters or more,
+// phone number (its digits, whatever separators are written between them)
+// and external_id.
+func newRedactor(c *storage.Contact) *redactor {
+	r := &redactor{contactID: c.ID}
+	add := func(expr string) { r.patterns = append(r.patterns, regexp.MustCompile(expr)) }
+	if c.Email != nil && *c.Email != "" {
+		add(`(?i)` + regexp.QuoteMeta(*c.Email))
+	}
+	if c.Name != nil {
+		if words := strings.Fields(*c.Name); len(words) > 0 {
+			quoted := make([]string, len(words))
+			for i, w := range words {
+				quoted[i] = regexp.QuoteMeta(w)
+			}
+			add(`(?i)` + strings.Join(quoted, `\s+`))
+			for _, w := range words {
+				if utf8.RuneCountInString(strings.TrimFunc(w, isPunct)) >= 3 {
+					add(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(strings.TrimFunc(w, isPunct)) + `($|[^\pL\pN])`)
+				}
+			}
+		}
+	}
+	if c.Phone != nil {
+		var digits []string
+		for _, ch := range *c.Phone {
+			if ch >= '0' && ch <= '9' {
+				digits = append(digits, string(ch))
+			}
+		}
+		if len(digits) >= 5 { // shorter runs of digits are not a phone number worth the false hits
+			add(`\+?` + strings.Join(digits, `[\s\-./()]*`))
+		}
+		if strings.TrimSpace(*c.Phone) != "" {
+			add(regexp.QuoteMeta(strings.TrimSpace(*c.Phone)))
+		}
+	}
+	if c.ExternalID != nil && utf8.RuneCountInString(*c.ExternalID) >= 3 {
+		add(regexp.QuoteMeta(*c.ExternalID))
+	}
+	return r
+}
+
+func isPunct(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }
+
+// str replaces every match in s with Redacted; the separators that the
+// word patterns match around a name are kept.
+func (r *redactor) str(s string) string {
+	for _, p := range r.patterns {
+		if p.NumSubexp() == 2 {
+			s = p.ReplaceAllString(s, "${1}"+Redacted+"${2}")
+			s = p.ReplaceAllString(s, "${1}"+Redacted+"${2}") // overlapping neighbours ("Ada Ada")
+			continue
+		}
+		s = p.ReplaceAllLiteralString(s, Redacted)
+	}
+	return s
+}
+
+func (r *redactor) ptr(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	v := r.str(*s)
+	return &v
+}
+
+// metadata redacts values and drops keys that hold personal data.
+func (r *redactor) metadata(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if r.str(k) != k {
+			continue
+		}
+		out[k] = r.str(v)
+	}
+	return out
+}
+
+// event scrubs the stored object of an event about a conversation, message
+// or ticket: every string is redacted, a conversation loses its contact_id
+// and a visitor's message its author.
+func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // numbers come back as written
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	v = r.walk(v)
+	if obj, ok := v.(map[string]any); ok {
+		switch obj["object"] {
+		case "conversation":
+			obj["contact_id"] = nil
+		case "message":
+			if a, ok := obj["author"].(map[string]any); ok && a["type"] == storage.AuthorContact {
+				a["id"], a["name"] = nil, nil
+			}
+			// The name is also in the download URL, escaped. The URL's
+			// signature dies with it; EventObject signs a new one.
+			atts, _ := obj["attachments"].([]any)
+			for _, a := range atts {
+				if a, ok := a.(map[string]any); ok {
+					u, _ := a["url"].(string)
+					name, _ := a["name"].(string)
+					a["url"] = renameInURL(u, name)
+				}
+			}
+		}
+	}
+	return json.Marshal(v)
+}
+
+// renameInURL puts name in place of the last path segment of a file URL.
+func renameInURL(u, name string) string {
+	query := ""
+	if k := strings.IndexByte(u, '?'); k >= 0 {
+		u, query = u[:k], u[k:]
+	}
+	j := strings.LastIndexByte(u, '/')
+	if j < 0 || !strings.Contains(u[:j], "/files/") {
+		return u + query
+	}
+	return u[:j+1] + url.PathEscape(name) + query
+}
+
+func (r *redactor) walk(v any) any {
+	switch x := v.(type) {
+	case string:
+		return r.str(x)
+	case []any:
+		for i := range x {
+			x[i] = r.walk(x[i])
+		}
+	case map[string]any:
+		for k, e := range x {
+			if r.str(k) != k {
+				delete(x, k)
+				continue
+			}
+			x[k] = r.walk(e)
+		}
+	}
+	return v
+}

@@ -1,0 +1,262 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"sync"
+	"time"
+
+	"chatsvc/crawler"
+	"chatsvc/search"
+	"chatsvc/storage"
+)
+
+// PrefixSource starts knowledge source ids.
+const PrefixSource = "src_"
+
+// Knowledge source types and statuses of SPEC.md.
+const (
+	SourceURL     = "url"
+	SourceSitemap = "sitemap"
+	SourceText    = "text"
+
+	SourcePending  = "pending"
+	SourceIndexing = "indexing"
+	SourceReady    = "ready"
+	SourceFailed   = "failed"
+)
+
+// Knowledge source events of SPEC.md.
+const (
+	EventKnowledgeSourceReady  = "knowledge_source.ready"
+	EventKnowledgeSourceFailed = "knowledge_source.failed"
+)
+
+// CodeSyncRateLimited refuses a sync asked for too soon after the previous one.
+const CodeSyncRateLimited = "sync_rate_limited"
+
+// Knowledge source limits: content is SPEC.md's; name and url are ours.
+const (
+	MaxSourceContent = 100000
+	MaxSourceName    = 200
+	MaxSourceURL     = 2048
+)
+
+// Defaults of DESIGN.md's knowledge.* settings, used when unset.
+const (
+	DefaultSyncMinInterval = 10 * time.Minute
+	DefaultNightlyAt       = "03:00"
+)
+
+// KnowledgeIndex is where sources' chunks are searched; search.Index is one.
+type KnowledgeIndex interface {
+	search.Searcher
+	// Replace makes chunks the whole of a source's documents (none removes
+	// the source), all at once from a reader's point of view.
+	Replace(ctx context.Context, sourceID string, chunks []search.Chunk) error
+}
+
+// Knowledge wires the assistant's knowledge into the service: the index the
+// pages go to, how they are crawled and when sources are synced.
+type Knowledge struct {
+	Index           KnowledgeIndex
+	Crawler         crawler.Options
+	SyncMinInterval time.Duration // knowledge.sync_min_interval; 0: 10 minutes
+	NightlyAt       string        // knowledge.nightly_at, HH:MM UTC; "": 03:00
+	Every           time.Duration // how often idle workers look for work; 0: a minute
+}
+
+// knowledge is the wiring and the state the knowledge workers share.
+type knowledge struct {
+	Knowledge
+	indexMu sync.Mutex // one source brought into the index at a time
+}
+
+// UseKnowledge sets up crawling and indexing; call it before serving and
+// before starting KnowledgeWorkers. Without it, sources are stored and
+// listed but never synced.
+func (s *Service) UseKnowledge(k Knowledge) {
+	if k.SyncMinInterval <= 0 {
+		k.SyncMinInterval = DefaultSyncMinInterval
+	}
+	if k.NightlyAt == "" {
+		k.NightlyAt = DefaultNightlyAt
+	}
+	if k.Every <= 0 {
+		k.Every = time.Minute
+	}
+	s.knowledge = &knowledge{Knowledge: k}
+}
+
+// KnowledgeSearcher is the index the assistant searches, nil before UseKnowledge.
+func (s *Service) KnowledgeSearcher() search.Searcher {
+	if s.knowledge == nil {
+		return nil
+	}
+	return s.knowledge.Index
+}
+
+func (s *Service) syncMinInterval() time.Duration {
+	if s.knowledge == nil {
+		return DefaultSyncMinInterval
+	}
+	return s.knowledge.SyncMinInterval
+}
+
+// SourceCreate is the body of POST /knowledge-sources.
+type SourceCreate struct {
+	Type    Field[string]
+	Name    Field[string]
+	URL     Field[string]
+	Content Field[string]
+	SiteID  Field[string]
+}
+
+func (in SourceCreate) validate() error {
+	if !in.Type.has() {
+		return missing("type")
+	}
+	if err := oneOf("type", in.Type.V, SourceURL, SourceSitemap, SourceText); err != nil {
+		return err
+	}
+	if !in.Name.has() {
+		return missing("name")
+	}
+	if err := checkLen("name", in.Name.V, MaxSourceName, true); err != nil {
+		return err
+	}
+	if in.Type.V == SourceText {
+		if in.URL.has() {
+			return invalid("url", "url is only for sources of type url or sitemap.")
+		}
+		if !in.Content.has() {
+			return missing("content")
+		}
+		return checkLen("content", in.Content.V, MaxSourceContent, true)
+	}
+	if in.Content.Set {
+		return invalid("content", "content is only for sources of type text.")
+	}
+	if !in.URL.has() {
+		return missing("url")
+	}
+	if err := checkLen("url", in.URL.V, MaxSourceURL, true); err != nil {
+		return err
+	}
+	u, err := url.Parse(in.URL.V)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return invalid("url", "url must be an absolute http or https URL (got '%s').", in.URL.V)
+	}
+	return nil
+}
+
+// CreateKnowledgeSource stores a source, pending, and owes it its first
+// sync, which the sync worker starts at once.
+func (s *Service) CreateKnowledgeSource(ctx context.Context, mode storage.Mode, in SourceCreate) (*storage.KnowledgeSource, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	var out *storage.KnowledgeSource
+	err := s.write(ctx, func(q *storage.Q) error {
+		if in.SiteID.has() {
+			if _, err := q.Site(ctx, in.SiteID.V); err != nil {
+				return found(err, noSuchRef("site_id", "site", in.SiteID.V))
+			}
+		}
+		now := s.stamp()
+		k := &storage.KnowledgeSource{ID: NewID(PrefixSource), Object: "knowledge_source", Type: in.Type.V,
+			Name: in.Name.V, URL: in.URL.ptr(), Status: SourcePending, CreatedAt: now, Mode: mode,
+			SiteID: in.SiteID.ptr(), Content: in.Content.ptr(), SyncRequestedAt: &now, LastSyncRequestAt: now}
+		if err := q.InsertKnowledgeSource(ctx, k); err != nil {
+			return err
+		}
+		out = k
+		return nil
+	})
+	return out, err
+}
+
+// KnowledgeSource returns a source, or a NotFound error.
+func (s *Service) KnowledgeSource(ctx context.Context, mode storage.Mode, id string) (*storage.KnowledgeSource, error) {
+	k, err := s.db.Read().KnowledgeSource(ctx, mode, id)
+	return k, found(err, noSuch("knowledge source", id))
+}
+
+// KnowledgeSources lists sources newest first.
+func (s *Service) KnowledgeSources(ctx context.Context, mode storage.Mode, p ListParams) (List[*storage.KnowledgeSource], error) {
+	pg, err := p.page()
+	if err != nil {
+		return List[*storage.KnowledgeSource]{}, err
+	}
+	rows, err := s.db.Read().KnowledgeSources(ctx, mode, pg)
+	if err != nil {
+		return List[*storage.KnowledgeSource]{}, err
+	}
+	return makeList(rows, pg, func(k *storage.KnowledgeSource) storage.Cursor {
+		return storage.Cursor{Key: int64(k.CreatedAt), ID: k.ID}
+	}), nil
+}
+
+// DeleteKnowledgeSource removes a source and its pages; the index worker
+// then removes them from search.
+func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
+	var out *Deleted
+	err := s.write(ctx, func(q *storage.Q) error {
+		if err := found(q.DeleteKnowledgeSource(ctx, mode, id), noSuch("knowledge source", id)); err != nil {
+			return err
+		}
+		out = &Deleted{ID: id, Object: "knowledge_source", Deleted: true}
+		return q.QueueKnowledgeIndex(ctx, id)
+	})
+	return out, err
+}
+
+// SyncKnowledgeSource owes a source a new sync and marks it indexing. It is
+// RateLimited within sync_min_interval of the previous sync (the first one
+// being the creation's), with the wait in RetryAfter.
+func (s *Service) SyncKnowledgeSource(ctx context.Context, mode storage.Mode, id string) (*storage.KnowledgeSource, error) {
+	var out *storage.KnowledgeSource
+	err := s.write(ctx, func(q *storage.Q) error {
+		k, err := q.KnowledgeSource(ctx, mode, id)
+		if err != nil {
+			return found(err, noSuch("knowledge source", id))
+		}
+		now := s.now()
+		every := s.syncMinInterval()
+		if wait := k.LastSyncRequestAt.Time().Add(every).Sub(now); wait > 0 {
+			secs := int64(math.Ceil(wait.Seconds()))
+			return &Error{Kind: RateLimited, Code: CodeSyncRateLimited, RetryAfter: wait,
+				Message: fmt.Sprintf("A knowledge source can be synced once every %s; try again in %d seconds.",
+					humanDuration(every), secs)}
+		}
+		at := storage.At(now)
+		k.Status = SourceIndexing
+		if k.SyncRequestedAt == nil {
+			k.SyncRequestedAt = &at
+		}
+		k.LastSyncRequestAt = at
+		if err := q.UpdateKnowledgeSource(ctx, k); err != nil {
+			return err
+		}
+		out = k
+		return nil
+	})
+	return out, err
+}
+
+// humanDuration writes d in words: "10 minutes", "1 hour", "90 seconds".
+func humanDuration(d time.Duration) string {
+	n, unit := int64(d/time.Second), "second"
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		n, unit = int64(d/time.Hour), "hour"
+	case d >= time.Minute && d%time.Minute == 0:
+		n, unit = int64(d/time.Minute), "minute"
+	}
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}

@@ -1,0 +1,131 @@
+package app
+
+import (
+	"context"
+	"net/url"
+
+	"chatsvc/storage"
+)
+
+// SessionStart is the body of POST /widget/v1/sessions.
+type SessionStart struct {
+	SiteID       Field[string]
+	PageURL      Field[string]
+	VisitorToken Field[string]
+	Test         Field[bool]
+	From         Origin
+}
+
+// Session is what a visitor gets when the widget starts.
+type Session struct {
+	VisitorToken string               `json:"visitor_token"`
+	Conversation *VisitorConversation `json:"conversation"`
+}
+
+// StartSession starts or resumes a visitor's session. A token from an
+// earlier session resumes it (same visitor, same conversation); without
+// one a new visitor is made. An identified visitor's contact is marked seen.
+func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, error) {
+	if !in.SiteID.has() || in.SiteID.V == "" {
+		return nil, missing("site_id")
+	}
+	if !in.PageURL.has() {
+		return nil, missing("page_url")
+	}
+	if err := checkPageURL(in.PageURL.V); err != nil {
+		return nil, err
+	}
+	mode := storage.Live
+	if in.Test.has() && in.Test.V {
+		mode = storage.Test
+	}
+	site, err := s.db.Read().Site(ctx, in.SiteID.V)
+	if err != nil {
+		return nil, found(err, noSuchRef("site_id", "site", in.SiteID.V))
+	}
+	if err := allowedFrom(site, in.From); err != nil {
+		return nil, err
+	}
+	var v *storage.Visitor
+	if in.VisitorToken.has() {
+		c, err := s.verifyToken(ctx, in.VisitorToken.V)
+		if err != nil {
+			return nil, err
+		}
+		if c.SiteID != site.ID || c.Mode != mode {
+			return nil, &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid, Param: "visitor_token",
+				Message: "This visitor token belongs to another site or mode. Start a new session without it."}
+		}
+		v = &storage.Visitor{ID: c.VisitorID}
+	}
+	err = s.write(ctx, func(q *storage.Q) error {
+		now := s.stamp()
+		if v == nil {
+			v = &storage.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
+				CreatedAt: now, LastSeenAt: now}
+			return q.InsertVisitor(ctx, v)
+		}
+		cur, err := q.Visitor(ctx, mode, v.ID)
+		if err != nil {
+			return found(err, &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid, Param: "visitor_token",
+				Message: "This visitor token is no longer valid. Start a new session without it."})
+		}
+		v = cur
+		v.PageURL, v.LastSeenAt = in.PageURL.V, now
+		if err := q.UpdateVisitor(ctx, v); err != nil {
+			return err
+		}
+		return s.markSeen(ctx, q, mode, v.ContactID, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	token, err := s.signToken(ctx, visitorClaims{Mode: mode, SiteID: site.ID, VisitorID: v.ID})
+	if err != nil {
+		return nil, err
+	}
+	c, err := orNil(s.db.Read().LatestConversationOf(ctx, mode, v.ID))
+	if err != nil {
+		return nil, err
+	}
+	return &Session{VisitorToken: token, Conversation: visitorConversation(c)}, nil
+}
+
+// checkPageURL accepts an absolute http(s) URL of reasonable length.
+func checkPageURL(v string) error {
+	if err := checkLen("page_url", v, MaxPageURL, true); err != nil {
+		return err
+	}
+	if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return invalid("page_url", "page_url must be an absolute http or https URL (got '%s').", v)
+	}
+	return nil
+}
+
+// markSeen sets last_seen_at of an identified visitor's contact.
+func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode storage.Mode, contactID *string, now storage.Timestamp) error {
+	if contactID == nil {
+		return nil
+	}
+	c, err := orNil(q.Contact(ctx, mode, *contactID))
+	if err != nil || c == nil {
+		return err
+	}
+	c.LastSeenAt = &now
+	return q.UpdateContact(ctx, c, emailNorm(c))
+}
+
+// linkVisitor records that the visitor is the given contact, from now on
+// and in their conversations that have no contact yet.
+func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, now storage.Timestamp) error {
+	cur, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
+	if err != nil {
+		return err
+	}
+	cur.ContactID, cur.LastSeenAt = &contactID, now
+	if err := q.UpdateVisitor(ctx, cur); err != nil {
+		return err
+	}
+	v.Visitor = cur
+	return q.LinkVisitorConversations(ctx, v.Mode, cur.ID, contactID, now)
+}

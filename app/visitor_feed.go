@@ -1,0 +1,61 @@
+package app
+
+import (
+	"context"
+
+	"chatsvc/storage"
+)
+
+// VisitorFeed is the position of a visitor's live event stream.
+type VisitorFeed struct {
+	ConversationID string
+	LastMessageID  string
+	// What the conversation looked like when last sent. Two changes can
+	// share a millisecond of updated_at, so the count and status are
+	// compared too.
+	UpdatedAt    storage.Timestamp
+	MessageCount int
+	Status       string
+}
+
+// VisitorUpdates returns what the visitor has not been sent yet: messages
+// of their current conversation after feed.LastMessageID (at most
+// MaxVisitorPage; call again while more come), and the conversation when it
+// changed. It advances feed. When the visitor starts a new conversation the
+// feed follows it.
+func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFeed) ([]*storage.Message, *VisitorConversation, error) {
+	var msgs []*storage.Message
+	var conv *VisitorConversation
+	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
+		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
+		if err != nil || c == nil {
+			return err
+		}
+		if c.ID == feed.ConversationID && c.UpdatedAt == feed.UpdatedAt && c.MessageCount == feed.MessageCount &&
+			c.Status == feed.Status {
+			return nil
+		}
+		rows, err := q.MessagesAfter(ctx, c.ID, feed.LastMessageID, MaxVisitorPage)
+		if isNotFound(err) { // a message of another conversation: send this one whole
+			rows, err = q.MessagesAfter(ctx, c.ID, "", MaxVisitorPage)
+		}
+		if err != nil {
+			return err
+		}
+		for _, m := range rows {
+			msgs = append(msgs, visitorMessage(m))
+		}
+		if len(rows) > 0 {
+			feed.LastMessageID = rows[len(rows)-1].ID
+		}
+		if len(rows) < MaxVisitorPage { // caught up: the conversation's state is current
+			feed.ConversationID, feed.UpdatedAt, feed.MessageCount, feed.Status = c.ID, c.UpdatedAt, c.MessageCount, c.Status
+			conv = visitorConversation(c)
+		}
+		return nil
+	})
+	if err == nil {
+		err = s.present(ctx, msgs...)
+	}
+	return msgs, conv, err
+}

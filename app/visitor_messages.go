@@ -1,0 +1,176 @@
+package app
+
+import (
+	"context"
+
+	"chatsvc/storage"
+)
+
+// VisitorConversation is a conversation as its visitor sees it: the team's
+// assignment and metadata are left out.
+type VisitorConversation struct {
+	ID            string            `json:"id"`
+	Object        string            `json:"object"`
+	SiteID        string            `json:"site_id"`
+	Status        string            `json:"status"`
+	Subject       *string           `json:"subject"`
+	MessageCount  int               `json:"message_count"`
+	PageURL       string            `json:"page_url"`
+	LastMessageAt storage.Timestamp `json:"last_message_at"`
+	CreatedAt     storage.Timestamp `json:"created_at"`
+	UpdatedAt     storage.Timestamp `json:"updated_at"`
+}
+
+func visitorConversation(c *storage.Conversation) *VisitorConversation {
+	if c == nil {
+		return nil
+	}
+	return &VisitorConversation{ID: c.ID, Object: c.Object, SiteID: c.SiteID, Status: c.Status, Subject: c.Subject,
+		MessageCount: c.MessageCount, PageURL: c.PageURL, LastMessageAt: c.LastMessageAt, CreatedAt: c.CreatedAt,
+		UpdatedAt: c.UpdatedAt}
+}
+
+// visitorMessage is a message as the visitor sees it: a team member is
+// shown by name, not by id.
+func visitorMessage(m *storage.Message) *storage.Message {
+	if m == nil || m.Author.Type != storage.AuthorAgent {
+		return m
+	}
+	c := *m
+	c.Author.ID = nil
+	return &c
+}
+
+// VisitorMessage is the body of POST /widget/v1/messages.
+type VisitorMessage struct {
+	Body    Field[string]
+	PageURL Field[string]
+}
+
+// VisitorExchange is a visitor's message with the assistant's reply, when
+// it came in time.
+type VisitorExchange struct {
+	Message *storage.Message `json:"message"`
+	Reply   *storage.Message `json:"reply"`
+}
+
+// PostVisitorMessage adds a visitor's message to their conversation, opening
+// a new one when they have none or theirs is closed. In an `open`
+// conversation the message is queued for the assistant in the same
+// transaction; the call then waits a little for the reply.
+func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMessage) (*VisitorExchange, error) {
+	if !in.Body.has() {
+		return nil, missing("body")
+	}
+	if err := checkLen("body", in.Body.V, MaxMessageBody, true); err != nil {
+		return nil, err
+	}
+	if in.PageURL.has() {
+		if err := checkPageURL(in.PageURL.V); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.checkVisitorRate(v); err != nil {
+		return nil, err
+	}
+	var msg *storage.Message
+	queued := false
+	err := s.write(ctx, func(q *storage.Q) error {
+		now := s.stamp()
+		queued = false
+		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
+		if err != nil {
+			return err
+		}
+		visitor, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
+		if err != nil {
+			return err
+		}
+		if c == nil || c.Status == StatusClosed {
+			start := VisitorStart{SiteID: v.Site.ID, VisitorID: visitor.ID, PageURL: visitor.PageURL, Body: in.Body.V}
+			if in.PageURL.has() {
+				start.PageURL = in.PageURL.V
+			}
+			if visitor.ContactID != nil {
+				start.ContactID = *visitor.ContactID
+			}
+			if c, msg, err = s.startConversation(ctx, q, v.Mode, start, now); err != nil {
+				return err
+			}
+		} else {
+			author := storage.Author{Type: storage.AuthorContact, ID: c.ContactID}
+			if visitor.ContactID != nil {
+				author.ID = visitor.ContactID
+			}
+			if msg, err = s.addMessage(ctx, q, c, author, in.Body.V, nil, now); err != nil {
+				return err
+			}
+		}
+		if c.Status != StatusOpen || s.widget.responder == nil {
+			return nil
+		}
+		queued = true
+		return q.InsertAssistantJob(ctx, &storage.AssistantJob{MessageID: msg.ID, Mode: v.Mode,
+			ConversationID: c.ID, NextAttemptAt: now, CreatedAt: now})
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &VisitorExchange{Message: msg}
+	if queued && s.widget.replyWait > 0 {
+		if out.Reply, err = s.waitReply(ctx, v.Mode, msg); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// MaxVisitorPage is how many messages one GET /widget/v1/messages returns.
+const MaxVisitorPage = 100
+
+// VisitorMessages lists the messages of the visitor's current conversation
+// (their most recent one), oldest first, after the message id given.
+func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (List[*storage.Message], error) {
+	l := List[*storage.Message]{Object: "list", Data: []*storage.Message{}}
+	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
+		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
+		if err != nil || c == nil {
+			if err == nil && after != "" {
+				return noSuchRef("after", "message", after)
+			}
+			return err
+		}
+		rows, err := q.MessagesAfter(ctx, c.ID, after, MaxVisitorPage+1)
+		if err != nil {
+			return found(err, noSuchRef("after", "message", after))
+		}
+		if len(rows) > MaxVisitorPage {
+			rows, l.HasMore = rows[:MaxVisitorPage], true
+			last := rows[len(rows)-1].ID
+			l.NextCursor = &last
+		}
+		for _, m := range rows {
+			l.Data = append(l.Data, visitorMessage(m))
+		}
+		return nil
+	})
+	if err == nil { // the team's files reach the visitor through signed URLs
+		err = s.present(ctx, l.Data...)
+	}
+	return l, err
+}
+
+// VisitorHandOff is the visitor asking for a person: their conversation
+// moves to `waiting` and the assistant stops answering.
+func (s *Service) VisitorHandOff(ctx context.Context, v *Visit) (*VisitorConversation, error) {
+	c, err := orNil(s.db.Read().LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, &Error{Kind: NotFound, Code: CodeResourceMissing,
+			Message: "There is no conversation to hand off yet; send a message first."}
+	}
+	c, err = s.HandOff(ctx, v.Mode, c.ID, Handoff{})
+	return visitorConversation(c), err
+}

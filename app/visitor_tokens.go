@@ -1,0 +1,103 @@
+package app
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"strings"
+
+	"chatsvc/storage"
+)
+
+// settingTokenKey is the settings row holding the key that signs visitor
+// tokens. It is made on first use and kept in the database, so tokens stay
+// valid across restarts and in restored backups.
+const settingTokenKey = "widget.visitor_token_key"
+
+// visitorClaims is what a visitor token says: who, on which site, in which mode.
+type visitorClaims struct {
+	Mode      storage.Mode
+	SiteID    string
+	VisitorID string
+}
+
+const tokenPrefix = "vt_"
+
+// signToken makes the opaque token "vt_<payload>.<mac>", both base64url.
+func (s *Service) signToken(ctx context.Context, c visitorClaims) (string, error) {
+	key, err := s.tokenKey(ctx)
+	if err != nil {
+		return "", err
+	}
+	payload := base64.RawURLEncoding.EncodeToString([]byte(string(c.Mode) + "|" + c.SiteID + "|" + c.VisitorID))
+	return tokenPrefix + payload + "." + base64.RawURLEncoding.EncodeToString(mac(key, payload)), nil
+}
+
+// verifyToken checks a token's signature and returns its claims.
+func (s *Service) verifyToken(ctx context.Context, token string) (visitorClaims, error) {
+	if token == "" {
+		return visitorClaims{}, &Error{Kind: Unauthorized, Code: CodeVisitorTokenMissing,
+			Message: "No visitor token provided. Start a session (POST /widget/v1/sessions) and send its visitor_token in the X-Visitor-Token header."}
+	}
+	bad := &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid,
+		Message: "Invalid visitor token. Start a new session without it."}
+	payload, sig, ok := strings.Cut(strings.TrimPrefix(token, tokenPrefix), ".")
+	if !ok || !strings.HasPrefix(token, tokenPrefix) {
+		return visitorClaims{}, bad
+	}
+	got, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil {
+		return visitorClaims{}, bad
+	}
+	key, err := s.tokenKey(ctx)
+	if err != nil {
+		return visitorClaims{}, err
+	}
+	if !hmac.Equal(got, mac(key, payload)) {
+		return visitorClaims{}, bad
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	parts := strings.Split(string(raw), "|")
+	if err != nil || len(parts) != 3 {
+		return visitorClaims{}, bad
+	}
+	return visitorClaims{Mode: storage.Mode(parts[0]), SiteID: parts[1], VisitorID: parts[2]}, nil
+}
+
+func mac(key []byte, msg string) []byte {
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte(msg))
+	return h.Sum(nil)
+}
+
+// tokenKey returns the signing key, creating it on first use.
+func (s *Service) tokenKey(ctx context.Context) ([]byte, error) {
+	st := s.widget
+	st.keyMu.Lock()
+	defer st.keyMu.Unlock()
+	if st.key != nil {
+		return st.key, nil
+	}
+	v, err := s.db.Read().Setting(ctx, settingTokenKey)
+	if errors.Is(err, storage.ErrNotFound) {
+		// Two processes may race to create it: the write keeps the first.
+		err = s.write(ctx, func(q *storage.Q) error {
+			cur, err := q.Setting(ctx, settingTokenKey)
+			if err == nil {
+				v = cur
+				return nil
+			} else if !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			v = RandomToken(43) // about 256 bits
+			return q.SetSetting(ctx, settingTokenKey, v)
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	st.key = []byte(v)
+	return st.key, nil
+}

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// Error codes of the widget API.
+const (
+	CodeVisitorTokenMissing = "visitor_token_missing"
+	CodeVisitorTokenInvalid = "visitor_token_invalid"
+	CodeOriginNotAllowed    = "origin_not_allowed"
+	CodeUserHashInvalid     = "user_hash_invalid"
+)
+
+// PrefixVisitor starts visitor ids, which appear only inside visitor tokens.
+const PrefixVisitor = "vis_"
+
+// MaxPageURL bounds page_url; browsers rarely send longer addresses.
+const MaxPageURL = 2048
+
+// widgetState is what the Service keeps in memory for visitors.
+type widgetState struct {
+	changes   changes
+	keyMu     sync.Mutex
+	key       []byte // signs visitor tokens; loaded or made on first use
+	responder Responder
+	replyWait time.Duration
+	claims    sync.Map       // message id -> struct{}: questions taken by this process
+	claimed   atomic.Int32   // how many claims there are
+	thinking  atomic.Int32   // how many answers the responder is working out
+	answering sync.WaitGroup // goroutines answering, waited for when the worker stops
+	limits    visitorLimits
+}
+
+func newWidgetState(o Options) *widgetState {
+	w := &widgetState{responder: o.Assistant, replyWait: o.ReplyWait}
+	if w.replyWait == 0 {
+		w.replyWait = DefaultReplyWait
+	}
+	return w
+}
+
+// Origin is where a widget request comes from: its Origin header (empty
+// when the browser sent none) and the Host it was sent to.
+type Origin struct {
+	Origin string
+	Host   string
+}
+
+// allowedFrom refuses a browser request from a page the site does not own.
+// Pages on the site's domain or its subdomains may call the widget API, and
+// so may pages of this server itself (the demo page). A site without a
+// domain accepts every origin. Requests without an Origin header (not from
+// a browser page) carry no ambient credential, so they are let through.
+func allowedFrom(site *storage.Site, o Origin) error {
+	if o.Origin == "" {
+		return nil
+	}
+	u, err := url.Parse(o.Origin)
+	if err == nil && u.Host != "" && strings.EqualFold(u.Host, o.Host) {
+		return nil
+	}
+	if site.Domain == nil || *site.Domain == "" {
+		return nil
+	}
+	if err == nil {
+		host, domain := strings.ToLower(u.Hostname()), siteDomain(*site.Domain)
+		if host == domain || strings.HasSuffix(host, "."+domain) {
+			return nil
+		}
+	}
+	return &Error{Kind: Forbidden, Code: CodeOriginNotAllowed,
+		Message: "This site's widget cannot be used from " + o.Origin + "."}
+}
+
+// siteDomain reduces a site's domain as entered ("https://Example.com/") to
+// its host name ("example.com").
+func siteDomain(d string) string {
+	d = strings.ToLower(strings.TrimSpace(d))
+	if i := strings.Index(d, "://"); i >= 0 {
+		d = d[i+3:]
+	}
+	d, _, _ = strings.Cut(d, "/")
+	if h, _, ok := strings.Cut(d, ":"); ok {
+		d = h
+	}
+	return d
+}
+
+// Visit is a visitor authenticated by their token.
+type Visit struct {
+	Mode    storage.Mode
+	Site    *storage.Site
+	Visitor *storage.Visitor
+}
+
+// Visit authenticates a visitor token and checks the request's origin
+// against the token's site.
+func (s *Service) Visit(ctx context.Context, token string, from Origin) (*Visit, error) {
+	c, err := s.verifyToken(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	bad := &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid,
+		Message: "This visitor token is no longer valid. Start a new session without it."}
+	q := s.db.Read()
+	site, err := q.Site(ctx, c.SiteID)
+	if err != nil {
+		return nil, found(err, bad)
+	}
+	if err := allowedFrom(site, from); err != nil {
+		return nil, err
+	}
+	v, err := q.Visitor(ctx, c.Mode, c.VisitorID)
+	if err != nil {
+		return nil, found(err, bad)
+	}
+	return &Visit{Mode: c.Mode, Site: site, Visitor: v}, nil
+}

@@ -1,0 +1,101 @@
+// Package assistant answers visitors from the team's knowledge: it finds
+// passages with a search.Searcher, has a Provider write the reply from
+// them, and lists the pages used as sources. It says so when it does not
+// know, and asks for a person when the visitor wants one. When it may
+// speak (only in `open` conversations) is decided by package app.
+package assistant
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"chatsvc/app"
+	"chatsvc/search"
+	"chatsvc/storage"
+)
+
+// Provider writes a reply to a question from passages, best first. It
+// reports which passages it used, or Known false when they do not answer.
+type Provider interface {
+	Compose(ctx context.Context, question string, history []*storage.Message, passages []search.Passage) (Draft, error)
+}
+
+// Draft is a provider's reply.
+type Draft struct {
+	Body  string
+	Used  []int // indexes into the passages given
+	Known bool
+}
+
+// Replies the assistant gives without a provider.
+const (
+	HandOffReply  = "Sure, I've asked a person from the team to join. They will reply here."
+	UnknownReply  = "I couldn't find the answer to that in our help pages. Would you like to talk to a person? Press \"Talk to a person\" or just ask for one."
+	GreetingReply = "Hello! What can I help you with?"
+)
+
+// Passages asks the index for this many candidates.
+const Passages = 5
+
+// Assistant is an app.Responder.
+type Assistant struct {
+	index    search.Searcher
+	provider Provider
+}
+
+// New returns an assistant that searches index and writes with provider.
+func New(index search.Searcher, provider Provider) *Assistant {
+	return &Assistant{index: index, provider: provider}
+}
+
+var _ app.Responder = (*Assistant)(nil)
+
+// Respond answers one visitor message.
+func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, error) {
+	if AsksForPerson(q.Text) {
+		return app.Answer{Body: HandOffReply, HandOff: true}, nil
+	}
+	if isGreeting(q.Text) {
+		return app.Answer{Body: GreetingReply}, nil
+	}
+	found, err := a.index.Search(ctx, search.Query{Mode: q.Mode, SiteID: q.SiteID, Text: q.Text, Limit: Passages})
+	if err != nil {
+		return app.Answer{}, fmt.Errorf("search: %w", err)
+	}
+	passages := Relevant(q.Text, found)
+	if len(passages) == 0 {
+		return app.Answer{Body: UnknownReply}, nil
+	}
+	d, err := a.provider.Compose(ctx, q.Text, q.History, passages)
+	if err != nil {
+		return app.Answer{}, err
+	}
+	if !d.Known || strings.TrimSpace(d.Body) == "" {
+		return app.Answer{Body: UnknownReply}, nil
+	}
+	return app.Answer{Body: strings.TrimSpace(d.Body), Sources: sourcesOf(passages, d.Used)}, nil
+}
+
+// sourcesOf lists the pages of the used passages, each page once.
+func sourcesOf(passages []search.Passage, used []int) []storage.Source {
+	out := []storage.Source{}
+	seen := map[string]bool{}
+	for _, i := range used {
+		if i < 0 || i >= len(passages) {
+			continue
+		}
+		p := passages[i]
+		key := p.URL + "\x00" + p.Title
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		title := p.Title
+		if title == "" {
+			title = p.URL
+		}
+		out = append(out, storage.Source{Title: title, URL: p.URL})
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+package assistant
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"chatsvc/search"
+)
+
+// askPerson matches messages that ask for a person rather than an answer.
+var askPerson = []*regexp.Regexp{
+	regexp.MustCompile(`\b(talk|speak|chat|connect|put) (me )?(to|with|through to) (a |an |the |some |your )?(human|person|people|someone|somebody|agent|representative|operator|staff|team|support)\b`),
+	regexp.MustCompile(`\b(real|actual|live) (person|human|agent|people)\b`),
+	regexp.MustCompile(`\b(want|need|get|give|request|see)( me)?( to talk to| to speak to)? (a |an )?(human|person|agent|representative|operator)\b`),
+	regexp.MustCompile(`^\W*(human|agent|person|operator|representative|talk to someone)\W*(please)?\W*$`),
+	regexp.MustCompile(`\bare you (a )?(bot|robot|human)\b.*\b(human|person)\b`),
+}
+
+// AsksForPerson reports whether a message asks to talk to a person.
+func AsksForPerson(text string) bool {
+	t := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	for _, re := range askPerson {
+		if re.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+var greetings = map[string]bool{"hi": true, "hello": true, "hey": true, "hallo": true, "good": true,
+	"morning": true, "afternoon": true, "evening": true, "there": true, "yo": true, "hiya": true}
+
+// isGreeting reports whether a message only says hello.
+func isGreeting(text string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	if len(words) == 0 || len(words) > 4 {
+		return false
+	}
+	for _, w := range words {
+		if !greetings[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// stop words carry no meaning for matching a question to a passage.
+var stop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the and or but if then else of to in on at by for with from into
+		about as is are was were be been being do does did doing done have has had having can could
+		will would shall should may might must i me my we our you your it its this that these those
+		there here what which who whom whose when where why how not no yes so than too very just
+		also any all some each every much many more most other such only own same get got make
+		please thanks thank hi hello hey ok okay up out over under again once both few nor
+		they them their he she his her him us am let lets want need like know tell use used using
+		long take takes way work works happen happens mean means possible able find go goes going
+		someone something anything thing things question ask asking help`) {
+		stop[w] = true
+	}
+}
+
+// Terms splits text into its content words, lower-cased and lightly stemmed.
+func Terms(text string) []string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	out := words[:0]
+	for _, w := range words {
+		if stop[w] || len(w) < 2 {
+			continue
+		}
+		out = append(out, stem(w))
+	}
+	return out
+}
+
+// stem strips common English endings so "tickets" meets "ticket" and
+// "retrying" meets "retry". It is crude on purpose: both sides get it.
+func stem(w string) string {
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "es") && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxz"):
+		w = w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		w = w[:len(w)-1]
+	}
+	return strings.TrimSuffix(w, "e")
+}
+
+// MinCoverage is the share of a question's content words a passage must
+// contain to count as relevant: below it the assistant says it does not know.
+const MinCoverage = 0.5
+
+// coverage is the share of the question's distinct terms found in the passage.
+func coverage(q []string, p search.Passage) float64 {
+	if len(q) == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	for _, t := range Terms(p.Title + " " + p.Heading + " " + p.Text) {
+		have[t] = true
+	}
+	seen, hit := map[string]bool{}, 0
+	for _, t := range q {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if have[t] {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(seen))
+}
+
+// Relevant keeps the passages that cover enough of the question, best
+// covered first; the index's order breaks ties.
+func Relevant(question string, found []search.Passage) []search.Passage {
+	q := Terms(question)
+	type scored struct {
+		p   search.Passage
+		cov float64
+	}
+	var keep []scored
+	for _, p := range found {
+		if c := coverage(q, p); c >= MinCoverage {
+			keep = append(keep, scored{p, c})
+		}
+	}
+	// A stable insertion sort: few passages, and ties keep the index's order.
+	for i := 1; i < len(keep); i++ {
+		for j := i; j > 0 && keep[j].cov > keep[j-1].cov; j-- {
+			keep[j], keep[j-1] = keep[j-1], keep[j]
+		}
+	}
+	out := make([]search.Passage, len(keep))
+	for i, k := range keep {
+		out[i] = k.p
+	}
+	return out
+}
+
+// sentences splits text into sentences at . ! or ? followed by a space or
+// a line break, and at blank lines.
+func sentences(text string) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n\n") {
+		para = strings.Join(strings.Fields(para), " ")
+		start := 0
+		for i := 0; i < len(para); i++ {
+			if strings.IndexByte(".!?", para[i]) >= 0 && (i+1 == len(para) || para[i+1] == ' ') {
+				if s := strings.TrimSpace(para[start : i+1]); s != "" {
+					out = append(out, s)
+				}
+				start = i + 1
+			}
+		}
+		if s := strings.TrimSpace(para[start:]); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,139 @@
+package cli_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// TestKillDuringWritesLosesNothingAcknowledged runs the real binary, kills it
+// with SIGKILL in the middle of a burst of writes, restarts it, and checks
+// that every write answered 2xx is there and the database is intact.
+func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
+	in := newInstall(t)
+	bin := filepath.Join(t.TempDir(), "chatsvc")
+	build := exec.Command("go", "build", "-o", bin, "..")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	start := func() (*exec.Cmd, string) {
+		cmd := exec.Command(bin, "serve", "--config", in.config)
+		stdout, _ := cmd.StdoutPipe()
+		cmd.Stderr = nil
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// The first start prints the key; read stdout in the background.
+		keys := make(chan string, 1)
+		go func() {
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				if k := regexp.MustCompile(`csk_test_\w+`).FindString(sc.Text()); k != "" {
+					keys <- k
+				}
+			}
+			close(keys)
+		}()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			if res, err := http.Get("http://" + in.addr + "/healthz"); err == nil {
+				res.Body.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("server did not come up")
+			}
+			time.Sleep(20 * time.Millisecond) // a real process starting, not a schedule
+		}
+		select {
+		case k := <-keys:
+			return cmd, k
+		case <-time.After(200 * time.Millisecond):
+			return cmd, ""
+		}
+	}
+	cmd, key := start()
+	if key == "" {
+		t.Fatal("no key printed at first start")
+	}
+
+	var mu sync.Mutex
+	var acked []int
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(context.Background())
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ctx.Err() == nil; i++ {
+				n := w*1_000_000 + i
+				body := fmt.Sprintf(`{"subject":"crash %d","contact":{"email":"c%d@example.com"}}`, n, w)
+				req, _ := http.NewRequestWithContext(ctx, "POST", "http://"+in.addr+"/v1/tickets", strings.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+key)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					return // the server is gone
+				}
+				res.Body.Close()
+				if res.StatusCode == 201 {
+					mu.Lock()
+					acked = append(acked, n)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 300 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	cancel()
+	wg.Wait()
+
+	if err := storage.CheckIntegrity(context.Background(), filepath.Join(filepath.Dir(in.config), "data", storage.FileName)); err != nil {
+		t.Fatalf("after SIGKILL: %v", err)
+	}
+	cmd, _ = start()
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+	subjects := map[string]bool{}
+	for cursor := ""; ; {
+		code, body := in.call("GET", "/v1/tickets?limit=100"+cursor, key, "")
+		if code != 200 {
+			t.Fatalf("list after restart: %d %s", code, body)
+		}
+		for _, m := range regexp.MustCompile(`"subject": "(crash \d+)"`).FindAllStringSubmatch(body, -1) {
+			subjects[m[1]] = true
+		}
+		next := regexp.MustCompile(`"next_cursor": "([^"]+)"`).FindStringSubmatch(body)
+		if next == nil {
+			break
+		}
+		cursor = "&cursor=" + next[1]
+	}
+	for _, n := range acked {
+		if !subjects[fmt.Sprintf("crash %d", n)] {
+			t.Fatalf("ticket %d was acknowledged with 201 but is gone after the crash (%d acknowledged, %d found)", n, len(acked), len(subjects))
+		}
+	}
+	t.Logf("%d writes acknowledged before SIGKILL, all present after restart", len(acked))
+}

@@ -1,0 +1,88 @@
+package crawler
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+func TestExtractKeepsMainTextUnderItsHeadings(t *testing.T) {
+	for _, c := range []struct {
+		name, html, title string
+		want              []Chunk
+		noindex           bool
+	}{
+		{
+			name: "main only, frame dropped",
+			html: `<html><head><title> Billing  help </title><style>p{}</style></head><body>
+				<header><h1>Site name</h1><p>Tagline</p></header><nav><ul><li>Home</li></ul></nav>
+				<div class="sidebar"><p>Popular posts</p></div>
+				<main><h1>Billing</h1><p>Invoices are sent   monthly.</p><ul><li>Card</li><li><p>Transfer</p></li></ul>
+				<h2>Refunds</h2><script>var x = "no";</script><p>Refunds take 14 days.</p></main>
+				<footer><p>Copyright</p></footer><div id="cookie-banner"><p>We use cookies</p></div></body></html>`,
+			title: "Billing help",
+			want:  []Chunk{{"Billing", "Invoices are sent monthly.\n\nCard\n\nTransfer"}, {"Refunds", "Refunds take 14 days."}},
+		},
+		{
+			name:  "no main: the body; no title: the first h1",
+			html:  `<html><body><h1>Setup</h1><div>Install the app.</div><div><p>Then sign in.</p></div></body></html>`,
+			title: "Setup",
+			want:  []Chunk{{"Setup", "Install the app.\n\nThen sign in."}},
+		},
+		{
+			name:  "text without blocks",
+			html:  `<html><head><title>T</title></head><body>Just some words</body></html>`,
+			title: "T",
+			want:  []Chunk{{"", "Just some words"}},
+		},
+		{
+			name:    "noindex",
+			html:    `<html><head><title>T</title><meta name="robots" content="noindex, follow"></head><body><p>x</p></body></html>`,
+			title:   "T",
+			want:    []Chunk{{"", "x"}},
+			noindex: true,
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, err := goquery.NewDocumentFromReader(strings.NewReader(c.html))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := extract(doc)
+			if x.title != c.title || !reflect.DeepEqual(x.chunks, c.want) || x.noindex != c.noindex {
+				t.Fatalf("got title %q chunks %q noindex %v\nwant %q %q %v", x.title, x.chunks, x.noindex, c.title, c.want, c.noindex)
+			}
+		})
+	}
+}
+
+func TestChunksStayWithinBounds(t *testing.T) {
+	para := strings.Repeat("word ", 60) // 300 characters
+	huge := strings.Repeat("longword ", 700)
+	md := "Intro.\n\n# One\n" + strings.Repeat(para+"\n\n", 7) + "## Two\n" + huge + "\n\n```\ncode line\n\nstill code\n```\n"
+	chunks := TextChunks(md)
+	if chunks[0] != (Chunk{"", "Intro."}) {
+		t.Fatalf("first chunk %q", chunks[0])
+	}
+	var headings []string
+	for _, c := range chunks {
+		if n := utf8.RuneCountInString(c.Text); n > chunkMax || n == 0 {
+			t.Fatalf("chunk of %d characters: %.80q", n, c.Text)
+		}
+		if len(headings) == 0 || headings[len(headings)-1] != c.Heading {
+			headings = append(headings, c.Heading)
+		}
+	}
+	if want := []string{"", "One", "Two"}; !reflect.DeepEqual(headings, want) {
+		t.Fatalf("headings %v, want %v", headings, want)
+	}
+	if len(chunks) < 6 {
+		t.Fatalf("%d chunks: long sections were not split", len(chunks))
+	}
+	if last := chunks[len(chunks)-1]; !strings.Contains(last.Text, "code line still code") || last.Heading != "Two" {
+		t.Fatalf("code block %q", last)
+	}
+}

@@ -1,0 +1,284 @@
+// Package mailer sends the e-mails of the outbox over SMTP. Rows are queued
+// by package app in the same transaction as the change they tell about; the
+// worker here sends them, retries temporary failures with growing delays,
+// gives up on permanent ones (5xx) with the reason stored, and resumes after
+// a restart from what the table says.
+package mailer
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+
+	"chatsvc/app"
+	"chatsvc/config"
+	"chatsvc/storage"
+)
+
+// Config is what the mailer needs to know.
+type Config struct {
+	Host        string // empty: e-mail waits in the outbox
+	Port        int
+	Username    string
+	Password    string
+	From        string
+	TLS         string      // none, starttls or tls
+	TLSConfig   *tls.Config // nil: the system's roots, verified against Host
+	PublicURL   string
+	TemplateDir string        // overrides of the built-in templates
+	Timeout     time.Duration // one connection; 0: 30s
+}
+
+// FromConfig takes the mailer's settings from the service configuration.
+func FromConfig(cfg *config.Config) Config {
+	return Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password,
+		From: cfg.SMTP.From, TLS: cfg.SMTP.TLS, PublicURL: cfg.PublicURL,
+		TemplateDir: filepath.Join(cfg.DataDir, TemplateDirName)}
+}
+
+// Retry schedule: the wait after the n-th failed attempt doubles from
+// FirstRetry up to MaxRetryDelay; a message still unsent GiveUpAfter its
+// creation is marked failed.
+const (
+	FirstRetry    = time.Minute
+	MaxRetryDelay = time.Hour
+	GiveUpAfter   = 72 * time.Hour
+	batchSize     = 20
+)
+
+// Mailer drains the outbox.
+type Mailer struct {
+	cfg    Config
+	svc    *app.Service
+	tpl    templates
+	warned bool // "no SMTP host" was logged
+}
+
+// New returns a mailer for the service's database and clock.
+func New(cfg Config, svc *app.Service) *Mailer {
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	return &Mailer{cfg: cfg, svc: svc, tpl: templates{dir: cfg.TemplateDir}}
+}
+
+// Worker is the background loop that sends due e-mails, woken by every
+// committed write and once a minute for retries.
+func (m *Mailer) Worker() app.Worker {
+	return app.Worker{Name: "mail", Every: time.Minute, Wake: m.svc.Wakeup(), Step: m.Step}
+}
+
+// Step sends the e-mails that are due, up to a batch, and reports whether
+// more may be due.
+func (m *Mailer) Step(ctx context.Context) (bool, error) {
+	db := m.svc.DB()
+	if m.cfg.Host == "" {
+		if !m.warned {
+			n, err := db.Read().PendingMails(ctx)
+			if err != nil {
+				return false, err
+			}
+			if n > 0 {
+				slog.Warn("smtp.host is not set: e-mails stay in the outbox until it is", "pending", n)
+				m.warned = true
+			}
+		}
+		return false, nil
+	}
+	now := m.svc.Now()
+	due, err := db.Read().DueMails(ctx, storage.At(now), batchSize)
+	if err != nil || len(due) == 0 {
+		return false, err
+	}
+	client, err := m.client()
+	if err != nil { // a configuration that cannot work: keep the mail, say why
+		return false, m.recordAll(ctx, due, now, err)
+	}
+	conn, err := client.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		slog.Warn("cannot reach the SMTP server; e-mails will be retried", "host", m.cfg.Host, "err", err)
+		return false, m.recordAll(ctx, due, now, fmt.Errorf("connect: %w", err))
+	}
+	defer client.CloseWithSMTPClient(conn)
+	for _, ml := range due {
+		msg, err := m.compose(ml)
+		if err == nil {
+			err = client.SendWithSMTPClient(conn, msg)
+		}
+		if ctx.Err() != nil {
+			return false, nil // shutting down: whatever was not recorded is sent again later
+		}
+		if err := m.record(ctx, ml, now, err); err != nil {
+			return false, err
+		}
+	}
+	return len(due) == batchSize, nil
+}
+
+// recordAll records the same failure on every e-mail of a batch.
+func (m *Mailer) recordAll(ctx context.Context, due []*storage.Mail, now time.Time, cause error) error {
+	for _, ml := range due {
+		if err := m.record(ctx, ml, now, cause); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// record stores the outcome of one attempt.
+func (m *Mailer) record(ctx context.Context, ml *storage.Mail, now time.Time, sendErr error) error {
+	ml.Attempts++
+	at := storage.At(now)
+	switch {
+	case sendErr == nil:
+		ml.Status, ml.SentAt, ml.LastError = storage.MailSent, &at, nil
+	case permanent(sendErr):
+		reason := sendErr.Error()
+		ml.Status, ml.LastError = storage.MailFailed, &reason
+		slog.Warn("e-mail refused for good", "mail", ml.ID, "template", ml.Template, "err", sendErr)
+	default:
+		reason := sendErr.Error()
+		next := now.Add(RetryDelay(ml.Attempts))
+		if next.Sub(ml.CreatedAt.Time()) > GiveUpAfter {
+			reason = fmt.Sprintf("gave up after %d attempts: %s", ml.Attempts, reason)
+			ml.Status = storage.MailFailed
+		}
+		ml.LastError, ml.NextAttemptAt = &reason, storage.At(next)
+	}
+	return m.svc.DB().Write(ctx, func(q *storage.Q) error { return q.MailAttempted(ctx, ml) })
+}
+
+// RetryDelay is the wait after the n-th failed attempt (n from 1).
+func RetryDelay(n int) time.Duration {
+	d := FirstRetry
+	for i := 1; i < n && d < MaxRetryDelay; i++ {
+		d *= 2
+	}
+	return min(d, MaxRetryDelay)
+}
+
+// permanent tells a refusal that sending again cannot fix: a 5xx reply to
+// the sender, a recipient or the content, or an e-mail that cannot be
+// written at all. Everything else (4xx replies, connection and
+// authentication trouble) is worth another try.
+func permanent(err error) bool {
+	var se *gomail.SendError
+	if errors.As(err, &se) {
+		return se.ErrorCode() >= 500 && se.ErrorCode() <= 599
+	}
+	return errors.Is(err, errNoTemplate) || errors.Is(err, errBadMail)
+}
+
+var errBadMail = errors.New("the e-mail cannot be written")
+
+// client makes a go-mail client from the configuration.
+func (m *Mailer) client() (*gomail.Client, error) {
+	tc := m.cfg.TLSConfig
+	if tc == nil {
+		tc = &tls.Config{ServerName: m.cfg.Host, MinVersion: tls.VersionTLS12}
+	}
+	opts := []gomail.Option{gomail.WithPort(m.cfg.Port), gomail.WithTimeout(m.cfg.Timeout), gomail.WithTLSConfig(tc)}
+	switch m.cfg.TLS {
+	case "none":
+		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
+	case "tls":
+		opts = append(opts, gomail.WithSSL())
+	default:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+	}
+	if m.cfg.Username != "" {
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
+			gomail.WithUsername(m.cfg.Username), gomail.WithPassword(m.cfg.Password))
+	}
+	return gomail.NewClient(m.cfg.Host, opts...)
+}
+
+// compose renders an outbox row into a message with its threading headers:
+// every e-mail about a ticket refers to the same thread root, so mail
+// clients group them, and the first one (the confirmation) is that root.
+func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
+	data := map[string]any{}
+	dec := json.NewDecoder(bytes.NewReader(ml.Data))
+	dec.UseNumber() // ticket numbers print as written
+	if err := dec.Decode(&data); err != nil {
+		return nil, fmt.Errorf("%w: data: %v", errBadMail, err)
+	}
+	name := ""
+	if ml.ToName != nil {
+		name = *ml.ToName
+	}
+	data["recipient"] = map[string]any{"email": ml.ToEmail, "name": name}
+	data["public_url"] = m.cfg.PublicURL
+	subject, text, html, err := m.tpl.render(ml.Template, data)
+	if err != nil {
+		return nil, err
+	}
+	if ml.Mode == storage.Test {
+		subject = "[TEST] " + subject
+	}
+	msg := gomail.NewMsg()
+	if err := msg.From(m.from()); err != nil {
+		return nil, fmt.Errorf("%w: smtp.from: %v", errBadMail, err)
+	}
+	if err := msg.AddToFormat(name, ml.ToEmail); err != nil {
+		return nil, fmt.Errorf("%w: recipient: %v", errBadMail, err)
+	}
+	msg.Subject(subject)
+	domain := m.domain()
+	msg.SetMessageIDWithValue(ml.ID + "@" + domain)
+	if ml.TicketID != nil {
+		root := "ticket." + *ml.TicketID + "@" + domain
+		if ml.Template == app.MailTicketCreated {
+			msg.SetMessageIDWithValue(root)
+		} else {
+			msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+root+">")
+			msg.SetGenHeader(gomail.HeaderReferences, "<"+root+">")
+		}
+	}
+	// The date the e-mail was promised: stable across retries, and the
+	// order in which a thread's messages were meant to arrive.
+	msg.SetDateWithValue(ml.CreatedAt.Time())
+	msg.SetGenHeader(gomail.HeaderXAutoResponseSuppress, "All")
+	msg.SetBodyString(gomail.TypeTextPlain, text)
+	msg.AddAlternativeString(gomail.TypeTextHTML, html)
+	return msg, nil
+}
+
+// from is the sender: smtp.from, or a no-reply address at the public host.
+func (m *Mailer) from() string {
+	if m.cfg.From != "" {
+		return m.cfg.From
+	}
+	return "chatsvc <no-reply@" + m.publicHost() + ">"
+}
+
+// domain names the sender's domain in Message-IDs.
+func (m *Mailer) domain() string {
+	if a, err := mail.ParseAddress(m.from()); err == nil {
+		if _, d, ok := strings.Cut(a.Address, "@"); ok && d != "" {
+			return d
+		}
+	}
+	return m.publicHost()
+}
+
+func (m *Mailer) publicHost() string {
+	if u, err := url.Parse(m.cfg.PublicURL); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return "localhost"
+}

@@ -1,0 +1,547 @@
+package mailer_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/mailer"
+	"chatsvc/storage"
+)
+
+// clock is a fake clock the tests move by hand.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+type env struct {
+	t     *testing.T
+	ctx   context.Context
+	db    *storage.DB
+	svc   *app.Service
+	clock *clock
+	smtp  *smtpServer
+	dir   string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := storage.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)}
+	return &env{t: t, ctx: context.Background(), db: db, svc: app.New(db, app.Options{Now: clk.Now}), clock: clk,
+		smtp: newSMTPServer(t), dir: dir}
+}
+
+// mailer returns a mailer that sends to the test server with STARTTLS.
+func (e *env) mailer(change ...func(*mailer.Config)) *mailer.Mailer {
+	cfg := mailer.Config{Host: "127.0.0.1", Port: e.smtp.port(), TLS: "starttls", TLSConfig: e.smtp.client,
+		From: "Support <support@shop.example>", PublicURL: "https://chat.shop.example",
+		TemplateDir: filepath.Join(e.dir, mailer.TemplateDirName), Timeout: 5 * time.Second}
+	for _, f := range change {
+		f(&cfg)
+	}
+	return mailer.New(cfg, e.svc)
+}
+
+// step runs one round of the worker.
+func (e *env) step(m *mailer.Mailer) {
+	e.t.Helper()
+	if _, err := m.Step(e.ctx); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// ticket opens a ticket for a new contact by e-mail.
+func (e *env) ticket(mode storage.Mode, email, name, subject string, notify bool) *storage.Ticket {
+	e.t.Helper()
+	in := app.TicketCreate{Subject: app.Value(subject), Contact: app.Value(app.ContactRef{Email: app.Value(email)}),
+		NotifyContact: app.Value(notify)}
+	if name != "" {
+		in.Contact.V.Name = app.Value(name)
+	}
+	tk, err := e.svc.CreateTicket(e.ctx, mode, in)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tk
+}
+
+func (e *env) setStatus(tk *storage.Ticket, status string) {
+	e.t.Helper()
+	if _, err := e.svc.UpdateTicket(e.ctx, tk.Mode, tk.ID, app.TicketUpdate{Status: app.Value(status)}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) outbox(ticketID string) []*storage.Mail {
+	e.t.Helper()
+	ms, err := e.db.Read().MailsOfTicket(e.ctx, ticketID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return ms
+}
+
+// parsed is a received e-mail, decoded.
+type parsed struct {
+	header mail.Header
+	text   string
+	html   string
+}
+
+func parse(t *testing.T, r received) parsed {
+	t.Helper()
+	m, err := mail.ReadMessage(bytes.NewReader(r.data))
+	if err != nil {
+		t.Fatalf("unreadable e-mail: %v\n%s", err, r.data)
+	}
+	p := parsed{header: m.Header}
+	mt, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/alternative" {
+		t.Fatalf("Content-Type %q, want multipart/alternative", m.Header.Get("Content-Type"))
+	}
+	mr := multipart.NewReader(m.Body, params["boundary"])
+	for {
+		part, err := mr.NextRawPart()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		var body io.Reader = part
+		if part.Header.Get("Content-Transfer-Encoding") == "quoted-printable" {
+			body = quotedprintable.NewReader(part)
+		}
+		b, err := io.ReadAll(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct, _, _ := mime.ParseMediaType(part.Header.Get("Content-Type"))
+		switch ct {
+		case "text/plain":
+			p.text = string(b)
+		case "text/html":
+			p.html = string(b)
+		}
+	}
+	return p
+}
+
+func (p parsed) subject(t *testing.T) string {
+	t.Helper()
+	s, err := new(mime.WordDecoder).DecodeHeader(p.header.Get("Subject"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func contains(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, text)
+		}
+	}
+}
+
+func TestTicketMailsAreSentThreaded(t *testing.T) {
+	e := newEnv(t)
+	m := e.mailer()
+	tk := e.ticket(storage.Live, "ada@example.com", "Ada Lovelace", "Refund for order 42", true)
+	e.clock.advance(time.Minute)
+	e.setStatus(tk, app.TicketPending)
+	e.clock.advance(time.Minute)
+	e.setStatus(tk, app.TicketSolved)
+	quiet := e.ticket(storage.Live, "quiet@example.com", "", "No mail please", false)
+	if _, err := e.svc.UpdateTicket(e.ctx, storage.Live, quiet.ID, app.TicketUpdate{Status: app.Value(app.TicketClosed),
+		NotifyContact: app.Value(false)}); err != nil {
+		t.Fatal(err)
+	}
+	e.ticket(storage.Test, "tester@example.com", "", "Trying things", true)
+
+	e.step(m)
+	got := e.smtp.received()
+	if len(got) != 4 {
+		t.Fatalf("%d e-mails received, want 4 (three about the ticket, one in test mode)", len(got))
+	}
+	for i, r := range got {
+		if !r.tls {
+			t.Errorf("e-mail %d was sent without STARTTLS", i)
+		}
+		if r.from != "support@shop.example" {
+			t.Errorf("envelope sender %q", r.from)
+		}
+	}
+	for i, r := range got[:3] {
+		if !slices.Equal(r.to, []string{"ada@example.com"}) {
+			t.Errorf("e-mail %d went to %v", i, r.to)
+		}
+	}
+	if !slices.Equal(got[3].to, []string{"tester@example.com"}) {
+		t.Errorf("test-mode e-mail went to %v", got[3].to)
+	}
+	created, updated, solved, test := parse(t, got[0]), parse(t, got[1]), parse(t, got[2]), parse(t, got[3])
+
+	cases := []struct {
+		name    string
+		p       parsed
+		subject string
+		body    []string
+	}{
+		{"created", created, "[T-1] Refund for order 42", []string{"Hello Ada Lovelace,", "opened ticket T-1", "Refund for order 42"}},
+		{"updated", updated, "[T-1] Refund for order 42: waiting for your reply", []string{"T-1 (Refund for order 42) is now waiting for your reply", "waiting for a reply from you"}},
+		{"solved", solved, "[T-1] Solved: Refund for order 42", []string{"T-1 (Refund for order 42) has been solved"}},
+		{"test mode", test, "[TEST] [T-1] Trying things", []string{"Hello,", "opened ticket T-1"}},
+	}
+	for _, c := range cases {
+		if s := c.p.subject(t); s != c.subject {
+			t.Errorf("%s: subject %q, want %q", c.name, s, c.subject)
+		}
+		contains(t, c.name+" text", c.p.text, c.body...)
+		contains(t, c.name+" html", c.p.html, "<strong>T-1</strong>")
+		if c.p.header.Get("From") != "\"Support\" <support@shop.example>" && c.p.header.Get("From") != "Support <support@shop.example>" {
+			t.Errorf("%s: From %q", c.name, c.p.header.Get("From"))
+		}
+	}
+	to, err := created.header.AddressList("To")
+	if err != nil || len(to) != 1 || to[0].Name != "Ada Lovelace" || to[0].Address != "ada@example.com" {
+		t.Errorf("To %v (%v)", to, err)
+	}
+
+	// Threading: the confirmation is the thread's root, the others refer to it.
+	root := "<ticket." + tk.ID + "@shop.example>"
+	if id := created.header.Get("Message-Id"); id != root {
+		t.Errorf("confirmation Message-ID %q, want %q", id, root)
+	}
+	rows := e.outbox(tk.ID)
+	for i, p := range []parsed{updated, solved} {
+		if id := p.header.Get("Message-Id"); id != "<"+rows[i+1].ID+"@shop.example>" {
+			t.Errorf("Message-ID %q, want the outbox id", id)
+		}
+		if p.header.Get("In-Reply-To") != root || p.header.Get("References") != root {
+			t.Errorf("In-Reply-To %q, References %q, want %s", p.header.Get("In-Reply-To"), p.header.Get("References"), root)
+		}
+	}
+	// Date: when each e-mail was promised.
+	for i, p := range []parsed{created, updated, solved} {
+		d, err := p.header.Date()
+		if err != nil || !d.Equal(rows[i].CreatedAt.Time()) {
+			t.Errorf("Date %v (%v), want %v", d, err, rows[i].CreatedAt.Time())
+		}
+	}
+	// The outbox records what was done; nothing is sent twice.
+	for _, r := range rows {
+		if r.Status != storage.MailSent || r.Attempts != 1 || r.SentAt == nil || r.LastError != nil {
+			t.Errorf("outbox row after sending: %+v", r)
+		}
+	}
+	if n := len(e.outbox(quiet.ID)); n != 0 {
+		t.Errorf("notify_contact false queued %d e-mails", n)
+	}
+	e.clock.advance(time.Hour)
+	e.step(m)
+	if n := len(e.smtp.received()); n != 4 {
+		t.Errorf("%d e-mails after a second round, want still 4", n)
+	}
+}
+
+func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
+	e := newEnv(t)
+	e.smtp.stop()
+	m := e.mailer()
+	tk := e.ticket(storage.Live, "ada@example.com", "", "Where is my parcel?", true)
+	created := e.clock.Now()
+
+	e.step(m)
+	row := e.outbox(tk.ID)[0]
+	if row.Status != storage.MailPending || row.Attempts != 1 || row.LastError == nil ||
+		row.NextAttemptAt.Time() != created.Add(mailer.FirstRetry) {
+		t.Fatalf("after a failed connection: %+v", row)
+	}
+	// Not due yet: no attempt.
+	e.step(m)
+	if row := e.outbox(tk.ID)[0]; row.Attempts != 1 {
+		t.Fatalf("attempted again before the delay: %+v", row)
+	}
+	// Due: a second attempt, then a doubled delay.
+	e.clock.advance(mailer.FirstRetry)
+	e.step(m)
+	row = e.outbox(tk.ID)[0]
+	if row.Attempts != 2 || row.NextAttemptAt.Time() != e.clock.Now().Add(2*mailer.FirstRetry) {
+		t.Fatalf("after the second attempt: %+v", row)
+	}
+
+	// The server comes back; a new mailer (a restart) picks the e-mail up
+	// when it is due, and sends it once.
+	e.smtp.start()
+	m = e.mailer()
+	e.clock.advance(2 * mailer.FirstRetry)
+	e.step(m)
+	got := e.smtp.received()
+	if len(got) != 1 || !slices.Equal(got[0].to, []string{"ada@example.com"}) {
+		t.Fatalf("received %d e-mails after the server came back", len(got))
+	}
+	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || row.Attempts != 3 {
+		t.Fatalf("after delivery: %+v", row)
+	}
+	if s := parse(t, got[0]).subject(t); s != "[T-1] Where is my parcel?" {
+		t.Errorf("subject %q", s)
+	}
+}
+
+func TestRetryDelays(t *testing.T) {
+	want := []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute,
+		32 * time.Minute, time.Hour, time.Hour}
+	for i, w := range want {
+		if got := mailer.RetryDelay(i + 1); got != w {
+			t.Errorf("RetryDelay(%d) = %s, want %s", i+1, got, w)
+		}
+	}
+}
+
+func TestPermanentAndTemporaryRefusals(t *testing.T) {
+	e := newEnv(t)
+	m := e.mailer()
+	e.smtp.refuseRcpt("gone@example.com", 550, "No such mailbox")
+	e.smtp.refuseRcpt("full@example.com", 452, "Mailbox full, try later")
+	gone := e.ticket(storage.Live, "gone@example.com", "", "A", true)
+	full := e.ticket(storage.Live, "full@example.com", "", "B", true)
+	fine := e.ticket(storage.Live, "fine@example.com", "", "C", true)
+	e.step(m)
+
+	g, f, ok := e.outbox(gone.ID)[0], e.outbox(full.ID)[0], e.outbox(fine.ID)[0]
+	if g.Status != storage.MailFailed || g.LastError == nil || !strings.Contains(*g.LastError, "550") ||
+		!strings.Contains(*g.LastError, "No such mailbox") {
+		t.Errorf("5xx: %+v (%v)", g, deref(g.LastError))
+	}
+	if f.Status != storage.MailPending || f.Attempts != 1 || f.LastError == nil || !strings.Contains(*f.LastError, "452") {
+		t.Errorf("4xx: %+v (%v)", f, deref(f.LastError))
+	}
+	if ok.Status != storage.MailSent {
+		t.Errorf("the good address: %+v", ok)
+	}
+	// The permanent failure is never tried again; the temporary one is, and
+	// goes through once the mailbox accepts.
+	e.smtp.refuseRcpt("full@example.com", 0, "")
+	e.smtp.refuseRcpt("gone@example.com", 0, "")
+	e.clock.advance(mailer.FirstRetry)
+	e.step(m)
+	if f := e.outbox(full.ID)[0]; f.Status != storage.MailSent || f.Attempts != 2 {
+		t.Errorf("4xx after recovery: %+v", f)
+	}
+	if g := e.outbox(gone.ID)[0]; g.Status != storage.MailFailed || g.Attempts != 1 {
+		t.Errorf("5xx was retried: %+v", g)
+	}
+	var to []string
+	for _, r := range e.smtp.received() {
+		to = append(to, r.to...)
+	}
+	slices.Sort(to)
+	if !slices.Equal(to, []string{"fine@example.com", "full@example.com"}) {
+		t.Errorf("delivered to %v", to)
+	}
+}
+
+func TestGivesUpAfterThreeDays(t *testing.T) {
+	e := newEnv(t)
+	m := e.mailer()
+	e.smtp.refuseRcpt("busy@example.com", 421, "Busy")
+	tk := e.ticket(storage.Live, "busy@example.com", "", "A", true)
+	for i := 0; i < 200; i++ {
+		e.step(m)
+		if e.outbox(tk.ID)[0].Status != storage.MailPending {
+			break
+		}
+		e.clock.advance(mailer.MaxRetryDelay)
+	}
+	row := e.outbox(tk.ID)[0]
+	if row.Status != storage.MailFailed || !strings.Contains(deref(row.LastError), "gave up after") {
+		t.Fatalf("after three days of 4xx: %+v (%s)", row, deref(row.LastError))
+	}
+	if elapsed := e.clock.Now().Sub(row.CreatedAt.Time()); elapsed > mailer.GiveUpAfter || elapsed < mailer.GiveUpAfter-2*mailer.MaxRetryDelay {
+		t.Fatalf("gave up after %s", elapsed)
+	}
+}
+
+func TestNoSMTPHostKeepsMail(t *testing.T) {
+	e := newEnv(t)
+	var logs bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	off := e.mailer(func(c *mailer.Config) { c.Host = "" })
+	tk := e.ticket(storage.Live, "ada@example.com", "", "A", true)
+	for i := 0; i < 3; i++ {
+		e.step(off)
+		e.ticket(storage.Live, "more@example.com", "", "B", true)
+		e.clock.advance(time.Hour)
+	}
+	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.Attempts != 0 {
+		t.Fatalf("without a host: %+v", row)
+	}
+	if n := strings.Count(logs.String(), "smtp.host is not set"); n != 1 {
+		t.Fatalf("logged %d times, want once:\n%s", n, logs.String())
+	}
+	// Once a host is configured (a restart with the setting), it is sent.
+	e.step(e.mailer())
+	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || len(e.smtp.received()) != 4 {
+		t.Fatalf("with a host: %+v, %d received", row, len(e.smtp.received()))
+	}
+}
+
+func TestWebhookEndpointDisabledMail(t *testing.T) {
+	e := newEnv(t)
+	data, _ := json.Marshal(map[string]any{
+		"endpoint": map[string]any{"id": "whe_123", "object": "webhook_endpoint", "url": "https://hooks.shop.example/in",
+			"events": []string{"*"}, "enabled": false, "description": "Order sync", "created_at": "2026-10-01T12:00:00.000Z"},
+		"reason": "HTTP 503 from the receiver",
+	})
+	now := storage.At(e.clock.Now())
+	err := e.db.Write(e.ctx, func(q *storage.Q) error {
+		return q.InsertMail(e.ctx, &storage.Mail{ID: app.NewID(app.PrefixMail), Mode: storage.Live,
+			Template: "webhook_endpoint_disabled", ToEmail: "owner@shop.example", Data: data, NextAttemptAt: now, CreatedAt: now})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.step(e.mailer())
+	got := e.smtp.received()
+	if len(got) != 1 || !slices.Equal(got[0].to, []string{"owner@shop.example"}) {
+		t.Fatalf("received %v", got)
+	}
+	p := parse(t, got[0])
+	if s := p.subject(t); s != "Webhook endpoint disabled: https://hooks.shop.example/in" {
+		t.Errorf("subject %q", s)
+	}
+	contains(t, "text", p.text, "whe_123", "https://hooks.shop.example/in", "Order sync", "HTTP 503 from the receiver",
+		"PATCH /v1/webhook-endpoints/whe_123")
+	contains(t, "html", p.html, "<code>whe_123</code>", "HTTP 503 from the receiver")
+	if p.header.Get("In-Reply-To") != "" {
+		t.Errorf("an operational e-mail has In-Reply-To %q", p.header.Get("In-Reply-To"))
+	}
+}
+
+func TestTemplatesOverriddenFromDataDir(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(e.dir, mailer.TemplateDirName)
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	txt := "{{define \"subject\"}}Ticket {{.ticket.number}} is in{{end}}Hi {{.recipient.email}}: {{.ticket.subject}}\n"
+	if err := os.WriteFile(filepath.Join(dir, "ticket_created.txt"), []byte(txt), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.ticket(storage.Live, "ada@example.com", "", "Broken <b>zip</b>", true)
+	e.step(e.mailer())
+	got := e.smtp.received()
+	if len(got) != 1 {
+		t.Fatalf("received %d", len(got))
+	}
+	p := parse(t, got[0])
+	if s := p.subject(t); s != "Ticket 1 is in" {
+		t.Errorf("subject %q", s)
+	}
+	contains(t, "text", p.text, "Hi ada@example.com: Broken <b>zip</b>")
+	// The HTML part was not overridden: the built-in one, with the subject escaped.
+	contains(t, "html", p.html, "Broken &lt;b&gt;zip&lt;/b&gt;", "opened ticket")
+}
+
+func TestUnknownTemplateFailsForGood(t *testing.T) {
+	e := newEnv(t)
+	now := storage.At(e.clock.Now())
+	id := app.NewID(app.PrefixMail)
+	err := e.db.Write(e.ctx, func(q *storage.Q) error {
+		return q.InsertMail(e.ctx, &storage.Mail{ID: id, Mode: storage.Live, Template: "no_such_mail",
+			ToEmail: "a@example.com", Data: json.RawMessage(`{}`), NextAttemptAt: now, CreatedAt: now})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.step(e.mailer())
+	row, err := e.db.Read().Mail(e.ctx, id)
+	if err != nil || row.Status != storage.MailFailed || !strings.Contains(deref(row.LastError), "no_such_mail") {
+		t.Fatalf("%+v %v", row, err)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func TestImplicitTLS(t *testing.T) {
+	e := newEnv(t)
+	e.smtp.stop()
+	e.smtp.implicit = true
+	e.smtp.start()
+	tk := e.ticket(storage.Live, "ada@example.com", "", "A", true)
+	// A client expecting STARTTLS cannot talk to it (it waits for a greeting
+	// that never comes); one set to tls can.
+	e.step(e.mailer(func(c *mailer.Config) { c.Timeout = 300 * time.Millisecond }))
+	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.LastError == nil {
+		t.Fatalf("starttls against implicit TLS: %+v", row)
+	}
+	e.clock.advance(mailer.FirstRetry)
+	e.step(e.mailer(func(c *mailer.Config) { c.TLS = "tls" }))
+	got := e.smtp.received()
+	if len(got) != 1 || !got[0].tls {
+		t.Fatalf("received %d e-mails (TLS %v)", len(got), len(got) == 1 && got[0].tls)
+	}
+}
+
+func TestErasureScrubsSentMail(t *testing.T) {
+	e := newEnv(t)
+	tk := e.ticket(storage.Live, "ada@example.com", "Ada Lovelace", "Refund for Ada Lovelace", true)
+	e.step(e.mailer())
+	e.setStatus(tk, app.TicketPending) // queued, not sent
+	if _, err := e.svc.DeleteContact(e.ctx, storage.Live, tk.ContactID); err != nil {
+		t.Fatal(err)
+	}
+	rows := e.outbox(tk.ID)
+	if len(rows) != 1 {
+		t.Fatalf("%d outbox rows after erasure, want the sent one only", len(rows))
+	}
+	r := rows[0]
+	if r.Status != storage.MailSent || r.ToEmail != "" || r.ToName != nil || string(r.Data) != "{}" || r.ContactID != nil {
+		t.Fatalf("sent e-mail after erasure: %+v (%s)", r, r.Data)
+	}
+	e.step(e.mailer())
+	if n := len(e.smtp.received()); n != 1 {
+		t.Fatalf("%d e-mails sent, want only the one before erasure", n)
+	}
+}

@@ -1,0 +1,66 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Queries that erase a contact's personal data from what it left behind.
+// Which strings count as personal data is decided by package app.
+
+// ConversationsOfContact lists every conversation linked to a contact.
+func (q *Q) ConversationsOfContact(ctx context.Context, mode Mode, contactID string) ([]*Conversation, error) {
+	rows, err := q.query(ctx, `SELECT `+conversationCols+` FROM conversations WHERE contact_id = ? AND mode = ?
+		ORDER BY created_at, id`, contactID, mode)
+	return collect(rows, err, scanConversation)
+}
+
+// ScrubConversation writes c's subject and metadata, and unlinks it from its
+// contact and from the visitor's browser, so the widget no longer shows it.
+func (q *Q) ScrubConversation(ctx context.Context, c *Conversation) error {
+	res, err := q.exec(ctx, `UPDATE conversations SET subject = ?, metadata = ?, contact_id = NULL, visitor_id = NULL
+		WHERE id = ? AND mode = ?`, c.Subject, toJSON(c.Metadata), c.ID, c.Mode)
+	return affected(res, err)
+}
+
+// AllMessages lists every message of a conversation, oldest first.
+func (q *Q) AllMessages(ctx context.Context, conversationID string) ([]*Message, error) {
+	rows, err := q.query(ctx, `SELECT `+messageCols+` FROM messages WHERE conversation_id = ? ORDER BY created_at, id`,
+		conversationID)
+	return collect(rows, err, scanMessage)
+}
+
+// ScrubMessage writes m's author, body and stored attachments.
+func (q *Q) ScrubMessage(ctx context.Context, m *Message) error {
+	files := m.Files
+	if files == nil {
+		files = []StoredFile{}
+	}
+	res, err := q.exec(ctx, `UPDATE messages SET author_id = ?, author_name = ?, body = ?, attachments = ? WHERE id = ?`,
+		m.Author.ID, m.Author.Name, m.Body, toJSON(files), m.ID)
+	return affected(res, err)
+}
+
+// SetNoteBody rewrites an internal note.
+func (q *Q) SetNoteBody(ctx context.Context, id, body string) error {
+	res, err := q.exec(ctx, `UPDATE notes SET body = ? WHERE id = ?`, body, id)
+	return affected(res, err)
+}
+
+// SetEventData rewrites the stored object of an event.
+func (q *Q) SetEventData(ctx context.Context, seq int64, data json.RawMessage) error {
+	res, err := q.exec(ctx, `UPDATE events SET data = ? WHERE seq = ?`, string(data), seq)
+	return affected(res, err)
+}
+
+// EraseMailsOf drops the e-mails to a contact that were not sent, and keeps
+// of those that were only the fact that they were sent: no address, name
+// or content.
+func (q *Q) EraseMailsOf(ctx context.Context, contactID string) error {
+	if _, err := q.exec(ctx, `DELETE FROM outbox WHERE contact_id = ? AND status <> 'sent'`, contactID); err != nil {
+		return err
+	}
+	_, err := q.exec(ctx, `UPDATE outbox SET to_email = '', to_name = NULL, data = '{}', last_error = NULL, contact_id = NULL
+		WHERE contact_id = ?`, contactID)
+	return err
+}

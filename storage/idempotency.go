@@ -1,0 +1,50 @@
+package storage
+
+import "context"
+
+// IdempotentResponse is what was stored for an Idempotency-Key.
+type IdempotentResponse struct {
+	Fingerprint string
+	Status      *int // nil while the first request is still running
+	Body        []byte
+	CreatedAt   Timestamp
+}
+
+// IdempotencyKey returns the record of a key, or ErrNotFound.
+func (q *Q) IdempotencyKey(ctx context.Context, mode Mode, key string) (*IdempotentResponse, error) {
+	r := &IdempotentResponse{}
+	err := q.row(ctx, `SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE mode = ? AND key = ?`,
+		mode, key).Scan(&r.Fingerprint, &r.Status, &r.Body, &r.CreatedAt)
+	return r, notFound(err)
+}
+
+// ClaimIdempotencyKey records that a request with key is running, replacing
+// any previous record of the key.
+func (q *Q) ClaimIdempotencyKey(ctx context.Context, mode Mode, key, fingerprint string, at Timestamp) error {
+	_, err := q.exec(ctx, `INSERT INTO idempotency_keys (mode, key, fingerprint, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (mode, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = NULL, body = NULL,
+		created_at = excluded.created_at`, mode, key, fingerprint, at)
+	return err
+}
+
+// StoreIdempotentResponse keeps the response of the request that claimed key.
+func (q *Q) StoreIdempotentResponse(ctx context.Context, mode Mode, key string, status int, body []byte) error {
+	res, err := q.exec(ctx, `UPDATE idempotency_keys SET status = ?, body = ? WHERE mode = ? AND key = ?`,
+		status, body, mode, key)
+	return affected(res, err)
+}
+
+// ReleaseIdempotencyKey forgets a key, so that the request may be retried.
+func (q *Q) ReleaseIdempotencyKey(ctx context.Context, mode Mode, key string) error {
+	_, err := q.exec(ctx, `DELETE FROM idempotency_keys WHERE mode = ? AND key = ?`, mode, key)
+	return err
+}
+
+// PruneIdempotencyKeys drops the records created before cutoff.
+func (q *Q) PruneIdempotencyKeys(ctx context.Context, cutoff Timestamp) (int64, error) {
+	res, err := q.exec(ctx, `DELETE FROM idempotency_keys WHERE created_at < ?`, cutoff)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}

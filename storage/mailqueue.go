@@ -1,0 +1,39 @@
+package storage
+
+import "context"
+
+// Mail statuses.
+const (
+	MailPending = "pending"
+	MailSent    = "sent"
+	MailFailed  = "failed"
+)
+
+// DueMails lists up to limit pending e-mails whose next attempt is due at
+// now, the longest waiting first.
+func (q *Q) DueMails(ctx context.Context, now Timestamp, limit int) ([]*Mail, error) {
+	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?
+		ORDER BY next_attempt_at, id LIMIT ?`, now, limit)
+	return collect(rows, err, scanMail)
+}
+
+// PendingMails counts the e-mails waiting to be sent.
+func (q *Q) PendingMails(ctx context.Context) (int, error) {
+	var n int
+	err := q.row(ctx, `SELECT COUNT(*) FROM outbox WHERE status = 'pending'`).Scan(&n)
+	return n, err
+}
+
+// Mail returns one outbox row, or ErrNotFound.
+func (q *Q) Mail(ctx context.Context, id string) (*Mail, error) {
+	return scanMail(q.row(ctx, `SELECT `+mailCols+` FROM outbox WHERE id = ?`, id))
+}
+
+// MailAttempted records the outcome of an attempt to send a pending e-mail:
+// its new status, attempt count, next attempt time and error. A row erased
+// or finished meanwhile is left alone.
+func (q *Q) MailAttempted(ctx context.Context, m *Mail) error {
+	_, err := q.exec(ctx, `UPDATE outbox SET status = ?, attempts = ?, next_attempt_at = ?, last_error = ?, sent_at = ?
+		WHERE id = ? AND status = 'pending'`, m.Status, m.Attempts, m.NextAttemptAt, m.LastError, m.SentAt, m.ID)
+	return err
+}

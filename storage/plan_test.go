@@ -1,0 +1,71 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestListQueriesUseIndexes checks with EXPLAIN QUERY PLAN that every list
+// query, with every filter, reads through an index: no full table scan.
+func TestListQueriesUseIndexes(t *testing.T) {
+	db, err := Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	after := &Cursor{Key: 1, ID: "x"}
+	ts := Timestamp(5)
+	type query struct {
+		name string
+		sql  string
+		args []any
+	}
+	var queries []query
+	add := func(name string, sql string, args []any) { queries = append(queries, query{name, sql, args}) }
+	for _, pg := range []Page{{Limit: 21}, {Limit: 21, After: after}} {
+		for _, f := range []ConversationFilter{{}, {Status: "open"}, {SiteID: "site_x"}, {ContactID: "ctc_x"}, {Status: "open", SiteID: "site_x"}} {
+			f.Mode, f.Page = Test, pg
+			s, a := f.sql()
+			add(fmt.Sprintf("conversations %+v", f), s, a)
+		}
+		for _, f := range []TicketFilter{{}, {Status: "open"}, {Priority: "high"}, {ContactID: "ctc_x"}, {Tag: "vip"},
+			{CreatedAfter: &ts}, {CreatedBefore: &ts}, {Status: "open", Priority: "low", Tag: "vip"}} {
+			f.Mode, f.Page = Test, pg
+			s, a := f.sql()
+			add(fmt.Sprintf("tickets %+v", f), s, a)
+		}
+		for _, f := range []ContactFilter{{}, {EmailNorm: "a@example.com"}, {ExternalID: "u1"}} {
+			f.Mode, f.Page = Test, pg
+			s, a := f.sql()
+			add(fmt.Sprintf("contacts %+v", f), s, a)
+		}
+		where, tail, args := keyset("created_at", false, pg, []string{"conversation_id = ?"}, []any{"conv_x"})
+		add("messages", `SELECT `+messageCols+` FROM messages`+where+tail, args)
+	}
+	for _, qu := range queries {
+		rows, err := db.read.Query("EXPLAIN QUERY PLAN "+qu.sql, qu.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", qu.name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		for _, step := range plan {
+			if strings.HasPrefix(step, "SCAN ") && !strings.Contains(step, "USING") {
+				t.Errorf("%s: full table scan: %s", qu.name, strings.Join(plan, " | "))
+			}
+			if strings.Contains(step, "USE TEMP B-TREE FOR ORDER BY") {
+				t.Errorf("%s: sorts instead of walking an index in order: %s", qu.name, strings.Join(plan, " | "))
+			}
+		}
+	}
+}

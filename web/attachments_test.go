@@ -1,0 +1,373 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/files"
+	"chatsvc/storage"
+)
+
+// pngBytes is the start of a PNG file: enough for content sniffing.
+var pngBytes = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{7}, 200)...)
+
+// fileServer serves test files over plain HTTP on loopback and counts requests.
+type fileServer struct {
+	*httptest.Server
+	hits atomic.Int64
+}
+
+func newFileServer(t *testing.T, maxBytes int) *fileServer {
+	t.Helper()
+	fs := &fileServer{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/notes.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html") // a lie the service must not repeat
+		io.WriteString(w, "Order 42: refund approved.\n")
+	})
+	mux.HandleFunc("/img/photo%20one.png", func(w http.ResponseWriter, r *http.Request) { w.Write(pngBytes) })
+	mux.HandleFunc("/download", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Disposition", `attachment; filename="invoice.pdf"`)
+		io.WriteString(w, "%PDF-1.4\n%test\n")
+	})
+	mux.HandleFunc("/page.html", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<!DOCTYPE html><html><script>alert(1)</script></html>")
+	})
+	mux.HandleFunc("/exact", func(w http.ResponseWriter, r *http.Request) { w.Write(bytes.Repeat([]byte("a"), maxBytes)) })
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) { w.Write(bytes.Repeat([]byte("a"), maxBytes+1)) })
+	mux.HandleFunc("/big-chunked", func(w http.ResponseWriter, r *http.Request) {
+		// No Content-Length: the limit must hold while reading.
+		for i := 0; i <= maxBytes; i += 100 {
+			w.Write(bytes.Repeat([]byte("b"), 100))
+			w.(http.Flusher).Flush()
+		}
+	})
+	mux.HandleFunc("/missing", http.NotFound)
+	fs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fs.hits.Add(1)
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(fs.Close)
+	return fs
+}
+
+// attEnv is a service allowed to fetch from loopback over http (the
+// development setting network.allow_private), with a small size cap.
+func attEnv(t *testing.T, maxBytes int64) *env {
+	dir := t.TempDir()
+	return newEnv(t, func(o *app.Options) {
+		o.Files = files.New(files.Options{Dir: filepath.Join(dir, "files"), MaxBytes: maxBytes, Timeout: 5 * time.Second,
+			AllowPrivate: true})
+	})
+}
+
+// fetch downloads a signed URL from the service (its host is the public
+// URL's; the path and query go to the test server).
+func (e *env) fetch(signed string) *http.Response {
+	e.t.Helper()
+	if !strings.HasPrefix(signed, publicURL+"/files/att_") {
+		e.t.Fatalf("attachment URL %q does not start with %s/files/att_", signed, publicURL)
+	}
+	res, err := e.srv.Client().Get(e.srv.URL + strings.TrimPrefix(signed, publicURL))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return res
+}
+
+func body(t *testing.T, res *http.Response) []byte {
+	t.Helper()
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func attachmentsOf(t *testing.T, m map[string]any) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, a := range cvAnys(m["attachments"]) {
+		out = append(out, a.(map[string]any))
+	}
+	return out
+}
+
+func TestAttachmentsDownloadedAndServed(t *testing.T) {
+	e := attEnv(t, 1000)
+	fs := newFileServer(t, 1000)
+	conv := e.conversation(storage.Test, "Where is my refund?")
+	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Here you go", "author_id": e.member,
+		"attachments": []any{
+			map[string]any{"url": fs.URL + "/notes.txt", "name": "Refund notes.txt"},
+			map[string]any{"url": fs.URL + "/img/photo%20one.png"},
+			map[string]any{"url": fs.URL + "/download"},
+			map[string]any{"url": fs.URL + "/page.html", "name": "page.html"},
+			map[string]any{"url": fs.URL + "/exact"},
+		}}).ok(t, 201)
+	cvMessage(t, m)
+	atts := attachmentsOf(t, m)
+	want := []struct {
+		name, typ string
+		data      []byte
+	}{
+		{"Refund notes.txt", "text/plain; charset=utf-8", []byte("Order 42: refund approved.\n")},
+		{"photo one.png", "image/png", pngBytes},
+		{"invoice.pdf", "application/pdf", []byte("%PDF-1.4\n%test\n")},
+		{"page.html", "application/octet-stream", []byte("<!DOCTYPE html><html><script>alert(1)</script></html>")},
+		{"exact", "text/plain; charset=utf-8", bytes.Repeat([]byte("a"), 1000)},
+	}
+	if len(atts) != len(want) {
+		t.Fatalf("%d attachments, want %d: %v", len(atts), len(want), atts)
+	}
+	for i, w := range want {
+		a := atts[i]
+		cvEqual(t, "name", a["name"], w.name)
+		cvEqual(t, "size", a["size"], float64(len(w.data)))
+		res := e.fetch(a["url"].(string))
+		got := body(t, res)
+		if res.StatusCode != 200 || !bytes.Equal(got, w.data) {
+			t.Fatalf("%s: status %d, %d bytes, want the %d bytes sent", w.name, res.StatusCode, len(got), len(w.data))
+		}
+		cvEqual(t, w.name+" Content-Type", res.Header.Get("Content-Type"), w.typ)
+		cvEqual(t, w.name+" nosniff", res.Header.Get("X-Content-Type-Options"), "nosniff")
+		disp, params, err := mime.ParseMediaType(res.Header.Get("Content-Disposition"))
+		if err != nil || disp != "attachment" || params["filename"] != w.name {
+			t.Fatalf("%s: Content-Disposition %q", w.name, res.Header.Get("Content-Disposition"))
+		}
+	}
+	// The same bytes sent twice are stored once, under their hash.
+	dup := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Again", "author_id": e.member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).ok(t, 201)
+	cvEqual(t, "name from the URL", attachmentsOf(t, dup)[0]["name"], "notes.txt")
+	if got := body(t, e.fetch(attachmentsOf(t, dup)[0]["url"].(string))); string(got) != string(want[0].data) {
+		t.Fatalf("second copy: %q", got)
+	}
+
+	// Every response that shows the message signs its URLs afresh.
+	e.clock.advance(10 * time.Minute)
+	id := m["id"].(string)
+	again := e.test("GET", "/v1/messages/"+id, nil).ok(t, 200)
+	listed := cvMessages(t, e, conv)[1]
+	cvEqual(t, "listed message", listed["id"], id)
+	for _, shown := range []map[string]any{again, listed} {
+		a, b := expiresOf(t, atts[0]["url"].(string)), expiresOf(t, attachmentsOf(t, shown)[0]["url"].(string))
+		if b-a < 599 || b-a > 601 {
+			t.Fatalf("expiry moved by %ds, want 600", b-a)
+		}
+	}
+	// The event carries the message with its attachments, signed at the
+	// event's time; delivered later, it is signed afresh.
+	ev := e.eventData(id, "message.created")
+	cvEqual(t, "event attachment names", len(attachmentsOf(t, ev)), 5)
+	cvEqual(t, "event attachment name", attachmentsOf(t, ev)[1]["name"], "photo one.png")
+	evs, err := e.db.Read().EventsOf(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.advance(2 * time.Hour)
+	obj, err := e.svc.EventObject(context.Background(), evs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var delivered map[string]any
+	if err := json.Unmarshal(obj, &delivered); err != nil {
+		t.Fatal(err)
+	}
+	cvEqual(t, "delivered body", delivered["body"], "Here you go")
+	late := attachmentsOf(t, delivered)[1]["url"].(string)
+	if res := e.fetch(late); res.StatusCode != 200 || !bytes.Equal(body(t, res), pngBytes) {
+		t.Fatalf("URL of an event delivered two hours later: status %d", res.StatusCode)
+	}
+	res := e.fetch(attachmentsOf(t, ev)[1]["url"].(string))
+	res.Body.Close()
+	cvEqual(t, "stored event URL two hours later", res.StatusCode, 403)
+}
+
+func expiresOf(t *testing.T, signed string) int64 {
+	t.Helper()
+	u, err := url.Parse(signed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.ParseInt(u.Query().Get("expires"), 10, 64)
+	if err != nil {
+		t.Fatalf("no expires in %s", signed)
+	}
+	return n
+}
+
+func TestAttachmentURLExpiresAfterOneHour(t *testing.T) {
+	e := attEnv(t, 1000)
+	fs := newFileServer(t, 1000)
+	conv := e.conversation(storage.Test, "Hello")
+	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "File", "author_id": e.member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).ok(t, 201)
+	signed := attachmentsOf(t, m)[0]["url"].(string)
+	e.clock.set(0)
+	e.clock.advance(59 * time.Minute)
+	if res := e.fetch(signed); res.StatusCode != 200 {
+		t.Fatalf("after 59 minutes: status %d", res.StatusCode)
+	}
+	e.clock.advance(61 * time.Second)
+	res := e.fetch(signed)
+	(resp{status: res.StatusCode, header: res.Header, body: decodeJSON(t, res)}).fails(t, 403, "url_expired", "")
+	// A fresh read of the message gives a URL that works again.
+	fresh := attachmentsOf(t, e.test("GET", "/v1/messages/"+m["id"].(string), nil).ok(t, 200))[0]["url"].(string)
+	if res := e.fetch(fresh); res.StatusCode != 200 {
+		t.Fatalf("fresh URL: status %d", res.StatusCode)
+	}
+}
+
+func decodeJSON(t *testing.T, res *http.Response) map[string]any {
+	t.Helper()
+	r := resp{}
+	raw := body(t, res)
+	if err := json.Unmarshal(raw, &r.body); err != nil {
+		t.Fatalf("not JSON: %s", raw)
+	}
+	return r.body
+}
+
+func TestAttachmentURLTampered(t *testing.T) {
+	e := attEnv(t, 1000)
+	fs := newFileServer(t, 1000)
+	conv := e.conversation(storage.Test, "Hello")
+	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/download"}}}).ok(t, 201)
+	a, b := attachmentsOf(t, m)[0]["url"].(string), attachmentsOf(t, m)[1]["url"].(string)
+	ua, _ := url.Parse(a)
+	ub, _ := url.Parse(b)
+	sig := ua.Query().Get("signature")
+	flip := "A"
+	if sig[0] == 'A' {
+		flip = "B"
+	}
+	exp := ua.Query().Get("expires")
+	later := strconv.FormatInt(expiresOf(t, a)+3600, 10)
+	otherID := strings.Split(ub.Path, "/")[2]
+	cases := map[string]string{
+		"signature changed":     ua.Path + "?expires=" + exp + "&signature=" + flip + sig[1:],
+		"expiry pushed back":    ua.Path + "?expires=" + later + "&signature=" + sig,
+		"another file's id":     "/files/" + otherID + "/notes.txt?expires=" + exp + "&signature=" + sig,
+		"name changed":          "/files/" + strings.Split(ua.Path, "/")[2] + "/other.txt?expires=" + exp + "&signature=" + sig,
+		"no signature":          ua.Path + "?expires=" + exp,
+		"no expiry":             ua.Path + "?signature=" + sig,
+		"expiry not a number":   ua.Path + "?expires=soon&signature=" + sig,
+		"signature of another":  ua.Path + "?expires=" + exp + "&signature=" + ub.Query().Get("signature"),
+		"unknown attachment id": "/files/att_doesnotexist/notes.txt?expires=" + exp + "&signature=" + sig,
+	}
+	for name, path := range cases {
+		t.Run(name, func(t *testing.T) {
+			e.do("GET", path, "", nil).fails(t, 403, "signature_invalid", "")
+		})
+	}
+	if res := e.fetch(a); res.StatusCode != 200 {
+		t.Fatalf("untouched URL: status %d", res.StatusCode)
+	}
+}
+
+func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
+	e := attEnv(t, 1000)
+	fs := newFileServer(t, 1000)
+	conv := e.conversation(storage.Test, "Hello")
+	post := func(atts ...any) resp {
+		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.member, "attachments": atts})
+	}
+	u := func(p string) map[string]any { return map[string]any{"url": fs.URL + p} }
+	cases := []struct {
+		name        string
+		atts        []any
+		code, param string
+	}{
+		{"over the size cap", []any{u("/notes.txt"), u("/big")}, "attachment_too_large", "attachments.1.url"},
+		{"over the size cap without Content-Length", []any{u("/big-chunked")}, "attachment_too_large", "attachments.0.url"},
+		{"not found", []any{u("/notes.txt"), u("/notes.txt"), u("/missing")}, "attachment_unavailable", "attachments.2.url"},
+		{"nobody listening", []any{map[string]any{"url": "http://127.0.0.1:1/x"}}, "attachment_unavailable", "attachments.0.url"},
+	}
+	before := e.events(conv)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			post(c.atts...).fails(t, 400, c.code, c.param)
+		})
+	}
+	// A sixth attachment is refused before anything is downloaded.
+	hits := fs.hits.Load()
+	six := []any{u("/notes.txt"), u("/notes.txt"), u("/notes.txt"), u("/notes.txt"), u("/notes.txt"), u("/notes.txt")}
+	post(six...).fails(t, 400, "parameter_invalid", "attachments")
+	post(six[:5]...).ok(t, 201)
+	if got := fs.hits.Load() - hits; got != 5 {
+		t.Fatalf("%d downloads for a refused 6 and an accepted 5, want 5", got)
+	}
+	// Only the accepted message exists.
+	msgs := cvMessages(t, e, conv)
+	if len(msgs) != 2 || len(attachmentsOf(t, msgs[1])) != 5 {
+		t.Fatalf("messages after failures: %d", len(msgs))
+	}
+	cvEqual(t, "message_count", cvGet(t, e, conv)["message_count"], float64(2))
+	cvEqual(t, "conversation events", e.events(conv), before)
+
+	// A closed conversation refuses before downloading.
+	closed := cvInState(t, e, "closed")
+	hits = fs.hits.Load()
+	e.test("POST", cvPath(closed, "/messages"), map[string]any{"body": "x", "author_id": e.member,
+		"attachments": []any{u("/notes.txt")}}).fails(t, 409, "conversation_closed", "")
+	e.test("POST", cvPath("conv_nope", "/messages"), map[string]any{"body": "x", "author_id": e.member,
+		"attachments": []any{u("/notes.txt")}}).fails(t, 404, "resource_missing", "id")
+	if fs.hits.Load() != hits {
+		t.Fatal("a refused message downloaded its attachments")
+	}
+}
+
+func TestAttachmentPrivateAddressRefused(t *testing.T) {
+	e := newEnv(t) // network.allow_private false
+	fs := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("the guard let a request through to a loopback server")
+	}))
+	defer fs.Close()
+	conv := e.conversation(storage.Test, "Hello")
+	for _, u := range []string{fs.URL + "/a.txt", "https://localhost:" + fs.URL[strings.LastIndex(fs.URL, ":")+1:] + "/a.txt"} {
+		e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
+			"attachments": []any{map[string]any{"url": u}}}).fails(t, 400, "parameter_invalid", "attachments.0.url")
+	}
+	// http:// is for development only.
+	e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
+		"attachments": []any{map[string]any{"url": "http://files.example.com/a.txt"}}}).fails(t, 400, "parameter_invalid", "attachments.0.url")
+	if n := len(cvMessages(t, e, conv)); n != 1 {
+		t.Fatalf("%d messages", n)
+	}
+}
+
+func TestAttachmentNameLimits(t *testing.T) {
+	e := attEnv(t, 1000)
+	fs := newFileServer(t, 1000)
+	conv := e.conversation(storage.Test, "Hello")
+	post := func(name any) resp {
+		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
+			"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/notes.txt", "name": name}}})
+	}
+	hits := fs.hits.Load()
+	post("").fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post("  ").fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post(str("é", 256)).fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post(nil).fails(t, 400, "parameter_invalid", "attachments.1.name")
+	if fs.hits.Load() != hits {
+		t.Fatal("a refused request downloaded its attachments")
+	}
+	cvEqual(t, "255 characters", attachmentsOf(t, post(str("é", 255)).ok(t, 201))[1]["name"], str("é", 255))
+	cvEqual(t, "folders dropped", attachmentsOf(t, post("../../etc/passwd").ok(t, 201))[1]["name"], "passwd")
+}

@@ -1,0 +1,195 @@
+package web_test
+
+import (
+	"context"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"chatsvc/storage"
+)
+
+// The erased person, and the ways their data may be written.
+const (
+	erasedEmail = "Ada.Lovelace@Example.com"
+	erasedName  = "Ada Lovelace"
+	erasedPhone = "+44 20 7946 0958"
+)
+
+// leaks reports where text still holds the erased person's e-mail, name
+// (or a part of it) or phone number (in any spacing), in any case.
+func leaks(text string) []string {
+	var found []string
+	lower := strings.ToLower(text)
+	unescaped, err := url.QueryUnescape(text)
+	if err == nil {
+		lower += "\n" + strings.ToLower(unescaped)
+	}
+	for _, s := range []string{erasedEmail, erasedName} {
+		if strings.Contains(lower, strings.ToLower(s)) {
+			found = append(found, s)
+		}
+	}
+	for _, w := range []string{"ada", "lovelace"} { // the name's parts, as words
+		if regexp.MustCompile(`\b` + w + `\b`).MatchString(lower) {
+			found = append(found, w)
+		}
+	}
+	if regexp.MustCompile(`4\D{0,3}4\D{0,3}2\D{0,3}0\D{0,3}7\D{0,3}9\D{0,3}4\D{0,3}6\D{0,3}0\D{0,3}9\D{0,3}5\D{0,3}8`).MatchString(text) {
+		found = append(found, "phone")
+	}
+	return found
+}
+
+func TestContactErasure(t *testing.T) {
+	e := attEnv(t, 1000)
+	fs := newFileServer(t, 1000)
+	ctx := context.Background()
+	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName, "phone": erasedPhone,
+		"external_id": "user-1815"}).ok(t, 201)["id"].(string)
+	other := e.test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com", "name": "Grace Hopper"}).ok(t, 201)["id"].(string)
+
+	// A conversation full of personal data, in every field that can hold it.
+	conv := cvStart(t, e, storage.Test, e.site, ctc,
+		"Hello, I am Ada Lovelace. Write to ada.lovelace@example.com or call +44 (20) 7946-0958, user-1815.")
+	e.test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{
+		"email": erasedEmail, "caller": "ADA LOVELACE", "plan": "pro", "ada.lovelace@example.com": "by address"}}).ok(t, 200)
+	e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "Ada wants a refund; phone 442079460958"}).ok(t, 200)
+	cvSay(t, e, conv, "Dear Ada, we will call you at +44 20 7946 0958.")
+	withFile := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice, Lovelace.", "author_id": e.member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "Ada Lovelace invoice.pdf"}}}).ok(t, 201)
+	// A second conversation of the same contact.
+	conv2 := cvStart(t, e, storage.Test, e.site, ctc, "It's ada again")
+	// Another person's conversation, which must not change.
+	keep := cvStart(t, e, storage.Test, e.site, other, "Hello, Grace Hopper here")
+	keepBefore := string(e.test("GET", cvPath(keep, "/messages"), nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["body"].(string))
+
+	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund for Ada Lovelace",
+		"description": "Contact: ada.lovelace@example.com, +442079460958. Ada asked twice.", "contact_id": ctc,
+		"conversation_id": conv, "tags": []any{"vip", erasedEmail}, "metadata": map[string]any{"phone": erasedPhone, "order": "42"}}).ok(t, 201)["id"].(string)
+	e.test("PATCH", "/v1/tickets/"+tkt, map[string]any{"status": "solved"}).ok(t, 200)
+	tkt2 := e.test("POST", "/v1/tickets", map[string]any{"subject": "Second question",
+		"contact": map[string]any{"email": strings.ToLower(erasedEmail)}}).ok(t, 201)["id"].(string)
+	otherTkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Grace's ticket", "contact_id": other}).ok(t, 201)["id"].(string)
+	// A conversation the visitor had before leaving an address, which a
+	// ticket of theirs came from; and a ticket of theirs pointing at
+	// someone else's conversation, which must not change.
+	anon := cvStart(t, e, storage.Test, e.site, "", "This is Ada Lovelace, not signed in")
+	e.test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc, "conversation_id": anon}).ok(t, 201)
+	e.test("POST", "/v1/tickets", map[string]any{"subject": "Linked", "contact_id": ctc, "conversation_id": keep}).ok(t, 201)
+	if len(e.mails(tkt)) != 2 || len(e.mails(tkt2)) != 1 {
+		t.Fatalf("setup: mails %v %v", e.mails(tkt), e.mails(tkt2))
+	}
+
+	// The setup does put the data where the test looks for it.
+	if len(leaks(string(e.test("GET", cvPath(conv, "/messages"), nil).raw))) == 0 {
+		t.Fatal("setup: no personal data in the messages")
+	}
+
+	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+
+	// Every API response about the conversations and tickets.
+	var responses []resp
+	get := func(path string) map[string]any {
+		r := e.test("GET", path, nil)
+		r.ok(t, 200)
+		responses = append(responses, r)
+		return r.body
+	}
+	var msgIDs []string
+	for _, c := range []string{conv, conv2, anon} {
+		get(cvPath(c))
+		for _, m := range get(cvPath(c, "/messages?limit=100"))["data"].([]any) {
+			msgIDs = append(msgIDs, m.(map[string]any)["id"].(string))
+		}
+	}
+	for _, id := range msgIDs {
+		get("/v1/messages/" + id)
+	}
+	get("/v1/conversations?limit=100")
+	get("/v1/tickets?limit=100")
+	get("/v1/tickets?contact_id=" + ctc)
+	get("/v1/tickets?tag=vip")
+	for _, id := range []string{tkt, tkt2} {
+		get("/v1/tickets/" + id)
+	}
+	for i, r := range responses {
+		if l := leaks(string(r.raw)); len(l) > 0 {
+			t.Errorf("response %d still holds %v:\n%s", i, l, r.raw)
+		}
+	}
+	// The stored events of those objects (what webhooks deliver), and the
+	// e-mails that were queued.
+	for _, id := range append([]string{conv, conv2, anon, tkt, tkt2, ctc}, msgIDs...) {
+		evs, err := e.db.Read().EventsOf(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range evs {
+			if l := leaks(string(ev.Data)); len(l) > 0 {
+				t.Errorf("event %s of %s still holds %v: %s", ev.Type, id, l, ev.Data)
+			}
+		}
+		obj, err := e.svc.EventObject(ctx, evs[len(evs)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := leaks(string(obj)); len(l) > 0 {
+			t.Errorf("delivered event of %s holds %v", id, l)
+		}
+	}
+	if m := append(e.mails(tkt), e.mails(tkt2)...); len(m) != 0 {
+		t.Errorf("e-mails to the erased contact remain: %v", m)
+	}
+	// The attachment still downloads, under a scrubbed name.
+	shown := attachmentsOf(t, e.test("GET", "/v1/messages/"+withFile["id"].(string), nil).ok(t, 200))[0]
+	res := e.fetch(shown["url"].(string))
+	if res.StatusCode != 200 || len(leaks(res.Header.Get("Content-Disposition"))) > 0 {
+		t.Errorf("download after erasure: %d, %q", res.StatusCode, res.Header.Get("Content-Disposition"))
+	}
+	res.Body.Close()
+
+	// What is kept: the conversations, their messages and counts, the team's
+	// words around the erased data, the tickets and their other fields.
+	c := cvGet(t, e, conv)
+	cvEqual(t, "contact_id", c["contact_id"], nil)
+	cvEqual(t, "message_count", c["message_count"], float64(3))
+	cvEqual(t, "metadata", c["metadata"], map[string]any{"email": "[redacted]", "caller": "[redacted]", "plan": "pro"})
+	msgs := cvMessages(t, e, conv)
+	cvEqual(t, "visitor author", msgs[0]["author"], map[string]any{"type": "contact", "id": nil, "name": nil})
+	cvEqual(t, "agent body", msgs[1]["body"], "Dear [redacted], we will call you at [redacted].")
+	cvEqual(t, "agent author", msgs[1]["author"].(map[string]any)["name"], "Agent Smith")
+	cvEqual(t, "visitor body", msgs[0]["body"],
+		"Hello, I am [redacted]. Write to [redacted] or call [redacted], [redacted].")
+	cvEqual(t, "attachment name", attachmentsOf(t, msgs[2])[0]["name"], "[redacted] invoice.pdf")
+	tk := e.test("GET", "/v1/tickets/"+tkt, nil).ok(t, 200)
+	cvEqual(t, "ticket subject", tk["subject"], "Refund for [redacted]")
+	cvEqual(t, "ticket tags", tk["tags"], []any{"vip", "[redacted]"})
+	cvEqual(t, "ticket metadata", tk["metadata"], map[string]any{"phone": "[redacted]", "order": "42"})
+	cvEqual(t, "ticket status", tk["status"], "solved")
+	cvEqual(t, "ticket conversation", tk["conversation_id"], conv)
+	notes, err := e.db.Read().Notes(ctx, conv)
+	if err != nil || len(notes) != 1 || len(leaks(notes[0].Body)) > 0 {
+		t.Errorf("internal note after erasure: %v %v", notes, err)
+	}
+	// Nobody else is touched.
+	cvEqual(t, "other contact", e.test("GET", "/v1/contacts/"+other, nil).ok(t, 200)["name"], "Grace Hopper")
+	cvEqual(t, "other conversation", e.test("GET", cvPath(keep, "/messages"), nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["body"], keepBefore)
+	cvEqual(t, "other contact_id", cvGet(t, e, keep)["contact_id"], other)
+	cvEqual(t, "other ticket", e.test("GET", "/v1/tickets/"+otherTkt, nil).ok(t, 200)["subject"], "Grace's ticket")
+	cvEqual(t, "other mails", e.mails(otherTkt), []string{"ticket_created:grace@example.com"})
+}
+
+func TestContactErasureWithoutPersonalFields(t *testing.T) {
+	// A contact known by a short external_id and a phone number that is
+	// mostly letters: erasure unlinks, and leaves alone text that does not
+	// repeat them.
+	e := newEnv(t)
+	ctc := e.test("POST", "/v1/contacts", map[string]any{"external_id": "u1", "phone": "0800-FLOWERS"}).ok(t, 201)["id"].(string)
+	conv := cvStart(t, e, storage.Test, e.site, ctc, "Hi, u1 here, is 0800 a good number? Call 0800-FLOWERS.")
+	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	// A phone number with few digits is found only as written.
+	cvEqual(t, "body", cvMessages(t, e, conv)[0]["body"], "Hi, u1 here, is 0800 a good number? Call [redacted].")
+	cvEqual(t, "contact_id", cvGet(t, e, conv)["contact_id"], nil)
+}

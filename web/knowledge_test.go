@@ -1,0 +1,334 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/crawler"
+	"chatsvc/search"
+	"chatsvc/storage"
+)
+
+// ksEnv is a service with knowledge wired in: a search index in the temp
+// dir and a crawler allowed to reach local test sites.
+type ksEnv struct {
+	*env
+	idx *search.Index
+}
+
+func newKsEnv(t *testing.T, allowPrivate bool, exempt ...netip.AddrPort) *ksEnv {
+	t.Helper()
+	e := newEnv(t)
+	idx, err := search.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	e.svc.UseKnowledge(app.Knowledge{Index: idx, SyncMinInterval: 10 * time.Minute, Crawler: crawler.Options{
+		MaxPages: 50, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 5 * time.Second,
+		MaxPageBytes: 1 << 20, AllowPrivate: allowPrivate, Exempt: exempt}})
+	return &ksEnv{env: e, idx: idx}
+}
+
+// work runs the knowledge workers until none has anything left to do.
+func (k *ksEnv) work() {
+	k.t.Helper()
+	ctx := context.Background()
+	for more := true; more; {
+		more = false
+		for _, step := range []func(context.Context) (bool, error){k.svc.SyncStep, k.svc.IndexStep} {
+			m, err := step(ctx)
+			if err != nil {
+				k.t.Fatal(err)
+			}
+			more = more || m
+		}
+	}
+	if n, err := k.svc.IndexStep(ctx); n || err != nil {
+		k.t.Fatalf("index queue not drained: %v %v", n, err)
+	}
+}
+
+// find returns the source ids of the passages matching text for a site in test mode.
+func (k *ksEnv) find(site, text string) []string {
+	k.t.Helper()
+	ps, err := k.idx.Search(context.Background(), search.Query{Mode: storage.Test, SiteID: site, Text: text, Limit: 50})
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range ps {
+		if !slices.Contains(ids, p.SourceID) {
+			ids = append(ids, p.SourceID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func (e *env) advance(d time.Duration) {
+	e.clock.mu.Lock()
+	e.clock.now = e.clock.now.Add(d)
+	e.clock.mu.Unlock()
+}
+
+// helpSite serves a small help centre.
+func helpSite(t *testing.T) *httptest.Server {
+	t.Helper()
+	pages := map[string]string{
+		"/":         `<title>Help</title><main><h1>Help centre</h1><p>Answers to common questions.</p><a href="/refunds">Refunds</a> <a href="/shipping">Shipping</a></main>`,
+		"/refunds":  `<title>Refunds</title><main><h1>Refunds</h1><p>Refunds are paid within 14 days to the original card.</p></main>`,
+		"/shipping": `<title>Shipping</title><main><h1>Shipping</h1><p>Parcels leave the warehouse every weekday.</p></main>`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body>"+body+"</body></html>")
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestKnowledgeSourceObjectAndLifecycle(t *testing.T) {
+	k := newKsEnv(t, true)
+	site := helpSite(t)
+	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Help centre",
+		"url": site.URL + "/"}).ok(t, 201)
+	keys := make([]string, 0, len(src))
+	for key := range src {
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	want := []string{"created_at", "id", "last_synced_at", "name", "object", "page_count", "status", "type", "url"}
+	if !reflect.DeepEqual(keys, want) {
+		t.Fatalf("fields %v, want exactly %v", keys, want)
+	}
+	id := src["id"].(string)
+	if !strings.HasPrefix(id, "src_") || src["object"] != "knowledge_source" || src["status"] != "pending" ||
+		src["page_count"] != 0.0 || src["last_synced_at"] != nil || src["url"] != site.URL+"/" || src["type"] != "url" {
+		t.Fatalf("created %v", src)
+	}
+	if len(k.find(k.site, "refunds")) != 0 {
+		t.Fatal("searchable before the sync")
+	}
+
+	k.work()
+	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+	if got["status"] != "ready" || got["page_count"] != 3.0 || got["last_synced_at"] == nil {
+		t.Fatalf("after sync %v", got)
+	}
+	if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.ready"}) {
+		t.Fatalf("events %v", ev)
+	}
+	if data := k.eventData(id, "knowledge_source.ready"); data["status"] != "ready" || data["page_count"] != 3.0 {
+		t.Fatalf("event data %v", data)
+	}
+	if got := k.find(k.site, "how long do refunds take"); !reflect.DeepEqual(got, []string{id}) {
+		t.Fatalf("search found %v", got)
+	}
+
+	// Another mode sees nothing of it.
+	k.live("GET", "/v1/knowledge-sources/"+id, nil).fails(t, 404, "resource_missing", "id")
+	k.live("DELETE", "/v1/knowledge-sources/"+id, nil).fails(t, 404, "resource_missing", "id")
+
+	d := k.test("DELETE", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+	if !reflect.DeepEqual(d, map[string]any{"id": id, "object": "knowledge_source", "deleted": true}) {
+		t.Fatalf("deleted envelope %v", d)
+	}
+	k.work()
+	if got := k.find(k.site, "refunds"); len(got) != 0 {
+		t.Fatalf("deleted source still found: %v", got)
+	}
+	if n, _ := k.idx.Count(); n != 0 {
+		t.Fatalf("%d documents left in the index", n)
+	}
+	k.test("GET", "/v1/knowledge-sources/"+id, nil).fails(t, 404, "resource_missing", "id")
+	k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).fails(t, 404, "resource_missing", "id")
+}
+
+func TestKnowledgeSourceValidation(t *testing.T) {
+	k := newKsEnv(t, true)
+	long := func(n int) string { return strings.Repeat("a", n) }
+	for _, c := range []struct {
+		name        string
+		body        any
+		status      int
+		code, param string
+	}{
+		{"no body", nil, 400, "parameter_missing", "type"},
+		{"no type", map[string]any{"name": "x", "url": "https://example.com"}, 400, "parameter_missing", "type"},
+		{"bad type", map[string]any{"type": "pdf", "name": "x"}, 400, "parameter_invalid", "type"},
+		{"type not a string", map[string]any{"type": 1, "name": "x"}, 400, "parameter_invalid", "type"},
+		{"no name", map[string]any{"type": "text", "content": "x"}, 400, "parameter_missing", "name"},
+		{"blank name", map[string]any{"type": "text", "name": " ", "content": "x"}, 400, "parameter_invalid", "name"},
+		{"long name", map[string]any{"type": "text", "name": long(201), "content": "x"}, 400, "parameter_invalid", "name"},
+		{"url missing", map[string]any{"type": "url", "name": "x"}, 400, "parameter_missing", "url"},
+		{"url null", map[string]any{"type": "sitemap", "name": "x", "url": nil}, 400, "parameter_missing", "url"},
+		{"url relative", map[string]any{"type": "url", "name": "x", "url": "/help"}, 400, "parameter_invalid", "url"},
+		{"url ftp", map[string]any{"type": "url", "name": "x", "url": "ftp://example.com/"}, 400, "parameter_invalid", "url"},
+		{"url with password", map[string]any{"type": "url", "name": "x", "url": "https://u:p@example.com/"}, 400, "parameter_invalid", "url"},
+		{"url too long", map[string]any{"type": "url", "name": "x", "url": "https://example.com/" + long(2030)}, 400, "parameter_invalid", "url"},
+		{"content on url", map[string]any{"type": "url", "name": "x", "url": "https://example.com/", "content": "x"}, 400, "parameter_invalid", "content"},
+		{"content missing", map[string]any{"type": "text", "name": "x"}, 400, "parameter_missing", "content"},
+		{"content null", map[string]any{"type": "text", "name": "x", "content": nil}, 400, "parameter_invalid", "content"},
+		{"content empty", map[string]any{"type": "text", "name": "x", "content": ""}, 400, "parameter_invalid", "content"},
+		{"content too long", map[string]any{"type": "text", "name": "x", "content": long(100001)}, 400, "parameter_invalid", "content"},
+		{"url on text", map[string]any{"type": "text", "name": "x", "content": "x", "url": "https://example.com/"}, 400, "parameter_invalid", "url"},
+		{"unknown site", map[string]any{"type": "text", "name": "x", "content": "x", "site_id": "site_nope"}, 400, "resource_missing", "site_id"},
+		{"unknown field", map[string]any{"type": "text", "name": "x", "content": "x", "pages": 3}, 400, "parameter_unknown", "pages"},
+		{"not an object", "[1]", 400, "body_invalid", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k.do("POST", "/v1/knowledge-sources", k.testKey, c.body).fails(t, c.status, c.code, c.param)
+		})
+	}
+	for _, body := range []map[string]any{
+		{"type": "text", "name": long(200), "content": long(100000)},
+		{"type": "text", "name": "x", "content": "x", "url": nil, "site_id": nil},
+		{"type": "sitemap", "name": "x", "url": "https://example.com/sitemap.xml", "site_id": k.site},
+	} {
+		k.test("POST", "/v1/knowledge-sources", body).ok(t, 201)
+	}
+	k.test("GET", "/v1/knowledge-sources?page=2", nil).fails(t, 400, "parameter_unknown", "page")
+	k.test("GET", "/v1/knowledge-sources?limit=101", nil).fails(t, 400, "parameter_invalid", "limit")
+	k.test("POST", "/v1/knowledge-sources/src_nope/sync", map[string]any{"force": true}).fails(t, 400, "parameter_unknown", "force")
+}
+
+func TestKnowledgeSourceListNewestFirst(t *testing.T) {
+	k := newKsEnv(t, true)
+	var ids []string
+	for i := 0; i < 5; i++ {
+		ids = append(ids, k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": itoa(i),
+			"content": "Text " + itoa(i)}).ok(t, 201)["id"].(string))
+	}
+	k.live("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "live", "content": "x"}).ok(t, 201)
+	slices.Reverse(ids)
+	if got := k.all(k.testKey, "/v1/knowledge-sources", 2); !reflect.DeepEqual(got, ids) {
+		t.Fatalf("list %v, want %v", got, ids)
+	}
+}
+
+func TestSyncIsRateLimitedFromTheCreation(t *testing.T) {
+	k := newKsEnv(t, true)
+	k.clock.set(0)
+	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ",
+		"content": "# Opening hours\nWe are open from nine to five."}).ok(t, 201)
+	id := src["id"].(string)
+	created, _ := time.Parse(time.RFC3339, src["created_at"].(string))
+	k.work()
+
+	k.advance(4 * time.Minute)
+	r := k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil)
+	r.fails(t, 429, "sync_rate_limited", "")
+	if r.body["error"].(map[string]any)["type"] != "rate_limit_error" || r.header.Get("Retry-After") != "360" {
+		t.Fatalf("429 %s with Retry-After %q, want 360", r.raw, r.header.Get("Retry-After"))
+	}
+
+	k.advance(6 * time.Minute)
+	s := k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).ok(t, 202)
+	if s["status"] != "indexing" || s["id"] != id {
+		t.Fatalf("sync answered %v", s)
+	}
+	k.test("POST", "/v1/knowledge-sources/"+id+"/sync", "").fails(t, 429, "sync_rate_limited", "")
+	k.work()
+	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+	if got["status"] != "ready" || got["last_synced_at"] != created.Add(10*time.Minute).Format(storage.TimeLayout) {
+		t.Fatalf("after the sync %v", got)
+	}
+	if ev := k.events(id); len(ev) != 2 {
+		t.Fatalf("events %v, want two ready events", ev)
+	}
+}
+
+func TestSourcesAreSearchedBySiteAndMode(t *testing.T) {
+	k := newKsEnv(t, true)
+	other, err := k.svc.CreateSite(context.Background(), "Other", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := map[string]any{"type": "text", "name": "Returns", "content": "Returns are free for thirty days."}
+	all := k.test("POST", "/v1/knowledge-sources", text).ok(t, 201)["id"].(string)
+	text["site_id"] = k.site
+	mine := k.test("POST", "/v1/knowledge-sources", text).ok(t, 201)["id"].(string)
+	text["site_id"] = other.ID
+	theirs := k.test("POST", "/v1/knowledge-sources", text).ok(t, 201)["id"].(string)
+	delete(text, "site_id")
+	k.live("POST", "/v1/knowledge-sources", text).ok(t, 201)
+	k.work()
+	for _, c := range []struct {
+		site string
+		want []string
+	}{{k.site, []string{all, mine}}, {other.ID, []string{all, theirs}}, {"", []string{all}}} {
+		want := slices.Clone(c.want)
+		slices.Sort(want)
+		if got := k.find(c.site, "free returns"); !reflect.DeepEqual(got, want) {
+			t.Errorf("site %q: %v, want %v", c.site, got, want)
+		}
+	}
+}
+
+func TestPrivateSourceFailsWithAReasonForTheTeam(t *testing.T) {
+	site := helpSite(t)
+	// front stands in for a public site (the guard exempts its exact
+	// address) that redirects to the private one.
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		http.Redirect(w, r, site.URL+"/", http.StatusFound)
+	}))
+	t.Cleanup(front.Close)
+	_, port, _ := strings.Cut(strings.TrimPrefix(site.URL, "http://"), ":")
+	k := newKsEnv(t, false, netip.MustParseAddrPort(strings.TrimPrefix(front.URL, "http://")))
+	for _, c := range []struct{ name, url string }{
+		{"address", site.URL + "/"},
+		{"host name resolving to 127.0.0.1", "http://localhost:" + port + "/"},
+		{"redirect", front.URL + "/"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k := &ksEnv{env: tkOn(k.env, t), idx: k.idx}
+			id := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Intranet",
+				"url": c.url}).ok(t, 201)["id"].(string)
+			k.work()
+			got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+			if got["status"] != "failed" || got["page_count"] != 0.0 || got["last_synced_at"] != nil {
+				t.Fatalf("source %v", got)
+			}
+			if _, leaked := got["failure_reason"]; leaked {
+				t.Fatal("the failure reason is not part of the API object")
+			}
+			if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.failed"}) {
+				t.Fatalf("events %v", ev)
+			}
+			src, err := k.db.Read().KnowledgeSource(context.Background(), storage.Test, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if src.FailureReason == nil || !strings.Contains(*src.FailureReason, "private or local network address") ||
+				!strings.Contains(*src.FailureReason, site.URL[len("http://"):]) && c.name != "host name resolving to 127.0.0.1" {
+				t.Fatalf("stored reason %v", deref(src.FailureReason))
+			}
+		})
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}

@@ -1,0 +1,95 @@
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"chatsvc/app"
+)
+
+// metrics counts HTTP requests by route and status, and exposes the
+// service's queues and connection pools, for Prometheus.
+type metrics struct {
+	registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+func newMetrics(svc *app.Service) *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chatsvc_http_requests_total",
+			Help: "HTTP requests by route pattern, method and status."}, []string{"route", "method", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "chatsvc_http_request_duration_seconds",
+			Help: "HTTP request latency by route pattern and method.", Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14)},
+			[]string{"route", "method"}),
+	}
+	m.registry.MustRegister(m.requests, m.latency, stateCollector{svc},
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) observe(route, method string, status int, d time.Duration) {
+	if route == "" {
+		route = "unmatched"
+	}
+	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
+}
+
+// handler serves /metrics, behind a bearer token when one is configured.
+func (m *metrics) handler(token string) http.Handler {
+	h := promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+	if token == "" {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(bearer(r)), []byte(token)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// stateCollector reads queue depths and pool statistics at scrape time.
+type stateCollector struct{ svc *app.Service }
+
+var (
+	descQueue = prometheus.NewDesc("chatsvc_queue_depth", "Work waiting in a queue of the database.", []string{"queue"}, nil)
+	descPool  = prometheus.NewDesc("chatsvc_sqlite_connections", "SQLite connections by pool and state.", []string{"pool", "state"}, nil)
+	descWaits = prometheus.NewDesc("chatsvc_sqlite_waits_total", "Times a request waited for a SQLite connection.", []string{"pool"}, nil)
+)
+
+func (stateCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- descQueue
+	ch <- descPool
+	ch <- descWaits
+}
+
+func (c stateCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if depths, err := c.svc.QueueDepths(ctx); err == nil {
+		for q, n := range depths {
+			ch <- prometheus.MustNewConstMetric(descQueue, prometheus.GaugeValue, float64(n), q)
+		}
+	}
+	w, r := c.svc.DB().Stats()
+	for pool, st := range map[string]struct{ inUse, idle, waits int64 }{
+		"writer":  {int64(w.InUse), int64(w.Idle), w.WaitCount},
+		"readers": {int64(r.InUse), int64(r.Idle), r.WaitCount},
+	} {
+		ch <- prometheus.MustNewConstMetric(descPool, prometheus.GaugeValue, float64(st.inUse), pool, "in_use")
+		ch <- prometheus.MustNewConstMetric(descPool, prometheus.GaugeValue, float64(st.idle), pool, "idle")
+		ch <- prometheus.MustNewConstMetric(descWaits, prometheus.CounterValue, float64(st.waits), pool)
+	}
+}

@@ -1,0 +1,99 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"chatsvc/web"
+)
+
+func get(t *testing.T, url, token string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	e := newEnv(t)
+	if code, body := get(t, e.srv.URL+"/healthz", ""); code != 200 || !strings.Contains(body, `"ok"`) {
+		t.Fatalf("healthz: %d %s", code, body)
+	}
+	if code, body := get(t, e.srv.URL+"/readyz", ""); code != 200 {
+		t.Fatalf("readyz: %d %s", code, body)
+	}
+	failing := httptest.NewServer(web.HandlerWith(e.svc, web.Options{Ready: func(context.Context) error {
+		return errors.New("1 of 2 background workers are running")
+	}}))
+	defer failing.Close()
+	if code, body := get(t, failing.URL+"/readyz", ""); code != 503 || !strings.Contains(body, "workers") {
+		t.Fatalf("readyz with a stopped worker: %d %s", code, body)
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	e := newEnv(t)
+	e.test("POST", "/v1/tickets", map[string]any{"subject": "Hi", "contact": map[string]any{"email": "a@example.com"}}).ok(t, 201)
+	e.test("GET", "/v1/tickets/T-1", nil).ok(t, 200)
+	e.test("GET", "/v1/tickets/T-9", nil).fails(t, 404, "resource_missing", "id")
+	code, body := get(t, e.srv.URL+"/metrics", "")
+	if code != 200 {
+		t.Fatalf("metrics: %d", code)
+	}
+	for _, want := range []string{
+		`chatsvc_http_requests_total{method="POST",route="POST /v1/tickets",status="201"} 1`,
+		`chatsvc_http_requests_total{method="GET",route="GET /v1/tickets/{id}",status="200"} 1`,
+		`chatsvc_http_requests_total{method="GET",route="GET /v1/tickets/{id}",status="404"} 1`,
+		`chatsvc_http_request_duration_seconds_bucket{method="GET",route="GET /v1/tickets/{id}"`,
+		`chatsvc_queue_depth{queue="outbox"} 1`, // the confirmation e-mail
+		`chatsvc_sqlite_connections{pool="readers",state="idle"}`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+
+	guarded := httptest.NewServer(web.HandlerWith(e.svc, web.Options{MetricsToken: "s3cret"}))
+	defer guarded.Close()
+	for _, tok := range []string{"", "wrong"} {
+		if code, _ := get(t, guarded.URL+"/metrics", tok); code != 401 {
+			t.Errorf("metrics with token %q: %d, want 401", tok, code)
+		}
+	}
+	if code, _ := get(t, guarded.URL+"/metrics", "s3cret"); code != 200 {
+		t.Errorf("metrics with the token: %d", code)
+	}
+}
+
+func TestLogLinesCarryTheRequestID(t *testing.T) {
+	var buf bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(web.LogHandler(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	defer slog.SetDefault(prev)
+	e := newEnv(t)
+	r := e.test("POST", "/v1/contacts", map[string]any{"email": "secret-person@example.com", "name": "Secret Name"})
+	r.ok(t, 201)
+	id := r.header.Get("Request-Id")
+	logs := buf.String()
+	if !strings.Contains(logs, `"request_id":"`+id+`"`) || !strings.Contains(logs, `"route":"POST /v1/contacts"`) {
+		t.Fatalf("no log line with request_id %s:\n%s", id, logs)
+	}
+	if strings.Contains(logs, "secret-person") || strings.Contains(logs, "Secret Name") || strings.Contains(logs, e.testKey) {
+		t.Fatalf("request bodies or keys leaked into the logs:\n%s", logs)
+	}
+}

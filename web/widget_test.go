@@ -1,0 +1,445 @@
+package web_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+)
+
+func TestWidgetSession(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	url := "https://example.com/pricing"
+	b := e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": url}).ok(t, 200)
+	tok, _ := b["visitor_token"].(string)
+	if !strings.HasPrefix(tok, "vt_") || b["conversation"] != nil {
+		t.Fatalf("new session: %v", b)
+	}
+	e.say(tok, "Hello there, I have a question about shipping.")
+	// Resuming with the token finds the same visitor and their conversation.
+	b = e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": url,
+		"visitor_token": tok}).ok(t, 200)
+	conv, _ := b["conversation"].(map[string]any)
+	if conv == nil || conv["status"] != "open" || conv["page_url"] != url {
+		t.Fatalf("resumed session: %v", b)
+	}
+	for _, hidden := range []string{"assignee_id", "metadata"} {
+		if _, ok := conv[hidden]; ok {
+			t.Fatalf("visitor sees %s: %v", hidden, conv)
+		}
+	}
+	// The CORS answer lets the site's pages read the response.
+	r := e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": url},
+		"Origin", "https://shop.example.com")
+	r.ok(t, 200)
+	if got := r.header.Get("Access-Control-Allow-Origin"); got != "https://shop.example.com" {
+		t.Fatalf("Access-Control-Allow-Origin %q", got)
+	}
+}
+
+func TestWidgetSessionBadInput(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	live, test := e.session(false), e.session(true)
+	url := "https://example.com/"
+	cases := []struct {
+		name        string
+		body        any
+		headers     []string
+		status      int
+		code, param string
+	}{
+		{"no site", map[string]any{"page_url": url}, nil, 400, "parameter_missing", "site_id"},
+		{"unknown site", map[string]any{"site_id": "site_nope", "page_url": url}, nil, 400, "resource_missing", "site_id"},
+		{"no page", map[string]any{"site_id": e.site}, nil, 400, "parameter_missing", "page_url"},
+		{"relative page", map[string]any{"site_id": e.site, "page_url": "/pricing"}, nil, 400, "parameter_invalid", "page_url"},
+		{"long page", map[string]any{"site_id": e.site, "page_url": url + str("a", 2048)}, nil, 400, "parameter_invalid", "page_url"},
+		{"unknown field", map[string]any{"site_id": e.site, "page_url": url, "color": "red"}, nil, 400, "parameter_unknown", "color"},
+		{"wrong type", map[string]any{"site_id": e.site, "page_url": url, "test": "yes"}, nil, 400, "parameter_invalid", "test"},
+		{"not json", "site_id=x", nil, 400, "body_invalid", ""},
+		{"forged token", map[string]any{"site_id": e.site, "page_url": url, "visitor_token": live + "x"}, nil, 401, "visitor_token_invalid", ""},
+		{"garbage token", map[string]any{"site_id": e.site, "page_url": url, "visitor_token": "hello"}, nil, 401, "visitor_token_invalid", ""},
+		{"other mode's token", map[string]any{"site_id": e.site, "page_url": url, "visitor_token": test}, nil, 401, "visitor_token_invalid", "visitor_token"},
+		{"foreign origin", map[string]any{"site_id": e.site, "page_url": url}, []string{"Origin", "https://evil.example.net"}, 403, "origin_not_allowed", ""},
+		{"look-alike origin", map[string]any{"site_id": e.site, "page_url": url}, []string{"Origin", "https://notexample.com"}, 403, "origin_not_allowed", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.wdo("POST", "/widget/v1/sessions", "", c.body, c.headers...).fails(t, c.status, c.code, c.param)
+		})
+	}
+}
+
+func TestWidgetTokenRequired(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(false)
+	calls := []struct{ method, path string }{
+		{"POST", "/widget/v1/messages"}, {"GET", "/widget/v1/messages"}, {"GET", "/widget/v1/events"},
+		{"POST", "/widget/v1/handoff"}, {"POST", "/widget/v1/identify"}, {"POST", "/widget/v1/tickets"},
+	}
+	for _, c := range calls {
+		t.Run(c.method+c.path, func(t *testing.T) {
+			e.wdo(c.method, c.path, "", nil).fails(t, 401, "visitor_token_missing", "")
+			e.wdo(c.method, c.path, tok[:len(tok)-2]+"AA", nil).fails(t, 401, "visitor_token_invalid", "")
+			e.wdo(c.method, c.path, tok, nil, "Origin", "https://evil.example.net").fails(t, 403, "origin_not_allowed", "")
+		})
+	}
+}
+
+func TestWidgetMessages(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(true)
+	for _, c := range []struct {
+		name        string
+		body        any
+		code, param string
+	}{
+		{"missing body", map[string]any{}, "parameter_missing", "body"},
+		{"empty body", map[string]any{"body": "  "}, "parameter_invalid", "body"},
+		{"too long", map[string]any{"body": str("é", 4001)}, "parameter_invalid", "body"},
+		{"bad page", map[string]any{"body": "hi", "page_url": "javascript:alert(1)"}, "parameter_invalid", "page_url"},
+		{"unknown", map[string]any{"body": "hi", "author_id": "mem_x"}, "parameter_unknown", "author_id"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.wdo("POST", "/widget/v1/messages", tok, c.body).fails(t, 400, c.code, c.param)
+		})
+	}
+	if n := len(e.all(e.testKey, "/v1/conversations", 100)); n != 0 {
+		t.Fatalf("refused messages opened %d conversations", n)
+	}
+
+	// The first message opens a conversation; the assistant answers with its source.
+	b := e.say(tok, "How long does a refund take?")
+	msg := b["message"].(map[string]any)
+	convID := msg["conversation_id"].(string)
+	if a := msg["author"].(map[string]any); a["type"] != "contact" {
+		t.Fatalf("author %v", a)
+	}
+	reply, _ := b["reply"].(map[string]any)
+	if reply == nil || !strings.Contains(reply["body"].(string), "5 business days") {
+		t.Fatalf("reply %v", b["reply"])
+	}
+	srcs := reply["sources"].([]any)
+	if len(srcs) != 1 || srcs[0].(map[string]any)["url"] != "https://example.com/help/refunds" {
+		t.Fatalf("sources %v", srcs)
+	}
+	if got := e.events(convID); !slices.Equal(got, []string{"test:conversation.created"}) {
+		t.Fatalf("conversation events %v", got)
+	}
+	if got := e.events(msg["id"].(string)); !slices.Equal(got, []string{"test:message.created"}) {
+		t.Fatalf("message events %v", got)
+	}
+	// A message of exactly 4000 characters is accepted, in the same conversation.
+	b = e.say(tok, str("é", 4000))
+	if b["message"].(map[string]any)["conversation_id"] != convID {
+		t.Fatalf("second message opened another conversation")
+	}
+	c := e.test("GET", "/v1/conversations/"+convID, nil).ok(t, 200)
+	if c["message_count"] != float64(4) || c["subject"] != "How long does a refund take?" ||
+		c["page_url"] != "https://example.com/pricing" || c["site_id"] != e.site {
+		t.Fatalf("conversation %v", c)
+	}
+	// The conversation is in test mode only.
+	e.live("GET", "/v1/conversations/"+convID, nil).fails(t, 404, "resource_missing", "id")
+
+	// After close, the visitor's next message starts a new conversation.
+	e.test("POST", "/v1/conversations/"+convID+"/close", nil).ok(t, 200)
+	b = e.say(tok, "One more thing about shipping.")
+	if id := b["message"].(map[string]any)["conversation_id"]; id == convID {
+		t.Fatal("message after close went to the closed conversation")
+	}
+	if n := len(e.all(e.testKey, "/v1/conversations", 100)); n != 2 {
+		t.Fatalf("%d conversations, want 2", n)
+	}
+}
+
+func TestWidgetListIsolation(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	alice, bob, carol := e.session(false), e.session(false), e.session(true)
+	e.say(alice, "alice asks about shipping")
+	e.say(bob, "bob asks about refunds")
+	e.say(carol, "carol asks about passwords")
+	aliceConv := e.wdo("GET", "/widget/v1/messages", alice, nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["conversation_id"].(string)
+	// A team note on alice's conversation is never shown to her.
+	e.live("POST", "/v1/conversations/"+aliceConv+"/handoff", map[string]any{"note": "internal: VIP customer"}).ok(t, 200)
+	for tok, who := range map[string]string{alice: "alice", bob: "bob", carol: "carol"} {
+		r := e.wdo("GET", "/widget/v1/messages", tok, nil)
+		l := r.ok(t, 200)
+		if strings.Contains(string(r.raw), "internal:") {
+			t.Fatalf("%s sees an internal note: %s", who, r.raw)
+		}
+		for _, o := range l["data"].([]any) {
+			m := o.(map[string]any)
+			if a := m["author"].(map[string]any); a["type"] == "contact" && !strings.HasPrefix(m["body"].(string), who) {
+				t.Fatalf("%s sees %q", who, m["body"])
+			}
+		}
+		if len(l["data"].([]any)) == 0 {
+			t.Fatalf("%s sees nothing", who)
+		}
+	}
+	// after pages on; a message id of another visitor is refused.
+	l := e.wdo("GET", "/widget/v1/messages", alice, nil).ok(t, 200)["data"].([]any)
+	first := l[0].(map[string]any)["id"].(string)
+	rest := e.wdo("GET", "/widget/v1/messages?after="+first, alice, nil).ok(t, 200)["data"].([]any)
+	if len(rest) != len(l)-1 {
+		t.Fatalf("after: %d messages, want %d", len(rest), len(l)-1)
+	}
+	bobFirst := e.wdo("GET", "/widget/v1/messages", bob, nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["id"].(string)
+	e.wdo("GET", "/widget/v1/messages?after="+bobFirst, alice, nil).fails(t, 400, "resource_missing", "after")
+	e.wdo("GET", "/widget/v1/messages?limit=5", alice, nil).fails(t, 400, "parameter_unknown", "limit")
+	// Visitor tokens do not open the REST API.
+	e.do("GET", "/v1/conversations", alice, nil).fails(t, 401, "api_key_invalid", "")
+}
+
+func TestWidgetHandOffAndAssistantByStatus(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(false)
+	e.wdo("POST", "/widget/v1/handoff", tok, nil).fails(t, 404, "resource_missing", "")
+	b := e.say(tok, "How fast is shipping?")
+	if b["reply"] == nil {
+		t.Fatal("open conversation: no reply")
+	}
+	convID := b["message"].(map[string]any)["conversation_id"].(string)
+	e.wdo("POST", "/widget/v1/handoff", tok, map[string]any{"note": "x"}).fails(t, 400, "parameter_unknown", "note")
+	c := e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
+	if c["status"] != "waiting" {
+		t.Fatalf("hand-off: %v", c)
+	}
+	if got := e.events(convID); !slices.Equal(got, []string{"live:conversation.created", "live:conversation.handed_off"}) {
+		t.Fatalf("events %v", got)
+	}
+	// The assistant is silent in waiting, handed_off and closed.
+	for _, step := range []struct{ status, rest string }{
+		{"waiting", ""},
+		{"handed_off", "/messages"},
+	} {
+		if step.rest != "" {
+			e.live("POST", "/v1/conversations/"+convID+step.rest, map[string]any{"body": "Hi, I'm here.", "author_id": e.member}).ok(t, 201)
+		}
+		got := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200)
+		if got["status"] != step.status {
+			t.Fatalf("status %v, want %s", got["status"], step.status)
+		}
+		if b := e.say(tok, "And refunds, how long do they take?"); b["reply"] != nil {
+			t.Fatalf("assistant answered in %s: %v", step.status, b["reply"])
+		}
+	}
+	l := e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any)
+	bots := 0
+	for _, o := range l {
+		if o.(map[string]any)["author"].(map[string]any)["type"] == "bot" {
+			bots++
+		}
+	}
+	if bots != 1 {
+		t.Fatalf("%d assistant messages, want 1", bots)
+	}
+	// The agent is shown by name, not by id.
+	for _, o := range l {
+		a := o.(map[string]any)["author"].(map[string]any)
+		if a["type"] == "agent" && (a["id"] != nil || a["name"] != "Agent Smith") {
+			t.Fatalf("agent author %v", a)
+		}
+	}
+}
+
+func TestWidgetVisitorAsksForPerson(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(false)
+	b := e.say(tok, "Can I talk to a human please?")
+	reply, _ := b["reply"].(map[string]any)
+	if reply == nil || reply["body"] != "Sure, I've asked a person from the team to join. They will reply here." {
+		t.Fatalf("reply %v", b["reply"])
+	}
+	convID := reply["conversation_id"].(string)
+	if c := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); c["status"] != "waiting" {
+		t.Fatalf("status %v", c["status"])
+	}
+	if !slices.Contains(e.events(convID), "live:conversation.handed_off") {
+		t.Fatal("no conversation.handed_off")
+	}
+	// An unanswerable question gets an honest answer and the offer of a person.
+	tok2 := e.session(false)
+	b = e.say(tok2, "What is the airspeed velocity of an unladen swallow?")
+	if r, _ := b["reply"].(map[string]any); r == nil || !strings.Contains(r["body"].(string), "talk to a person") ||
+		len(r["sources"].([]any)) != 0 {
+		t.Fatalf("reply %v", b["reply"])
+	}
+}
+
+func TestWidgetIdentify(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(false)
+	convID := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+	// A known contact's details are not revealed or overwritten by an unverified claim.
+	e.live("POST", "/v1/contacts", map[string]any{"email": "ann@example.com", "name": "Ann", "phone": "+1 555",
+		"attributes": map[string]any{"plan": "gold"}}).ok(t, 201)
+	for _, c := range []struct {
+		name        string
+		body        map[string]any
+		code, param string
+	}{
+		{"nothing", map[string]any{"name": "Ann"}, "parameter_missing", "email"},
+		{"bad email", map[string]any{"email": "ann@"}, "parameter_invalid", "email"},
+		{"external id unverified", map[string]any{"email": "ann@example.com", "external_id": "u1"}, "parameter_invalid", "external_id"},
+		{"attributes unverified", map[string]any{"email": "ann@example.com", "attributes": map[string]any{"a": 1}}, "parameter_invalid", "attributes"},
+		{"unknown", map[string]any{"email": "ann@example.com", "role": "admin"}, "parameter_unknown", "role"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.wdo("POST", "/widget/v1/identify", tok, c.body).fails(t, 400, c.code, c.param)
+		})
+	}
+	c := e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "Ann@Example.com", "name": "Mallory"}).ok(t, 200)
+	if c["phone"] != nil || len(c["attributes"].(map[string]any)) != 0 || c["last_seen_at"] == nil {
+		t.Fatalf("unverified identify reveals: %v", c)
+	}
+	stored := e.live("GET", "/v1/contacts/"+c["id"].(string), nil).ok(t, 200)
+	if stored["name"] != "Ann" || stored["last_seen_at"] == nil {
+		t.Fatalf("stored contact %v", stored)
+	}
+	if conv := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); conv["contact_id"] != c["id"] {
+		t.Fatalf("conversation contact %v", conv["contact_id"])
+	}
+
+	// With an identity secret, claims need a matching user_hash.
+	secret, err := e.svc.SetIdentitySecret(context.Background(), e.site, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok2 := e.session(false)
+	claim := map[string]any{"external_id": "user-42", "email": "bob@example.com", "name": "Bob",
+		"attributes": map[string]any{"plan": "pro"}}
+	e.wdo("POST", "/widget/v1/identify", tok2, claim).fails(t, 400, "parameter_missing", "user_hash")
+	claim["user_hash"] = app.UserHash(secret, "bob@example.com") // of the e-mail, but external_id is given
+	e.wdo("POST", "/widget/v1/identify", tok2, claim).fails(t, 401, "user_hash_invalid", "user_hash")
+	claim["user_hash"] = app.UserHash(secret, "user-42")
+	c = e.wdo("POST", "/widget/v1/identify", tok2, claim).ok(t, 200)
+	if c["external_id"] != "user-42" || c["attributes"].(map[string]any)["plan"] != "pro" || c["last_seen_at"] == nil {
+		t.Fatalf("verified identify: %v", c)
+	}
+	// Opening the widget again marks the identified contact seen.
+	before := c["last_seen_at"].(string)
+	e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": "https://example.com/",
+		"visitor_token": tok2}).ok(t, 200)
+	after := e.live("GET", "/v1/contacts/"+c["id"].(string), nil).ok(t, 200)["last_seen_at"].(string)
+	if after <= before {
+		t.Fatalf("last_seen_at %s, was %s", after, before)
+	}
+	// The new conversation of an identified visitor carries the contact.
+	conv2 := e.say(tok2, "Hello, where is my order?")["message"].(map[string]any)
+	if id := conv2["author"].(map[string]any)["id"]; id != c["id"] {
+		t.Fatalf("message author id %v, want %v", id, c["id"])
+	}
+}
+
+func TestWidgetTickets(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(true)
+	for _, c := range []struct {
+		name        string
+		body        map[string]any
+		code, param string
+	}{
+		{"no subject", map[string]any{"email": "a@example.com"}, "parameter_missing", "subject"},
+		{"long subject", map[string]any{"subject": str("s", 201), "email": "a@example.com"}, "parameter_invalid", "subject"},
+		{"long description", map[string]any{"subject": "s", "description": str("d", 10001), "email": "a@example.com"}, "parameter_invalid", "description"},
+		{"no email", map[string]any{"subject": "Help"}, "parameter_missing", "email"},
+		{"bad email", map[string]any{"subject": "Help", "email": "nope"}, "parameter_invalid", "email"},
+		{"unknown", map[string]any{"subject": "Help", "email": "a@example.com", "priority": "urgent"}, "parameter_unknown", "priority"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.wdo("POST", "/widget/v1/tickets", tok, c.body).fails(t, 400, c.code, c.param)
+		})
+	}
+	convID := e.say(tok, "My invoice is wrong.")["message"].(map[string]any)["conversation_id"].(string)
+	tk := e.wdo("POST", "/widget/v1/tickets", tok, map[string]any{"subject": "Wrong invoice",
+		"description": "Charged twice", "email": "dee@example.com", "name": "Dee"}).ok(t, 201)
+	if tk["conversation_id"] != convID || tk["status"] != "open" || tk["number"] != float64(1) {
+		t.Fatalf("ticket %v", tk)
+	}
+	if got := e.mails(tk["id"].(string)); !slices.Equal(got, []string{"ticket_created:dee@example.com"}) {
+		t.Fatalf("mails %v", got)
+	}
+	// Leaving an e-mail links the visitor's conversation to the contact.
+	if c := e.test("GET", "/v1/conversations/"+convID, nil).ok(t, 200); c["contact_id"] != tk["contact_id"] {
+		t.Fatalf("conversation contact %v, ticket contact %v", c["contact_id"], tk["contact_id"])
+	}
+	// Once linked, the e-mail may be left out.
+	tk2 := e.wdo("POST", "/widget/v1/tickets", tok, map[string]any{"subject": "Another"}).ok(t, 201)
+	if tk2["contact_id"] != tk["contact_id"] {
+		t.Fatalf("second ticket contact %v", tk2["contact_id"])
+	}
+	e.live("GET", "/v1/tickets/"+tk["id"].(string), nil).fails(t, 404, "resource_missing", "id")
+}
+
+func TestWidgetPreflightAndAssets(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	r := e.wdo("OPTIONS", "/widget/v1/messages", "", nil, "Origin", "https://example.com",
+		"Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type,x-visitor-token")
+	if r.status != 204 || !strings.Contains(r.header.Get("Access-Control-Allow-Headers"), "X-Visitor-Token") ||
+		r.header.Get("Access-Control-Allow-Origin") != "https://example.com" {
+		t.Fatalf("preflight: %d %v", r.status, r.header)
+	}
+	js := e.wdo("GET", "/widget.js", "", nil)
+	if js.status != 200 || !strings.HasPrefix(js.header.Get("Content-Type"), "text/javascript") ||
+		!strings.Contains(string(js.raw), "/widget/v1") || len(js.raw) > 30<<10 {
+		t.Fatalf("widget.js: %d, %d bytes", js.status, len(js.raw))
+	}
+	demo := e.wdo("GET", "/demo?site="+e.site, "", nil)
+	if demo.status != 200 || !strings.Contains(string(demo.raw), `data-site="`+e.site+`"`) {
+		t.Fatalf("demo: %d %s", demo.status, demo.raw)
+	}
+	if d := e.wdo("GET", "/demo?site=%22%3E%3Cscript%3E", "", nil); strings.Contains(string(d.raw), `"><script>`) {
+		t.Fatal("demo page does not escape the site")
+	}
+	e.wdo("GET", "/demo", "", nil).fails(t, 400, "parameter_missing", "site")
+	e.wdo("GET", "/widget/v1/nothing", "", nil).fails(t, 404, "resource_missing", "")
+}
+
+// TestWidgetVisitorActionsStayWithTheVisitor: one visitor's hand-off,
+// identify and ticket touch only their own conversation, in their own mode.
+func TestWidgetVisitorActionsStayWithTheVisitor(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	a, b, c := e.session(false), e.session(false), e.session(true)
+	conv := map[string]string{}
+	for tok, who := range map[string]string{a: "a", b: "b", c: "c"} {
+		conv[who] = e.say(tok, who+": how long does shipping take?")["message"].(map[string]any)["conversation_id"].(string)
+	}
+	e.wdo("POST", "/widget/v1/handoff", a, nil).ok(t, 200)
+	e.wdo("POST", "/widget/v1/identify", a, map[string]any{"email": "a@example.com"}).ok(t, 200)
+	e.wdo("POST", "/widget/v1/tickets", a, map[string]any{"subject": "a's ticket"}).ok(t, 201)
+	for who, key := range map[string]string{"b": e.liveKey, "c": e.testKey} {
+		got := e.do("GET", "/v1/conversations/"+conv[who], key, nil).ok(t, 200)
+		if got["status"] != "open" || got["contact_id"] != nil {
+			t.Fatalf("%s's conversation changed: %v", who, got)
+		}
+	}
+	if got := e.live("GET", "/v1/conversations/"+conv["a"], nil).ok(t, 200); got["status"] != "waiting" || got["contact_id"] == nil {
+		t.Fatalf("a's conversation: %v", got)
+	}
+	if l := e.all(e.testKey, "/v1/contacts", 10); len(l) != 0 {
+		t.Fatalf("a live visitor's contact shows in test mode: %v", l)
+	}
+	if l := e.all(e.testKey, "/v1/tickets", 10); len(l) != 0 {
+		t.Fatalf("a live visitor's ticket shows in test mode: %v", l)
+	}
+}
+
+func TestWidgetMessageRate(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{replyWait: -1})
+	tok, other := e.session(false), e.session(false)
+	for i := 0; i < app.VisitorMessagesPerMinute; i++ {
+		e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "hi " + itoa(i)}).ok(t, 201)
+	}
+	r := e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "one too many"})
+	r.fails(t, 429, "rate_limited", "")
+	if r.header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
+	e.say(other, "another visitor is not held back")
+	e.clock.advance(time.Minute)
+	e.say(tok, "a minute later")
+}
