@@ -571,3 +571,38 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestDisablingKeepsEventsWrittenBeforeIt: an event written before the
+// attempt that disables an endpoint, but not yet fanned out, is still owed
+// to it and goes out once it is re-enabled.
+func TestDisablingKeepsEventsWrittenBeforeIt(t *testing.T) {
+	e := newEnv(t, setup{})
+	var fail atomic.Bool
+	fail.Store(true)
+	rc := e.receiver(func(int, *http.Request) int {
+		if fail.Load() {
+			return 500
+		}
+		return 200
+	})
+	id, _ := e.endpoint(rc.url(), "*")
+	e.contact("first@example.com")
+	e.flush() // fails at t0: the endpoint is failing from now on
+	e.at(72 * time.Hour)
+	e.contact("second@example.com") // written; the fan-out worker has not run
+	send := e.d.Workers()[1]        // the send loop alone: no fan-out first
+	if _, err := send.Step(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	send.Drain()
+	if ep := e.ok(200, "GET", "/v1/webhook-endpoints/"+id, nil); ep["enabled"] != false {
+		t.Fatalf("not disabled after failing 72h: %v", ep)
+	}
+	fail.Store(false)
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": true})
+	e.flush()
+	hits := rc.got()
+	if last := hits[len(hits)-1]; len(hits) != 3 || !strings.Contains(string(last.body), "second@example.com") {
+		t.Fatalf("%d requests; the event written before the disabling must follow the re-enabling", len(hits))
+	}
+}
