@@ -11,11 +11,8 @@ func (s *Service) Ping(ctx context.Context) error {
 	return s.db.Write(ctx, func(*storage.Q) error { return nil })
 }
 
-// QueueDepths counts the work waiting in the database's queues, by queue.
-func (s *Service) QueueDepths(ctx context.Context) (map[string]int64, error) {
-	pending, err := s.db.Read().CountMails(ctx, "pending")
-	if err != nil {
-		return nil, err
-	}
-	return map[string]int64{"outbox": pending}, nil
+// Gauges counts the work waiting in the database's queues and what its
+// stores hold, for the metrics.
+func (s *Service) Gauges(ctx context.Context) (*storage.Gauges, error) {
+	return s.db.Read().ReadGauges(ctx)
 }

@@ -54,10 +54,3 @@ func (q *Q) MailsOfTicket(ctx context.Context, ticketID string) ([]*Mail, error)
 	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE ticket_id = ? ORDER BY created_at, id`, ticketID)
 	return collect(rows, err, scanMail)
 }
-
-// CountMails counts the outbox rows with a status.
-func (q *Q) CountMails(ctx context.Context, status string) (int64, error) {
-	var n int64
-	err := q.row(ctx, `SELECT COUNT(*) FROM outbox WHERE status = ?`, status).Scan(&n)
-	return n, err
-}

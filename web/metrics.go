@@ -64,6 +64,8 @@ func (m *metrics) handler(token string) http.Handler {
 type stateCollector struct{ svc *app.Service }
 
 var (
+	descAttempts = prometheus.NewDesc("chatsvc_webhook_attempts_total", "Webhook delivery attempts by outcome.", []string{"outcome"}, nil)
+	descStore    = prometheus.NewDesc("chatsvc_stored", "Objects the database holds, by kind.", []string{"kind"}, nil)
 	descQueue = prometheus.NewDesc("chatsvc_queue_depth", "Work waiting in a queue of the database.", []string{"queue"}, nil)
 	descPool  = prometheus.NewDesc("chatsvc_sqlite_connections", "SQLite connections by pool and state.", []string{"pool", "state"}, nil)
 	descWaits = prometheus.NewDesc("chatsvc_sqlite_waits_total", "Times a request waited for a SQLite connection.", []string{"pool"}, nil)
@@ -73,14 +75,23 @@ func (stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- descQueue
 	ch <- descPool
 	ch <- descWaits
+	ch <- descAttempts
+	ch <- descStore
 }
 
 func (c stateCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if depths, err := c.svc.QueueDepths(ctx); err == nil {
-		for q, n := range depths {
+	if g, err := c.svc.Gauges(ctx); err == nil {
+		for q, n := range g.Queues {
 			ch <- prometheus.MustNewConstMetric(descQueue, prometheus.GaugeValue, float64(n), q)
+		}
+		ch <- prometheus.MustNewConstMetric(descAttempts, prometheus.CounterValue, float64(g.DeliveriesOK), "delivered")
+		ch <- prometheus.MustNewConstMetric(descAttempts, prometheus.CounterValue, float64(g.DeliveriesFailed), "failed")
+		for kind, n := range map[string]int64{"knowledge_pages": g.KnowledgePages, "knowledge_chunks": g.KnowledgeChunks,
+			"knowledge_sources": g.KnowledgeSources, "knowledge_sources_failed": g.KnowledgeFailed,
+			"conversations": g.ConversationsTotal} {
+			ch <- prometheus.MustNewConstMetric(descStore, prometheus.GaugeValue, float64(n), kind)
 		}
 	}
 	w, r := c.svc.DB().Stats()

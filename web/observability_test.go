@@ -62,6 +62,9 @@ func TestMetrics(t *testing.T) {
 		`chatsvc_http_request_duration_seconds_bucket{method="GET",route="GET /v1/tickets/{id}"`,
 		`chatsvc_queue_depth{queue="outbox"} 1`, // the confirmation e-mail
 		`chatsvc_sqlite_connections{pool="readers",state="idle"}`,
+		`chatsvc_queue_depth{queue="webhooks"} 0`,
+		`chatsvc_webhook_attempts_total{outcome="delivered"} 0`,
+		`chatsvc_stored{kind="knowledge_chunks"} 0`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %s", want)
