@@ -66,9 +66,9 @@ type stateCollector struct{ svc *app.Service }
 var (
 	descAttempts = prometheus.NewDesc("chatsvc_webhook_attempts_total", "Webhook delivery attempts by outcome.", []string{"outcome"}, nil)
 	descStore    = prometheus.NewDesc("chatsvc_stored", "Objects the database holds, by kind.", []string{"kind"}, nil)
-	descQueue = prometheus.NewDesc("chatsvc_queue_depth", "Work waiting in a queue of the database.", []string{"queue"}, nil)
-	descPool  = prometheus.NewDesc("chatsvc_sqlite_connections", "SQLite connections by pool and state.", []string{"pool", "state"}, nil)
-	descWaits = prometheus.NewDesc("chatsvc_sqlite_waits_total", "Times a request waited for a SQLite connection.", []string{"pool"}, nil)
+	descQueue    = prometheus.NewDesc("chatsvc_queue_depth", "Work waiting in a queue of the database.", []string{"queue"}, nil)
+	descPool     = prometheus.NewDesc("chatsvc_sqlite_connections", "SQLite connections by pool and state.", []string{"pool", "state"}, nil)
+	descWaits    = prometheus.NewDesc("chatsvc_sqlite_waits_total", "Times a request waited for a SQLite connection.", []string{"pool"}, nil)
 )
 
 func (stateCollector) Describe(ch chan<- *prometheus.Desc) {
