@@ -47,7 +47,7 @@ func (s *Service) verifyToken(ctx context.Context, token string) (visitorClaims,
 	if !ok || !strings.HasPrefix(token, tokenPrefix) {
 		return visitorClaims{}, bad
 	}
-	got, err := base64.RawURLEncoding.DecodeString(sig)
+	got, err := base64.RawURLEncoding.Strict().DecodeString(sig) // one encoding per signature
 	if err != nil {
 		return visitorClaims{}, bad
 	}
