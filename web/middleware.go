@@ -103,6 +103,7 @@ func withRequest(m *metrics, next http.Handler) http.Handler {
 		start := time.Now()
 		ri := &reqInfo{id: app.NewID(app.PrefixRequest)}
 		w.Header().Set("Request-Id", ri.id)
+		w.Header().Set("X-Content-Type-Options", "nosniff") // no response is to be read as another type
 		r = r.WithContext(context.WithValue(r.Context(), keyRequest, ri))
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {

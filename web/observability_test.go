@@ -100,3 +100,24 @@ func TestLogLinesCarryTheRequestID(t *testing.T) {
 		t.Fatalf("request bodies or keys leaked into the logs:\n%s", logs)
 	}
 }
+
+func TestSecureHeaders(t *testing.T) {
+	e := newEnv(t)
+	res, err := http.Get(e.srv.URL + "/demo?site=" + e.site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	for k, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+		"Referrer-Policy": "strict-origin-when-cross-origin"} {
+		if got := res.Header.Get(k); got != want {
+			t.Errorf("/demo %s = %q, want %q", k, got, want)
+		}
+	}
+	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "script-src 'self'") {
+		t.Errorf("/demo CSP %q", csp)
+	}
+	if r := e.test("GET", "/v1/tickets", nil); r.header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Error("API responses must carry nosniff")
+	}
+}
