@@ -84,10 +84,25 @@ func New(t T, serverURL string, base http.RoundTripper) *Checker {
 	return c
 }
 
-// RoundTrip sends req and validates the response when req is to /v1.
+// RoundTrip sends req and, when req is to /v1, validates the response
+// and, when the server accepted it, the request: what the server takes,
+// the document must allow.
 func (c *Checker) RoundTrip(req *http.Request) (*http.Response, error) {
+	if c.router == nil || !strings.HasPrefix(req.URL.Path, "/v1/") || req.Method == http.MethodHead {
+		return c.base.RoundTrip(req)
+	}
+	var sent []byte
+	if req.Body != nil {
+		var err error
+		if sent, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(sent))
+	}
 	res, err := c.base.RoundTrip(req)
-	if err != nil || c.router == nil || !strings.HasPrefix(req.URL.Path, "/v1/") || req.Method == http.MethodHead {
+	if err != nil {
 		return res, err
 	}
 	body, err := io.ReadAll(res.Body)
@@ -100,7 +115,39 @@ func (c *Checker) RoundTrip(req *http.Request) (*http.Response, error) {
 		c.t.Errorf("%s %s answered %d, which docs/openapi.json does not describe: %s\nbody: %s",
 			req.Method, req.URL.RequestURI(), res.StatusCode, problem, body)
 	}
+	if res.StatusCode < 300 {
+		if problem := c.checkRequest(req, sent); problem != "" {
+			c.t.Errorf("%s %s was accepted (%d), but docs/openapi.json does not allow the request: %s\nrequest body: %s",
+				req.Method, req.URL.RequestURI(), res.StatusCode, problem, sent)
+		}
+	}
 	return res, nil
+}
+
+// checkRequest returns what the document finds wrong with a request, or "".
+// The API key is not checked (the server did).
+func (c *Checker) checkRequest(req *http.Request, body []byte) string {
+	req = req.Clone(req.Context())
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	if len(body) > 0 && req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json") // the server reads JSON whatever the header says
+	}
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		return err.Error()
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+			SkipSettingDefaults: true, MultiError: true}}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		return err.Error()
+	}
+	for name := range req.URL.Query() { // kin-openapi lets undescribed ones pass
+		if route.Operation.Parameters.GetByInAndName(openapi3.ParameterInQuery, name) == nil {
+			return "query parameter " + name + " is not described"
+		}
+	}
+	return ""
 }
 
 // check returns what is wrong with a response, or "".

@@ -22,6 +22,8 @@ const ticket = `{"id":"tkt_1","object":"ticket","number":1,"subject":"Refund","d
 "status":"open","priority":"normal","contact_id":"ctc_1","conversation_id":null,"assignee_id":null,
 "tags":[],"metadata":{},"created_at":"2026-10-01T12:00:00.000Z","updated_at":"2026-10-01T12:00:00.000Z","solved_at":null}`
 
+const emptyList = `{"object":"list","data":[],"has_more":false,"next_cursor":null}`
+
 const apiErr = `{"error":{"type":"invalid_request_error","message":"No such ticket.","code":"resource_missing","param":null,"request_id":"req_1"}}`
 
 // The checker passes responses the document describes and reports the
@@ -33,20 +35,28 @@ func TestChecker(t *testing.T) {
 		status             int
 		body               string
 		noRequestID        bool
+		reqBody            string
 		wantErr            string // "" when the response is valid
 	}{
-		{"valid ticket", "GET", "/v1/tickets/tkt_1", 200, ticket, false, ""},
-		{"valid error", "GET", "/v1/tickets/tkt_x", 404, apiErr, false, ""},
-		{"valid unknown route", "GET", "/v1/nothing", 404, apiErr, false, ""},
-		{"extra field", "GET", "/v1/tickets/tkt_1", 200, strings.Replace(ticket, `"tags":[]`, `"tags":[],"secret":"x"`, 1), false, "secret"},
-		{"missing field", "GET", "/v1/tickets/tkt_1", 200, strings.Replace(ticket, `"solved_at":null`, `"x_solved":null`, 1), false, "solved_at"},
-		{"wrong enum", "GET", "/v1/tickets/tkt_1", 200, strings.Replace(ticket, `"open"`, `"reopened"`, 1), false, "reopened"},
-		{"null where not nullable", "GET", "/v1/tickets/tkt_1", 200, strings.Replace(ticket, `"Refund"`, `null`, 1), false, "subject"},
-		{"undocumented status", "GET", "/v1/tickets/tkt_1", 418, apiErr, false, "status is not supported"},
-		{"error shape", "GET", "/v1/tickets/tkt_x", 404, `{"message":"no"}`, false, "error"},
-		{"no Request-Id", "GET", "/v1/tickets/tkt_1", 200, ticket, true, "Request-Id"},
-		{"unknown route, not an error", "GET", "/v1/nothing", 200, ticket, false, "not a routing error"},
-		{"outside /v1 is not checked", "GET", "/widget/v1/messages", 200, `{}`, false, ""},
+		{"valid ticket", "GET", "/v1/tickets/tkt_1", 200, ticket, false, "", ""},
+		{"valid error", "GET", "/v1/tickets/tkt_x", 404, apiErr, false, "", ""},
+		{"valid unknown route", "GET", "/v1/nothing", 404, apiErr, false, "", ""},
+		{"extra field", "GET", "/v1/tickets/tkt_1", 200, strings.Replace(ticket, `"tags":[]`, `"tags":[],"secret":"x"`, 1), false, "", "secret"},
+		{"missing field", "GET", "/v1/tickets/tkt_1", 200, strings.Replace(ticket, `"solved_at":null`, `"x_solved":null`, 1), false, "", "solved_at"},
+		{"wrong enum", "GET", "/v1/tickets/tkt_1", 200, strings.Replace(ticket, `"open"`, `"reopened"`, 1), false, "", "reopened"},
+		{"null where not nullable", "GET", "/v1/tickets/tkt_1", 200, strings.Replace(ticket, `"Refund"`, `null`, 1), false, "", "subject"},
+		{"undocumented status", "GET", "/v1/tickets/tkt_1", 418, apiErr, false, "", "status is not supported"},
+		{"error shape", "GET", "/v1/tickets/tkt_x", 404, `{"message":"no"}`, false, "", "error"},
+		{"no Request-Id", "GET", "/v1/tickets/tkt_1", 200, ticket, true, "", "Request-Id"},
+		{"unknown route, not an error", "GET", "/v1/nothing", 200, ticket, false, "", "not a routing error"},
+		{"outside /v1 is not checked", "GET", "/widget/v1/messages", 200, `{}`, false, "", ""},
+		{"accepted request", "POST", "/v1/tickets", 201, ticket, false, `{"subject":"Refund","contact_id":"ctc_1"}`, ""},
+		{"accepted unknown field", "POST", "/v1/tickets", 201, ticket, false, `{"subject":"Refund","bogus":1}`, "bogus"},
+		{"accepted over the limit", "POST", "/v1/tickets", 201, ticket, false, `{"subject":"` + strings.Repeat("x", 201) + `"}`, "subject"},
+		{"accepted bad query", "GET", "/v1/tickets?status=reopened", 200, emptyList, false, "", "status"},
+		{"accepted unknown query", "GET", "/v1/tickets?colour=red", 200, emptyList, false, "", "colour"},
+		{"accepted list", "GET", "/v1/tickets?status=open&limit=100", 200, emptyList, false, "", ""},
+		{"refused bad request", "POST", "/v1/tickets", 400, apiErr, false, `{"subject":"Refund","bogus":1}`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,7 +71,8 @@ func TestChecker(t *testing.T) {
 			defer srv.Close()
 			rec := &recorder{}
 			client := &http.Client{Transport: openapicheck.New(rec, srv.URL, nil)}
-			req, _ := http.NewRequest(c.method, srv.URL+c.path, nil)
+			req, _ := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader(c.reqBody))
+			req.Header.Set("Authorization", "Bearer csk_test_x")
 			res, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)
