@@ -18,6 +18,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/docs/openapicheck"
+	"chatsvc/files"
 	"chatsvc/storage"
 	"chatsvc/web"
 	"chatsvc/webhooks"
@@ -274,5 +275,60 @@ func TestOpenAPIPlanAndRateLimit(t *testing.T) {
 	}
 	if !lc.Seen("listTickets", 429) {
 		t.Error("429 rate_limited not checked")
+	}
+}
+
+// The document's limits are the ones the service enforces.
+func TestOpenAPILimitsMatchTheService(t *testing.T) {
+	doc, err := openapicheck.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := func(name string, props ...string) *openapi3.Schema {
+		s := doc.Components.Schemas[name].Value
+		for _, p := range props {
+			s = s.Properties[p].Value
+		}
+		return s
+	}
+	n := func(p *uint64) int {
+		if p == nil {
+			return -1
+		}
+		return int(*p)
+	}
+	metadata := schema("Metadata")
+	limit := doc.Components.Parameters["Limit"].Value.Schema.Value
+	for _, c := range []struct {
+		what      string
+		got, want int
+	}{
+		{"ticket subject", n(schema("TicketCreate", "subject").MaxLength), app.MaxTicketSubject},
+		{"ticket subject (PATCH)", n(schema("TicketUpdate", "subject").MaxLength), app.MaxTicketSubject},
+		{"ticket description", n(schema("TicketCreate", "description").MaxLength), app.MaxTicketDescription},
+		{"ticket tags on create", n(schema("TicketCreate", "tags").MaxItems), app.MaxTicketTags},
+		{"message body", n(schema("MessageCreate", "body").MaxLength), app.MaxMessageBody},
+		{"message attachments", n(schema("MessageCreate", "attachments").MaxItems), app.MaxAttachments},
+		{"attachment name", n(schema("MessageCreate", "attachments").Items.Value.Properties["name"].Value.MaxLength), files.MaxName},
+		{"source name", n(schema("KnowledgeSourceCreate", "name").MaxLength), app.MaxSourceName},
+		{"source url", n(schema("KnowledgeSourceCreate", "url").MaxLength), app.MaxSourceURL},
+		{"source content", n(schema("KnowledgeSourceCreate", "content").MaxLength), app.MaxSourceContent},
+		{"endpoint url", n(schema("WebhookEndpointCreate", "url").MaxLength), app.MaxWebhookURL},
+		{"endpoint url (PATCH)", n(schema("WebhookEndpointUpdate", "url").MaxLength), app.MaxWebhookURL},
+		{"endpoint description", n(schema("WebhookEndpointCreate", "description").MaxLength), app.MaxWebhookDescription},
+		{"endpoint description (PATCH)", n(schema("WebhookEndpointUpdate", "description").MaxLength), app.MaxWebhookDescription},
+		{"metadata pairs", n(metadata.MaxProps), app.MaxMetadataPairs},
+		{"metadata key", n(metadata.PropertyNames.Value.MaxLength), app.MaxMetadataKey},
+		{"metadata value", n(metadata.AdditionalProperties.Schema.Value.MaxLength), app.MaxMetadataValue},
+		{"metadata key (patch)", n(schema("MetadataPatch").PropertyNames.Value.MaxLength), app.MaxMetadataKey},
+		{"metadata value (patch)", n(schema("MetadataPatch").AdditionalProperties.Schema.Value.MaxLength), app.MaxMetadataValue},
+		{"list limit maximum", int(*limit.Max), app.MaxLimit},
+		{"list limit default", int(limit.Default.(float64)), app.DefaultLimit},
+		{"Idempotency-Key", n(doc.Components.Parameters["IdempotencyKey"].Value.Schema.Value.MaxLength), app.MaxIdempotencyKey},
+		{"request body", int(web.MaxBodyBytes), 1 << 20}, // the TooLarge response says 1 MiB
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: the document says %d, the service %d", c.what, c.got, c.want)
+		}
 	}
 }

@@ -24,6 +24,12 @@ const ticket = `{"id":"tkt_1","object":"ticket","number":1,"subject":"Refund","d
 
 const emptyList = `{"object":"list","data":[],"has_more":false,"next_cursor":null}`
 
+const source = `{"id":"src_1","object":"knowledge_source","type":"text","name":"FAQ","url":null,"status":"pending",
+"page_count":0,"last_synced_at":null,"created_at":"2026-10-01T12:00:00.000Z"}`
+
+const contact = `{"id":"ctc_1","object":"contact","email":null,"name":"Ada","phone":null,"external_id":null,
+"attributes":{},"last_seen_at":null,"created_at":"2026-10-01T12:00:00.000Z","updated_at":"2026-10-01T12:00:00.000Z"}`
+
 const apiErr = `{"error":{"type":"invalid_request_error","message":"No such ticket.","code":"resource_missing","param":null,"request_id":"req_1"}}`
 
 // The checker passes responses the document describes and reports the
@@ -56,6 +62,11 @@ func TestChecker(t *testing.T) {
 		{"accepted bad query", "GET", "/v1/tickets?status=reopened", 200, emptyList, false, "", "status"},
 		{"accepted unknown query", "GET", "/v1/tickets?colour=red", 200, emptyList, false, "", "colour"},
 		{"accepted list", "GET", "/v1/tickets?status=open&limit=100", 200, emptyList, false, "", ""},
+		{"accepted without contact", "POST", "/v1/tickets", 201, ticket, false, `{"subject":"Refund"}`, "missing property 'contact'"},
+		{"accepted text source without content", "POST", "/v1/knowledge-sources", 201, source, false, `{"type":"text","name":"FAQ"}`, "missing property 'content'"},
+		{"accepted url source with content", "POST", "/v1/knowledge-sources", 201, source, false, `{"type":"url","name":"FAQ","url":"https://example.com","content":"x"}`, "'not' failed"},
+		{"accepted text source", "POST", "/v1/knowledge-sources", 201, source, false, `{"type":"text","name":"FAQ","content":"x","url":null}`, ""},
+		{"accepted contact without email", "POST", "/v1/contacts", 201, contact, false, `{"name":"Ada"}`, "missing property 'email'"},
 		{"refused bad request", "POST", "/v1/tickets", 400, apiErr, false, `{"subject":"Refund","bogus":1}`, ""},
 	}
 	for _, c := range cases {
