@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -146,7 +148,28 @@ func TestOpenAPIServed(t *testing.T) {
 // response is validated against the document by the client's transport
 // (see newEnv), and every described operation must have been answered.
 func TestOpenAPIFlows(t *testing.T) {
-	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	doc, err := openapicheck.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The receiver checks what it is sent against the document's webhook.
+	hook := doc.Webhooks["event"].Post
+	var pinged atomic.Bool
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var payload any
+		if err := json.NewDecoder(r.Body).Decode(&payload); err != nil {
+			t.Errorf("webhook body: %v", err)
+		}
+		schema := hook.RequestBody.Value.Content.Get("application/json").Schema.Value
+		if err := schema.VisitJSON(payload, openapi3.EnableJSONSchema2020()); err != nil {
+			t.Errorf("webhook payload does not match docs/openapi.json: %v", err)
+		}
+		sig := hook.Parameters.GetByInAndName(openapi3.ParameterInHeader, "Service-Signature").Schema.Value
+		if err := sig.VisitJSON(r.Header.Get("Service-Signature"), openapi3.EnableJSONSchema2020()); err != nil {
+			t.Errorf("Service-Signature does not match docs/openapi.json: %v", err)
+		}
+		pinged.Store(true)
+	}))
 	defer receiver.Close()
 	e := newEnv(t, func(o *app.Options) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
@@ -160,7 +183,9 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("GET", "/v1/webhook-endpoints?limit=1", nil).ok(t, 200)
 	e.test("GET", "/v1/webhook-endpoints/"+whe, nil).ok(t, 200)
 	e.test("PATCH", "/v1/webhook-endpoints/"+whe, map[string]any{"description": nil, "enabled": true}).ok(t, 200)
-	e.test("POST", "/v1/webhook-endpoints/"+whe+"/test", nil).ok(t, 200)
+	if e.test("POST", "/v1/webhook-endpoints/"+whe+"/test", nil).ok(t, 200)["delivered"] != true || !pinged.Load() {
+		t.Fatal("the ping was not delivered")
+	}
 	e.test("GET", "/v1/webhook-endpoints/"+whe+"/deliveries", nil).ok(t, 200)
 
 	// Contacts.
@@ -221,7 +246,6 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("PUT", "/v1/tickets", nil).fails(t, 405, "method_not_allowed", "")
 	e.test("GET", "/v1/nothing", nil).fails(t, 404, "resource_missing", "")
 
-	doc, _ := openapicheck.Load()
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			answered := false
