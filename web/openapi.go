@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -29,16 +30,13 @@ func openAPIDocument(publicURL string) http.HandlerFunc {
 	}
 }
 
-// servedOpenAPI returns doc with its servers replaced by publicURL/v1. The
-// other members are kept byte for byte; doc is the embedded file, checked by
-// the tests, so a failure here is a build defect and panics at start-up.
+// servedOpenAPI returns doc with its servers replaced by publicURL/v1,
+// keeping the order and content of the other members. doc is the embedded
+// file, which the tests check, so a failure here is a build defect and
+// panics at start-up.
 func servedOpenAPI(doc []byte, publicURL string) []byte {
 	if publicURL == "" {
 		return doc
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &top); err != nil {
-		panic("docs/openapi.json: " + err.Error())
 	}
 	servers, err := json.Marshal([]map[string]string{{
 		"url":         strings.TrimRight(publicURL, "/") + "/v1",
@@ -47,10 +45,37 @@ func servedOpenAPI(doc []byte, publicURL string) []byte {
 	if err != nil {
 		panic(err)
 	}
-	top["servers"] = servers
-	out, err := json.MarshalIndent(top, "", "  ")
-	if err != nil {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	var flat bytes.Buffer
+	if _, err := dec.Token(); err != nil { // the opening brace
 		panic("docs/openapi.json: " + err.Error())
 	}
-	return append(out, '\n')
+	flat.WriteByte('{')
+	for dec.More() {
+		key, err := dec.Token()
+		var value json.RawMessage
+		if err == nil {
+			err = dec.Decode(&value)
+		}
+		if err != nil {
+			panic("docs/openapi.json: " + err.Error())
+		}
+		if key == "servers" {
+			value = servers
+		}
+		if flat.Len() > 1 {
+			flat.WriteByte(',')
+		}
+		name, _ := json.Marshal(key)
+		flat.Write(name)
+		flat.WriteByte(':')
+		flat.Write(value)
+	}
+	flat.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, flat.Bytes(), "", "  "); err != nil {
+		panic("docs/openapi.json: " + err.Error())
+	}
+	out.WriteByte('\n')
+	return out.Bytes()
 }
