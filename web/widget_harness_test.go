@@ -14,6 +14,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
+	"chatsvc/docs/openapicheck"
 	"chatsvc/search/searchtest"
 	"chatsvc/storage"
 	"chatsvc/web"
@@ -62,6 +63,7 @@ func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 	svc := app.New(db, app.Options{Now: clk.Now, Assistant: o.responder, ReplyWait: o.replyWait})
 	e := &env{t: t, db: db, svc: svc, clock: clk}
 	e.srv = httptest.NewServer(web.Handler(svc))
+	e.srv.Client().Transport = openapicheck.New(t, e.srv.URL, e.srv.Client().Transport) // see newEnv
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	if o.noWorker {
