@@ -88,7 +88,7 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	srv := web.NewServer(cfg.Addr, web.HandlerWith(svc, web.Options{
 		APIPerSecond: cfg.RateLimit.APIPerSecond, APIBurst: cfg.RateLimit.APIBurst,
 		WidgetPerSecond: cfg.RateLimit.WidgetPerSecond, WidgetBurst: cfg.RateLimit.WidgetBurst,
-		MetricsToken: cfg.Metrics.Token, Ready: ready}))
+		MetricsToken: cfg.Metrics.Token, Ready: ready, PublicURL: cfg.PublicURL}))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	defer func() {

@@ -30,6 +30,7 @@ type Options struct {
 	WidgetBurst     int
 	MetricsToken    string                      // bearer token guarding /metrics
 	Ready           func(context.Context) error // extra readiness check (workers)
+	PublicURL       string                      // public_url: dashboard cookies are Secure when it is https
 }
 
 // Handler returns the HTTP handler of the whole service, without rate limits.
@@ -65,6 +66,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	})
 	mux.HandleFunc("GET /files/{id}/{name}", h.downloadFile) // signed URLs: no API key
 	h.widgetRoutes(mux, newLimiter(o.WidgetPerSecond, o.WidgetBurst))
+	h.dashboardRoutes(mux, o.PublicURL)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

@@ -1,0 +1,226 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/storage"
+)
+
+func (d *dashboard) signInPage(w http.ResponseWriter, r *http.Request) {
+	d.render(w, r, http.StatusOK, "sign-in", view{Title: "Sign in", Data: map[string]string{"Next": safeNext(r.URL.Query().Get("next"))}})
+}
+
+// signIn checks the e-mail and password and sets the session cookie. The
+// cookie is HttpOnly (scripts cannot read it) and SameSite=Lax (other sites
+// cannot post with it); Secure when the service is served over HTTPS.
+func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	email := r.PostFormValue("email")
+	next := safeNext(r.PostFormValue("next"))
+	in, err := d.h.svc.SignIn(r.Context(), email, r.PostFormValue("password"))
+	if err != nil {
+		var status = http.StatusBadRequest
+		if isKind(err, app.Unauthorized) {
+			status = http.StatusUnauthorized
+		} else if isKind(err, app.RateLimited) {
+			status = http.StatusTooManyRequests
+			secs := int64((err.(*app.Error).RetryAfter + time.Second - 1) / time.Second)
+			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		} else if !isKind(err, app.Invalid) {
+			d.fail(w, r, nil, err)
+			return
+		}
+		d.render(w, r, status, "sign-in", view{Title: "Sign in", Flash: err.(*app.Error).Message,
+			Data: map[string]string{"Next": next, "Email": email}})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: in.Token, Path: "/app/", HttpOnly: true,
+		Secure: d.secure, SameSite: http.SameSiteLaxMode, MaxAge: int(app.DashboardSessionTTL.Seconds())})
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// safeNext keeps the redirect after sign-in inside the dashboard.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/app/") || strings.HasPrefix(next, "//") || strings.Contains(next, `\`) {
+		return "/app/"
+	}
+	return next
+}
+
+// signOut ends the session on the server and clears the cookie.
+func (d *dashboard) signOut(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	if err := d.h.svc.SignOut(r.Context(), s); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/app/", HttpOnly: true,
+		Secure: d.secure, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+	return back(w, r, "/app/sign-in", "You have signed out.")
+}
+
+func (d *dashboard) switchMode(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	if err := d.h.svc.SetDashboardMode(r.Context(), s, r.PostFormValue("mode")); err != nil {
+		return err
+	}
+	return back(w, r, "/app/", "Now showing "+string(s.Mode)+" data.")
+}
+
+func (d *dashboard) inbox(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	groups, err := d.h.svc.Inbox(r.Context(), s.Mode, s.Member.ID)
+	if err != nil {
+		return err
+	}
+	d.render(w, r, http.StatusOK, "inbox", view{Title: "Inbox", Nav: "inbox", Session: s, Data: groups})
+	return nil
+}
+
+// conversationView is the conversation page's data.
+type conversationView struct {
+	Conv     *storage.Conversation
+	Messages []*storage.Message
+	Notes    []*storage.Note
+	Contact  *storage.Contact
+	Members  []*storage.Member
+	Assignee *storage.Member
+}
+
+func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	ctx, svc, id := r.Context(), d.h.svc, r.PathValue("id")
+	c, err := svc.Conversation(ctx, s.Mode, id)
+	if err != nil {
+		return err
+	}
+	v := conversationView{Conv: c}
+	lp := app.ListParams{Limit: "100"}
+	for {
+		l, err := svc.Messages(ctx, s.Mode, id, lp)
+		if err != nil {
+			return err
+		}
+		v.Messages = append(v.Messages, l.Data...)
+		if !l.HasMore || len(v.Messages) >= 1000 {
+			break
+		}
+		lp.Cursor = *l.NextCursor
+	}
+	if v.Notes, err = svc.Notes(ctx, s.Mode, id); err != nil {
+		return err
+	}
+	if c.ContactID != nil {
+		if v.Contact, err = svc.Contact(ctx, s.Mode, *c.ContactID); err != nil && !isKind(err, app.NotFound) {
+			return err
+		}
+	}
+	if v.Members, err = svc.Members(ctx); err != nil {
+		return err
+	}
+	for _, m := range v.Members {
+		if c.AssigneeID != nil && m.ID == *c.AssigneeID {
+			v.Assignee = m
+		}
+	}
+	if err := svc.MarkConversationRead(ctx, s.Member.ID, c); err != nil {
+		return err
+	}
+	d.render(w, r, http.StatusOK, "conversation", view{Title: subjectOr(c), Nav: "inbox", Session: s, Data: v})
+	return nil
+}
+
+func subjectOr(c *storage.Conversation) string {
+	if c.Subject != nil {
+		return *c.Subject
+	}
+	return "Conversation"
+}
+
+func convPath(id string) string { return "/app/conversations/" + url.PathEscape(id) }
+
+// reply sends the member's message, with attachments given by URL (one per line).
+func (d *dashboard) reply(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	in := app.AgentMessage{Body: app.Value(r.PostFormValue("body")), AuthorID: app.Value(s.Member.ID)}
+	var atts []app.AttachmentInput
+	for _, line := range strings.Split(r.PostFormValue("attachments"), "\n") {
+		if u := strings.TrimSpace(line); u != "" {
+			atts = append(atts, app.AttachmentInput{URL: app.Value(u)})
+		}
+	}
+	if len(atts) > 0 {
+		in.Attachments = app.Value(atts)
+	}
+	if _, err := d.h.svc.PostAgentMessage(r.Context(), s.Mode, id, in); err != nil {
+		return err
+	}
+	return back(w, r, convPath(id), "Reply sent.")
+}
+
+// assign gives the conversation to a member ("me" for the signed-in one),
+// or to nobody when the field is empty.
+func (d *dashboard) assign(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id, to := r.PathValue("id"), r.PostFormValue("assignee_id")
+	in := app.ConversationUpdate{AssigneeID: app.Field[string]{Set: true, Null: true}}
+	if to == "me" {
+		to = s.Member.ID
+	}
+	if to != "" {
+		in.AssigneeID = app.Value(to)
+	}
+	if _, err := d.h.svc.UpdateConversation(r.Context(), s.Mode, id, in); err != nil {
+		return err
+	}
+	return back(w, r, convPath(id), "Assignment saved.")
+}
+
+func (d *dashboard) handOff(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	in := app.Handoff{}
+	if note := r.PostFormValue("note"); note != "" {
+		in.Note = app.Value(note)
+	}
+	if to := r.PostFormValue("assignee_id"); to != "" {
+		if to == "me" {
+			to = s.Member.ID
+		}
+		in.AssigneeID = app.Value(to)
+	}
+	if _, err := d.h.svc.HandOff(r.Context(), s.Mode, id, in); err != nil {
+		return err
+	}
+	return back(w, r, convPath(id), "Conversation handed off.")
+}
+
+func (d *dashboard) closeConversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	if _, err := d.h.svc.Close(r.Context(), s.Mode, id); err != nil {
+		return err
+	}
+	return back(w, r, convPath(id), "Conversation closed.")
+}
+
+// ticketFromConversation opens a ticket for the conversation's contact.
+func (d *dashboard) ticketFromConversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	c, err := d.h.svc.Conversation(r.Context(), s.Mode, id)
+	if err != nil {
+		return err
+	}
+	in := app.TicketCreate{Subject: app.Value(r.PostFormValue("subject")), ConversationID: app.Value(id),
+		AssigneeID: app.Value(s.Member.ID)}
+	if desc := r.PostFormValue("description"); desc != "" {
+		in.Description = app.Value(desc)
+	}
+	if c.ContactID != nil {
+		in.ContactID = app.Value(*c.ContactID)
+	} else if email := r.PostFormValue("email"); email != "" {
+		in.Contact = app.Value(app.ContactRef{Email: app.Value(email)})
+	}
+	t, err := d.h.svc.CreateTicket(r.Context(), s.Mode, in)
+	if err != nil {
+		return err
+	}
+	return back(w, r, ticketPath(t.ID), "Ticket created.")
+}
