@@ -125,4 +125,3 @@ func (d *dash) setMode(mode string) {
 	d.t.Helper()
 	d.post("/app/mode", url.Values{"mode": {mode}}).must(d.t, http.StatusSeeOther)
 }
-
