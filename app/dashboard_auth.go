@@ -218,3 +218,14 @@ func (s *Service) SetDashboardMode(ctx context.Context, d *DashboardSession, mod
 	d.Mode = storage.Mode(mode)
 	return s.write(ctx, func(q *storage.Q) error { return q.SetDashboardMode(ctx, d.hash, d.Mode) })
 }
+
+// PruneDashboardSessions deletes sessions that expired or ended, which
+// nothing can use any more.
+func (s *Service) PruneDashboardSessions(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.db.Write(ctx, func(q *storage.Q) (err error) {
+		n, err = q.DeleteExpiredDashboardSessions(ctx, s.stamp())
+		return err
+	})
+	return n, err
+}

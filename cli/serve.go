@@ -117,6 +117,10 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 			_, err := svc.PruneIdempotencyKeys(ctx)
 			return false, err
 		}},
+		{Name: "dashboard-sessions-prune", Every: time.Hour, Step: func(ctx context.Context) (bool, error) {
+			_, err := svc.PruneDashboardSessions(ctx)
+			return false, err
+		}},
 		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
 		svc.AssistantWorker(),
 	}, append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...)...)

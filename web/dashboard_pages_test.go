@@ -56,7 +56,7 @@ func TestDashboardInbox(t *testing.T) {
 	if got := unread(waiting); got != "1" {
 		t.Errorf("unread of a new conversation: %s, want 1", got)
 	}
-	d.get("/app/conversations/" + waiting).must(t, http.StatusOK)
+	d.get("/app/conversations/"+waiting).must(t, http.StatusOK)
 	if got := unread(waiting); got != "0" {
 		t.Errorf("unread after opening: %s, want 0", got)
 	}
@@ -148,7 +148,7 @@ func TestDashboardContactErasure(t *testing.T) {
 	if !strings.Contains(page, ctc) {
 		t.Fatalf("search by e-mail does not find the contact:\n%s", page)
 	}
-	detail := d.get("/app/contacts/" + ctc).must(t, http.StatusOK)
+	detail := d.get("/app/contacts/"+ctc).must(t, http.StatusOK)
 	if !strings.Contains(detail, "cannot be undone") {
 		t.Error("the erase form does not say what erasure does")
 	}

@@ -299,3 +299,22 @@ func TestDashboardSetPasswordEndsSessions(t *testing.T) {
 		t.Error("a 5-character password was accepted")
 	}
 }
+
+// TestDashboardSessionsPruned checks that ended and expired sessions are deleted.
+func TestDashboardSessionsPruned(t *testing.T) {
+	e := newEnv(t)
+	base := dashServer(t, e)
+	ended, kept := newDash(t, base), newDash(t, base)
+	ended.signIn("agent@example.com", dashPassword)
+	kept.signIn("agent@example.com", dashPassword)
+	ended.post("/app/sign-out", nil).must(t, http.StatusSeeOther)
+	e.clock.advance(time.Second)
+	if n, err := e.svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {
+		t.Fatalf("pruned %d (%v), want the ended session", n, err)
+	}
+	kept.get("/app/").must(t, http.StatusOK)
+	e.clock.advance(app.DashboardSessionTTL)
+	if n, err := e.svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {
+		t.Fatalf("pruned %d (%v), want the expired session", n, err)
+	}
+}
