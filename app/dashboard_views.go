@@ -37,3 +37,7 @@ func (s *Service) TestAssistant(ctx context.Context, mode storage.Mode, siteID, 
 	}
 	return &a, nil
 }
+
+// SyncInterval says in words how often a knowledge source may be synced
+// (knowledge.sync_min_interval), for pages that explain the limit.
+func (s *Service) SyncInterval() string { return humanDuration(s.syncMinInterval()) }

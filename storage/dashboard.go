@@ -102,17 +102,27 @@ func (q *Q) MarkConversationRead(ctx context.Context, memberID, conversationID s
 	return err
 }
 
-// SeenCounts returns, for each of the conversations, how many messages the member has seen.
+// SeenCounts returns, for each of the conversations, how many messages the
+// member has seen (absent: none). The ids go in as one JSON array, so the
+// statement is the same whatever their number.
 func (q *Q) SeenCounts(ctx context.Context, memberID string, conversationIDs []string) (map[string]int, error) {
 	out := make(map[string]int, len(conversationIDs))
-	for _, id := range conversationIDs {
+	if len(conversationIDs) == 0 {
+		return out, nil
+	}
+	rows, err := q.query(ctx, `SELECT conversation_id, seen_count FROM conversation_reads
+		WHERE member_id = ? AND conversation_id IN (SELECT value FROM json_each(?))`, memberID, toJSON(conversationIDs))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
 		var n int
-		err := q.row(ctx, `SELECT seen_count FROM conversation_reads WHERE member_id = ? AND conversation_id = ?`,
-			memberID, id).Scan(&n)
-		if err = notFound(err); err != nil && err != ErrNotFound {
+		if err := rows.Scan(&id, &n); err != nil {
 			return nil, err
 		}
 		out[id] = n
 	}
-	return out, nil
+	return out, rows.Err()
 }

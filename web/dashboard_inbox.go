@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -23,20 +24,20 @@ func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	email := r.PostFormValue("email")
 	next := safeNext(r.PostFormValue("next"))
 	in, err := d.h.svc.SignIn(r.Context(), email, r.PostFormValue("password"))
+	var ae *app.Error
+	if err != nil && !errors.As(err, &ae) {
+		d.fail(w, r, nil, err)
+		return
+	}
 	if err != nil {
-		var status = http.StatusBadRequest
-		if isKind(err, app.Unauthorized) {
-			status = http.StatusUnauthorized
-		} else if isKind(err, app.RateLimited) {
-			status = http.StatusTooManyRequests
-			secs := int64((err.(*app.Error).RetryAfter + time.Second - 1) / time.Second)
+		status := kinds[ae.Kind].status
+		if ae.RetryAfter > 0 {
+			secs := int64((ae.RetryAfter + time.Second - 1) / time.Second)
 			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-		} else if !isKind(err, app.Invalid) {
-			d.fail(w, r, nil, err)
-			return
 		}
-		d.render(w, r, status, "sign-in", view{Title: "Sign in", Flash: err.(*app.Error).Message,
-			Data: map[string]string{"Next": next, "Email": email}})
+		// The form again, with the reason: the same for an unknown address and a wrong password.
+		d.render(w, r, status, "sign-in", view{Title: "Sign in",
+			Data: map[string]string{"Next": next, "Email": email, "Error": ae.Message}})
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: in.Token, Path: "/app/", HttpOnly: true,

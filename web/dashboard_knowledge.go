@@ -31,7 +31,8 @@ func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app
 		return err
 	}
 	d.render(w, r, http.StatusOK, "knowledge", view{Title: "Knowledge", Nav: "knowledge", Session: s,
-		Data: map[string]any{"Sources": sources, "Sites": sites, "Answer": a, "Question": question}})
+		Data: map[string]any{"Sources": sources, "Sites": sites, "Answer": a, "Question": question,
+			"SyncEvery": d.h.svc.SyncInterval()}})
 	return nil
 }
 
