@@ -127,6 +127,7 @@ func TestBrowserDashboard(t *testing.T) {
 	poll(dash, "waiting conversation in the inbox", `document.querySelector("#inbox li.status-waiting a") !== null`)
 	poll(dash, "title badge", `document.title.startsWith("(1) ")`)
 	screenshot(t, dash, "dashboard-inbox.png")
+	labelled(t, dash, "the inbox")
 
 	run(dash, "opening the conversation",
 		chromedp.Click(chromedp.CSS("#inbox li.status-waiting a")),
@@ -139,6 +140,14 @@ func TestBrowserDashboard(t *testing.T) {
 	poll(dash, "status handed off", `document.querySelector("#conv-status").textContent.includes("handed off")`)
 	screenshot(t, dash, "dashboard-conversation.png")
 	poll(widget, "the reply in the widget", `[...document.querySelectorAll(".csw-agent")].some(n => n.textContent.includes("parcel left today"))`)
+	labelled(t, dash, "the conversation page")
+
+	// The visitor answers; the open conversation shows it without a reload.
+	run(widget, "answering in the widget",
+		chromedp.SendKeys(chromedp.ID("csw-input"), "Thanks, that was quick!"),
+		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
+	)
+	poll(dash, "the visitor's answer in the transcript", `[...document.querySelectorAll("#transcript .author-contact")].some(n => n.textContent.includes("that was quick"))`)
 
 	// A ticket from the conversation, then close the conversation.
 	convURL, err := chromedp.Run(dash, chromedp.Location())
@@ -165,6 +174,12 @@ func TestBrowserDashboard(t *testing.T) {
 	)
 	poll(dash, "conversation closed", `document.querySelector("#conv-status").textContent.includes("closed")`)
 
+	// Readable on a phone: nothing wider than the screen.
+	run(dash, "a phone-sized screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+		chromedp.Navigate(convURL), chromedp.WaitVisible(chromedp.ID("transcript")))
+	poll(dash, "no sideways scrolling on a phone", `document.documentElement.scrollWidth <= window.innerWidth`)
+	run(dash, "back to a desktop screen", chromedp.EmulateReset())
+
 	// A text source becomes ready.
 	run(dash, "adding a text source",
 		chromedp.Navigate(srv.URL+"/app/knowledge"),
@@ -175,6 +190,7 @@ func TestBrowserDashboard(t *testing.T) {
 		chromedp.Submit(chromedp.ID("k-name")),
 		chromedp.WaitVisible(chromedp.CSS(".flash")),
 	)
+	labelled(t, dash, "the knowledge page")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		run(dash, "reloading the sources", chromedp.Navigate(srv.URL+"/app/knowledge"))
@@ -203,6 +219,7 @@ func TestBrowserDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	labelled(t, dash, "the webhooks page")
 	run(dash, "testing the endpoint",
 		chromedp.Click(chromedp.CSS("#endpoints a")),
 		chromedp.WaitVisible(chromedp.ID("send-test")),
@@ -218,6 +235,16 @@ func TestBrowserDashboard(t *testing.T) {
 	}
 	if !strings.Contains(result, "delivered") || strings.Contains(result, "not delivered") || hits.Load() != 1 {
 		t.Errorf("test result %q, %d signed requests received", result, hits.Load())
+	}
+}
+
+// labelled checks that every form control of the page has a label, which
+// screen readers announce.
+func labelled(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("input:not([type=hidden]), select, textarea")].filter(el => !el.labels || el.labels.length === 0).length`))
+	if err != nil || n != 0 {
+		t.Errorf("%s: %d form controls without a label (%v)", page, n, err)
 	}
 }
 
