@@ -34,7 +34,8 @@ const dashboardCSP = "default-src 'none'; script-src 'self'; style-src 'self'; i
 // dashboard serves the team's web interface under /app/.
 type dashboard struct {
 	h      *handlers
-	secure bool // cookies only over HTTPS (public_url is https)
+	secure bool   // cookies only over HTTPS (public_url is https)
+	origin string // public_url's scheme and host, an origin forms may come from
 	pages  map[string]*template.Template
 }
 
@@ -43,6 +44,9 @@ type dashHandler func(w http.ResponseWriter, r *http.Request, d *app.DashboardSe
 
 func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string) {
 	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages()}
+	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
+		d.origin = u.Scheme + "://" + u.Host
+	}
 	assets, _ := fs.Sub(dashboardFS, "dashboard_assets/static")
 	mux.Handle("GET /app/static/", withSecureHeaders(http.StripPrefix("/app/static/", http.FileServerFS(assets))))
 	mux.Handle("GET /app/sign-in", withSecureHeaders(http.HandlerFunc(d.signInPage)))
@@ -148,6 +152,10 @@ func (d *dashboard) action(fn dashHandler) http.Handler {
 			d.fail(w, r, nil, err)
 			return
 		}
+		if err := d.sameOrigin(r); err != nil {
+			d.fail(w, r, s, err)
+			return
+		}
 		token := r.Header.Get("X-CSRF-Token")
 		if token == "" {
 			token = r.PostFormValue("csrf")
@@ -160,6 +168,25 @@ func (d *dashboard) action(fn dashHandler) http.Handler {
 			d.fail(w, r, s, err)
 		}
 	})
+}
+
+// sameOrigin refuses a POST that a browser says comes from another site.
+// Browsers send Origin with every POST; the CSRF token is the main guard,
+// this one also covers the sign-in form, which has no session to tie a token to.
+func (d *dashboard) sameOrigin(r *http.Request) error {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return nil // not a browser, or an old one: the token decides
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if o == scheme+"://"+r.Host || (d.origin != "" && o == d.origin) {
+		return nil
+	}
+	return &app.Error{Kind: app.Forbidden, Code: app.CodeCSRFInvalid,
+		Message: "This form was sent from another site. Open the dashboard and try again."}
 }
 
 func isKind(err error, k app.Kind) bool {

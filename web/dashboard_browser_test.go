@@ -90,8 +90,18 @@ func TestBrowserDashboard(t *testing.T) {
 	defer cancelDash()
 	poll := func(c context.Context, what, js string) {
 		t.Helper()
-		if err := chromedp.Do(c, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-			t.Fatalf("%s: %v", what, err)
+		// Evaluated again until true: a page navigating meanwhile (after a
+		// form's redirect) only fails one evaluation.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			ok, err := chromedp.Run(c, chromedp.Evaluate[bool](js))
+			if err == nil && ok {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not true within 10s (%v)", what, err)
+			}
+			time.Sleep(50 * time.Millisecond) // polling the browser, not a schedule
 		}
 	}
 	run := func(c context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {

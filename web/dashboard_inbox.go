@@ -21,6 +21,10 @@ func (d *dashboard) signInPage(w http.ResponseWriter, r *http.Request) {
 // cannot post with it); Secure when the service is served over HTTPS.
 func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := d.sameOrigin(r); err != nil {
+		d.fail(w, r, nil, err)
+		return
+	}
 	email := r.PostFormValue("email")
 	next := safeNext(r.PostFormValue("next"))
 	in, err := d.h.svc.SignIn(r.Context(), email, r.PostFormValue("password"))

@@ -127,6 +127,19 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 					t.Errorf("%s %s with token %q: status %d, want 403", rt.method, rt.path, token, r.status)
 				}
 			}
+			// The right token from another site's page is refused too.
+			req, _ := http.NewRequest("POST", base+rt.path, strings.NewReader(url.Values{"csrf": {d.csrf}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Origin", "https://evil.example")
+			req.AddCookie(&http.Cookie{Name: "chatsvc_session", Value: d.cookie})
+			res, err := d.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusForbidden {
+				t.Errorf("%s %s from another origin: status %d, want 403", rt.method, rt.path, res.StatusCode)
+			}
 		}
 		// Nothing changed: the session still works and every object is as it was.
 		d.get("/app/").must(t, http.StatusOK)
@@ -274,6 +287,20 @@ func TestDashboardSignIn(t *testing.T) {
 	// Sessions expire.
 	e.clock.advance(app.DashboardSessionTTL)
 	d.get("/app/").must(t, http.StatusSeeOther)
+
+	// A sign-in form posted from another site is refused before the password is checked.
+	req, _ := http.NewRequest("POST", base+"/app/sign-in", strings.NewReader(url.Values{
+		"email": {"agent@example.com"}, "password": {dashPassword}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden || len(res.Cookies()) > 0 {
+		t.Errorf("cross-site sign-in: status %d, cookies %v", res.StatusCode, res.Cookies())
+	}
 
 	// A redirect after sign-in never leaves the dashboard.
 	r = newDash(t, base).do("POST", "/app/sign-in", url.Values{"email": {"agent@example.com"},

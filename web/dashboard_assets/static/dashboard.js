@@ -3,7 +3,7 @@
 // and the title shows how many conversations wait for a person.
 const title = document.title;
 const badge = document.getElementById("badge");
-let digest = null;
+let digest = null; // the last state seen
 
 async function refresh() {
   const regions = document.querySelectorAll("[data-live][id]");
@@ -30,10 +30,12 @@ function show(state) {
   }
 }
 
+// The first state also refreshes: something may have changed between the
+// page's rendering and the stream's start.
 const events = new EventSource("/app/events");
 events.addEventListener("inbox", (e) => {
   const state = JSON.parse(e.data);
   show(state);
-  if (digest !== null && digest !== state.digest) refresh().catch(() => {});
+  if (digest !== state.digest) refresh().catch(() => {});
   digest = state.digest;
 });
