@@ -1,5 +1,6 @@
-// Package web serves chatsvc over HTTP: the REST API of SPEC.md under /v1
-// and the health check. Handlers decode, call package app, and encode.
+// Package web serves chatsvc over HTTP: the REST API of SPEC.md under /v1,
+// the widget's API, the team's dashboard under /app/ and the health check.
+// Handlers decode, call package app, and encode.
 package web
 
 import (
