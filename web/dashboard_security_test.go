@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/web"
 )
 
 // dashObjects are test-mode objects of every kind the dashboard addresses.
@@ -76,6 +78,22 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 	base := dashServer(t, e)
 	o := makeDashObjects(t, e)
 	routes := dashRoutes(o)
+
+	// The list below covers every route the dashboard serves to members.
+	mux := http.NewServeMux()
+	for _, p := range web.DashboardRoutePatterns() {
+		mux.HandleFunc(p, func(http.ResponseWriter, *http.Request) {})
+	}
+	covered := map[string]bool{}
+	for _, rt := range routes {
+		_, p := mux.Handler(httptest.NewRequest(rt.method, rt.path, nil))
+		covered[p] = true
+	}
+	for _, p := range web.DashboardRoutePatterns() {
+		if !covered[p] {
+			t.Errorf("route %s is not in the security test's list", p)
+		}
+	}
 
 	t.Run("anonymous", func(t *testing.T) {
 		anon := newDash(t, base)
