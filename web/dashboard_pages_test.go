@@ -237,3 +237,95 @@ func TestDashboardLiveEvents(t *testing.T) {
 		t.Fatalf("after a hand-off: %v", v)
 	}
 }
+
+// TestDashboardTicketFilters checks that the ticket list takes the API's
+// filters, refuses bad ones as the API does, and that the detail form saves.
+func TestDashboardTicketFilters(t *testing.T) {
+	e := newEnv(t)
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	ctc := e.contact("ana@example.com")
+	high := e.test("POST", "/v1/tickets", map[string]any{"subject": "Server down", "contact_id": ctc,
+		"priority": "high", "tags": []string{"outage"}, "notify_contact": false}).ok(t, 201)["id"].(string)
+	low := e.test("POST", "/v1/tickets", map[string]any{"subject": "Typo on page", "contact_id": ctc,
+		"priority": "low", "notify_contact": false}).ok(t, 201)["id"].(string)
+	tests := []struct {
+		query      string
+		status     int
+		with, none string
+	}{
+		{"", 200, high, ""},
+		{"?priority=high", 200, high, low},
+		{"?tag=outage", 200, high, low},
+		{"?priority=low&tag=outage", 200, "No tickets.", high},
+		{"?status=bogus", 400, "status must be one of", high},
+		{"?created_after=yesterday", 400, "created_after", high},
+	}
+	for _, tc := range tests {
+		body := d.get("/app/tickets"+tc.query).must(t, tc.status)
+		if !strings.Contains(body, tc.with) || (tc.none != "" && strings.Contains(body, tc.none)) {
+			t.Errorf("%s: want %q and not %q:\n%.1500s", tc.query, tc.with, tc.none, body)
+		}
+	}
+	d.post("/app/tickets/"+high, url.Values{"status": {"solved"}, "priority": {"urgent"}, "assignee_id": {e.member},
+		"tags": {"outage, db"}}).must(t, http.StatusSeeOther)
+	tk := e.test("GET", "/v1/tickets/"+high, nil).ok(t, 200)
+	if tk["status"] != "solved" || tk["priority"] != "urgent" || tk["assignee_id"] != e.member || tk["solved_at"] == nil ||
+		len(tk["tags"].([]any)) != 2 {
+		t.Errorf("ticket after the form: %v", tk)
+	}
+	if got := e.events(high); strings.Join(got, ",") != "test:ticket.created,test:ticket.updated,test:ticket.solved" {
+		t.Errorf("events %v", got)
+	}
+	empty := url.Values{"status": {"open"}, "priority": {"low"}, "subject": {""}}
+	d.post("/app/tickets/"+low, empty).must(t, http.StatusSeeOther) // the form has no subject field: ignored
+	d.post("/app/tickets/"+low, url.Values{"status": {"done"}, "priority": {"low"}}).must(t, http.StatusBadRequest)
+	if tk := e.test("GET", "/v1/tickets/"+low, nil).ok(t, 200); tk["status"] != "open" || len(tk["tags"].([]any)) != 0 {
+		t.Errorf("refused forms changed the ticket: %v", tk)
+	}
+}
+
+// TestDashboardAssistantBox checks the knowledge page's "test the assistant" box.
+func TestDashboardAssistantBox(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	body := d.post("/app/knowledge/test", url.Values{"question": {"How long does a refund take?"}}).must(t, http.StatusOK)
+	if !strings.Contains(body, "5 business days") || !strings.Contains(body, `href="https://example.com/help/refunds"`) {
+		t.Errorf("the assistant's answer with its source is missing:\n%.2000s", body)
+	}
+	d.post("/app/knowledge/test", url.Values{"question": {str("a", 4001)}}).must(t, http.StatusBadRequest)
+	if n := len(e.all(e.testKey, "/v1/conversations", 10)); n != 0 {
+		t.Errorf("testing the assistant made %d conversations", n)
+	}
+}
+
+// TestDashboardWebhookSecretShownOnce checks that an endpoint's secret is
+// on the creation page only, and the enable switch.
+func TestDashboardWebhookSecretShownOnce(t *testing.T) {
+	e := newEnv(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	created := d.post("/app/webhooks", url.Values{"url": {"https://hooks.example.com/in"}, "events": {"ticket.created, ticket.solved"}}).
+		must(t, http.StatusOK)
+	i := strings.Index(created, "whsec_")
+	if i < 0 {
+		t.Fatalf("no secret on the creation page:\n%s", created)
+	}
+	secret := created[i : i+strings.Index(created[i:], "<")]
+	list := d.get("/app/webhooks").must(t, http.StatusOK)
+	j := strings.Index(list, `href="/app/webhooks/whe_`)
+	id := list[j+len(`href="/app/webhooks/`) : j+strings.Index(list[j:], `">`)]
+	if strings.Contains(list, secret) || strings.Contains(d.get("/app/webhooks/"+id).must(t, http.StatusOK), secret) {
+		t.Error("the secret is shown again")
+	}
+	w := e.test("GET", "/v1/webhook-endpoints/"+id, nil).ok(t, 200)
+	if ev := w["events"].([]any); len(ev) != 2 || w["enabled"] != true {
+		t.Errorf("endpoint %v", w)
+	}
+	d.post("/app/webhooks/"+id+"/enabled", url.Values{"enabled": {"false"}}).must(t, http.StatusSeeOther)
+	if w := e.test("GET", "/v1/webhook-endpoints/"+id, nil).ok(t, 200); w["enabled"] != false {
+		t.Errorf("after disable: %v", w["enabled"])
+	}
+	d.post("/app/webhooks", url.Values{"url": {"ftp://hooks.example.com"}}).must(t, http.StatusBadRequest)
+}
