@@ -184,11 +184,10 @@ func TestBrowserDashboard(t *testing.T) {
 	)
 	poll(dash, "conversation closed", `document.querySelector("#conv-status").textContent.includes("closed")`)
 
-	// Readable on a phone: nothing wider than the screen.
+	// Readable on a phone: nothing wider than the screen. The rest runs phone-sized.
 	run(dash, "a phone-sized screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
 		chromedp.Navigate(convURL), chromedp.WaitVisible(chromedp.ID("transcript")))
 	poll(dash, "no sideways scrolling on a phone", `document.documentElement.scrollWidth <= window.innerWidth`)
-	run(dash, "back to a desktop screen", chromedp.EmulateReset())
 
 	// A text source becomes ready.
 	run(dash, "adding a text source",
@@ -209,6 +208,7 @@ func TestBrowserDashboard(t *testing.T) {
 			t.Fatal(err)
 		}
 		if strings.HasPrefix(status, "ready") {
+			screenshot(t, dash, "dashboard-knowledge.png")
 			break
 		}
 		if time.Now().After(deadline) {
@@ -240,6 +240,9 @@ func TestBrowserDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	screenshot(t, dash, "dashboard-webhook.png")
+	poll(dash, "no sideways scrolling on the endpoint's page", `document.documentElement.scrollWidth <= window.innerWidth`)
+	poll(dash, "no badge while nothing waits", `document.getElementById("badge").offsetParent === null`)
 	if !strings.HasPrefix(secret, "whsec_") {
 		t.Errorf("secret shown: %q", secret)
 	}
