@@ -18,11 +18,12 @@ type InboxRow struct {
 	Unread int
 }
 
-// InboxGroup is one status of the inbox.
+// InboxGroup is one status of the inbox; NextCursor pages on through it.
 type InboxGroup struct {
-	Status  string
-	Rows    []InboxRow
-	HasMore bool
+	Status     string
+	Rows       []InboxRow
+	HasMore    bool
+	NextCursor string
 }
 
 // inboxPerStatus is how many conversations of each status the inbox shows.
@@ -33,26 +34,42 @@ const inboxPerStatus = 50
 func (s *Service) Inbox(ctx context.Context, mode storage.Mode, memberID string) ([]InboxGroup, error) {
 	groups := make([]InboxGroup, 0, len(InboxStatuses))
 	for _, st := range InboxStatuses {
-		l, err := s.Conversations(ctx, mode, ConversationQuery{Status: st,
-			ListParams: ListParams{Limit: strconv.Itoa(inboxPerStatus)}})
+		g, err := s.InboxPage(ctx, mode, memberID, st, "")
 		if err != nil {
 			return nil, err
 		}
-		ids := make([]string, len(l.Data))
-		for i, c := range l.Data {
-			ids[i] = c.ID
-		}
-		seen, err := s.db.Read().SeenCounts(ctx, memberID, ids)
-		if err != nil {
-			return nil, err
-		}
-		g := InboxGroup{Status: st, HasMore: l.HasMore}
-		for _, c := range l.Data {
-			g.Rows = append(g.Rows, InboxRow{Conversation: c, Unread: max(c.MessageCount-seen[c.ID], 0)})
-		}
-		groups = append(groups, g)
+		groups = append(groups, *g)
 	}
 	return groups, nil
+}
+
+// InboxPage returns one page of the inbox's conversations of a status,
+// after cursor ("" for the newest).
+func (s *Service) InboxPage(ctx context.Context, mode storage.Mode, memberID, status, cursor string) (*InboxGroup, error) {
+	if status == "" {
+		return nil, missing("status")
+	}
+	l, err := s.Conversations(ctx, mode, ConversationQuery{Status: status,
+		ListParams: ListParams{Limit: strconv.Itoa(inboxPerStatus), Cursor: cursor}})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(l.Data))
+	for i, c := range l.Data {
+		ids[i] = c.ID
+	}
+	seen, err := s.db.Read().SeenCounts(ctx, memberID, ids)
+	if err != nil {
+		return nil, err
+	}
+	g := &InboxGroup{Status: status, HasMore: l.HasMore}
+	if l.NextCursor != nil {
+		g.NextCursor = *l.NextCursor
+	}
+	for _, c := range l.Data {
+		g.Rows = append(g.Rows, InboxRow{Conversation: c, Unread: max(c.MessageCount-seen[c.ID], 0)})
+	}
+	return g, nil
 }
 
 // MarkConversationRead records that the member has seen every message of

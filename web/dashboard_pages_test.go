@@ -329,3 +329,29 @@ func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 	}
 	d.post("/app/webhooks", url.Values{"url": {"ftp://hooks.example.com"}}).must(t, http.StatusBadRequest)
 }
+
+// TestDashboardInboxPages checks paging through one status of the inbox.
+func TestDashboardInboxPages(t *testing.T) {
+	e := newEnv(t)
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	var ids []string
+	for i := range 51 {
+		ids = append(ids, e.conversation(storage.Test, "Question "+itoa(i)))
+	}
+	first := d.get("/app/").must(t, http.StatusOK)
+	if strings.Contains(first, ids[0]) || !strings.Contains(first, ids[50]) {
+		t.Fatal("the inbox should show the newest 50 open conversations")
+	}
+	i := strings.Index(first, `href="/app/?status=open&amp;cursor=`)
+	if i < 0 {
+		t.Fatalf("no link to older conversations:\n%s", first)
+	}
+	link := strings.ReplaceAll(first[i+6:i+6+strings.Index(first[i+6:], `"`)], "&amp;", "&")
+	older := d.get(link).must(t, http.StatusOK)
+	if !strings.Contains(older, ids[0]) || strings.Contains(older, ids[50]) || strings.Contains(older, `id="h-waiting"`) {
+		t.Errorf("the second page should hold the oldest conversation only:\n%s", older)
+	}
+	d.get("/app/?status=bogus").must(t, http.StatusBadRequest)
+	d.get("/app/?status=open&cursor=nonsense").must(t, http.StatusBadRequest)
+}
