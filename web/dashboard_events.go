@@ -40,6 +40,10 @@ func (d *dashboard) inboxState(ctx context.Context, s *app.DashboardSession) (in
 	return st, nil
 }
 
+// inboxCheckEvery bounds how often one dashboard's stream recomputes the
+// inbox: the live promise is a second, and a busy service writes far more often.
+const inboxCheckEvery = 250 * time.Millisecond
+
 // events streams the inbox's state as Server-Sent Events (event `inbox`)
 // each time it changes, so pages refresh their lists and the title shows
 // what waits. It looks again after every committed write; the stream ends
@@ -81,6 +85,15 @@ func (d *dashboard) events(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 		case <-d.h.closing:
 			return nil
 		case <-changed:
+			// Writes coalesce: each stream looks at most every
+			// inboxCheckEvery, however busy the service is.
+			select {
+			case <-time.After(inboxCheckEvery):
+			case <-r.Context().Done():
+				return nil
+			case <-d.h.closing:
+				return nil
+			}
 		case <-tick.C:
 			// A signed-out or expired session stops receiving.
 			if _, err := d.h.svc.DashboardSessionOf(r.Context(), sessionToken(r)); err != nil {
