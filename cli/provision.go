@@ -142,7 +142,7 @@ func membersCmd(g *globals) *cobra.Command {
 			})
 		}),
 	}
-	cmd.AddCommand(create, list)
+	cmd.AddCommand(create, list, setPasswordCmd(g))
 	return cmd
 }
 

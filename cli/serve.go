@@ -88,7 +88,7 @@ func Serve(ctx context.Context, cfg *config.Config, svc *app.Service, out io.Wri
 	srv := web.NewServer(cfg.Addr, web.HandlerWith(svc, web.Options{
 		APIPerSecond: cfg.RateLimit.APIPerSecond, APIBurst: cfg.RateLimit.APIBurst,
 		WidgetPerSecond: cfg.RateLimit.WidgetPerSecond, WidgetBurst: cfg.RateLimit.WidgetBurst,
-		MetricsToken: cfg.Metrics.Token, Ready: ready}))
+		MetricsToken: cfg.Metrics.Token, Ready: ready, PublicURL: cfg.PublicURL}))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	defer func() {
@@ -115,6 +115,10 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 	return append([]app.Worker{
 		{Name: "idempotency-prune", Every: time.Hour, Step: func(ctx context.Context) (bool, error) {
 			_, err := svc.PruneIdempotencyKeys(ctx)
+			return false, err
+		}},
+		{Name: "dashboard-sessions-prune", Every: time.Hour, Step: func(ctx context.Context) (bool, error) {
+			_, err := svc.PruneDashboardSessions(ctx)
 			return false, err
 		}},
 		mailer.New(mailer.FromConfig(cfg), svc).Worker(),

@@ -1,5 +1,6 @@
-// Package web serves chatsvc over HTTP: the REST API of SPEC.md under /v1
-// and the health check. Handlers decode, call package app, and encode.
+// Package web serves chatsvc over HTTP: the REST API of SPEC.md under /v1,
+// the widget's API, the team's dashboard under /app/ and the health check.
+// Handlers decode, call package app, and encode.
 package web
 
 import (
@@ -30,6 +31,7 @@ type Options struct {
 	WidgetBurst     int
 	MetricsToken    string                      // bearer token guarding /metrics
 	Ready           func(context.Context) error // extra readiness check (workers)
+	PublicURL       string                      // public_url: dashboard cookies are Secure when it is https
 }
 
 // Handler returns the HTTP handler of the whole service, without rate limits.
@@ -66,6 +68,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	})
 	mux.HandleFunc("GET /files/{id}/{name}", h.downloadFile) // signed URLs: no API key
 	h.widgetRoutes(mux, newLimiter(o.WidgetPerSecond, o.WidgetBurst))
+	h.dashboardRoutes(mux, o.PublicURL)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

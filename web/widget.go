@@ -25,7 +25,7 @@ func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *limiter) {
 	})
 	mux.Handle("/widget/v1/", withCORS(withRateLimit(limit, clientIP, api)))
 	mux.HandleFunc("GET /widget.js", serveWidgetJS)
-	mux.HandleFunc("GET /demo", withSecureHeaders(serveDemo))
+	mux.Handle("GET /demo", withSecureHeaders(demoCSP, http.HandlerFunc(serveDemo)))
 }
 
 // withCORS lets pages of other origins read widget API responses. Which

@@ -1,0 +1,231 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"chatsvc/storage"
+)
+
+// Dashboard sign-in rules.
+const (
+	// DashboardSessionTTL is how long a dashboard session lasts after sign-in.
+	DashboardSessionTTL = 12 * time.Hour
+	// MaxSignInFailures failed sign-ins in a row lock an e-mail address out
+	// for SignInLockout, which slows password guessing to a crawl.
+	MaxSignInFailures = 5
+	SignInLockout     = 15 * time.Minute
+	MinPasswordLength = 8
+	maxPasswordLength = 72 // bcrypt reads no further
+)
+
+// CodeSignInFailed and the others are the dashboard's own error codes.
+const (
+	CodeSignInFailed   = "sign_in_failed"
+	CodeSignInLocked   = "sign_in_locked"
+	CodeSessionInvalid = "session_invalid"
+	CodeCSRFInvalid    = "csrf_token_invalid"
+)
+
+// DashboardSession is a signed-in team member, as the dashboard sees them.
+type DashboardSession struct {
+	Member *storage.Member
+	Mode   storage.Mode
+	CSRF   string
+	hash   string
+}
+
+// SignedIn is a new session: Token goes in the cookie and is never stored.
+type SignedIn struct {
+	Token string
+	*DashboardSession
+}
+
+// hashPassword checks a new password's length and returns its bcrypt hash.
+func hashPassword(password string) (string, error) {
+	if len(password) < MinPasswordLength {
+		return "", invalid("password", "password must have at least %d characters.", MinPasswordLength)
+	}
+	if len(password) > maxPasswordLength {
+		return "", invalid("password", "password can be at most %d bytes long.", maxPasswordLength)
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	return string(h), err
+}
+
+// SetMemberPassword sets the dashboard password of the member with the
+// e-mail address and ends their open sessions.
+func (s *Service) SetMemberPassword(ctx context.Context, email, password string) (*storage.Member, error) {
+	h, err := hashPassword(password)
+	if err != nil {
+		return nil, err
+	}
+	var m *storage.Member
+	err = s.write(ctx, func(q *storage.Q) error {
+		m, err = q.MemberByEmail(ctx, lower(email))
+		if err != nil {
+			return found(err, noSuchRef("email", "team member", email))
+		}
+		m.PasswordHash = &h
+		if err := q.SetMemberPassword(ctx, m.ID, h); err != nil {
+			return err
+		}
+		return q.EndMemberSessions(ctx, m.ID, s.stamp())
+	})
+	return m, err
+}
+
+// dummyHash is compared against when the e-mail is unknown, so a sign-in
+// takes as long whether or not the address belongs to a member.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("no such member, no such password"), bcrypt.DefaultCost)
+
+// SignIn checks a member's e-mail and password and opens a session in
+// test mode (the safe default; the dashboard switches modes). After
+// MaxSignInFailures failures in a row the address is locked for
+// SignInLockout, even for the right password.
+func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn, error) {
+	key := lower(email)
+	if key == "" {
+		return nil, missing("email")
+	}
+	if password == "" {
+		return nil, missing("password")
+	}
+	now := s.now()
+	_, until, err := s.db.Read().SignInFailures(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if until != nil && now.Before(until.Time()) {
+		return nil, locked(until.Time().Sub(now))
+	}
+	m, err := orNil(s.db.Read().MemberByEmail(ctx, key))
+	if err != nil {
+		return nil, err
+	}
+	hash := dummyHash
+	if m != nil && m.PasswordHash != nil {
+		hash = []byte(*m.PasswordHash)
+	}
+	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || m == nil || m.PasswordHash == nil {
+		return nil, s.signInFailed(ctx, key)
+	}
+	token := RandomToken(43)
+	sess := &storage.DashboardSession{TokenHash: tokenHash(token), MemberID: m.ID, Mode: storage.Test,
+		CSRF: RandomToken(32), CreatedAt: storage.At(now), ExpiresAt: storage.At(now.Add(DashboardSessionTTL))}
+	err = s.write(ctx, func(q *storage.Q) error {
+		if err := q.ClearSignInFailures(ctx, key); err != nil {
+			return err
+		}
+		return q.InsertDashboardSession(ctx, sess)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &SignedIn{Token: token, DashboardSession: &DashboardSession{Member: m, Mode: sess.Mode, CSRF: sess.CSRF,
+		hash: sess.TokenHash}}, nil
+}
+
+// signInFailed counts a failure and returns the error to show: the same
+// for an unknown address and a wrong password.
+func (s *Service) signInFailed(ctx context.Context, key string) error {
+	var lockedFor time.Duration
+	err := s.write(ctx, func(q *storage.Q) error {
+		n, until, err := q.SignInFailures(ctx, key)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		if until != nil && !now.Before(until.Time()) {
+			n = 0 // the lock-out is over: count afresh
+		}
+		n++
+		until = nil
+		if n >= MaxSignInFailures {
+			t := storage.At(now.Add(SignInLockout))
+			until, lockedFor = &t, SignInLockout
+		}
+		return q.SetSignInFailures(ctx, key, n, until)
+	})
+	if err != nil {
+		return err
+	}
+	if lockedFor > 0 {
+		return locked(lockedFor)
+	}
+	return &Error{Kind: Unauthorized, Code: CodeSignInFailed, Message: "The e-mail address or the password is not right."}
+}
+
+func locked(d time.Duration) *Error {
+	return &Error{Kind: RateLimited, Code: CodeSignInLocked, RetryAfter: d,
+		Message: "Too many failed sign-ins for this address. Try again in a few minutes."}
+}
+
+func tokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// DashboardSessionOf returns the open session of a cookie token; a missing,
+// unknown, expired or ended one is an Unauthorized error.
+func (s *Service) DashboardSessionOf(ctx context.Context, token string) (*DashboardSession, error) {
+	bad := &Error{Kind: Unauthorized, Code: CodeSessionInvalid, Message: "Sign in to use the dashboard."}
+	if token == "" {
+		return nil, bad
+	}
+	q := s.db.Read()
+	sess, err := q.DashboardSession(ctx, tokenHash(token))
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, bad
+	} else if err != nil {
+		return nil, err
+	}
+	if sess.EndedAt != nil || !s.now().Before(sess.ExpiresAt.Time()) {
+		return nil, bad
+	}
+	m, err := q.Member(ctx, sess.MemberID)
+	if err != nil {
+		return nil, err
+	}
+	return &DashboardSession{Member: m, Mode: sess.Mode, CSRF: sess.CSRF, hash: sess.TokenHash}, nil
+}
+
+// CheckCSRF refuses a state-changing request whose token is not the session's.
+func (d *DashboardSession) CheckCSRF(token string) error {
+	if token == "" || subtle.ConstantTimeCompare([]byte(token), []byte(d.CSRF)) != 1 {
+		return &Error{Kind: Forbidden, Code: CodeCSRFInvalid,
+			Message: "This form has expired or did not come from the dashboard. Reload the page and try again."}
+	}
+	return nil
+}
+
+// SignOut ends a session on the server, so its cookie is refused from then on.
+func (s *Service) SignOut(ctx context.Context, d *DashboardSession) error {
+	return s.write(ctx, func(q *storage.Q) error { return q.EndDashboardSession(ctx, d.hash, s.stamp()) })
+}
+
+// SetDashboardMode switches the session between live and test data.
+func (s *Service) SetDashboardMode(ctx context.Context, d *DashboardSession, mode string) error {
+	if err := oneOf("mode", mode, string(storage.Live), string(storage.Test)); err != nil {
+		return err
+	}
+	d.Mode = storage.Mode(mode)
+	return s.write(ctx, func(q *storage.Q) error { return q.SetDashboardMode(ctx, d.hash, d.Mode) })
+}
+
+// PruneDashboardSessions deletes sessions that expired or ended, which
+// nothing can use any more.
+func (s *Service) PruneDashboardSessions(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.db.Write(ctx, func(q *storage.Q) (err error) {
+		n, err = q.DeleteExpiredDashboardSessions(ctx, s.stamp())
+		return err
+	})
+	return n, err
+}

@@ -1,0 +1,41 @@
+// Live updates for the dashboard: the server streams the inbox's state
+// (Server-Sent Events); on a change this page's live regions are reloaded
+// and the title shows how many conversations wait for a person.
+const title = document.title;
+const badge = document.getElementById("badge");
+let digest = null; // the last state seen
+
+async function refresh() {
+  const regions = document.querySelectorAll("[data-live][id]");
+  if (regions.length === 0) return;
+  const res = await fetch(location.href, { credentials: "same-origin", headers: { Accept: "text/html" } });
+  if (!res.ok || res.redirected) return;
+  const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+  for (const el of regions) {
+    const fresh = doc.getElementById(el.id);
+    if (fresh) el.replaceWith(fresh);
+  }
+  for (const id of ["conv-status"]) {
+    const el = document.getElementById(id), fresh = doc.getElementById(id);
+    if (el && fresh) el.replaceWith(fresh);
+  }
+}
+
+function show(state) {
+  document.title = state.waiting > 0 ? `(${state.waiting}) ${title}` : title;
+  if (badge) {
+    badge.hidden = state.waiting === 0;
+    badge.textContent = String(state.waiting);
+    badge.setAttribute("aria-label", `${state.waiting} waiting`);
+  }
+}
+
+// The first state also refreshes: something may have changed between the
+// page's rendering and the stream's start.
+const events = new EventSource("/app/events");
+events.addEventListener("inbox", (e) => {
+  const state = JSON.parse(e.data);
+  show(state);
+  if (digest !== state.digest) refresh().catch(() => {});
+  digest = state.digest;
+});

@@ -1,0 +1,73 @@
+package web
+
+import (
+	"net/http"
+
+	"chatsvc/app"
+)
+
+// contacts lists contacts, or finds them by exact e-mail or external id.
+func (d *dashboard) contacts(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	q := r.URL.Query()
+	in := app.ContactQuery{ListParams: app.ListParams{Limit: "50", Cursor: q.Get("cursor")}}
+	find := q.Get("q")
+	if find != "" {
+		if containsAt(find) {
+			in.Email = find
+		} else {
+			in.ExternalID = find
+		}
+	}
+	l, err := d.h.svc.Contacts(r.Context(), s.Mode, in)
+	if err != nil {
+		return err
+	}
+	next := ""
+	if l.NextCursor != nil {
+		q.Set("cursor", *l.NextCursor)
+		next = "/app/contacts?" + q.Encode()
+	}
+	d.render(w, r, http.StatusOK, "contacts", view{Title: "Contacts", Nav: "contacts", Session: s,
+		Data: map[string]any{"List": l, "Q": find, "Next": next}})
+	return nil
+}
+
+func containsAt(s string) bool {
+	for _, c := range s {
+		if c == '@' {
+			return true
+		}
+	}
+	return false
+}
+
+// contact shows a contact with their conversations and tickets.
+func (d *dashboard) contact(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	ctx, id := r.Context(), r.PathValue("id")
+	c, err := d.h.svc.Contact(ctx, s.Mode, id)
+	if err != nil {
+		return err
+	}
+	convs, err := d.h.svc.Conversations(ctx, s.Mode, app.ConversationQuery{ContactID: id, ListParams: app.ListParams{Limit: "50"}})
+	if err != nil {
+		return err
+	}
+	tickets, err := d.h.svc.Tickets(ctx, s.Mode, app.TicketQuery{ContactID: id, ListParams: app.ListParams{Limit: "50"}})
+	if err != nil {
+		return err
+	}
+	d.render(w, r, http.StatusOK, "contact", view{Title: "Contact", Nav: "contacts", Session: s,
+		Data: map[string]any{"C": c, "Conversations": convs.Data, "Tickets": tickets.Data}})
+	return nil
+}
+
+// eraseContact erases a contact once the form's confirmation box is ticked.
+func (d *dashboard) eraseContact(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	if r.PostFormValue("confirm") != "erase" {
+		return app.Invalidf("confirm", "Tick the box to confirm the erasure; it cannot be undone.")
+	}
+	if _, err := d.h.svc.DeleteContact(r.Context(), s.Mode, r.PathValue("id")); err != nil {
+		return err
+	}
+	return back(w, r, "/app/contacts", "The contact has been erased.")
+}

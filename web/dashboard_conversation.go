@@ -1,0 +1,157 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"chatsvc/app"
+	"chatsvc/storage"
+)
+
+// conversationView is the conversation page's data.
+type conversationView struct {
+	Conv     *storage.Conversation
+	Messages []*storage.Message
+	Notes    []*storage.Note
+	Contact  *storage.Contact
+	Members  []*storage.Member
+	Assignee *storage.Member
+}
+
+func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	ctx, svc, id := r.Context(), d.h.svc, r.PathValue("id")
+	c, err := svc.Conversation(ctx, s.Mode, id)
+	if err != nil {
+		return err
+	}
+	v := conversationView{Conv: c}
+	lp := app.ListParams{Limit: "100"}
+	for {
+		l, err := svc.Messages(ctx, s.Mode, id, lp)
+		if err != nil {
+			return err
+		}
+		v.Messages = append(v.Messages, l.Data...)
+		if !l.HasMore || len(v.Messages) >= 1000 {
+			break
+		}
+		lp.Cursor = *l.NextCursor
+	}
+	if v.Notes, err = svc.Notes(ctx, s.Mode, id); err != nil {
+		return err
+	}
+	if c.ContactID != nil {
+		if v.Contact, err = svc.Contact(ctx, s.Mode, *c.ContactID); err != nil && !isKind(err, app.NotFound) {
+			return err
+		}
+	}
+	if v.Members, err = svc.Members(ctx); err != nil {
+		return err
+	}
+	for _, m := range v.Members {
+		if c.AssigneeID != nil && m.ID == *c.AssigneeID {
+			v.Assignee = m
+		}
+	}
+	if err := svc.MarkConversationRead(ctx, s.Member.ID, c); err != nil {
+		return err
+	}
+	d.render(w, r, http.StatusOK, "conversation", view{Title: subjectOr(c), Nav: "inbox", Session: s, Data: v})
+	return nil
+}
+
+func subjectOr(c *storage.Conversation) string {
+	if c.Subject != nil {
+		return *c.Subject
+	}
+	return "Conversation"
+}
+
+func convPath(id string) string { return "/app/conversations/" + url.PathEscape(id) }
+
+// reply sends the member's message, with attachments given by URL (one per line).
+func (d *dashboard) reply(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	in := app.AgentMessage{Body: app.Value(r.PostFormValue("body")), AuthorID: app.Value(s.Member.ID)}
+	var atts []app.AttachmentInput
+	for _, line := range strings.Split(r.PostFormValue("attachments"), "\n") {
+		if u := strings.TrimSpace(line); u != "" {
+			atts = append(atts, app.AttachmentInput{URL: app.Value(u)})
+		}
+	}
+	if len(atts) > 0 {
+		in.Attachments = app.Value(atts)
+	}
+	if _, err := d.h.svc.PostAgentMessage(r.Context(), s.Mode, id, in); err != nil {
+		return err
+	}
+	return back(w, r, convPath(id), "Reply sent.")
+}
+
+// assign gives the conversation to a member ("me" for the signed-in one),
+// or to nobody when the field is empty.
+func (d *dashboard) assign(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id, to := r.PathValue("id"), r.PostFormValue("assignee_id")
+	in := app.ConversationUpdate{AssigneeID: app.Field[string]{Set: true, Null: true}}
+	if to == "me" {
+		to = s.Member.ID
+	}
+	if to != "" {
+		in.AssigneeID = app.Value(to)
+	}
+	if _, err := d.h.svc.UpdateConversation(r.Context(), s.Mode, id, in); err != nil {
+		return err
+	}
+	return back(w, r, convPath(id), "Assignment saved.")
+}
+
+func (d *dashboard) handOff(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	in := app.Handoff{}
+	if note := r.PostFormValue("note"); note != "" {
+		in.Note = app.Value(note)
+	}
+	if to := r.PostFormValue("assignee_id"); to != "" {
+		if to == "me" {
+			to = s.Member.ID
+		}
+		in.AssigneeID = app.Value(to)
+	}
+	if _, err := d.h.svc.HandOff(r.Context(), s.Mode, id, in); err != nil {
+		return err
+	}
+	return back(w, r, convPath(id), "Conversation handed off.")
+}
+
+func (d *dashboard) closeConversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	if _, err := d.h.svc.Close(r.Context(), s.Mode, id); err != nil {
+		return err
+	}
+	return back(w, r, convPath(id), "Conversation closed.")
+}
+
+// ticketFromConversation opens a ticket for the conversation's contact.
+func (d *dashboard) ticketFromConversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	c, err := d.h.svc.Conversation(r.Context(), s.Mode, id)
+	if err != nil {
+		return err
+	}
+	in := app.TicketCreate{Subject: app.Value(r.PostFormValue("subject")), ConversationID: app.Value(id),
+		AssigneeID: app.Value(s.Member.ID)}
+	if desc := r.PostFormValue("description"); desc != "" {
+		in.Description = app.Value(desc)
+	}
+	if c.ContactID != nil {
+		in.ContactID = app.Value(*c.ContactID)
+	} else if email := r.PostFormValue("email"); email != "" {
+		in.Contact = app.Value(app.ContactRef{Email: app.Value(email)})
+	}
+	t, err := d.h.svc.CreateTicket(r.Context(), s.Mode, in)
+	if err != nil {
+		return err
+	}
+	return back(w, r, ticketPath(t.ID), "Ticket created.")
+}

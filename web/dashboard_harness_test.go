@@ -1,0 +1,127 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"chatsvc/web"
+)
+
+// dashPassword is the password the dashboard tests give the first member.
+const dashPassword = "correct horse battery"
+
+// dash is a browser-like client of the dashboard: it keeps the session
+// cookie itself (the cookie is Secure, the test server plain HTTP) and
+// never follows redirects, so tests see each answer.
+type dash struct {
+	t      *testing.T
+	base   string
+	client *http.Client
+	cookie string // session token, "" when signed out
+	csrf   string
+}
+
+// dashServer serves e's service with the dashboard's public URL on https.
+func dashServer(t *testing.T, e *env) string {
+	t.Helper()
+	srv := httptest.NewServer(web.HandlerWith(e.svc, web.Options{PublicURL: publicURL}))
+	t.Cleanup(srv.Close)
+	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
+		t.Fatal(err)
+	}
+	return srv.URL
+}
+
+func newDash(t *testing.T, base string) *dash {
+	return &dash{t: t, base: base, client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}}
+}
+
+// dashResp is an answer of the dashboard.
+type dashResp struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func (d *dash) do(method, path string, form url.Values) dashResp {
+	d.t.Helper()
+	var rd io.Reader
+	if form != nil {
+		rd = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, d.base+path, rd)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if d.cookie != "" {
+		req.AddCookie(&http.Cookie{Name: "chatsvc_session", Value: d.cookie})
+	}
+	res, err := d.client.Do(req)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return dashResp{status: res.StatusCode, header: res.Header, body: string(b)}
+}
+
+func (d *dash) get(path string) dashResp { d.t.Helper(); return d.do("GET", path, nil) }
+
+// post sends a copy of form with the session's CSRF token added.
+func (d *dash) post(path string, form url.Values) dashResp {
+	d.t.Helper()
+	sent := url.Values{"csrf": {d.csrf}}
+	for k, v := range form {
+		sent[k] = v
+	}
+	return d.do("POST", path, sent)
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// signIn signs in and keeps the cookie and the CSRF token of the inbox page.
+func (d *dash) signIn(email, password string) dashResp {
+	d.t.Helper()
+	r := d.do("POST", "/app/sign-in", url.Values{"email": {email}, "password": {password}})
+	if r.status != http.StatusSeeOther {
+		return r
+	}
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == "chatsvc_session" {
+			d.cookie = c.Value
+		}
+	}
+	inbox := d.get("/app/")
+	m := csrfField.FindStringSubmatch(inbox.body)
+	if m == nil {
+		d.t.Fatalf("no CSRF token on the inbox page (status %d)", inbox.status)
+	}
+	d.csrf = m[1]
+	return r
+}
+
+// must asserts the status of an answer and returns its body.
+func (r dashResp) must(t *testing.T, status int) string {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d; body:\n%.2000s", r.status, status, r.body)
+	}
+	return r.body
+}
+
+// setMode switches the dashboard's data mode.
+func (d *dash) setMode(mode string) {
+	d.t.Helper()
+	d.post("/app/mode", url.Values{"mode": {mode}}).must(d.t, http.StatusSeeOther)
+}

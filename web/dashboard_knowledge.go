@@ -1,0 +1,81 @@
+package web
+
+import (
+	"net/http"
+
+	"chatsvc/app"
+	"chatsvc/storage"
+)
+
+func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	return d.knowledgePage(w, r, s, nil, "")
+}
+
+// knowledgePage lists the sources, with the answer of the assistant test box when there is one.
+func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app.DashboardSession, a *app.Answer, question string) error {
+	var sources []*storage.KnowledgeSource
+	lp := app.ListParams{Limit: "100"}
+	for {
+		l, err := d.h.svc.KnowledgeSources(r.Context(), s.Mode, lp)
+		if err != nil {
+			return err
+		}
+		sources = append(sources, l.Data...)
+		if !l.HasMore || len(sources) >= 1000 {
+			break
+		}
+		lp.Cursor = *l.NextCursor
+	}
+	sites, err := d.h.svc.Sites(r.Context())
+	if err != nil {
+		return err
+	}
+	d.render(w, r, http.StatusOK, "knowledge", view{Title: "Knowledge", Nav: "knowledge", Session: s,
+		Data: map[string]any{"Sources": sources, "Sites": sites, "Answer": a, "Question": question,
+			"SyncEvery": d.h.svc.SyncInterval()}})
+	return nil
+}
+
+// addSource adds a url, sitemap or text source from the form.
+func (d *dashboard) addSource(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	in := app.SourceCreate{Type: app.Value(r.PostFormValue("type")), Name: app.Value(r.PostFormValue("name"))}
+	if v := r.PostFormValue("url"); v != "" {
+		in.URL = app.Value(v)
+	}
+	if v := r.PostFormValue("content"); v != "" {
+		in.Content = app.Value(v)
+	}
+	if v := r.PostFormValue("site_id"); v != "" {
+		in.SiteID = app.Value(v)
+	}
+	if _, err := d.h.svc.CreateKnowledgeSource(r.Context(), s.Mode, in); err != nil {
+		return err
+	}
+	return back(w, r, "/app/knowledge", "Source added; indexing starts shortly.")
+}
+
+// syncSource asks for a sync now; within the sync interval the error page
+// says how long to wait.
+func (d *dashboard) syncSource(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	if _, err := d.h.svc.SyncKnowledgeSource(r.Context(), s.Mode, r.PathValue("id")); err != nil {
+		return err
+	}
+	return back(w, r, "/app/knowledge", "Sync started.")
+}
+
+func (d *dashboard) deleteSource(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	if _, err := d.h.svc.DeleteKnowledgeSource(r.Context(), s.Mode, r.PathValue("id")); err != nil {
+		return err
+	}
+	return back(w, r, "/app/knowledge", "Source deleted.")
+}
+
+// testAssistant shows what the assistant would answer a visitor.
+func (d *dashboard) testAssistant(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	question := r.PostFormValue("question")
+	a, err := d.h.svc.TestAssistant(r.Context(), s.Mode, r.PostFormValue("site_id"), question)
+	if err != nil {
+		return err
+	}
+	return d.knowledgePage(w, r, s, a, question)
+}

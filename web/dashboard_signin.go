@@ -1,0 +1,73 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"chatsvc/app"
+)
+
+func (d *dashboard) signInPage(w http.ResponseWriter, r *http.Request) {
+	d.render(w, r, http.StatusOK, "sign-in", view{Title: "Sign in", Data: map[string]string{"Next": safeNext(r.URL.Query().Get("next"))}})
+}
+
+// signIn checks the e-mail and password and sets the session cookie. The
+// cookie is HttpOnly (scripts cannot read it) and SameSite=Lax (other sites
+// cannot post with it); Secure when the service is served over HTTPS.
+func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := d.sameOrigin(r); err != nil {
+		d.fail(w, r, nil, err)
+		return
+	}
+	email := r.PostFormValue("email")
+	next := safeNext(r.PostFormValue("next"))
+	in, err := d.h.svc.SignIn(r.Context(), email, r.PostFormValue("password"))
+	var ae *app.Error
+	if err != nil && !errors.As(err, &ae) {
+		d.fail(w, r, nil, err)
+		return
+	}
+	if err != nil {
+		status := kinds[ae.Kind].status
+		if ae.RetryAfter > 0 {
+			secs := int64((ae.RetryAfter + time.Second - 1) / time.Second)
+			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		}
+		// The form again, with the reason: the same for an unknown address and a wrong password.
+		d.render(w, r, status, "sign-in", view{Title: "Sign in",
+			Data: map[string]string{"Next": next, "Email": email, "Error": ae.Message}})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: in.Token, Path: "/app/", HttpOnly: true,
+		Secure: d.secure, SameSite: http.SameSiteLaxMode, MaxAge: int(app.DashboardSessionTTL.Seconds())})
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// safeNext keeps the redirect after sign-in inside the dashboard.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/app/") || strings.HasPrefix(next, "//") || strings.Contains(next, `\`) {
+		return "/app/"
+	}
+	return next
+}
+
+// signOut ends the session on the server and clears the cookie.
+func (d *dashboard) signOut(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	if err := d.h.svc.SignOut(r.Context(), s); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/app/", HttpOnly: true,
+		Secure: d.secure, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+	return back(w, r, "/app/sign-in", "You have signed out.")
+}
+
+func (d *dashboard) switchMode(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	if err := d.h.svc.SetDashboardMode(r.Context(), s, r.PostFormValue("mode")); err != nil {
+		return err
+	}
+	return back(w, r, "/app/", "Now showing "+string(s.Mode)+" data.")
+}
