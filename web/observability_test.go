@@ -109,7 +109,7 @@ func TestSecureHeaders(t *testing.T) {
 	}
 	res.Body.Close()
 	for k, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
-		"Referrer-Policy": "strict-origin-when-cross-origin"} {
+		"Referrer-Policy": "same-origin"} {
 		if got := res.Header.Get(k); got != want {
 			t.Errorf("/demo %s = %q, want %q", k, got, want)
 		}
