@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"chatsvc/app"
@@ -15,8 +14,8 @@ import (
 // rawWrites measures single-row INSERT transactions/s on one connection
 // with the project's pragmas and a prepared statement: what SQLite itself
 // allows on this machine, with no SQL parsing and no HTTP.
-func rawWrites(dir string, d time.Duration) (result, error) {
-	db, err := sql.Open("sqlite", storage.DSN(filepath.Join(dir, "raw.db"))+"&_txlock=immediate")
+func rawWrites(path string, d time.Duration) (result, error) {
+	db, err := sql.Open("sqlite", storage.DSN(path)+"&_txlock=immediate")
 	if err != nil {
 		return result{}, err
 	}
