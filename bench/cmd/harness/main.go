@@ -161,6 +161,12 @@ func run(o options) error {
 	}
 	size := fileSize(filepath.Join(dataDir, storage.FileName)) + fileSize(filepath.Join(dataDir, storage.FileName+"-wal"))
 	printTable(os.Stdout, o, sc, seedTime, append([]result{raw, trivial}, rows...), idleRSS, loadRSS, size, time.Since(began))
+	// A figure taken with failing requests, or with none, measures nothing.
+	for _, r := range rows {
+		if r.errors > 0 || r.n == 0 {
+			return fmt.Errorf("%s: %d done, %d failed", r.name, r.n, r.errors)
+		}
+	}
 	return nil
 }
 
