@@ -85,7 +85,8 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 			c.Status = StatusHandedOff
 		}
 		author := storage.Author{Type: storage.AuthorAgent, ID: &m.ID, Name: &m.Name}
-		msg, err = s.addMessageWith(ctx, q, c, author, in.Body.V, nil, stored, s.stamp())
+		// Only the status may have changed: the narrow update will do.
+		msg, err = s.addMessageSaving(ctx, q, c, author, in.Body.V, nil, stored, s.stamp(), q.UpdateConversationActivity)
 		return err
 	})
 	return msg, err
@@ -120,6 +121,14 @@ func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *storage.Conve
 // since the event carries signed URLs.
 func (s *Service) addMessageWith(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
 	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp) (*storage.Message, error) {
+	return s.addMessageSaving(ctx, q, c, author, body, sources, stored, now, q.UpdateConversation)
+}
+
+// addMessageSaving is addMessageWith with the conversation written by save:
+// q.UpdateConversationActivity when the caller changed at most its status.
+func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
+	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp,
+	save func(context.Context, *storage.Conversation) error) (*storage.Message, error) {
 	m := &storage.Message{ID: NewID(PrefixMessage), Object: "message", Mode: c.Mode, ConversationID: c.ID,
 		Author: author, Body: body, Attachments: []storage.Attachment{}, Files: stored, Sources: sources, CreatedAt: now}
 	if m.Sources == nil {
@@ -140,7 +149,7 @@ func (s *Service) addMessageWith(ctx context.Context, q *storage.Q, c *storage.C
 	}
 	c.MessageCount++
 	c.LastMessageAt, c.UpdatedAt = now, now
-	if err := q.UpdateConversation(ctx, c); err != nil {
+	if err := save(ctx, c); err != nil {
 		return nil, err
 	}
 	return m, s.emit(ctx, q, c.Mode, EventMessageCreated, m.ID, m, now)
