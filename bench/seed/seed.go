@@ -65,7 +65,7 @@ func Run(ctx context.Context, db *storage.DB, mode storage.Mode, sites []string,
 	at := func(i, n int) storage.Timestamp { return storage.Timestamp(start + span*int64(i)/int64(max(n, 1))) }
 
 	contacts := make([]string, sc.Contacts)
-	err := batches(ctx, db, sc.Contacts, func(q *storage.Q, i int) error {
+	err := batches(ctx, db, sc.Contacts, batch, func(q *storage.Q, i int) error {
 		id := app.NewID(app.PrefixContact)
 		contacts[i] = id
 		email := fmt.Sprintf("visitor%d@example.com", i)
@@ -83,7 +83,8 @@ func Run(ctx context.Context, db *storage.DB, mode storage.Mode, sites []string,
 	extra := sc.Messages % max(sc.Conversations, 1) // the first ones get one more
 	convs := make([]string, sc.Conversations)
 	var open []string
-	err = batches(ctx, db, sc.Conversations, func(q *storage.Q, i int) error {
+	// A conversation is written with its messages, so fewer share a batch.
+	err = batches(ctx, db, sc.Conversations, max(1, batch/(perConv+1)), func(q *storage.Q, i int) error {
 		n := perConv
 		if i < extra {
 			n++
@@ -119,7 +120,7 @@ func Run(ctx context.Context, db *storage.DB, mode storage.Mode, sites []string,
 			}
 		}
 		return nil
-	}, max(1, batch/max(perConv+1, 1)))
+	})
 	if err != nil {
 		return nil, fmt.Errorf("seed conversations: %w", err)
 	}
@@ -133,7 +134,7 @@ func Run(ctx context.Context, db *storage.DB, mode storage.Mode, sites []string,
 
 	priorities := []string{"low", "normal", "high", "urgent"}
 	ticketStatuses := []string{"open", "pending", "solved", "closed"}
-	err = batches(ctx, db, sc.Tickets, func(q *storage.Q, i int) error {
+	err = batches(ctx, db, sc.Tickets, batch, func(q *storage.Q, i int) error {
 		number, err := q.NextTicketNumber(ctx, mode)
 		if err != nil {
 			return err
@@ -154,13 +155,8 @@ func Run(ctx context.Context, db *storage.DB, mode storage.Mode, sites []string,
 	return res, nil
 }
 
-// batches calls row for 0..n-1, per rows at a time in one write
-// transaction each (per defaults to batch).
-func batches(ctx context.Context, db *storage.DB, n int, row func(q *storage.Q, i int) error, per ...int) error {
-	size := batch
-	if len(per) > 0 {
-		size = per[0]
-	}
+// batches calls row for 0..n-1, size rows in each write transaction.
+func batches(ctx context.Context, db *storage.DB, n, size int, row func(q *storage.Q, i int) error) error {
 	for from := 0; from < n; from += size {
 		to := min(n, from+size)
 		err := db.Write(ctx, func(q *storage.Q) error {

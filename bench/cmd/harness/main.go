@@ -238,7 +238,7 @@ func seedDir(dataDir string, sc seed.Scale, hookURL string) (*fixture, error) {
 // returns their rows and how many tickets were created (each owes an e-mail).
 func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	auth := map[string]string{"Authorization": "Bearer " + fx.key}
-	pick := func(ids []string, i int) string { return ids[rand.IntN(len(ids))] }
+	pick := func(ids []string) string { return ids[rand.IntN(len(ids))] }
 	if err := waitKnowledge(base, auth); err != nil {
 		return nil, 0, err
 	}
@@ -251,7 +251,7 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	var rows []result
 	rows = append(rows, phase("ticket create", "sqlite", func(c *http.Client, _, i int) error {
 		return call(c, "POST", base+"/v1/tickets", auth, fmt.Sprintf(`{"subject":"Harness %d","contact_id":%q,"tags":["harness"]}`,
-			i, pick(fx.Contacts, i)), 201, nil)
+			i, pick(fx.Contacts)), 201, nil)
 	}))
 	tickets := rows[0].n
 	rows = append(rows, phase("contact upsert", "sqlite", func(c *http.Client, _, i int) error {
@@ -267,11 +267,11 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 		return err
 	}))
 	rows = append(rows, phase("agent message create", "sqlite", func(c *http.Client, _, i int) error {
-		return call(c, "POST", base+"/v1/conversations/"+pick(fx.Open, i)+"/messages", auth,
+		return call(c, "POST", base+"/v1/conversations/"+pick(fx.Open)+"/messages", auth,
 			fmt.Sprintf(`{"body":"Reply %d: the plan changes at the next invoice.","author_id":%q}`, i, fx.member), 201, nil)
 	}))
 	rows = append(rows, phase("get conversation", "http", func(c *http.Client, _, i int) error {
-		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations, i), auth, "", 200, nil)
+		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations), auth, "", 200, nil)
 	}))
 	rows = append(rows, phase("list conversations (limit 20, filters)", "http", func(c *http.Client, _, i int) error {
 		var q string
@@ -281,12 +281,12 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 		case 1:
 			q = "status=" + seed.Statuses[i%len(seed.Statuses)] + "&site_id=" + fx.Sites[i%len(fx.Sites)]
 		case 2:
-			q = "contact_id=" + pick(fx.Contacts, i)
+			q = "contact_id=" + pick(fx.Contacts)
 		}
 		return call(c, "GET", base+"/v1/conversations?limit=20&"+q, auth, "", 200, nil)
 	}))
 	rows = append(rows, phase("list messages (limit 20)", "http", func(c *http.Client, _, i int) error {
-		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations, i)+"/messages?limit=20", auth, "", 200, nil)
+		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations)+"/messages?limit=20", auth, "", 200, nil)
 	}))
 	// Each visitor writes visitorMessages messages, then a new one comes:
 	// the widget allows one visitor 30 messages a minute.

@@ -46,6 +46,10 @@ func start(bin, dataDir string, s settings) (*server, error) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
+	smtpHost := "" // e-mail waits in the outbox
+	if s.smtpPort != 0 {
+		smtpHost = "127.0.0.1"
+	}
 	cfg := fmt.Sprintf(`addr: %q
 data_dir: %q
 public_url: "http://%s"
@@ -63,7 +67,7 @@ smtp:
   host: %q
   port: %d
   tls: "none"
-`, addr, dataDir, addr, s.webhooks, map[bool]string{true: "127.0.0.1"}[s.smtpPort != 0], s.smtpPort)
+`, addr, dataDir, addr, s.webhooks, smtpHost, s.smtpPort)
 	path := filepath.Join(filepath.Dir(dataDir), "config.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		return nil, err
