@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/docs/openapicheck"
 	"chatsvc/files"
 	"chatsvc/storage"
 	"chatsvc/web"
@@ -85,6 +86,8 @@ func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
 	svc := app.New(db, o)
 	e := &env{t: t, db: db, svc: svc, clock: clk}
 	e.srv = httptest.NewServer(web.Handler(svc))
+	// Every /v1 response the tests get is checked against docs/openapi.json.
+	e.srv.Client().Transport = openapicheck.New(t, e.srv.URL, e.srv.Client().Transport)
 	t.Cleanup(func() { e.srv.Close(); db.Close() })
 	if e.testKey, _, err = svc.CreateKey(ctx, storage.Test, "tests"); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"chatsvc/assistant"
 	"chatsvc/search/searchtest"
 	"chatsvc/storage"
-	"chatsvc/web"
 )
 
 // helpPages are the knowledge the widget tests' assistant answers from.
@@ -39,12 +37,6 @@ type widgetOpts struct {
 // newWidgetEnv is newEnv's service with an assistant and its worker running.
 func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := storage.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if o.responder == nil {
 		idx := searchtest.New()
 		for _, p := range helpPages {
@@ -58,34 +50,13 @@ func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 	if o.replyWait == 0 {
 		o.replyWait = 2 * time.Second
 	}
-	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), step: time.Millisecond}
-	svc := app.New(db, app.Options{Now: clk.Now, Assistant: o.responder, ReplyWait: o.replyWait})
-	e := &env{t: t, db: db, svc: svc, clock: clk}
-	e.srv = httptest.NewServer(web.Handler(svc))
-	wctx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	if o.noWorker {
-		close(done)
-	} else {
-		go func() { defer close(done); svc.AssistantWorker().Run(wctx) }()
+	e := newEnv(t, func(ao *app.Options) { ao.Assistant, ao.ReplyWait = o.responder, o.replyWait })
+	if !o.noWorker {
+		wctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); e.svc.AssistantWorker().Run(wctx) }()
+		t.Cleanup(func() { stop(); <-done }) // runs before newEnv's cleanup closes the database
 	}
-	t.Cleanup(func() { stop(); <-done; e.srv.Close(); db.Close() })
-	if e.testKey, _, err = svc.CreateKey(ctx, storage.Test, "tests"); err != nil {
-		t.Fatal(err)
-	}
-	if e.liveKey, _, err = svc.CreateKey(ctx, storage.Live, "tests"); err != nil {
-		t.Fatal(err)
-	}
-	site, err := svc.CreateSite(ctx, "Test site", "example.com")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.site = site.ID
-	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent Smith", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.member = m.ID
 	return e
 }
 

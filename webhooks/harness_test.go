@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/docs/openapicheck"
 	"chatsvc/storage"
 	"chatsvc/web"
 	"chatsvc/webhooks"
@@ -46,6 +47,7 @@ type env struct {
 	db      *storage.DB
 	svc     *app.Service
 	api     *httptest.Server
+	client  *http.Client // checks every /v1 response against docs/openapi.json
 	clock   *clock
 	d       *webhooks.Deliverer
 	key     string // test mode
@@ -86,6 +88,7 @@ func newEnv(t *testing.T, s setup) *env {
 	svc := app.New(db, app.Options{Now: clk.Now, Webhooks: hooks})
 	e := &env{t: t, db: db, svc: svc, clock: clk, d: webhooks.New(svc, sender, s.opts)}
 	e.api = httptest.NewServer(web.Handler(svc))
+	e.client = &http.Client{Transport: openapicheck.New(t, e.api.URL, nil)}
 	t.Cleanup(func() { e.api.Close(); db.Close() })
 	if e.key, _, err = svc.CreateKey(ctx, storage.Test, "tests"); err != nil {
 		t.Fatal(err)
@@ -131,7 +134,7 @@ func (e *env) call(method, path, key string, body any) (int, map[string]any) {
 	req, _ := http.NewRequest(method, e.api.URL+path, rd)
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -1,0 +1,199 @@
+// Package openapicheck holds the REST API's responses to docs/openapi.json
+// in tests: a client transport that validates every /v1 response it carries
+// with kin-openapi and reports mismatches to the test. The server never
+// imports it.
+package openapicheck
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"chatsvc/docs"
+)
+
+// T is the part of *testing.T the checker reports to.
+type T interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+var (
+	loadOnce sync.Once
+	loaded   *openapi3.T
+	loadErr  error
+)
+
+// Load parses docs/openapi.json and checks it with kin-openapi's validator
+// (OpenAPI 3.1 rules, JSON Schema 2020-12 for the schemas). The document is
+// parsed once per test binary; callers must not change it.
+func Load() (*openapi3.T, error) {
+	loadOnce.Do(func() {
+		loader := openapi3.NewLoader()
+		loaded, loadErr = loader.LoadFromData(docs.OpenAPI)
+		if loadErr == nil {
+			loadErr = loaded.Validate(loader.Context)
+		}
+	})
+	return loaded, loadErr
+}
+
+// Checker is an http.RoundTripper that validates the responses of one
+// server's REST API against the document.
+type Checker struct {
+	t      T
+	base   http.RoundTripper
+	router routers.Router
+	errors *openapi3.Schema
+
+	mu   sync.Mutex
+	seen map[string]bool // "operationId status"
+}
+
+// New returns a Checker for the server at serverURL (scheme and host, as
+// httptest.Server.URL), sending through base (nil: http.DefaultTransport).
+// An unusable document fails t at once.
+func New(t T, serverURL string, base http.RoundTripper) *Checker {
+	t.Helper()
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c := &Checker{t: t, base: base, seen: map[string]bool{}}
+	doc, err := Load()
+	if err != nil {
+		t.Errorf("docs/openapi.json: %v", err)
+		return c
+	}
+	local := *doc // the shared document stays as loaded
+	local.Servers = openapi3.Servers{{URL: strings.TrimRight(serverURL, "/") + "/v1"}}
+	if c.router, err = gorillamux.NewRouter(&local); err != nil {
+		t.Errorf("docs/openapi.json: routes: %v", err)
+	}
+	c.errors = doc.Components.Schemas["Error"].Value
+	return c
+}
+
+// RoundTrip sends req and, when req is to /v1, validates the response
+// and, when the server accepted it, the request: what the server takes,
+// the document must allow.
+func (c *Checker) RoundTrip(req *http.Request) (*http.Response, error) {
+	if c.router == nil || !strings.HasPrefix(req.URL.Path, "/v1/") || req.Method == http.MethodHead {
+		return c.base.RoundTrip(req)
+	}
+	var sent []byte
+	if req.Body != nil {
+		var err error
+		if sent, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(sent))
+	}
+	res, err := c.base.RoundTrip(req)
+	if err != nil {
+		return res, err
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return res, nil // the caller sees the short body
+	}
+	if problem := c.check(req, res, body); problem != "" {
+		c.t.Errorf("%s %s answered %d, which docs/openapi.json does not describe: %s\nbody: %s",
+			req.Method, req.URL.RequestURI(), res.StatusCode, problem, body)
+	}
+	if res.StatusCode < 300 {
+		if problem := c.checkRequest(req, sent); problem != "" {
+			c.t.Errorf("%s %s was accepted (%d), but docs/openapi.json does not allow the request: %s\nrequest body: %s",
+				req.Method, req.URL.RequestURI(), res.StatusCode, problem, sent)
+		}
+	}
+	return res, nil
+}
+
+// checkRequest returns what the document finds wrong with a request, or "".
+// The API key is not checked (the server did).
+func (c *Checker) checkRequest(req *http.Request, body []byte) string {
+	req = req.Clone(req.Context())
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	if len(body) > 0 && req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json") // the server reads JSON whatever the header says
+	}
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		return err.Error()
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+			SkipSettingDefaults: true, MultiError: true}}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		return err.Error()
+	}
+	for name := range req.URL.Query() { // kin-openapi lets undescribed ones pass
+		if route.Operation.Parameters.GetByInAndName(openapi3.ParameterInQuery, name) == nil {
+			return "query parameter " + name + " is not described"
+		}
+	}
+	return ""
+}
+
+// check returns what is wrong with a response, or "".
+func (c *Checker) check(req *http.Request, res *http.Response, body []byte) string {
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		// No described operation: only the router's own answers may come back.
+		if !slices.Contains([]int{http.StatusUnauthorized, http.StatusNotFound, http.StatusMethodNotAllowed}, res.StatusCode) {
+			return fmt.Sprintf("no operation (%v), yet not a routing error", err)
+		}
+		var v any
+		if err := json.Unmarshal(body, &v); err != nil {
+			return "the body is not JSON"
+		}
+		if err := c.errors.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
+			return "not the error shape: " + err.Error()
+		}
+		return ""
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		Status:                 res.StatusCode,
+		Header:                 res.Header,
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	in.SetBodyBytes(body)
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		return err.Error()
+	}
+	c.mu.Lock()
+	c.seen[fmt.Sprintf("%s %d", route.Operation.OperationID, res.StatusCode)] = true
+	c.mu.Unlock()
+	return ""
+}
+
+// Seen reports whether a response of operationID with status was validated.
+func (c *Checker) Seen(operationID string, status int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seen[fmt.Sprintf("%s %d", operationID, status)]
+}
+
+// CloseIdleConnections closes the idle connections of the base transport,
+// as httptest.Server.Close expects of its client's transport.
+func (c *Checker) CloseIdleConnections() {
+	if t, ok := c.base.(interface{ CloseIdleConnections() }); ok {
+		t.CloseIdleConnections()
+	}
+}

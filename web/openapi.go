@@ -1,0 +1,81 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"chatsvc/docs"
+)
+
+// openAPIDocument serves docs/openapi.json at GET /v1/openapi.json. It needs
+// no API key: the document holds no data, and tools (code generators, API
+// explorers) can fetch it as is, also from another origin. The served copy
+// names this server's public root as its server, where the file has a
+// template on public_url.
+func openAPIDocument(publicURL string) http.HandlerFunc {
+	body := servedOpenAPI(docs.OpenAPI, publicURL)
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, err := query(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		h.Set("Access-Control-Allow-Origin", "*")
+		w.Write(body)
+	}
+}
+
+// servedOpenAPI returns doc with its servers replaced by publicURL/v1,
+// keeping the order and content of the other members. doc is the embedded
+// file, which the tests check, so a failure here is a build defect and
+// panics at start-up.
+func servedOpenAPI(doc []byte, publicURL string) []byte {
+	if publicURL == "" {
+		return doc
+	}
+	servers, err := json.Marshal([]map[string]string{{
+		"url":         strings.TrimRight(publicURL, "/") + "/v1",
+		"description": "This server.",
+	}})
+	if err != nil {
+		panic(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	var flat bytes.Buffer
+	if _, err := dec.Token(); err != nil { // the opening brace
+		panic("docs/openapi.json: " + err.Error())
+	}
+	flat.WriteByte('{')
+	for dec.More() {
+		key, err := dec.Token()
+		var value json.RawMessage
+		if err == nil {
+			err = dec.Decode(&value)
+		}
+		if err != nil {
+			panic("docs/openapi.json: " + err.Error())
+		}
+		if key == "servers" {
+			value = servers
+		}
+		if flat.Len() > 1 {
+			flat.WriteByte(',')
+		}
+		name, _ := json.Marshal(key)
+		flat.Write(name)
+		flat.WriteByte(':')
+		flat.Write(value)
+	}
+	flat.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, flat.Bytes(), "", "  "); err != nil {
+		panic("docs/openapi.json: " + err.Error())
+	}
+	out.WriteByte('\n')
+	return out.Bytes()
+}

@@ -1,0 +1,372 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"chatsvc/app"
+	"chatsvc/docs"
+	"chatsvc/docs/openapicheck"
+	"chatsvc/files"
+	"chatsvc/storage"
+	"chatsvc/web"
+	"chatsvc/webhooks"
+)
+
+// registeredRoutes reads the route patterns ("GET /v1/tickets/{id}") that
+// the package's source registers with Handle or HandleFunc under /v1/, so
+// a route added anywhere in package web is seen without a list to update.
+func registeredRoutes(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var routes []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Handle" && sel.Sel.Name != "HandleFunc") {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if recv, _ := sel.X.(*ast.Ident); (!ok || lit.Kind != token.STRING) && recv != nil && recv.Name == "mux" {
+				t.Errorf("%s: a route pattern that is not a string literal cannot be checked", fset.Position(call.Pos()))
+				return true
+			}
+			if !ok || lit.Kind != token.STRING {
+				return true // another Handle method (slog's)
+			}
+			pattern, _ := strconv.Unquote(lit.Value)
+			if method, path, ok := strings.Cut(pattern, " "); ok && strings.HasPrefix(path, "/v1/") {
+				routes = append(routes, method+" "+path)
+			}
+			return true
+		})
+	}
+	slices.Sort(routes)
+	return routes
+}
+
+// describedRoutes lists the document's operations as route patterns.
+func describedRoutes(doc *openapi3.T) []string {
+	var routes []string
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			routes = append(routes, method+" /v1"+path)
+		}
+	}
+	slices.Sort(routes)
+	return routes
+}
+
+// Every route registered under /v1 is in docs/openapi.json, and the
+// document describes no route that does not exist.
+func TestOpenAPIDescribesEveryRoute(t *testing.T) {
+	doc, err := openapicheck.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	registered, described := registeredRoutes(t), describedRoutes(doc)
+	if len(registered) < 30 {
+		t.Fatalf("found only %d routes in the source: %v", len(registered), registered)
+	}
+	for _, r := range registered {
+		if !slices.Contains(described, r) {
+			t.Errorf("route %s is registered but not described in docs/openapi.json", r)
+		}
+	}
+	for _, r := range described {
+		if !slices.Contains(registered, r) {
+			t.Errorf("docs/openapi.json describes %s, which no route serves", r)
+		}
+	}
+	// The patterns found are the ones the server answers: each one is
+	// routed (a 404 here would come from the catch-all).
+	e := newEnv(t)
+	for _, r := range registered {
+		method, path, _ := strings.Cut(r, " ")
+		path = strings.ReplaceAll(path, "{id}", "x_none")
+		if res := e.test(method, path, nil); res.status == http.StatusNotFound && strings.HasPrefix(res.body["error"].(map[string]any)["message"].(string), "Unrecognized") {
+			t.Errorf("%s is not routed", r)
+		}
+	}
+}
+
+// The served document is docs/openapi.json with this server as its server;
+// it needs no API key and loads in a standard validator.
+func TestOpenAPIServed(t *testing.T) {
+	e := newEnv(t)
+	res := e.do("GET", "/v1/openapi.json", "", nil)
+	if res.status != 200 || res.header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Fatalf("GET /v1/openapi.json: %d %v", res.status, res.header)
+	}
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(res.raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		t.Fatalf("served document does not validate: %v", err)
+	}
+	if len(doc.Servers) != 1 || doc.Servers[0].URL != publicURL+"/v1" {
+		t.Errorf("servers = %v, want %s/v1", doc.Servers, publicURL)
+	}
+	var served, file map[string]any
+	if err := json.Unmarshal(res.raw, &served); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(docs.OpenAPI, &file); err != nil {
+		t.Fatal(err)
+	}
+	delete(served, "servers")
+	delete(file, "servers")
+	if !reflect.DeepEqual(served, file) {
+		t.Error("the served document differs from docs/openapi.json beyond servers")
+	}
+	if !bytes.HasPrefix(res.raw, []byte("{\n  \"openapi\": \"3.1.0\",\n  \"info\"")) {
+		t.Errorf("the served document does not keep the file's order: %.60s", res.raw)
+	}
+	e.do("GET", "/v1/openapi.json?x=1", "", nil).fails(t, 400, "parameter_unknown", "x")
+}
+
+// A run through the main flows of every resource, errors included: each
+// response is validated against the document by the client's transport
+// (see newEnv), and every described operation must have been answered.
+func TestOpenAPIFlows(t *testing.T) {
+	doc, err := openapicheck.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The receiver checks what it is sent against the document's webhook.
+	hook := doc.Webhooks["event"].Post
+	var pinged atomic.Bool
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var payload any
+		if err := json.NewDecoder(r.Body).Decode(&payload); err != nil {
+			t.Errorf("webhook body: %v", err)
+		}
+		schema := hook.RequestBody.Value.Content.Get("application/json").Schema.Value
+		if err := schema.VisitJSON(payload, openapi3.EnableJSONSchema2020()); err != nil {
+			t.Errorf("webhook payload does not match docs/openapi.json: %v", err)
+		}
+		sig := hook.Parameters.GetByInAndName(openapi3.ParameterInHeader, "Service-Signature").Schema.Value
+		if err := sig.VisitJSON(r.Header.Get("Service-Signature"), openapi3.EnableJSONSchema2020()); err != nil {
+			t.Errorf("Service-Signature does not match docs/openapi.json: %v", err)
+		}
+		pinged.Store(true)
+	}))
+	defer receiver.Close()
+	e := newEnv(t, func(o *app.Options) {
+		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
+			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
+	})
+	check := e.srv.Client().Transport.(*openapicheck.Checker)
+	id := func(r resp, status int) string { return r.ok(t, status)["id"].(string) }
+
+	// Webhook endpoints first, so later changes produce events and deliveries.
+	whe := id(e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": receiver.URL + "/hook", "events": []string{"*"}, "description": "CRM"}), 201)
+	e.test("GET", "/v1/webhook-endpoints?limit=1", nil).ok(t, 200)
+	e.test("GET", "/v1/webhook-endpoints/"+whe, nil).ok(t, 200)
+	e.test("PATCH", "/v1/webhook-endpoints/"+whe, map[string]any{"description": nil, "enabled": true}).ok(t, 200)
+	if e.test("POST", "/v1/webhook-endpoints/"+whe+"/test", nil).ok(t, 200)["delivered"] != true || !pinged.Load() {
+		t.Fatal("the ping was not delivered")
+	}
+	e.test("GET", "/v1/webhook-endpoints/"+whe+"/deliveries", nil).ok(t, 200)
+
+	// Contacts.
+	ctc := id(e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada", "attributes": map[string]any{"plan": "pro", "seats": 3}}), 201)
+	e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "phone": "+44 20 1234"}).ok(t, 200)
+	other := e.contact("bob@example.com")
+	e.test("GET", "/v1/contacts?email=ada@example.com", nil).ok(t, 200)
+	e.test("GET", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	e.test("PATCH", "/v1/contacts/"+ctc, map[string]any{"name": "Ada L."}).ok(t, 200)
+	e.test("PATCH", "/v1/contacts/"+other, map[string]any{"email": "ada@example.com"}).fails(t, 409, "resource_conflict", "email")
+
+	// Conversations and messages.
+	conv := e.conversation(storage.Test, "Where is my order?")
+	e.test("GET", "/v1/conversations?status=open&limit=5", nil).ok(t, 200)
+	e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200)
+	e.test("PATCH", "/v1/conversations/"+conv, map[string]any{"assignee_id": e.member, "metadata": map[string]any{"order": "A-1"}}).ok(t, 200)
+	e.test("POST", "/v1/conversations/"+conv+"/handoff", map[string]any{"note": "VIP"}).ok(t, 200)
+	msg := id(e.test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": "On its way.", "author_id": e.member}), 201)
+	e.test("GET", "/v1/conversations/"+conv+"/messages?limit=1", nil).ok(t, 200)
+	e.test("GET", "/v1/messages/"+msg, nil).ok(t, 200)
+	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	e.test("POST", "/v1/conversations/"+conv+"/handoff", nil).fails(t, 409, "conversation_closed", "")
+
+	// Tickets.
+	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "description": "Twice charged",
+		"contact": map[string]any{"email": "cy@example.com"}, "tags": []string{"billing"}, "metadata": map[string]any{"k": "v"}}).ok(t, 201)
+	e.test("POST", "/v1/tickets", map[string]any{"subject": "Follow-up", "contact_id": ctc, "conversation_id": conv, "priority": "high"}).ok(t, 201)
+	e.test("GET", "/v1/tickets?status=open&tag=billing&created_after=2026-01-01", nil).ok(t, 200)
+	e.test("GET", "/v1/tickets/T-1", nil).ok(t, 200)
+	e.test("PATCH", "/v1/tickets/"+tkt["id"].(string), map[string]any{"status": "solved", "assignee_id": e.member2}).ok(t, 200)
+	e.test("DELETE", "/v1/tickets/1", nil).ok(t, 200)
+
+	// Knowledge sources.
+	src := id(e.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ", "content": "# Shipping\nTwo days."}), 201)
+	e.test("GET", "/v1/knowledge-sources", nil).ok(t, 200)
+	e.test("GET", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
+	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).fails(t, 429, "sync_rate_limited", "")
+	e.clock.advance(11 * time.Minute)
+	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).ok(t, 202)
+	e.test("DELETE", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
+
+	// Events, resend, and the end of the endpoint and the contact.
+	evs := e.test("GET", "/v1/events?limit=3", nil).ok(t, 200)["data"].([]any)
+	evt := evs[0].(map[string]any)["id"].(string)
+	e.test("GET", "/v1/events/"+evt, nil).ok(t, 200)
+	e.test("POST", "/v1/events/"+evt+"/resend", map[string]any{"webhook_endpoint_id": whe}).ok(t, 202)
+	e.test("DELETE", "/v1/webhook-endpoints/"+whe, nil).ok(t, 200)
+	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	e.do("GET", "/v1/openapi.json", "", nil).ok(t, 200)
+
+	// Errors of every kind.
+	e.do("GET", "/v1/tickets", "", nil).fails(t, 401, "api_key_missing", "")
+	e.do("GET", "/v1/tickets", "csk_test_nope", nil).fails(t, 401, "api_key_invalid", "")
+	e.test("GET", "/v1/tickets/tkt_nope", nil).fails(t, 404, "resource_missing", "id")
+	e.test("POST", "/v1/tickets", map[string]any{}).fails(t, 400, "parameter_missing", "subject")
+	e.test("GET", "/v1/conversations?bogus=1", nil).fails(t, 400, "parameter_unknown", "bogus")
+	e.test("POST", "/v1/tickets", `{"subject": "`+strings.Repeat("x", web.MaxBodyBytes)+`"}`).fails(t, 413, "body_too_large", "")
+	e.test("PUT", "/v1/tickets", nil).fails(t, 405, "method_not_allowed", "")
+	e.test("GET", "/v1/nothing", nil).fails(t, 404, "resource_missing", "")
+
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			answered := false
+			for status := range op.Responses.Map() {
+				if n, _ := strconv.Atoi(status); n < 300 && check.Seen(op.OperationID, n) {
+					answered = true
+				}
+			}
+			if !answered {
+				t.Errorf("%s %s (%s): no success response went through the check", method, path, op.OperationID)
+			}
+		}
+	}
+	for _, s := range []struct {
+		op     string
+		status int
+	}{{"listTickets", 401}, {"getTicket", 404}, {"createTicket", 400}, {"createTicket", 413},
+		{"handOffConversation", 409}, {"updateContact", 409}, {"syncKnowledgeSource", 429}, {"upsertContact", 200}} {
+		if !check.Seen(s.op, s.status) {
+			t.Errorf("%s %d: not checked", s.op, s.status)
+		}
+	}
+}
+
+// Answers that depend on the server's options match the document too: a
+// plan without webhooks (403) and the per-key rate limit (429).
+func TestOpenAPIPlanAndRateLimit(t *testing.T) {
+	e := newEnv(t, func(o *app.Options) { o.Webhooks.Disabled = true })
+	check := e.srv.Client().Transport.(*openapicheck.Checker)
+	e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/"}).fails(t, 403, "feature_not_available", "")
+	e.test("GET", "/v1/webhook-endpoints", nil).fails(t, 403, "feature_not_available", "")
+	if !check.Seen("createWebhookEndpoint", 403) || !check.Seen("listWebhookEndpoints", 403) {
+		t.Error("403 answers not checked")
+	}
+
+	limited := httptest.NewServer(web.HandlerWith(e.svc, web.Options{APIPerSecond: 0.01, APIBurst: 1}))
+	defer limited.Close()
+	lc := openapicheck.New(t, limited.URL, nil)
+	client := &http.Client{Transport: lc}
+	for i, want := range []int{200, 429} {
+		req, _ := http.NewRequestWithContext(context.Background(), "GET", limited.URL+"/v1/tickets", nil)
+		req.Header.Set("Authorization", "Bearer "+e.testKey)
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Fatalf("request %d: %d, want %d", i, res.StatusCode, want)
+		}
+	}
+	if !lc.Seen("listTickets", 429) {
+		t.Error("429 rate_limited not checked")
+	}
+}
+
+// The document's limits are the ones the service enforces.
+func TestOpenAPILimitsMatchTheService(t *testing.T) {
+	doc, err := openapicheck.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := func(name string, props ...string) *openapi3.Schema {
+		s := doc.Components.Schemas[name].Value
+		for _, p := range props {
+			s = s.Properties[p].Value
+		}
+		return s
+	}
+	n := func(p *uint64) int {
+		if p == nil {
+			return -1
+		}
+		return int(*p)
+	}
+	metadata := schema("Metadata")
+	limit := doc.Components.Parameters["Limit"].Value.Schema.Value
+	for _, c := range []struct {
+		what      string
+		got, want int
+	}{
+		{"ticket subject", n(schema("TicketCreate", "subject").MaxLength), app.MaxTicketSubject},
+		{"ticket subject (PATCH)", n(schema("TicketUpdate", "subject").MaxLength), app.MaxTicketSubject},
+		{"ticket description", n(schema("TicketCreate", "description").MaxLength), app.MaxTicketDescription},
+		{"ticket tags on create", n(schema("TicketCreate", "tags").MaxItems), app.MaxTicketTags},
+		{"message body", n(schema("MessageCreate", "body").MaxLength), app.MaxMessageBody},
+		{"message attachments", n(schema("MessageCreate", "attachments").MaxItems), app.MaxAttachments},
+		{"attachment name", n(schema("MessageCreate", "attachments").Items.Value.Properties["name"].Value.MaxLength), files.MaxName},
+		{"source name", n(schema("KnowledgeSourceCreate", "name").MaxLength), app.MaxSourceName},
+		{"source url", n(schema("KnowledgeSourceCreate", "url").MaxLength), app.MaxSourceURL},
+		{"source content", n(schema("KnowledgeSourceCreate", "content").MaxLength), app.MaxSourceContent},
+		{"endpoint url", n(schema("WebhookEndpointCreate", "url").MaxLength), app.MaxWebhookURL},
+		{"endpoint url (PATCH)", n(schema("WebhookEndpointUpdate", "url").MaxLength), app.MaxWebhookURL},
+		{"endpoint description", n(schema("WebhookEndpointCreate", "description").MaxLength), app.MaxWebhookDescription},
+		{"endpoint description (PATCH)", n(schema("WebhookEndpointUpdate", "description").MaxLength), app.MaxWebhookDescription},
+		{"metadata pairs", n(metadata.MaxProps), app.MaxMetadataPairs},
+		{"metadata key", n(metadata.PropertyNames.Value.MaxLength), app.MaxMetadataKey},
+		{"metadata value", n(metadata.AdditionalProperties.Schema.Value.MaxLength), app.MaxMetadataValue},
+		{"metadata key (patch)", n(schema("MetadataPatch").PropertyNames.Value.MaxLength), app.MaxMetadataKey},
+		{"metadata value (patch)", n(schema("MetadataPatch").AdditionalProperties.Schema.Value.MaxLength), app.MaxMetadataValue},
+		{"list limit maximum", int(*limit.Max), app.MaxLimit},
+		{"list limit default", int(limit.Default.(float64)), app.DefaultLimit},
+		{"Idempotency-Key", n(doc.Components.Parameters["IdempotencyKey"].Value.Schema.Value.MaxLength), app.MaxIdempotencyKey},
+		{"request body", int(web.MaxBodyBytes), 1 << 20}, // the TooLarge response says 1 MiB
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: the document says %d, the service %d", c.what, c.got, c.want)
+		}
+	}
+}
