@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
 	"time"
 
 	"chatsvc/app"
@@ -48,17 +54,49 @@ func rawWrites(path string, d time.Duration) (result, error) {
 	return result{name: "ceiling: raw SQLite write tx (1 conn)", n: n, elapsed: time.Since(start)}, nil
 }
 
-// trivialServer is a net/http server answering every request with a small
-// JSON object: the most an HTTP API can do on this machine.
-func trivialServer() (url string, stop func(), err error) {
+// trivialHandler answers every request with a small JSON object: the most
+// an HTTP API can do on this machine.
+var trivialHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"id": "conv_trivial", "object": "conversation", "status": "open"})
+})
+
+// serveTrivial serves trivialHandler on a free loopback port and prints its
+// URL on stdout; it runs until the process is stopped.
+func serveTrivial() error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("http://%s\n", ln.Addr())
+	return http.Serve(ln, trivialHandler)
+}
+
+// trivialServer runs serveTrivial in a process of its own (this program,
+// started again with -trivial-server), so that the ceiling, like the server
+// under test, has its own runtime apart from the clients'.
+func trivialServer() (url string, stop func(), err error) {
+	self, err := os.Executable()
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"id": "conv_trivial", "object": "conversation", "status": "open"})
-	})}
-	go srv.Serve(ln)
-	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+	cmd := exec.Command(self, "-trivial-server")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("trivial server: %w", err)
+	}
+	return strings.TrimSpace(line), stop, nil
 }

@@ -37,7 +37,15 @@ func main() {
 	flag.DurationVar(&o.phase, "phase", 3*time.Second, "how long each load phase runs")
 	flag.StringVar(&o.root, "root", ".", "the chatsvc module's root, built into the binary under test")
 	flag.StringVar(&o.dir, "dir", "", "work dir (default: a new temp dir, removed afterwards)")
+	trivial := flag.Bool("trivial-server", false, "only serve the trivial handler of the ceiling (the harness starts itself so)")
 	flag.Parse()
+	if *trivial {
+		if err := serveTrivial(); err != nil {
+			logf("%v", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(o); err != nil {
 		logf("%v", err)
 		os.Exit(1)
