@@ -160,7 +160,9 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 		if a.HandOff {
 			c.Status = StatusWaiting
 		}
-		if _, err := s.addMessage(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, now); err != nil {
+		// Only the status may have changed: the narrow update will do.
+		if _, err := s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, nil, now,
+			q.UpdateConversationActivity); err != nil {
 			return err
 		}
 		if a.HandOff {

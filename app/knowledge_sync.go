@@ -41,6 +41,15 @@ func (s *Service) KnowledgeWorkers() []Worker {
 // before the database records ready, so ready means searchable. A sync cut
 // short (ctx, a crash) is still owed, so it is done again at the next start.
 func (s *Service) SyncStep(ctx context.Context) (bool, error) {
+	// The worker runs after every commit, and most times nothing is owed:
+	// finding that out on a reader keeps the writer free. A write here would
+	// also wake every worker again, this one included, so an idle server
+	// would spin.
+	if _, err := s.db.Read().NextDueKnowledgeSource(ctx); isNotFound(err) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
 	var k *storage.KnowledgeSource
 	err := s.write(ctx, func(q *storage.Q) error {
 		var err error

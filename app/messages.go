@@ -54,6 +54,10 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 	if err := in.validate(&s.att); err != nil {
 		return nil, err
 	}
+	// Team members are never deleted, so the author is looked up on a
+	// reader: the single writer, which every write waits for, does one read
+	// less. Its error is reported after the conversation's, as before.
+	m, memberErr := s.db.Read().Member(ctx, in.AuthorID.V)
 	var stored []storage.StoredFile
 	if len(in.Attachments.V) > 0 {
 		if s.att.store == nil {
@@ -62,7 +66,7 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 		}
 		// Refuse what the write would refuse before spending time on downloads.
 		err := s.db.ReadTx(ctx, func(q *storage.Q) error {
-			_, _, err := agentMessageAllowed(ctx, q, mode, convID, in)
+			_, err := agentMessageAllowed(ctx, q, mode, convID, in, memberErr)
 			return err
 		})
 		if err != nil {
@@ -77,7 +81,7 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 	}
 	var msg *storage.Message
 	err := s.write(ctx, func(q *storage.Q) error {
-		c, m, err := agentMessageAllowed(ctx, q, mode, convID, in)
+		c, err := agentMessageAllowed(ctx, q, mode, convID, in, memberErr)
 		if err != nil {
 			return err
 		}
@@ -85,27 +89,28 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 			c.Status = StatusHandedOff
 		}
 		author := storage.Author{Type: storage.AuthorAgent, ID: &m.ID, Name: &m.Name}
-		msg, err = s.addMessageWith(ctx, q, c, author, in.Body.V, nil, stored, s.stamp())
+		// Only the status may have changed: the narrow update will do.
+		msg, err = s.addMessageSaving(ctx, q, c, author, in.Body.V, nil, stored, s.stamp(), q.UpdateConversationActivity)
 		return err
 	})
 	return msg, err
 }
 
 // agentMessageAllowed checks that the conversation exists and is not closed
-// and that the author is a team member, and returns both.
-func agentMessageAllowed(ctx context.Context, q *storage.Q, mode storage.Mode, convID string, in AgentMessage) (*storage.Conversation, *storage.Member, error) {
+// and that the author is a team member (memberErr is the error of looking
+// the author up), and returns the conversation.
+func agentMessageAllowed(ctx context.Context, q *storage.Q, mode storage.Mode, convID string, in AgentMessage, memberErr error) (*storage.Conversation, error) {
 	c, err := q.Conversation(ctx, mode, convID)
 	if err != nil {
-		return nil, nil, found(err, noSuch("conversation", convID))
+		return nil, found(err, noSuch("conversation", convID))
 	}
-	m, err := q.Member(ctx, in.AuthorID.V)
-	if err != nil {
-		return nil, nil, found(err, noSuchRef("author_id", "team member", in.AuthorID.V))
+	if memberErr != nil {
+		return nil, found(memberErr, noSuchRef("author_id", "team member", in.AuthorID.V))
 	}
 	if c.Status == StatusClosed {
-		return nil, nil, closedErr(convID)
+		return nil, closedErr(convID)
 	}
-	return c, m, nil
+	return c, nil
 }
 
 // addMessage stores a message, counts it on its conversation (whose other
@@ -120,6 +125,14 @@ func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *storage.Conve
 // since the event carries signed URLs.
 func (s *Service) addMessageWith(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
 	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp) (*storage.Message, error) {
+	return s.addMessageSaving(ctx, q, c, author, body, sources, stored, now, q.UpdateConversation)
+}
+
+// addMessageSaving is addMessageWith with the conversation written by save:
+// q.UpdateConversationActivity when the caller changed at most its status.
+func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
+	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp,
+	save func(context.Context, *storage.Conversation) error) (*storage.Message, error) {
 	m := &storage.Message{ID: NewID(PrefixMessage), Object: "message", Mode: c.Mode, ConversationID: c.ID,
 		Author: author, Body: body, Attachments: []storage.Attachment{}, Files: stored, Sources: sources, CreatedAt: now}
 	if m.Sources == nil {
@@ -140,7 +153,7 @@ func (s *Service) addMessageWith(ctx context.Context, q *storage.Q, c *storage.C
 	}
 	c.MessageCount++
 	c.LastMessageAt, c.UpdatedAt = now, now
-	if err := q.UpdateConversation(ctx, c); err != nil {
+	if err := save(ctx, c); err != nil {
 		return nil, err
 	}
 	return m, s.emit(ctx, q, c.Mode, EventMessageCreated, m.ID, m, now)

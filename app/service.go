@@ -25,6 +25,7 @@ type Service struct {
 	att     attachments
 	widget  *widgetState // visitors, live updates and the assistant (widget.go)
 	hooks   WebhookOptions
+	keys    keyCache // API keys already checked (keycache.go)
 
 	knowledge *knowledge // crawling and indexing, set by UseKnowledge
 }

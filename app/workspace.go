@@ -48,7 +48,15 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (storage.Mode
 	}
 	// The lookup is by a hash of the whole secret, so its timing reveals nothing
 	// about the stored keys.
-	k, err := s.db.Read().KeyByHash(ctx, hashKey(secret))
+	hash := hashKey(secret)
+	stamp, err := readStamp(revocationMarker(s.db.Path()))
+	if err != nil {
+		return "", err
+	}
+	if m, ok := s.keys.get(hash, stamp); ok {
+		return m, nil
+	}
+	k, err := s.db.Read().KeyByHash(ctx, hash)
 	if errors.Is(err, storage.ErrNotFound) {
 		return "", bad
 	} else if err != nil {
@@ -57,17 +65,23 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (storage.Mode
 	if k.RevokedAt != nil {
 		return "", &Error{Kind: Unauthorized, Code: CodeAPIKeyInvalid, Message: "This API key has been revoked."}
 	}
+	s.keys.put(hash, k.Mode, stamp)
 	return k.Mode, nil
 }
 
 // Keys lists every API key (never their secrets).
 func (s *Service) Keys(ctx context.Context) ([]*storage.APIKey, error) { return s.db.Read().Keys(ctx) }
 
-// RevokeKey revokes a key by id; it is refused from then on.
+// RevokeKey revokes a key by id; it is refused from then on, also by
+// servers running in other processes (see keyCache).
 func (s *Service) RevokeKey(ctx context.Context, id string) error {
-	return s.write(ctx, func(q *storage.Q) error {
+	err := s.write(ctx, func(q *storage.Q) error {
 		return found(q.RevokeKey(ctx, id, s.stamp()), noSuch("API key", id))
 	})
+	if err != nil {
+		return err
+	}
+	return markRevocation(s.db.Path())
 }
 
 // CreateSite adds a website the widget can run on.

@@ -43,6 +43,24 @@ func TestListQueriesUseIndexes(t *testing.T) {
 		}
 		where, tail, args := keyset("created_at", false, pg, []string{"conversation_id = ?"}, []any{"conv_x"})
 		add("messages", `SELECT `+messageCols+` FROM messages`+where+tail, args)
+		// The lists of the other resources, built as their methods build them.
+		for _, typ := range []string{"", "ticket.created"} {
+			conds, args := equal(Test, "type", typ)
+			where, tail, args := keyset("seq", true, pg, conds, args)
+			add("events type="+typ, `SELECT `+eventCols+` FROM events`+where+tail, args)
+		}
+		conds, args := equal(Test)
+		where, tail, args = keyset("created_at", true, pg, conds, args)
+		add("knowledge sources", `SELECT `+sourceCols+` FROM knowledge_sources`+where+tail, args)
+		add("webhook endpoints", `SELECT `+endpointCols+` FROM webhook_endpoints`+where+tail, args)
+		for _, event := range []string{"", "evt_x"} {
+			conds, args := []string{"endpoint_id = ?"}, []any{"whe_x"}
+			if event != "" {
+				conds, args = append(conds, "event_id = ?"), append(args, event)
+			}
+			where, tail, args := keyset("created_at", true, pg, conds, args)
+			add("webhook attempts event="+event, `SELECT `+attemptCols+` FROM webhook_attempts`+where+tail, args)
+		}
 	}
 	for _, qu := range queries {
 		rows, err := db.read.Query("EXPLAIN QUERY PLAN "+qu.sql, qu.args...)

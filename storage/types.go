@@ -33,12 +33,11 @@ func (t Timestamp) Time() time.Time { return time.UnixMilli(int64(t)).UTC() }
 
 func (t Timestamp) String() string { return t.Time().Format(TimeLayout) }
 
-// MarshalJSON writes the ISO 8601 form.
-func (t Timestamp) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, len(TimeLayout)+2)
-	b = append(b, '"')
-	b = t.Time().AppendFormat(b, TimeLayout)
-	return append(b, '"'), nil
+// MarshalText writes the ISO 8601 form, which encoding/json quotes. (A
+// MarshalJSON method would have its output re-validated by encoding/json,
+// which showed in profiles of list responses.)
+func (t Timestamp) MarshalText() ([]byte, error) {
+	return t.Time().AppendFormat(make([]byte, 0, len(TimeLayout)), TimeLayout), nil
 }
 
 // UnmarshalJSON reads the ISO 8601 form.

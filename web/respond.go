@@ -40,20 +40,28 @@ var kinds = map[app.Kind]struct {
 
 // writeJSON writes v with the given status, indented for people using curl.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	compact, out := buffers.Get().(*bytes.Buffer), buffers.Get().(*bytes.Buffer)
+	defer func() {
+		for _, b := range []*bytes.Buffer{compact, out} {
+			if b.Cap() <= maxPooled {
+				b.Reset()
+				buffers.Put(b)
+			}
+		}
+	}()
+	enc := json.NewEncoder(compact)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
-		buf.Reset()
-		buf.WriteString(`{"error":{"type":"api_error","message":"The response could not be encoded.","code":"internal_error","param":null}}`)
+		out.WriteString(`{"error":{"type":"api_error","message":"The response could not be encoded.","code":"internal_error","param":null}}`)
+	} else {
+		out.Write(append(indent(out.AvailableBuffer(), compact.Bytes()), '\n'))
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Content-Length", strconv.Itoa(out.Len()))
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(out.Bytes())
 }
 
 // writeError answers with SPEC.md's error shape. Errors that are not

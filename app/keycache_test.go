@@ -1,0 +1,129 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// TestKeyRevokedElsewhereIsRefusedAtOnce: a revocation made through
+// another database handle, as `chatsvc keys revoke` does beside serve,
+// empties the cache of the serving Service before its next request.
+func TestKeyRevokedElsewhereIsRefusedAtOnce(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	open := func() *Service {
+		db, err := storage.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return New(db, Options{})
+	}
+	serving, cli := open(), open()
+	secret, key, err := serving.CreateKey(ctx, storage.Live, "crm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := serving.CreateKey(ctx, storage.Test, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if m, err := serving.Authenticate(ctx, secret); err != nil || m != storage.Live {
+			t.Fatalf("authenticate %d: %v %v", i, m, err)
+		}
+	}
+	if serving.keys.hits != 2 {
+		t.Fatalf("%d cache hits after 3 checks of one key, want 2", serving.keys.hits)
+	}
+	if err := cli.RevokeKey(ctx, key.ID); err != nil {
+		t.Fatal(err)
+	}
+	var ae *Error
+	if _, err := serving.Authenticate(ctx, secret); !errors.As(err, &ae) || ae.Code != CodeAPIKeyInvalid {
+		t.Fatalf("revoked key: %v", err)
+	}
+	if m, err := serving.Authenticate(ctx, other); err != nil || m != storage.Test {
+		t.Fatalf("a key not revoked: %v %v", m, err)
+	}
+}
+
+func TestKeyCacheHoldsOnlyValidKeys(t *testing.T) {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	svc := New(db, Options{})
+	for i := 0; i < 3; i++ {
+		if _, err := svc.Authenticate(ctx, "csk_live_notakey"); err == nil {
+			t.Fatal("unknown key accepted")
+		}
+	}
+	if len(svc.keys.modes) != 0 || svc.keys.hits != 0 {
+		t.Fatalf("unknown key cached: %v, %d hits", svc.keys.modes, svc.keys.hits)
+	}
+}
+
+// TestKeyCacheDropsAnswersOlderThanTheMarker: a lookup that began before a
+// revocation was marked is not stored, since it may have read the key
+// before the revocation committed.
+func TestKeyCacheDropsAnswersOlderThanTheMarker(t *testing.T) {
+	var c keyCache
+	before := markerStamp{}
+	after := markerStamp{exists: true, size: 1}
+	if _, ok := c.get("h", before); ok {
+		t.Fatal("hit in an empty cache")
+	}
+	if _, ok := c.get("other", after); ok { // a later request saw the new marker
+		t.Fatal("hit in an empty cache")
+	}
+	c.put("h", storage.Live, before)
+	if _, ok := c.get("h", after); ok {
+		t.Fatal("an answer read before the revocation was marked was kept")
+	}
+	c.put("h", storage.Live, after)
+	if m, ok := c.get("h", after); !ok || m != storage.Live {
+		t.Fatalf("get after put: %v %v", m, ok)
+	}
+}
+
+// BenchmarkAuthenticate compares, in one run, a check of a key already
+// seen (a stat of the marker) with the database lookup it replaces.
+//
+//	go test ./app -run '^$' -bench Authenticate
+func BenchmarkAuthenticate(b *testing.B) {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	svc := New(db, Options{})
+	secret, _, err := svc.CreateKey(ctx, storage.Live, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hash := hashKey(secret)
+	var cached, lookup time.Duration
+	for b.Loop() {
+		t := time.Now()
+		if _, err := svc.Authenticate(ctx, secret); err != nil {
+			b.Fatal(err)
+		}
+		cached += time.Since(t)
+		t = time.Now()
+		if _, err := db.Read().KeyByHash(ctx, hash); err != nil {
+			b.Fatal(err)
+		}
+		lookup += time.Since(t)
+	}
+	b.ReportMetric(float64(cached.Nanoseconds())/float64(b.N), "cached_ns/op")
+	b.ReportMetric(float64(lookup.Nanoseconds())/float64(b.N), "lookup_ns/op")
+	b.ReportMetric(float64(lookup)/float64(cached), "speedup")
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bufio"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/storage"
+)
+
+// rawWrites measures single-row INSERT transactions/s on one connection
+// with the project's pragmas and a prepared statement: what SQLite itself
+// allows on this machine, with no SQL parsing and no HTTP.
+func rawWrites(path string, d time.Duration) (result, error) {
+	db, err := sql.Open("sqlite", storage.DSN(path)+"&_txlock=immediate")
+	if err != nil {
+		return result{}, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE TABLE t (id TEXT PRIMARY KEY, body TEXT NOT NULL, created_at INTEGER NOT NULL)`); err != nil {
+		return result{}, err
+	}
+	ins, err := db.Prepare(`INSERT INTO t (id, body, created_at) VALUES (?, ?, ?)`)
+	if err != nil {
+		return result{}, err
+	}
+	defer ins.Close()
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		tx, err := db.Begin()
+		if err != nil {
+			return result{}, err
+		}
+		if _, err := tx.Stmt(ins).Exec(app.NewID("row_"), "payload", n); err != nil {
+			tx.Rollback()
+			return result{}, err
+		}
+		if err := tx.Commit(); err != nil {
+			return result{}, err
+		}
+		n++
+	}
+	return result{name: "ceiling: raw SQLite write tx (1 conn)", n: n, elapsed: time.Since(start)}, nil
+}
+
+// trivialHandler answers every request with a small JSON object: the most
+// an HTTP API can do on this machine.
+var trivialHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"id": "conv_trivial", "object": "conversation", "status": "open"})
+})
+
+// serveTrivial serves trivialHandler on a free loopback port and prints its
+// URL on stdout; it runs until the process is stopped.
+func serveTrivial() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("http://%s\n", ln.Addr())
+	return http.Serve(ln, trivialHandler)
+}
+
+// trivialServer runs serveTrivial in a process of its own (this program,
+// started again with -trivial-server), so that the ceiling, like the server
+// under test, has its own runtime apart from the clients'.
+func trivialServer() (url string, stop func(), err error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(self, "-trivial-server")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("trivial server: %w", err)
+	}
+	return strings.TrimSpace(line), stop, nil
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// topics are the knowledge the assistant answers from: one text source
+// with a section per topic, and a visitor question for each.
+var topics = []struct{ section, question string }{
+	{"Billing. Invoices are sent on the first day of each month. Changing the plan takes effect at the next invoice, and unused days are credited.", "When is the invoice sent?"},
+	{"Refunds. A refund is paid within five working days to the card used for the payment. Annual plans are refunded pro rata.", "How long does a refund take?"},
+	{"Seats. Each team member uses one seat. Adding seats is possible at any time from the billing page; removing them applies at renewal.", "How do I add seats for my team?"},
+	{"Export. Conversations and contacts can be exported as CSV from the settings page. Exports include attachments as links.", "Can I export my conversations?"},
+	{"Security. Data is encrypted at rest and in transit. Two-factor sign-in can be required for the whole team.", "Is two-factor sign-in available?"},
+	{"Widget. The chat widget loads asynchronously and adds about 30 kB to the page. It can be hidden on chosen pages.", "Does the widget slow down my page?"},
+}
+
+var questions = func() []string {
+	q := make([]string, len(topics))
+	for i, t := range topics {
+		q[i] = t.question
+	}
+	return q
+}()
+
+// waitKnowledge creates a text knowledge source for the assistant and waits
+// until it is indexed.
+func waitKnowledge(base string, auth map[string]string) error {
+	var text []string
+	for _, t := range topics {
+		text = append(text, t.section)
+	}
+	body, _ := json.Marshal(map[string]string{"type": "text", "name": "Help centre", "content": strings.Join(text, "\n\n")})
+	c := &http.Client{Timeout: 10 * time.Second}
+	var b []byte
+	if err := call(c, "POST", base+"/v1/knowledge-sources", auth, string(body), 201, &b); err != nil {
+		return err
+	}
+	var src struct{ ID, Status string }
+	if err := json.Unmarshal(b, &src); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if err := call(c, "GET", base+"/v1/knowledge-sources/"+src.ID, auth, "", 200, &b); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &src); err != nil {
+			return err
+		}
+		switch src.Status {
+		case "ready":
+			return nil
+		case "failed":
+			return fmt.Errorf("knowledge source %s failed to index", src.ID)
+		}
+	}
+	return fmt.Errorf("knowledge source %s not indexed within 30s", src.ID)
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// result is one row of the table.
+type result struct {
+	name     string
+	n        int // operations completed without error
+	errors   int
+	elapsed  time.Duration
+	p50, p99 time.Duration
+	ceiling  string  // which ceiling the ratio is to
+	ratio    float64 // rate / ceiling; 0 when not compared
+}
+
+func (r result) rate() float64 { return float64(r.n) / r.elapsed.Seconds() }
+
+// op is one request of a load phase, by client c, numbered i overall.
+type op func(c *http.Client, worker, i int) error
+
+// drive runs op from clients goroutines for d and measures each call.
+func drive(name string, clients int, d time.Duration, fn op) result {
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxIdleConns: clients}}
+	defer client.CloseIdleConnections()
+	var seq, errs atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mine := make([]time.Duration, 0, 4096)
+			for time.Since(start) < d {
+				t := time.Now()
+				if err := fn(client, w, int(seq.Add(1))); err != nil {
+					errs.Add(1)
+					firstErr.CompareAndSwap(nil, err)
+					continue
+				}
+				mine = append(mine, time.Since(t))
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	r := result{name: name, n: len(lat), errors: int(errs.Load()), elapsed: time.Since(start)}
+	if len(lat) > 0 {
+		slices.Sort(lat)
+		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
+	}
+	if err, ok := firstErr.Load().(error); ok {
+		logf("%s: %d errors, first: %v", name, r.errors, err)
+	}
+	return r
+}
+
+// call sends one request and checks its status; out, if not nil, receives
+// the response body.
+func call(c *http.Client, method, url string, headers map[string]string, body string, want int, out *[]byte) error {
+	var rd io.Reader
+	if body != "" {
+		rd = bytes.NewReader([]byte(body))
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		return err
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, b)
+	}
+	if out != nil {
+		*out = b
+	}
+	return nil
+}

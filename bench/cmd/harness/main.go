@@ -1,0 +1,366 @@
+// Command harness measures chatsvc end to end: it builds the binary, seeds
+// a data dir through the storage layer, starts `chatsvc serve` on a free
+// loopback port, drives it with concurrent clients, and prints one table
+// with each figure beside the ceiling of this machine measured in the same
+// run (raw SQLite write transactions/s, a trivial net/http JSON handler's
+// requests/s).
+//
+//	go run ./bench/cmd/harness                 # 1,000,000 messages
+//	go run ./bench/cmd/harness -scale 0.01     # a quick run
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/bench/seed"
+	"chatsvc/storage"
+)
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "harness: "+format+"\n", args...)
+}
+
+func main() {
+	var o options
+	flag.Float64Var(&o.scale, "scale", 1, "data size as a share of 1,000,000 messages, 100,000 conversations, 50,000 tickets and 100,000 contacts")
+	flag.IntVar(&o.clients, "clients", 16, "concurrent clients")
+	flag.DurationVar(&o.phase, "phase", 3*time.Second, "how long each load phase runs")
+	flag.StringVar(&o.root, "root", ".", "the chatsvc module's root, built into the binary under test")
+	flag.StringVar(&o.dir, "dir", "", "work dir (default: a new temp dir, removed afterwards)")
+	trivial := flag.Bool("trivial-server", false, "only serve the trivial handler of the ceiling (the harness starts itself so)")
+	flag.Parse()
+	if *trivial {
+		if err := serveTrivial(); err != nil {
+			logf("%v", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(o); err != nil {
+		logf("%v", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	scale   float64
+	clients int
+	phase   time.Duration
+	root    string
+	dir     string
+}
+
+// fixture is what seeding leaves for the load phases.
+type fixture struct {
+	key    string
+	member string
+	*seed.Result
+}
+
+func run(o options) error {
+	began := time.Now()
+	dir := o.dir
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "chatsvc-harness-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	}
+	dataDir := filepath.Join(dir, "data")
+
+	// Build while seeding: the two are independent.
+	built := make(chan error, 1)
+	var bin string
+	go func() {
+		var err error
+		bin, err = build(o.root, dir)
+		built <- err
+	}()
+	var hooks counter
+	hookURL, stopHooks, err := webhookReceiver(&hooks)
+	if err != nil {
+		return err
+	}
+	defer stopHooks()
+	sc := seed.Of(o.scale)
+	t0 := time.Now()
+	fx, err := seedDir(dataDir, sc, hookURL)
+	if err != nil {
+		return err
+	}
+	seedTime := time.Since(t0)
+	logf("seeded %d messages in %d conversations, %d tickets, %d contacts in %v",
+		sc.Messages, sc.Conversations, sc.Tickets, sc.Contacts, seedTime.Round(time.Millisecond))
+	if err := <-built; err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+
+	// Ceilings, on the same machine in the same run: measured before and
+	// after the load and averaged, since other work on a shared machine
+	// shifts them.
+	first, err := ceilings(dir, o, 1)
+	if err != nil {
+		return err
+	}
+
+	// Run 1: the API and the widget; mail waits in the outbox and webhooks
+	// are off, so their drains are measured alone afterwards.
+	srv, err := start(bin, dataDir, settings{})
+	if err != nil {
+		return err
+	}
+	time.Sleep(time.Second)
+	idleRSS := srv.rss()
+	peak := srv.peakRSS()
+	rows, tickets, err := apiLoad(srv.url, fx, o)
+	loadRSS := peak()
+	if stopErr := srv.stop(); err == nil {
+		err = stopErr
+	}
+	if err != nil {
+		return err
+	}
+
+	// Run 2: the outbox drains to a local SMTP server.
+	var mails counter
+	smtpPort, stopSMTP, err := startSMTP(&mails)
+	if err != nil {
+		return err
+	}
+	defer stopSMTP()
+	mail, err := drain(bin, dataDir, settings{smtpPort: smtpPort}, "mail outbox drain", &mails, tickets)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, mail)
+
+	// Run 3: the events of run 1 are delivered to the local receiver.
+	hook, err := drain(bin, dataDir, settings{webhooks: true}, "webhook deliveries", &hooks, 1<<30)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, hook)
+
+	last, err := ceilings(dir, o, 2)
+	if err != nil {
+		return err
+	}
+	raw, trivial := mean(first[0], last[0]), mean(first[1], last[1])
+	logf("ceilings before/after the load: raw SQLite %.0f/%.0f tx/s, trivial handler %.0f/%.0f req/s",
+		first[0].rate(), last[0].rate(), first[1].rate(), last[1].rate())
+	for i := range rows {
+		switch rows[i].ceiling {
+		case "sqlite":
+			rows[i].ratio = rows[i].rate() / raw.rate()
+		case "http":
+			rows[i].ratio = rows[i].rate() / trivial.rate()
+		}
+	}
+	size := fileSize(filepath.Join(dataDir, storage.FileName)) + fileSize(filepath.Join(dataDir, storage.FileName+"-wal"))
+	printTable(os.Stdout, o, sc, seedTime, append([]result{raw, trivial}, rows...), idleRSS, loadRSS, size, time.Since(began))
+	// A figure taken with failing requests, or with none, measures nothing.
+	for _, r := range rows {
+		if r.errors > 0 || r.n == 0 {
+			return fmt.Errorf("%s: %d done, %d failed", r.name, r.n, r.errors)
+		}
+	}
+	return nil
+}
+
+// ceilings measures raw SQLite write transactions/s and a trivial
+// handler's requests/s.
+func ceilings(dir string, o options, round int) ([2]result, error) {
+	raw, err := rawWrites(filepath.Join(dir, fmt.Sprintf("raw%d.db", round)), o.phase)
+	if err != nil {
+		return [2]result{}, err
+	}
+	trivialURL, stopTrivial, err := trivialServer()
+	if err != nil {
+		return [2]result{}, err
+	}
+	defer stopTrivial()
+	trivial := drive("ceiling: trivial net/http JSON handler", o.clients, o.phase, func(c *http.Client, _, _ int) error {
+		return call(c, "GET", trivialURL+"/v1/conversations/conv_trivial", nil, "", 200, nil)
+	})
+	return [2]result{raw, trivial}, nil
+}
+
+// mean is the average of two measurements of the same thing.
+func mean(a, b result) result {
+	a.n += b.n
+	a.errors += b.errors
+	a.elapsed += b.elapsed
+	a.p50, a.p99 = (a.p50+b.p50)/2, (a.p99+b.p99)/2
+	return a
+}
+
+// seedDir creates the workspace (two sites, a team member, a test key, a
+// webhook endpoint for every event) and seeds sc through the storage layer.
+func seedDir(dataDir string, sc seed.Scale, hookURL string) (*fixture, error) {
+	ctx := context.Background()
+	db, err := storage.Open(ctx, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	svc := app.New(db, app.Options{Webhooks: app.WebhookOptions{AllowHTTP: true, AllowPrivate: true}})
+	var sites []string
+	for _, name := range []string{"Shop", "Docs"} {
+		s, err := svc.CreateSite(ctx, name, "")
+		if err != nil {
+			return nil, err
+		}
+		sites = append(sites, s.ID)
+	}
+	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", "")
+	if err != nil {
+		return nil, err
+	}
+	key, _, err := svc.CreateKey(ctx, storage.Test, "harness")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := svc.CreateWebhookEndpoint(ctx, storage.Test, app.WebhookEndpointInput{
+		URL: app.Value(hookURL), Events: app.Value([]string{"*"})}); err != nil {
+		return nil, err
+	}
+	res, err := seed.Run(ctx, db, storage.Test, sites, m.ID, sc, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return &fixture{key: key, member: m.ID, Result: res}, nil
+}
+
+// apiLoad runs the API and widget phases against a running server and
+// returns their rows and how many tickets were created (each owes an e-mail).
+func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
+	auth := map[string]string{"Authorization": "Bearer " + fx.key}
+	pick := func(ids []string) string { return ids[rand.IntN(len(ids))] }
+	if err := waitKnowledge(base, auth); err != nil {
+		return nil, 0, err
+	}
+	phase := func(name, ceiling string, fn op) result {
+		r := drive(name, o.clients, o.phase, fn)
+		r.ceiling = ceiling
+		logf("%s: %.0f/s, p50 %v, p99 %v, %d errors", name, r.rate(), r.p50, r.p99, r.errors)
+		return r
+	}
+	var rows []result
+	rows = append(rows, phase("ticket create", "sqlite", func(c *http.Client, _, i int) error {
+		return call(c, "POST", base+"/v1/tickets", auth, fmt.Sprintf(`{"subject":"Harness %d","contact_id":%q,"tags":["harness"]}`,
+			i, pick(fx.Contacts)), 201, nil)
+	}))
+	tickets := rows[0].n
+	rows = append(rows, phase("contact upsert", "sqlite", func(c *http.Client, _, i int) error {
+		// Half create a contact, half update one made before.
+		email := fmt.Sprintf("upsert%d@example.com", i)
+		if i%2 == 1 {
+			email = fmt.Sprintf("upsert%d@example.com", i-1)
+		}
+		err := call(c, "POST", base+"/v1/contacts", auth, fmt.Sprintf(`{"email":%q,"name":"Harness","attributes":{"plan":"pro"}}`, email), 201, nil)
+		if err != nil && strings.Contains(err.Error(), ": 200 ") {
+			return nil
+		}
+		return err
+	}))
+	rows = append(rows, phase("agent message create", "sqlite", func(c *http.Client, _, i int) error {
+		return call(c, "POST", base+"/v1/conversations/"+pick(fx.Open)+"/messages", auth,
+			fmt.Sprintf(`{"body":"Reply %d: the plan changes at the next invoice.","author_id":%q}`, i, fx.member), 201, nil)
+	}))
+	rows = append(rows, phase("get conversation", "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations), auth, "", 200, nil)
+	}))
+	rows = append(rows, phase("list conversations (limit 20, filters)", "http", func(c *http.Client, _, i int) error {
+		var q string
+		switch i % 3 {
+		case 0:
+			q = "status=" + seed.Statuses[i%len(seed.Statuses)]
+		case 1:
+			q = "status=" + seed.Statuses[i%len(seed.Statuses)] + "&site_id=" + fx.Sites[i%len(fx.Sites)]
+		case 2:
+			q = "contact_id=" + pick(fx.Contacts)
+		}
+		return call(c, "GET", base+"/v1/conversations?limit=20&"+q, auth, "", 200, nil)
+	}))
+	rows = append(rows, phase("list messages (limit 20)", "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations)+"/messages?limit=20", auth, "", 200, nil)
+	}))
+	// Each visitor writes visitorMessages messages, then a new one comes:
+	// the widget allows one visitor 30 messages a minute.
+	tokens, sent := make([]string, o.clients), make([]int, o.clients)
+	rows = append(rows, phase("widget message + assistant reply", "sqlite", func(c *http.Client, w, i int) error {
+		if sent[w]%visitorMessages == 0 {
+			var b []byte
+			body := fmt.Sprintf(`{"site_id":%q,"page_url":"https://example.com/pricing","test":true}`, fx.Sites[0])
+			if err := call(c, "POST", base+"/widget/v1/sessions", nil, body, 200, &b); err != nil {
+				return err
+			}
+			var s struct {
+				Token string `json:"visitor_token"`
+			}
+			if err := json.Unmarshal(b, &s); err != nil {
+				return err
+			}
+			tokens[w] = s.Token
+		}
+		sent[w]++
+		var b []byte
+		q := questions[i%len(questions)]
+		if err := call(c, "POST", base+"/widget/v1/messages", map[string]string{"X-Visitor-Token": tokens[w]},
+			fmt.Sprintf(`{"body":%q}`, q), 201, &b); err != nil {
+			return err
+		}
+		var ex struct {
+			Reply *struct {
+				Body string `json:"body"`
+			} `json:"reply"`
+		}
+		if err := json.Unmarshal(b, &ex); err != nil {
+			return err
+		}
+		if ex.Reply == nil {
+			return fmt.Errorf("no assistant reply in the response")
+		}
+		return nil
+	}))
+	return rows, tickets, nil
+}
+
+// visitorMessages is how many messages each simulated visitor writes; the
+// session that starts each visitor is part of the first round trip.
+const visitorMessages = 10
+
+// drain starts the server with s and measures how fast the work of run 1
+// arrives at c (at most want items; it stops after a quiet second or 30s).
+func drain(bin, dataDir string, s settings, name string, c *counter, want int) (result, error) {
+	before, _, _ := c.get()
+	c.reset()
+	begin := time.Now()
+	srv, err := start(bin, dataDir, s)
+	if err != nil {
+		return result{}, err
+	}
+	n, took := drainRate(c, begin, want, time.Second, 30*time.Second)
+	err = srv.stop()
+	logf("%s: %d in %v (%d arrived before)", name, n, took.Round(time.Millisecond), before)
+	return result{name: name, n: n, elapsed: max(took, time.Millisecond), ceiling: "sqlite"}, err
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"chatsvc/bench/seed"
+)
+
+// printTable writes the run's figures as a Markdown table, with the
+// machine and the data they were taken on.
+func printTable(w io.Writer, o options, sc seed.Scale, seedTime time.Duration, rows []result, idleRSS, loadRSS, dbSize int64, total time.Duration) {
+	fmt.Fprintf(w, "chatsvc harness: %s/%s, %d CPUs, %s; %d clients, %v per phase\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel(), o.clients, o.phase)
+	fmt.Fprintf(w, "data: %d messages in %d conversations, %d tickets, %d contacts (seeded in %v)\n\n",
+		sc.Messages, sc.Conversations, sc.Tickets, sc.Contacts, seedTime.Round(time.Millisecond))
+	fmt.Fprintf(w, "| %-40s | %8s | %7s | %7s | %6s | %-26s |\n", "what", "per s", "p50 ms", "p99 ms", "errors", "ratio to ceiling")
+	fmt.Fprintf(w, "|%s|%s:|%s:|%s:|%s:|%s|\n", strings.Repeat("-", 42), strings.Repeat("-", 9), strings.Repeat("-", 8), strings.Repeat("-", 8), strings.Repeat("-", 7), strings.Repeat("-", 28))
+	for _, r := range rows {
+		p50, p99, ratio := "-", "-", "-"
+		if r.p50 > 0 {
+			p50, p99 = ms(r.p50), ms(r.p99)
+		}
+		switch r.ceiling {
+		case "sqlite":
+			ratio = fmt.Sprintf("%.3f of raw SQLite tx", r.ratio)
+		case "http":
+			ratio = fmt.Sprintf("%.3f of trivial handler", r.ratio)
+		}
+		fmt.Fprintf(w, "| %-40s | %8.0f | %7s | %7s | %6d | %-26s |\n", r.name, r.rate(), p50, p99, r.errors, ratio)
+	}
+	fmt.Fprintf(w, "\nresident memory: %s idle, %s peak under load; database %s; whole run %v\n",
+		mb(idleRSS), mb(loadRSS), mb(dbSize), total.Round(time.Second))
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
+
+func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
+
+// cpuModel is the processor's name from /proc/cpuinfo, if there is one.
+func cpuModel() string {
+	b, err := readFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, line := range strings.Split(b, "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}

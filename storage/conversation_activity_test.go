@@ -1,0 +1,121 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// activityDB is a database with one site and n conversations conv_0…,
+// each with a contact and metadata.
+func activityDB(tb testing.TB, n int) *DB {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := Open(ctx, tb.TempDir())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	err = db.Write(ctx, func(q *Q) error {
+		if err := q.InsertSite(ctx, &Site{ID: "site_a", Name: "A", CreatedAt: 1}); err != nil {
+			return err
+		}
+		email := "a@example.com"
+		if err := q.InsertContact(ctx, &Contact{ID: "ctc_a", Mode: Test, Email: &email, CreatedAt: 1, UpdatedAt: 1}, &email); err != nil {
+			return err
+		}
+		contact, subject := "ctc_a", "Pricing"
+		for i := 0; i < n; i++ {
+			if err := q.InsertConversation(ctx, &Conversation{ID: fmt.Sprintf("conv_%d", i), Mode: Test, SiteID: "site_a",
+				Status: "waiting", Subject: &subject, ContactID: &contact, Metadata: map[string]string{"plan": "pro"},
+				CreatedAt: Timestamp(i), UpdatedAt: Timestamp(i), LastMessageAt: Timestamp(i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return db
+}
+
+func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
+	ctx := context.Background()
+	db := activityDB(t, 1)
+	c, err := db.Read().Conversation(ctx, Test, "conv_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Status, c.MessageCount, c.LastMessageAt, c.UpdatedAt = "handed_off", 3, 500, 600
+	other := "Changed"
+	c.Subject, c.ContactID, c.Metadata = &other, nil, map[string]string{}
+	if err := db.Write(ctx, func(q *Q) error { return q.UpdateConversationActivity(ctx, c) }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Read().Conversation(ctx, Test, "conv_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != "handed_off" || got.MessageCount != 3 || got.LastMessageAt != 500 || got.UpdatedAt != 600 {
+		t.Errorf("activity not written: %+v", got)
+	}
+	if *got.Subject != "Pricing" || got.ContactID == nil || got.Metadata["plan"] != "pro" {
+		t.Errorf("fields other than the activity were written: %+v", got)
+	}
+	c.ID = "conv_missing"
+	err = db.Write(ctx, func(q *Q) error { return q.UpdateConversationActivity(ctx, c) })
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing conversation: %v, want ErrNotFound", err)
+	}
+}
+
+// BenchmarkConversationUpdate compares, in one run, the full update with
+// UpdateConversationActivity, each after the read a new message makes, in
+// batches of 64 as the writer's group commits run them.
+//
+//	go test ./storage -run '^$' -bench ConversationUpdate
+func BenchmarkConversationUpdate(b *testing.B) {
+	const n, batch = 20000, 64
+	ctx := context.Background()
+	db := activityDB(b, n)
+	var full, narrow time.Duration
+	i := 0
+	for b.Loop() {
+		for _, activity := range []bool{false, true} {
+			start := time.Now()
+			err := db.Write(ctx, func(q *Q) error {
+				for j := 0; j < batch; j++ {
+					i++
+					c, err := q.Conversation(ctx, Test, fmt.Sprintf("conv_%d", (i*7919)%n))
+					if err != nil {
+						return err
+					}
+					c.MessageCount++
+					c.UpdatedAt = Timestamp(i)
+					update := q.UpdateConversation
+					if activity {
+						update = q.UpdateConversationActivity
+					}
+					if err := update(ctx, c); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if activity {
+				narrow += time.Since(start)
+			} else {
+				full += time.Since(start)
+			}
+		}
+	}
+	b.ReportMetric(float64(full.Nanoseconds())/float64(b.N*batch), "full_ns/update")
+	b.ReportMetric(float64(narrow.Nanoseconds())/float64(b.N*batch), "activity_ns/update")
+	b.ReportMetric(float64(full)/float64(narrow), "speedup")
+}
