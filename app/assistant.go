@@ -62,7 +62,7 @@ func (s *Service) UseAssistant(r Responder) { s.widget.responder = r }
 // question is answered in its own goroutine, so a slow answer holds up no
 // other; when the worker stops it waits for them.
 func (s *Service) AssistantWorker() Worker {
-	return Worker{Name: "assistant", Every: 2 * time.Second, Wake: s.Wakeup(), Step: s.answerDue,
+	return Worker{Name: "assistant", Every: 2 * time.Second, Wake: s.Wakeup(storage.QueueAssistant), Step: s.answerDue,
 		Drain: s.widget.answering.Wait}
 }
 
@@ -161,7 +161,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 			c.Status = StatusWaiting
 		}
 		// Only the status may have changed: the narrow update will do.
-		if _, err := s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, nil, now,
+		if _, err := s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, now,
 			q.UpdateConversationActivity); err != nil {
 			return err
 		}

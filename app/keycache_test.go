@@ -54,12 +54,7 @@ func TestKeyRevokedElsewhereIsRefusedAtOnce(t *testing.T) {
 
 func TestKeyCacheHoldsOnlyValidKeys(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	svc := New(db, Options{})
+	svc, _ := newTestService(t)
 	for i := 0; i < 3; i++ {
 		if _, err := svc.Authenticate(ctx, "csk_live_notakey"); err == nil {
 			t.Fatal("unknown key accepted")
@@ -99,12 +94,7 @@ func TestKeyCacheDropsAnswersOlderThanTheMarker(t *testing.T) {
 //	go test ./app -run '^$' -bench Authenticate
 func BenchmarkAuthenticate(b *testing.B) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	svc := New(db, Options{})
+	svc, db := newTestService(b)
 	secret, _, err := svc.CreateKey(ctx, storage.Live, "bench")
 	if err != nil {
 		b.Fatal(err)

@@ -29,8 +29,8 @@ func (s *Service) KnowledgeWorkers() []Worker {
 		return nil
 	}
 	return []Worker{
-		{Name: "knowledge-sync", Every: k.Every, Wake: s.Wakeup(), Step: s.SyncStep},
-		{Name: "knowledge-index", Every: k.Every, Wake: s.Wakeup(), Step: s.IndexStep},
+		{Name: "knowledge-sync", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: s.SyncStep},
+		{Name: "knowledge-index", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: s.IndexStep},
 		{Name: "knowledge-nightly", Every: k.Every, Step: s.NightlyStep},
 	}
 }

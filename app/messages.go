@@ -54,10 +54,7 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 	if err := in.validate(&s.att); err != nil {
 		return nil, err
 	}
-	// Team members are never deleted, so the author is looked up on a
-	// reader: the single writer, which every write waits for, does one read
-	// less. Its error is reported after the conversation's, as before.
-	m, memberErr := s.db.Read().Member(ctx, in.AuthorID.V)
+	author, memberErr := s.author(ctx, in.AuthorID.V)
 	var stored []storage.StoredFile
 	if len(in.Attachments.V) > 0 {
 		if s.att.store == nil {
@@ -81,19 +78,41 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 	}
 	var msg *storage.Message
 	err := s.write(ctx, func(q *storage.Q) error {
-		c, err := agentMessageAllowed(ctx, q, mode, convID, in, memberErr)
+		now := s.stamp()
+		// One statement on the single writer in the usual case: count the
+		// message on the conversation unless it is closed, handing off a
+		// waiting one. Only when that fails is the reason looked up.
+		err := memberErr
+		if err == nil {
+			err = q.CountMessage(ctx, mode, convID, now, StatusWaiting, StatusHandedOff, StatusClosed)
+		}
+		if errors.Is(err, storage.ErrNotFound) {
+			if _, why := agentMessageAllowed(ctx, q, mode, convID, in, memberErr); why != nil {
+				return why
+			}
+		}
 		if err != nil {
 			return err
 		}
-		if c.Status == StatusWaiting {
-			c.Status = StatusHandedOff
-		}
-		author := storage.Author{Type: storage.AuthorAgent, ID: &m.ID, Name: &m.Name}
-		// Only the status may have changed: the narrow update will do.
-		msg, err = s.addMessageSaving(ctx, q, c, author, in.Body.V, nil, stored, s.stamp(), q.UpdateConversationActivity)
+		msg, err = s.insertMessage(ctx, q, mode, convID, author, in.Body.V, nil, stored, now)
 		return err
 	})
 	return msg, err
+}
+
+// author returns the team member id as a message author. Members are never
+// deleted and never renamed, so each is read once.
+func (s *Service) author(ctx context.Context, id string) (storage.Author, error) {
+	if a, ok := s.authors.Load(id); ok {
+		return a.(storage.Author), nil
+	}
+	m, err := s.db.Read().Member(ctx, id)
+	if err != nil {
+		return storage.Author{}, err
+	}
+	a := storage.Author{Type: storage.AuthorAgent, ID: &m.ID, Name: &m.Name}
+	s.authors.Store(id, a)
+	return a, nil
 }
 
 // agentMessageAllowed checks that the conversation exists and is not closed
@@ -117,23 +136,29 @@ func agentMessageAllowed(ctx context.Context, q *storage.Q, mode storage.Mode, c
 // changes the caller made on c) and records message.created.
 func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
 	body string, sources []storage.Source, now storage.Timestamp) (*storage.Message, error) {
-	return s.addMessageWith(ctx, q, c, author, body, sources, nil, now)
+	return s.addMessageSaving(ctx, q, c, author, body, sources, now, q.UpdateConversation)
 }
 
-// addMessageWith is addMessage for a message with attachments, already
-// stored; the signing key must have been loaded (signingKey) beforehand,
-// since the event carries signed URLs.
-func (s *Service) addMessageWith(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
-	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp) (*storage.Message, error) {
-	return s.addMessageSaving(ctx, q, c, author, body, sources, stored, now, q.UpdateConversation)
-}
-
-// addMessageSaving is addMessageWith with the conversation written by save:
+// addMessageSaving is addMessage with the conversation written by save:
 // q.UpdateConversationActivity when the caller changed at most its status.
 func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
-	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp,
+	body string, sources []storage.Source, now storage.Timestamp,
 	save func(context.Context, *storage.Conversation) error) (*storage.Message, error) {
-	m := &storage.Message{ID: NewID(PrefixMessage), Object: "message", Mode: c.Mode, ConversationID: c.ID,
+	c.MessageCount++
+	c.LastMessageAt, c.UpdatedAt = now, now
+	if err := save(ctx, c); err != nil {
+		return nil, err
+	}
+	return s.insertMessage(ctx, q, c.Mode, c.ID, author, body, sources, nil, now)
+}
+
+// insertMessage stores a message, with its attachments (already stored),
+// and records message.created; the caller counts it on its conversation.
+// With attachments, the signing key must have been loaded (signingKey)
+// beforehand, since the event carries signed URLs.
+func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode storage.Mode, convID string, author storage.Author,
+	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp) (*storage.Message, error) {
+	m := &storage.Message{ID: NewID(PrefixMessage), Object: "message", Mode: mode, ConversationID: convID,
 		Author: author, Body: body, Attachments: []storage.Attachment{}, Files: stored, Sources: sources, CreatedAt: now}
 	if m.Sources == nil {
 		m.Sources = []storage.Source{}
@@ -151,12 +176,7 @@ func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *storage
 		}
 		s.sign(key, m)
 	}
-	c.MessageCount++
-	c.LastMessageAt, c.UpdatedAt = now, now
-	if err := save(ctx, c); err != nil {
-		return nil, err
-	}
-	return m, s.emit(ctx, q, c.Mode, EventMessageCreated, m.ID, m, now)
+	return m, s.emit(ctx, q, mode, EventMessageCreated, m.ID, m, now)
 }
 
 // Message returns a message, or a NotFound error.

@@ -21,11 +21,12 @@ type Service struct {
 	db      *storage.DB
 	now     func() time.Time
 	mu      sync.Mutex
-	wakeups []chan struct{} // one per worker, signalled after each commit
+	wakeups []wakeup // one per worker, signalled after commits that queue its work
 	att     attachments
 	widget  *widgetState // visitors, live updates and the assistant (widget.go)
 	hooks   WebhookOptions
 	keys    keyCache // API keys already checked (keycache.go)
+	authors sync.Map // member id -> storage.Author, for agent messages
 
 	knowledge *knowledge // crawling and indexing, set by UseKnowledge
 }
@@ -57,13 +58,19 @@ func New(db *storage.DB, o Options) *Service {
 		widget: newWidgetState(o), hooks: o.Webhooks.withDefaults()}
 }
 
+// wakeup is a worker's signal and the kinds of work it does.
+type wakeup struct {
+	kinds storage.Queue
+	c     chan struct{}
+}
+
 // Wakeup returns a channel signalled (without blocking, at most one signal
-// pending) after every committed write, so a worker can pick up new work at
-// once instead of at its next tick.
-func (s *Service) Wakeup() <-chan struct{} {
+// pending) after every committed write that queued work of the given kinds,
+// so a worker can pick it up at once instead of at its next tick.
+func (s *Service) Wakeup(kinds storage.Queue) <-chan struct{} {
 	c := make(chan struct{}, 1)
 	s.mu.Lock()
-	s.wakeups = append(s.wakeups, c)
+	s.wakeups = append(s.wakeups, wakeup{kinds, c})
 	s.mu.Unlock()
 	return c
 }
@@ -76,21 +83,32 @@ func (s *Service) DB() *storage.DB { return s.db }
 
 func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
 
-// write runs fn in a write transaction and wakes the workers afterwards.
+// write runs fn in a write transaction and wakes the workers of the work
+// it queued afterwards.
 func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
-	err := s.db.Write(ctx, fn)
+	added, err := s.db.WriteQueuing(ctx, fn)
 	if err == nil {
 		s.widget.changes.signal()
-		s.mu.Lock()
-		for _, c := range s.wakeups {
+		s.wake(added)
+	}
+	return err
+}
+
+// wake signals the workers of the given kinds of work.
+func (s *Service) wake(kinds storage.Queue) {
+	if kinds == 0 {
+		return
+	}
+	s.mu.Lock()
+	for _, w := range s.wakeups {
+		if w.kinds&kinds != 0 {
 			select {
-			case c <- struct{}{}:
+			case w.c <- struct{}{}:
 			default:
 			}
 		}
-		s.mu.Unlock()
 	}
-	return err
+	s.mu.Unlock()
 }
 
 // emit records an event about obj in the caller's transaction.

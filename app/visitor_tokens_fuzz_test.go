@@ -13,12 +13,7 @@ import (
 // _missing, and accepts a token only when it carries our own signature.
 func FuzzVisitorToken(f *testing.F) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, f.TempDir())
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { db.Close() })
-	s := New(db, Options{})
+	s, _ := newTestService(f)
 	good, err := s.signToken(ctx, visitorClaims{Mode: storage.Test, SiteID: "site_1", VisitorID: "vis_1"})
 	if err != nil {
 		f.Fatal(err)

@@ -189,7 +189,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 		return q.UpdateWebhookEndpoint(ctx, e)
 	})
 	if err == nil && disabled {
-		s.wake() // the mail worker has an e-mail to send
+		s.wake(storage.QueueMail) // the owner is owed an e-mail
 	}
 	return err
 }
@@ -230,18 +230,6 @@ func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *storage.
 	}
 	return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: e.Mode, Template: MailWebhookEndpointDisabled,
 		ToEmail: s.hooks.OwnerEmail, Data: data, NextAttemptAt: now, CreatedAt: now})
-}
-
-// wake signals the workers without a write of the caller's own.
-func (s *Service) wake() {
-	s.mu.Lock()
-	for _, c := range s.wakeups {
-		select {
-		case c <- struct{}{}:
-		default:
-		}
-	}
-	s.mu.Unlock()
 }
 
 // attemptOf makes the log row of an attempt to deliver ev to an endpoint.

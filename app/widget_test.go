@@ -38,12 +38,7 @@ func TestAllowedFrom(t *testing.T) {
 
 func TestVisitorTokens(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s := New(db, Options{})
+	s, db := newTestService(t)
 	claims := visitorClaims{Mode: storage.Test, SiteID: "site_a", VisitorID: "vis_1"}
 	tok, err := s.signToken(ctx, claims)
 	if err != nil {

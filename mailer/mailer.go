@@ -76,7 +76,7 @@ func New(cfg Config, svc *app.Service) *Mailer {
 // Worker is the background loop that sends due e-mails, woken by every
 // committed write and once a minute for retries.
 func (m *Mailer) Worker() app.Worker {
-	return app.Worker{Name: "mail", Every: time.Minute, Wake: m.svc.Wakeup(), Step: m.Step}
+	return app.Worker{Name: "mail", Every: time.Minute, Wake: m.svc.Wakeup(storage.QueueMail), Step: m.Step}
 }
 
 // Step sends the e-mails that are due, up to a batch, and reports whether

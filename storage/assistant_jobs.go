@@ -23,6 +23,7 @@ func scanAssistantJob(s interface{ Scan(...any) error }) (*AssistantJob, error) 
 
 // InsertAssistantJob queues a message for the assistant.
 func (q *Q) InsertAssistantJob(ctx context.Context, j *AssistantJob) error {
+	q.queued(QueueAssistant)
 	_, err := q.exec(ctx, `INSERT INTO assistant_jobs (`+assistantJobCols+`) VALUES (?,?,?,?,?,?,?)`,
 		j.MessageID, j.Mode, j.ConversationID, j.Attempts, j.NextAttemptAt, j.LastError, j.CreatedAt)
 	return err
@@ -50,6 +51,7 @@ func (q *Q) RetryAssistantJob(ctx context.Context, messageID string, next Timest
 // DeleteAssistantJob removes a job; ErrNotFound when it is gone already,
 // which tells a second worker that the reply was stored by another.
 func (q *Q) DeleteAssistantJob(ctx context.Context, messageID string) error {
+	q.queued(QueueAssistant) // the assistant has a slot free for the next job
 	res, err := q.exec(ctx, `DELETE FROM assistant_jobs WHERE message_id = ?`, messageID)
 	return affected(res, err)
 }

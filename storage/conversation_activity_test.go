@@ -72,6 +72,44 @@ func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 	}
 }
 
+func TestCountMessage(t *testing.T) {
+	ctx := context.Background()
+	db := activityDB(t, 2)
+	count := func(id string) error {
+		return db.Write(ctx, func(q *Q) error { return q.CountMessage(ctx, Test, id, 700, "waiting", "handed_off", "closed") })
+	}
+	for range 2 {
+		if err := count("conv_0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := db.Read().Conversation(ctx, Test, "conv_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != "handed_off" || got.MessageCount != 2 || got.LastMessageAt != 700 || got.UpdatedAt != 700 {
+		t.Errorf("message not counted: %+v", got)
+	}
+	if *got.Subject != "Pricing" || got.ContactID == nil || got.Metadata["plan"] != "pro" {
+		t.Errorf("fields other than the activity were written: %+v", got)
+	}
+	err = db.Write(ctx, func(q *Q) error {
+		_, err := q.exec(ctx, `UPDATE conversations SET status = 'closed' WHERE id = 'conv_1'`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"conv_1", "conv_missing"} {
+		if err := count(id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s: %v, want ErrNotFound", id, err)
+		}
+	}
+	if c, _ := db.Read().Conversation(ctx, Test, "conv_1"); c.MessageCount != 0 || c.Status != "closed" {
+		t.Errorf("closed conversation changed: %+v", c)
+	}
+}
+
 // BenchmarkConversationUpdate compares, in one run, the full update with
 // UpdateConversationActivity, each after the read a new message makes, in
 // batches of 64 as the writer's group commits run them.

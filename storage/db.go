@@ -128,6 +128,7 @@ type Q struct {
 	q     querier
 	stmts *stmtCache
 	tx    *sql.Tx // set inside a read transaction, which binds statements to it
+	added Queue   // the work queued by the running write (queue.go)
 }
 
 // stmtCache keeps prepared statements by their SQL text.

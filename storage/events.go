@@ -30,6 +30,7 @@ func scanEvent(s interface{ Scan(...any) error }) (*Event, error) {
 
 // InsertEvent stores an event.
 func (q *Q) InsertEvent(ctx context.Context, e *Event) error {
+	q.queued(QueueEvents)
 	_, err := q.exec(ctx, `INSERT INTO events (id, mode, type, object_id, data, created_at) VALUES (?,?,?,?,?,?)`,
 		e.ID, e.Mode, e.Type, e.ObjectID, string(e.Data), e.CreatedAt)
 	return err

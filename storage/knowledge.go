@@ -38,6 +38,7 @@ func scanSource(s interface{ Scan(...any) error }) (*KnowledgeSource, error) {
 
 // InsertKnowledgeSource stores a new source.
 func (q *Q) InsertKnowledgeSource(ctx context.Context, k *KnowledgeSource) error {
+	q.queued(QueueKnowledge)
 	_, err := q.exec(ctx, `INSERT INTO knowledge_sources (`+sourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		k.ID, k.Type, k.Name, k.URL, k.Status, k.PageCount, k.LastSyncedAt, k.CreatedAt, k.Mode, k.SiteID, k.Content,
 		k.FailureReason, k.SyncRequestedAt, k.LastSyncRequestAt)
@@ -47,6 +48,7 @@ func (q *Q) InsertKnowledgeSource(ctx context.Context, k *KnowledgeSource) error
 // UpdateKnowledgeSource writes the sync state of k: status, page count,
 // times, failure reason and whether a sync is owed.
 func (q *Q) UpdateKnowledgeSource(ctx context.Context, k *KnowledgeSource) error {
+	q.queued(QueueKnowledge)
 	res, err := q.exec(ctx, `UPDATE knowledge_sources SET status = ?, page_count = ?, last_synced_at = ?,
 		failure_reason = ?, sync_requested_at = ?, last_sync_request_at = ? WHERE id = ?`,
 		k.Status, k.PageCount, k.LastSyncedAt, k.FailureReason, k.SyncRequestedAt, k.LastSyncRequestAt, k.ID)
@@ -73,6 +75,7 @@ func (q *Q) KnowledgeSources(ctx context.Context, mode Mode, p Page) ([]*Knowled
 
 // DeleteKnowledgeSource removes a source and its chunks.
 func (q *Q) DeleteKnowledgeSource(ctx context.Context, mode Mode, id string) error {
+	q.queued(QueueKnowledge)
 	res, err := q.exec(ctx, `DELETE FROM knowledge_sources WHERE id = ? AND mode = ?`, id, mode)
 	return affected(res, err)
 }
@@ -87,6 +90,7 @@ func (q *Q) NextDueKnowledgeSource(ctx context.Context) (*KnowledgeSource, error
 // RequestAllKnowledgeSyncs owes a sync of every source, in both modes, as
 // of at; sources already owed one keep their place in line.
 func (q *Q) RequestAllKnowledgeSyncs(ctx context.Context, at Timestamp) (int64, error) {
+	q.queued(QueueKnowledge)
 	res, err := q.exec(ctx, `UPDATE knowledge_sources
 		SET sync_requested_at = COALESCE(sync_requested_at, ?), last_sync_request_at = ?`, at, at)
 	if err != nil {
@@ -156,6 +160,7 @@ func (q *Q) EachKnowledgeChunk(ctx context.Context, fn func(*KnowledgeSource, Kn
 // QueueKnowledgeIndex asks for a source's documents in the search index
 // to be brought in line with the database.
 func (q *Q) QueueKnowledgeIndex(ctx context.Context, sourceID string) error {
+	q.queued(QueueKnowledge)
 	_, err := q.exec(ctx, `INSERT INTO knowledge_index_queue (source_id) VALUES (?)
 		ON CONFLICT (source_id) DO UPDATE SET version = version + 1`, sourceID)
 	return err
@@ -186,6 +191,7 @@ func (q *Q) DoneKnowledgeIndex(ctx context.Context, j IndexJob) error {
 // QueueAllKnowledgeIndex queues every source that has chunks, so an index
 // found empty is filled again from the database.
 func (q *Q) QueueAllKnowledgeIndex(ctx context.Context) (int64, error) {
+	q.queued(QueueKnowledge)
 	res, err := q.exec(ctx, `INSERT INTO knowledge_index_queue (source_id)
 		SELECT DISTINCT source_id FROM knowledge_chunks WHERE true
 		ON CONFLICT (source_id) DO UPDATE SET version = version + 1`)

@@ -40,6 +40,7 @@ func scanMail(s interface{ Scan(...any) error }) (*Mail, error) {
 
 // InsertMail queues an e-mail.
 func (q *Q) InsertMail(ctx context.Context, m *Mail) error {
+	q.queued(QueueMail)
 	if m.Status == "" {
 		m.Status = "pending"
 	}

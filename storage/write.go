@@ -11,9 +11,10 @@ import (
 const maxBatch = 64
 
 type writeJob struct {
-	ctx  context.Context
-	fn   func(*Q) error
-	done chan error
+	ctx   context.Context
+	fn    func(*Q) error
+	done  chan error
+	added Queue // the work fn queued, set before done is sent
 }
 
 // Write runs fn in a write transaction and returns once it is committed (or
@@ -22,14 +23,8 @@ type writeJob struct {
 // undoes only its own changes. fn may run more than once, so it must only
 // touch the database through q and its own variables.
 func (db *DB) Write(ctx context.Context, fn func(*Q) error) error {
-	j := &writeJob{ctx: ctx, fn: fn, done: make(chan error, 1)}
-	select {
-	case db.jobs <- j:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	// Once queued, the job may commit even if ctx ends: report what happened.
-	return <-j.done
+	_, err := db.WriteQueuing(ctx, fn)
+	return err
 }
 
 // writer owns the one write connection: it runs queued jobs in batches,
@@ -109,11 +104,11 @@ func (w *batchRunner) attempt(batch []*writeJob, savepoints bool) (errs []error,
 				return errs, fatal
 			}
 		case len(batch) > 1:
-			if errs[i] = j.fn(w.q); errs[i] != nil {
+			if errs[i] = w.runJob(j); errs[i] != nil {
 				return errs, errReplay
 			}
 		default:
-			errs[i] = j.fn(w.q)
+			errs[i] = w.runJob(j)
 		}
 		if errs[i] == nil {
 			ok++
@@ -136,12 +131,20 @@ func (w *batchRunner) inSavepoint(j *writeJob) (jobErr, fatal error) {
 	if err := w.sql("SAVEPOINT job"); err != nil {
 		return nil, err
 	}
-	if jobErr = j.fn(w.q); jobErr != nil {
+	if jobErr = w.runJob(j); jobErr != nil {
 		if err := w.sql("ROLLBACK TO job"); err != nil {
 			return nil, err
 		}
 	}
 	return jobErr, w.sql("RELEASE job")
+}
+
+// runJob runs one job's fn and keeps the work it queued.
+func (w *batchRunner) runJob(j *writeJob) error {
+	w.q.added = 0
+	err := j.fn(w.q)
+	j.added = w.q.added
+	return err
 }
 
 // sql runs a transaction-control statement through the statement cache.

@@ -54,7 +54,9 @@ func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 	if !o.noWorker {
 		wctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		go func() { defer close(done); e.svc.AssistantWorker().Run(wctx) }()
+		w := e.svc.AssistantWorker()
+		w.Every = 50 * time.Millisecond // its tick finds retries come due on the fake clock
+		go func() { defer close(done); w.Run(wctx) }()
 		t.Cleanup(func() { stop(); <-done }) // runs before newEnv's cleanup closes the database
 	}
 	return e

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/storage"
 )
 
 // Options bound the delivery work.
@@ -69,7 +70,7 @@ func New(svc *app.Service, sender app.WebhookSender, o Options) *Deliverer {
 // finished, and every Options.Every for retries coming due.
 func (d *Deliverer) Workers() []app.Worker {
 	return []app.Worker{
-		{Name: "webhooks.fanout", Every: 5 * time.Second, Wake: d.svc.Wakeup(), Step: d.fanOut},
+		{Name: "webhooks.fanout", Every: 5 * time.Second, Wake: d.svc.Wakeup(storage.QueueEvents), Step: d.fanOut},
 		{Name: "webhooks.send", Every: d.o.Every, Wake: d.wake, Step: d.dispatch, Drain: d.running.Wait},
 	}
 }
