@@ -129,6 +129,10 @@ type Q struct {
 	stmts *stmtCache
 	tx    *sql.Tx // set inside a read transaction, which binds statements to it
 	added Queue   // the work queued by the running write (queue.go)
+	// detached: statements ignore the caller's cancellation. The writer's
+	// are, since a job once queued runs to its end, and an interrupted
+	// statement would roll back the whole batch's transaction.
+	detached bool
 }
 
 // stmtCache keeps prepared statements by their SQL text.
@@ -160,6 +164,15 @@ func (c *stmtCache) close() {
 	})
 }
 
+// context is ctx, without its cancellation on a detached Q. A context that
+// cannot end also spares the driver a watching goroutine per statement.
+func (q *Q) context(ctx context.Context) context.Context {
+	if q.detached {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
+}
+
 func (q *Q) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	s, err := q.stmts.get(ctx, query)
 	if err != nil || q.tx == nil {
@@ -169,6 +182,7 @@ func (q *Q) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 }
 
 func (q *Q) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = q.context(ctx)
 	s, err := q.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -177,6 +191,7 @@ func (q *Q) exec(ctx context.Context, query string, args ...any) (sql.Result, er
 }
 
 func (q *Q) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = q.context(ctx)
 	s, err := q.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -186,6 +201,7 @@ func (q *Q) query(ctx context.Context, query string, args ...any) (*sql.Rows, er
 
 // row runs a single-row query; a failed prepare surfaces from Scan.
 func (q *Q) row(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = q.context(ctx)
 	s, err := q.stmt(ctx, query)
 	if err != nil {
 		return q.q.QueryRowContext(ctx, query, args...) // reports the same error on Scan

@@ -161,3 +161,24 @@ func TestPragmas(t *testing.T) {
 		}
 	}
 }
+
+// A write, once queued, runs to its end even if its caller gives up
+// half-way: its statements are not interrupted, and it commits.
+func TestWriteOutlivesItsCaller(t *testing.T) {
+	db := open(t, t.TempDir())
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	err := db.Write(ctx, func(q *storage.Q) error {
+		if err := q.InsertSite(ctx, &storage.Site{ID: "site_1", Name: "One", CreatedAt: 1}); err != nil {
+			return err
+		}
+		cancel() // the caller's request ends
+		return q.InsertSite(ctx, &storage.Site{ID: "site_2", Name: "Two", CreatedAt: 1})
+	})
+	if err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	if sites, err := db.Read().Sites(context.Background()); err != nil || len(sites) != 2 {
+		t.Fatalf("sites %v, %v; want both", sites, err)
+	}
+}

@@ -36,7 +36,7 @@ func (db *DB) writer(conn *sql.Conn) {
 		stmts.close()
 		conn.Close()
 	}()
-	w := &batchRunner{conn: conn, q: &Q{q: conn, stmts: stmts}}
+	w := &batchRunner{conn: conn, q: &Q{q: conn, stmts: stmts, detached: true}}
 	for j := range db.jobs {
 		batch := []*writeJob{j}
 	drain:
