@@ -42,7 +42,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	h := &handlers{svc: svc, closing: make(chan struct{})}
 	api := http.NewServeMux()
 	h.routes(api)
-	api.HandleFunc("/v1/", unknownRoute(api))
+	api.HandleFunc("/v1/", unknownRoute(api, "/v1/"))
 	m := newMetrics(svc)
 
 	mux := http.NewServeMux()
@@ -134,15 +134,15 @@ func noQuery(next http.HandlerFunc) http.Handler {
 	})
 }
 
-// unknownRoute answers paths no route serves: 405 when another method
-// would be served, else 404.
-func unknownRoute(mux *http.ServeMux) http.HandlerFunc {
+// unknownRoute answers, as mux's catch-all pattern, paths no route serves:
+// 405 when another method would be served, else 404.
+func unknownRoute(mux *http.ServeMux, catchAll string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var allowed []string
 		for _, m := range []string{"GET", "POST", "PATCH", "DELETE"} {
 			probe := r.Clone(r.Context())
 			probe.Method = m
-			if _, pattern := mux.Handler(probe); pattern != "/v1/" && pattern != "" {
+			if _, pattern := mux.Handler(probe); pattern != catchAll && pattern != "" {
 				allowed = append(allowed, m)
 			}
 		}

@@ -19,10 +19,7 @@ func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *limiter) {
 	api.Handle("POST /widget/v1/identify", noQuery(h.identifyVisitor))
 	api.Handle("POST /widget/v1/tickets", noQuery(h.createVisitorTicket))
 	api.HandleFunc("OPTIONS /widget/v1/", preflight)
-	api.HandleFunc("/widget/v1/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, &app.Error{Kind: app.NotFound, Code: app.CodeResourceMissing,
-			Message: "Unrecognized request URL (" + r.Method + " " + r.URL.Path + ")."})
-	})
+	api.HandleFunc("/widget/v1/", unknownRoute(api, "/widget/v1/"))
 	mux.Handle("/widget/v1/", withCORS(withRateLimit(limit, clientIP, api)))
 	mux.HandleFunc("GET /widget.js", serveWidgetJS)
 	mux.Handle("GET /demo", withSecureHeaders(demoCSP, http.HandlerFunc(serveDemo)))

@@ -397,6 +397,11 @@ func TestWidgetPreflightAndAssets(t *testing.T) {
 	}
 	e.wdo("GET", "/demo", "", nil).fails(t, 400, "parameter_missing", "site")
 	e.wdo("GET", "/widget/v1/nothing", "", nil).fails(t, 404, "resource_missing", "")
+	wrong := e.wdo("DELETE", "/widget/v1/messages", "", nil)
+	wrong.fails(t, 405, "method_not_allowed", "")
+	if allow := wrong.header.Get("Allow"); allow != "GET, POST" {
+		t.Errorf("Allow %q, want GET, POST", allow)
+	}
 }
 
 // TestWidgetVisitorActionsStayWithTheVisitor: one visitor's hand-off,
