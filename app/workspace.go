@@ -7,8 +7,6 @@ import (
 	"errors"
 	"strings"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"chatsvc/storage"
 )
 
@@ -110,15 +108,11 @@ func (s *Service) CreateMember(ctx context.Context, email, name, password string
 	}
 	m := &storage.Member{ID: NewID(PrefixMember), Email: email, Name: name, CreatedAt: s.stamp()}
 	if password != "" {
-		if len(password) < 8 {
-			return nil, invalid("password", "password must have at least 8 characters.")
-		}
-		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+		h, err := hashPassword(password)
 		if err != nil {
-			return nil, invalid("password", "password cannot be used: %v.", err)
+			return nil, err
 		}
-		hs := string(h)
-		m.PasswordHash = &hs
+		m.PasswordHash = &h
 	}
 	err = s.write(ctx, func(q *storage.Q) error { return q.InsertMember(ctx, m) })
 	if errors.Is(err, storage.ErrConflict) {

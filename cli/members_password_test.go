@@ -36,6 +36,8 @@ func TestMembersSetPassword(t *testing.T) {
 	for _, args := range [][]string{
 		{"members", "set-password", "--email", "nobody@example.com", "--password", "a long passphrase"},
 		{"members", "set-password", "--email", "ops@example.com", "--password", "short"},
+		{"members", "set-password", "--email", "ops@example.com", "--password", strings.Repeat("long ", 15)},
+		{"members", "create", "--email", "new@example.com", "--name", "New", "--password", strings.Repeat("long ", 15)},
 	} {
 		if code, _, errOut := in.run(args...); code == 0 || !strings.Contains(errOut, "password") && !strings.Contains(errOut, "member") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
