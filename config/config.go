@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -111,9 +112,36 @@ func Load(src Sources) (*Config, error) {
 			path = "config.yaml"
 		}
 	}
+	if err := loadSettings(k, src, path); err != nil {
+		return nil, err
+	}
+	// What was set beside the defaults, to tell whether public_url was.
+	set := koanf.New(".")
+	if err := loadSettings(set, src, path); err != nil {
+		return nil, err
+	}
+	var c Config
+	dc := &mapstructure.DecoderConfig{
+		DecodeHook: mapstructure.ComposeDecodeHookFunc(
+			mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(",")),
+		WeaklyTypedInput: true, // environment values are strings
+		ErrorUnused:      true, // a misspelt key is an error, not a silent default
+	}
+	if err := k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{Tag: "koanf", DecoderConfig: dc}); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	if !set.Exists("public_url") {
+		c.PublicURL = localURL(c.Addr)
+	}
+	return &c, c.check()
+}
+
+// loadSettings loads into k, over what it holds, the config file at path
+// (if any), then the environment, then the flags.
+func loadSettings(k *koanf.Koanf, src Sources, path string) error {
 	if path != "" {
 		if err := k.Load(file.Provider(path), yaml.Parser()); err != nil {
-			return nil, fmt.Errorf("config file %s: %w", path, err)
+			return fmt.Errorf("config file %s: %w", path, err)
 		}
 	}
 	environ := func() []string { return src.Environ }
@@ -127,26 +155,26 @@ func Load(src Sources) (*Config, error) {
 			return key, v
 		}}), nil)
 	if err != nil {
-		return nil, fmt.Errorf("environment: %w", err)
+		return fmt.Errorf("environment: %w", err)
 	}
 	flags := make(map[string]any, len(src.Flags))
 	for key, v := range src.Flags {
 		flags[key] = v
 	}
-	if err := k.Load(confmap.Provider(flags, "."), nil); err != nil {
-		return nil, err
+	return k.Load(confmap.Provider(flags, "."), nil)
+}
+
+// localURL is the public_url of a server nobody named: http on localhost
+// (or the address's own host) at the port it listens on.
+func localURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://localhost:8080" // serve refuses the address itself
 	}
-	var c Config
-	dc := &mapstructure.DecoderConfig{
-		DecodeHook: mapstructure.ComposeDecodeHookFunc(
-			mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(",")),
-		WeaklyTypedInput: true, // environment values are strings
-		ErrorUnused:      true, // a misspelt key is an error, not a silent default
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
 	}
-	if err := k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{Tag: "koanf", DecoderConfig: dc}); err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
-	}
-	return &c, c.check()
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // check refuses settings the service cannot run with.

@@ -115,3 +115,29 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		t.Errorf("non-numeric env port: %v", err)
 	}
 }
+
+// Without a public_url of its own, a server on another address links to
+// that address; a public_url given anywhere is kept.
+func TestPublicURLFollowsAddrUnlessSet(t *testing.T) {
+	cases := []struct {
+		flags   map[string]string
+		environ []string
+		want    string
+	}{
+		{map[string]string{"addr": ":9090"}, nil, "http://localhost:9090"},
+		{map[string]string{"addr": "0.0.0.0:9090"}, nil, "http://localhost:9090"},
+		{map[string]string{"addr": "127.0.0.1:9091"}, nil, "http://127.0.0.1:9091"},
+		{map[string]string{"addr": "[::1]:9092"}, nil, "http://[::1]:9092"},
+		{map[string]string{"addr": ":9090"}, []string{"CHATSVC_PUBLIC_URL=https://chat.example.com"}, "https://chat.example.com"},
+		{map[string]string{"addr": ":9090", "public_url": "http://localhost:8080"}, nil, "http://localhost:8080"},
+	}
+	for _, c := range cases {
+		got, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, "{}\n"), Flags: c.flags, Environ: c.environ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.PublicURL != c.want {
+			t.Errorf("flags %v, env %v: public_url %q, want %q", c.flags, c.environ, got.PublicURL, c.want)
+		}
+	}
+}
