@@ -35,6 +35,13 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := app.New(db, app.Options{})
+	if _, err := svc.CreateMember(ctx, "ops@example.com", "Ops", "a long passphrase"); err != nil {
+		t.Fatal(err)
+	}
+	session, err := svc.SignIn(ctx, "ops@example.com", "a long passphrase")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(filepath.Join(dataDir, "files", "ab"), 0o750); err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +112,10 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(restored, backup.RestoredConfig)); err != nil {
 		t.Fatalf("configuration in use not restored: %v", err)
+	}
+	// A restore signs everyone out: it must not revive a session signed out since.
+	if _, err := app.New(rdb, app.Options{}).DashboardSessionOf(ctx, session.Token); err == nil {
+		t.Fatal("a dashboard session came back with the restore")
 	}
 }
 

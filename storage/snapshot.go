@@ -12,6 +12,8 @@ import (
 // Snapshot writes a consistent copy of the database in dataDir to dest with
 // VACUUM INTO, which reads one snapshot while writers go on, then checks the
 // copy with PRAGMA integrity_check. It works while another process serves.
+// The copy keeps no dashboard sessions: a restore must not bring back a
+// session that was signed out since.
 func Snapshot(ctx context.Context, dataDir, dest string) error {
 	src := filepath.Join(dataDir, FileName)
 	if _, err := os.Stat(src); err != nil {
@@ -25,7 +27,27 @@ func Snapshot(ctx context.Context, dataDir, dest string) error {
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, dest); err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
+	if err := forgetSessions(ctx, dest); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
 	return CheckIntegrity(ctx, dest)
+}
+
+// forgetSessions deletes the dashboard sessions of the database at path,
+// if its schema has them.
+func forgetSessions(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", DSN(path))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	err = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'dashboard_sessions'`).Scan(&n)
+	if err != nil || n == 0 {
+		return err
+	}
+	_, err = db.ExecContext(ctx, `DELETE FROM dashboard_sessions`)
+	return err
 }
 
 // CheckIntegrity runs PRAGMA integrity_check on the database file at path.
