@@ -121,3 +121,17 @@ func TestSecureHeaders(t *testing.T) {
 		t.Error("API responses must carry nosniff")
 	}
 }
+
+// Paths outside the API answer with the API's error shape too.
+func TestUnknownPathsOutsideTheAPI(t *testing.T) {
+	e := newEnv(t)
+	e.do("GET", "/nothing", "", nil).fails(t, 404, "resource_missing", "")
+	wrong := e.do("POST", "/healthz", "", nil)
+	wrong.fails(t, 405, "method_not_allowed", "")
+	if allow := wrong.header.Get("Allow"); allow != "GET" {
+		t.Errorf("Allow %q, want GET", allow)
+	}
+	if r := e.do("GET", "/", "", nil); r.status != 200 {
+		t.Errorf("GET / answered %d", r.status)
+	}
+}

@@ -76,6 +76,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write([]byte("chatsvc is running. The REST API is under /v1.\n"))
 	})
+	mux.HandleFunc("/", unknownRoute(mux, "/"))
 	return root{withRequest(m, withPattern(mux)), h}
 }
 
