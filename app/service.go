@@ -69,10 +69,16 @@ type wakeup struct {
 // so a worker can pick it up at once instead of at its next tick.
 func (s *Service) Wakeup(kinds storage.Queue) <-chan struct{} {
 	c := make(chan struct{}, 1)
+	s.WakeOn(kinds, c)
+	return c
+}
+
+// WakeOn is Wakeup for a channel of the caller's, which may have other
+// senders too.
+func (s *Service) WakeOn(kinds storage.Queue, c chan struct{}) {
 	s.mu.Lock()
 	s.wakeups = append(s.wakeups, wakeup{kinds, c})
 	s.mu.Unlock()
-	return c
 }
 
 // Now is the service's clock.

@@ -7,10 +7,11 @@ import "context"
 type Queue uint8
 
 const (
-	QueueEvents    Queue = 1 << iota // events, for the webhook fan-out
-	QueueMail                        // e-mails in the outbox
-	QueueAssistant                   // visitor messages for the assistant (or a slot freed by an answer)
-	QueueKnowledge                   // knowledge sources to sync or index
+	QueueEvents     Queue = 1 << iota // events, for the webhook fan-out
+	QueueMail                         // e-mails in the outbox
+	QueueAssistant                    // visitor messages for the assistant (or a slot freed by an answer)
+	QueueKnowledge                    // knowledge sources to sync or index
+	QueueDeliveries                   // webhook deliveries to send
 )
 
 // queued notes that the running write added work of kind k.

@@ -61,13 +61,16 @@ type Deliverer struct {
 
 // New returns a Deliverer for svc's deliveries, sending with sender.
 func New(svc *app.Service, sender app.WebhookSender, o Options) *Deliverer {
-	return &Deliverer{svc: svc, sender: sender, o: o.withDefaults(), wake: make(chan struct{}, 1),
+	d := &Deliverer{svc: svc, sender: sender, o: o.withDefaults(), wake: make(chan struct{}, 1),
 		inFlight: map[int64]bool{}, finished: map[int64]bool{}, perEndpoint: map[string]int{}}
+	svc.WakeOn(storage.QueueDeliveries, d.wake) // a resend is sent at once
+	return d
 }
 
-// Workers returns the two loops serve runs: the fan-out, woken by every
-// commit, and the sender, woken when fan-out queued something or a send
-// finished, and every Options.Every for retries coming due.
+// Workers returns the two loops serve runs: the fan-out, woken by commits
+// that record events, and the sender, woken when deliveries are queued (by
+// the fan-out or a resend) or a send finished, and every Options.Every for
+// retries coming due.
 func (d *Deliverer) Workers() []app.Worker {
 	return []app.Worker{
 		{Name: "webhooks.fanout", Every: 5 * time.Second, Wake: d.svc.Wakeup(storage.QueueEvents), Step: d.fanOut},

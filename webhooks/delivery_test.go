@@ -528,14 +528,7 @@ func TestSlowEndpointDoesNotDelayHealthyOne(t *testing.T) {
 	e.endpoint(slow.url(), "*")
 	e.endpoint(healthy.url(), "*")
 
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for _, w := range e.d.Workers() {
-		wg.Add(1)
-		go func() { defer wg.Done(); w.Run(ctx) }()
-	}
-	stop := func() { free(); cancel(); wg.Wait() }
-	t.Cleanup(stop) // before the database closes, also when the test fails
+	e.runWorkers(free)
 	const events = 20
 	for i := 0; i < events; i++ {
 		e.contact("c" + strconv.Itoa(i) + "@example.com")
@@ -561,6 +554,34 @@ func TestSlowEndpointDoesNotDelayHealthyOne(t *testing.T) {
 }
 
 // waitFor polls a condition about real servers, not a schedule.
+// runWorkers runs the deliverer's loops until the test ends; before they
+// stop (and before the database closes), release is called.
+func (e *env) runWorkers(release func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, w := range e.d.Workers() {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.Run(ctx) }()
+	}
+	e.t.Cleanup(func() { release(); cancel(); wg.Wait() })
+}
+
+// A resend is sent at once, not at the sender's next look for retries.
+func TestResendIsSentAtOnce(t *testing.T) {
+	e := newEnv(t, setup{opts: webhooks.Options{Every: time.Hour}})
+	rc := e.receiver(nil)
+	e.endpoint(rc.url(), "*")
+	e.runWorkers(func() {})
+	e.contact("ada@example.com")
+	waitFor(t, func() bool { return len(rc.got()) == 1 }, "the event is delivered")
+	ev := rc.got()[0].eventID
+	e.ok(202, "POST", "/v1/events/"+ev+"/resend", nil)
+	waitFor(t, func() bool { return len(rc.got()) == 2 }, "the resend is delivered")
+	if got := rc.got()[1].eventID; got != ev {
+		t.Fatalf("resent %s, want %s", got, ev)
+	}
+}
+
 func waitFor(t *testing.T, cond func() bool, what string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
