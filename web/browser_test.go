@@ -2,8 +2,6 @@ package web_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,21 +20,7 @@ const chromiumPath = "/usr/bin/chromium"
 // system's temp dir).
 func TestBrowserWidget(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.WindowSize(1024, 768),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
@@ -91,20 +75,5 @@ func TestBrowserWidget(t *testing.T) {
 	if err != nil || !strings.Contains(status, "chatting with the team") {
 		t.Fatalf("status line %q (%v)", status, err)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := os.Getenv("ARTIFACTS_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "chatsvc-artifacts")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(dir, "widget.png")
-	if err := os.WriteFile(file, shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", file)
+	screenshot(t, ctx, "widget.png")
 }

@@ -269,3 +269,13 @@ var dashFuncs = template.FuncMap{
 		return map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}[typ]
 	},
 }
+
+// nextPage is the link to a list page's next page: path with the page's
+// query and the cursor, or "" on the last page.
+func nextPage(path string, q url.Values, cursor *string) string {
+	if cursor == nil {
+		return ""
+	}
+	q.Set("cursor", *cursor)
+	return path + "?" + q.Encode()
+}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"chatsvc/app"
 )
@@ -12,7 +13,7 @@ func (d *dashboard) contacts(w http.ResponseWriter, r *http.Request, s *app.Dash
 	in := app.ContactQuery{ListParams: app.ListParams{Limit: "50", Cursor: q.Get("cursor")}}
 	find := q.Get("q")
 	if find != "" {
-		if containsAt(find) {
+		if strings.Contains(find, "@") {
 			in.Email = find
 		} else {
 			in.ExternalID = find
@@ -22,23 +23,10 @@ func (d *dashboard) contacts(w http.ResponseWriter, r *http.Request, s *app.Dash
 	if err != nil {
 		return err
 	}
-	next := ""
-	if l.NextCursor != nil {
-		q.Set("cursor", *l.NextCursor)
-		next = "/app/contacts?" + q.Encode()
-	}
+	next := nextPage("/app/contacts", q, l.NextCursor)
 	d.render(w, r, http.StatusOK, "contacts", view{Title: "Contacts", Nav: "contacts", Session: s,
 		Data: map[string]any{"List": l, "Q": find, "Next": next}})
 	return nil
-}
-
-func containsAt(s string) bool {
-	for _, c := range s {
-		if c == '@' {
-			return true
-		}
-	}
-	return false
 }
 
 // contact shows a contact with their conversations and tickets.

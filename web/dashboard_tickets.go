@@ -27,11 +27,7 @@ func (d *dashboard) tickets(w http.ResponseWriter, r *http.Request, s *app.Dashb
 	for _, f := range ticketFilters {
 		filters[f] = q.Get(f)
 	}
-	next := ""
-	if l.NextCursor != nil {
-		q.Set("cursor", *l.NextCursor)
-		next = "/app/tickets?" + q.Encode()
-	}
+	next := nextPage("/app/tickets", q, l.NextCursor)
 	d.render(w, r, http.StatusOK, "tickets", view{Title: "Tickets", Nav: "tickets", Session: s,
 		Data: map[string]any{"List": l, "Filter": filters, "Next": next}})
 	return nil

@@ -68,10 +68,7 @@ func (d *dashboard) webhookPage(w http.ResponseWriter, r *http.Request, s *app.D
 	if err != nil {
 		return err
 	}
-	next := ""
-	if attempts.NextCursor != nil {
-		next = webhookPath(id) + "?cursor=" + url.QueryEscape(*attempts.NextCursor)
-	}
+	next := nextPage(webhookPath(id), q, attempts.NextCursor)
 	d.render(w, r, http.StatusOK, "webhook", view{Title: "Webhook endpoint", Nav: "webhooks", Session: s,
 		Data: map[string]any{"E": e, "Attempts": attempts.Data, "Next": next, "Test": test}})
 	return nil
