@@ -142,7 +142,13 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 		disabled = false
 		send, err := q.WebhookSendByID(ctx, job.Send.ID)
 		if isNotFound(err) {
-			return nil // the endpoint was deleted meanwhile
+			// Resent meanwhile (a new row owes the event again) or the
+			// endpoint deleted: only the attempt is logged, if it can be.
+			if _, err := q.WebhookEndpoint(ctx, job.Send.Mode, job.Send.EndpointID); err != nil {
+				return orGone(err)
+			}
+			ev := &storage.Event{ID: job.Send.EventID, Mode: job.Send.Mode, Type: job.Type}
+			return q.InsertWebhookAttempt(ctx, attemptOf(job.Send.EndpointID, ev, job.Send.Attempts+1, at, res))
 		} else if err != nil {
 			return err
 		}

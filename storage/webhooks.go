@@ -101,13 +101,15 @@ type WebhookSend struct {
 }
 
 // QueueWebhook owes ev to endpoint, due at `at`. When the pair is queued
-// already, it is made due at `at` with a fresh retry window (a resend).
+// already (a resend), the row is made due at `at` with a fresh retry window
+// and a new id, so that a send of it still in flight, which reports by id,
+// cannot end the resend when it finishes.
 func (q *Q) QueueWebhook(ctx context.Context, mode Mode, endpointID string, ev *Event, at Timestamp) error {
 	q.queued(QueueDeliveries)
 	_, err := q.exec(ctx, `INSERT INTO webhook_queue (mode, endpoint_id, event_seq, event_id, attempts, next_attempt_at, created_at)
 		VALUES (?,?,?,?,0,?,?)
-		ON CONFLICT (endpoint_id, event_id) DO UPDATE SET attempts = 0, next_attempt_at = excluded.next_attempt_at,
-			created_at = excluded.created_at`,
+		ON CONFLICT (endpoint_id, event_id) DO UPDATE SET id = (SELECT MAX(id) + 1 FROM webhook_queue), attempts = 0,
+			next_attempt_at = excluded.next_attempt_at, created_at = excluded.created_at`,
 		mode, endpointID, ev.Seq, ev.ID, at, at)
 	return err
 }

@@ -582,6 +582,37 @@ func TestResendIsSentAtOnce(t *testing.T) {
 	}
 }
 
+// A resend made while the first send of the same event is still in flight
+// is not ended by that send's success: the event is delivered again, and
+// both attempts are logged.
+func TestResendWhileTheFirstSendIsInFlight(t *testing.T) {
+	e := newEnv(t, setup{opts: webhooks.Options{Every: time.Hour}})
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	rc := e.receiver(func(n int, _ *http.Request) int {
+		if n == 0 {
+			<-release // the first send waits here until the resend is queued
+		}
+		return 200
+	})
+	t.Cleanup(free) // runs before the receiver's server closes
+	id, _ := e.endpoint(rc.url(), "*")
+	e.runWorkers(free)
+	e.contact("ada@example.com")
+	waitFor(t, func() bool { return len(rc.got()) == 1 }, "the first send reaches the receiver")
+	ev := rc.got()[0].eventID
+	e.ok(202, "POST", "/v1/events/"+ev+"/resend", nil)
+	free()
+	waitFor(t, func() bool { return len(rc.got()) == 2 && e.queued() == 0 }, "the resend is delivered")
+	if got := rc.got()[1].eventID; got != ev {
+		t.Fatalf("resent %s, want %s", got, ev)
+	}
+	waitFor(t, func() bool {
+		return len(e.ok(200, "GET", "/v1/webhook-endpoints/"+id+"/deliveries", nil)["data"].([]any)) == 2
+	}, "both attempts are logged")
+}
+
 func waitFor(t *testing.T, cond func() bool, what string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
