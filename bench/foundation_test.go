@@ -55,7 +55,7 @@ func BenchmarkFoundation(b *testing.B) {
 
 // rawWrites measures single-row INSERT transactions/s on one connection.
 func rawWrites(b *testing.B) float64 {
-	db, err := sql.Open("sqlite", storage.DSN(filepath.Join(b.TempDir(), "raw.db"))+"&_txlock=immediate")
+	db, err := sql.Open("sqlite", storage.WriterDSN(filepath.Join(b.TempDir(), "raw.db")))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -104,9 +104,13 @@ func (q *Q) DeleteContact(ctx context.Context, mode Mode, id string) error {
 	return affected(res, err)
 }
 
+// forgetAuthorSQL names author_type as the partial index
+// messages_contact_author does, so that the index applies.
+const forgetAuthorSQL = `UPDATE messages SET author_id = NULL, author_name = NULL
+	WHERE author_id = ? AND author_type = 'contact'`
+
 // ForgetMessageAuthor removes the contact's identity from the messages they wrote.
 func (q *Q) ForgetMessageAuthor(ctx context.Context, contactID string) error {
-	_, err := q.exec(ctx, `UPDATE messages SET author_id = NULL, author_name = NULL
-		WHERE author_id = ? AND author_type = 'contact'`, contactID)
+	_, err := q.exec(ctx, forgetAuthorSQL, contactID)
 	return err
 }

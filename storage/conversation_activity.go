@@ -1,6 +1,9 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // UpdateConversationActivity writes only c's status, message count and
 // times: what a new message changes. It spares the full UpdateConversation
@@ -15,11 +18,18 @@ func (q *Q) UpdateConversationActivity(ctx context.Context, c *Conversation) err
 
 // CountMessage counts a new message on a conversation whose status is not
 // refused, and moves it from status from to status to if it is in from:
-// what an agent message changes, in one statement. ErrNotFound when there
-// is no such conversation or it is in status refused.
+// what an agent message changes. Most messages leave the status alone, and
+// the statement for them does not name it, so SQLite leaves the status
+// index untouched (a random page written per message otherwise); only a
+// conversation in from takes a second statement. ErrNotFound when there is
+// no such conversation or it is in status refused.
 func (q *Q) CountMessage(ctx context.Context, mode Mode, id string, at Timestamp, from, to, refused string) error {
-	res, err := q.exec(ctx, `UPDATE conversations SET status = CASE status WHEN ? THEN ? ELSE status END,
-		message_count = message_count + 1, last_message_at = ?, updated_at = ?
-		WHERE id = ? AND mode = ? AND status <> ?`, from, to, at, at, id, mode, refused)
+	res, err := q.exec(ctx, `UPDATE conversations SET message_count = message_count + 1, last_message_at = ?, updated_at = ?
+		WHERE id = ? AND mode = ? AND status NOT IN (?, ?)`, at, at, id, mode, from, refused)
+	if err := affected(res, err); !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	res, err = q.exec(ctx, `UPDATE conversations SET status = ?, message_count = message_count + 1, last_message_at = ?, updated_at = ?
+		WHERE id = ? AND mode = ? AND status = ?`, to, at, at, id, mode, from)
 	return affected(res, err)
 }

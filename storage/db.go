@@ -27,6 +27,8 @@ type DB struct {
 	readStmts stmtCache // prepared on the reader pool
 	jobs      chan *writeJob
 	done      chan struct{}
+	ckpt      chan struct{} // wakes the checkpointer
+	ckptDone  chan struct{}
 	path      string
 }
 
@@ -41,7 +43,7 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 	}
 	path := filepath.Join(dataDir, FileName)
 	dsn := DSN(path)
-	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	w, err := sql.Open("sqlite", WriterDSN(path))
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +73,16 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
+	ck, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		conn.Close()
+		db.read.Close()
+		w.Close()
+		return nil, err
+	}
+	ck.SetMaxOpenConns(1)
+	db.ckpt, db.ckptDone = make(chan struct{}, 1), make(chan struct{})
+	go db.checkpointer(ck)
 	go db.writer(conn)
 	return db, nil
 }
@@ -87,6 +99,12 @@ func DSN(path string) string {
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)"
 }
 
+// WriterDSN is DSN with what the one writer connection adds: write
+// transactions that take the lock at BEGIN, and the checkpoint length.
+func WriterDSN(path string) string {
+	return DSN(path) + fmt.Sprintf("&_txlock=immediate&_pragma=wal_autocheckpoint(%d)", writerCheckpointPages)
+}
+
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }
 
@@ -94,6 +112,8 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Close() error {
 	close(db.jobs)
 	<-db.done
+	close(db.ckpt)
+	<-db.ckptDone
 	db.readStmts.close()
 	return errors.Join(db.read.Close(), db.write.Close())
 }

@@ -21,7 +21,7 @@ import (
 // with the project's pragmas and a prepared statement: what SQLite itself
 // allows on this machine, with no SQL parsing and no HTTP.
 func rawWrites(path string, d time.Duration) (result, error) {
-	db, err := sql.Open("sqlite", storage.DSN(path)+"&_txlock=immediate")
+	db, err := sql.Open("sqlite", storage.WriterDSN(path))
 	if err != nil {
 		return result{}, err
 	}

@@ -1,0 +1,91 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func insertSites(t *testing.T, db *DB, from, n int) {
+	t.Helper()
+	ctx := context.Background()
+	for i := from; i < from+n; i++ {
+		err := db.Write(ctx, func(q *Q) error {
+			return q.InsertSite(ctx, &Site{ID: fmt.Sprintf("site_%06d", i), Name: strings.Repeat("n", 1500), CreatedAt: Timestamp(i)})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The writer's own checkpoint still restarts the log: without it, the
+// checkpointer alone would let the log grow with every commit.
+func TestTheLogStaysShort(t *testing.T) {
+	defer func(n int) { writerCheckpointPages = n }(writerCheckpointPages)
+	writerCheckpointPages = 50
+	dir := t.TempDir()
+	db, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	insertSites(t, db, 0, 3000) // about 6,000 pages written to the log, 24 MB
+	fi, err := os.Stat(filepath.Join(dir, FileName+"-wal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 1<<20 {
+		t.Fatalf("the log is %d bytes after 3,000 commits with a %d-page checkpoint length", fi.Size(), writerCheckpointPages)
+	}
+}
+
+// The checkpointer copies commits into the database file itself, while the
+// writer, whose checkpoint length is not reached, copies nothing.
+func TestCheckpointerCopiesCommits(t *testing.T) {
+	defer func(n int) { writerCheckpointPages = n }(writerCheckpointPages)
+	writerCheckpointPages = 1 << 30
+	dir := t.TempDir()
+	db, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	insertSites(t, db, 0, 20)
+	// A copy of the database file without its log holds what was
+	// checkpointed and nothing else.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		n, err := checkpointedSites(t, dir)
+		if err == nil && n == 20 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file holds %d of 20 committed sites (%v)", n, err)
+		}
+	}
+}
+
+func checkpointedSites(t *testing.T, dir string) (int, error) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := sql.Open("sqlite", DSN(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var n int
+	err = c.QueryRow(`SELECT COUNT(*) FROM sites`).Scan(&n) // fails until the schema is copied
+	return n, err
+}
