@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
-	"time"
 )
 
 // writerCheckpointPages is the write-ahead log's length, in pages, at which
@@ -17,13 +16,12 @@ import (
 var writerCheckpointPages = 32000 // tests lower it
 
 // checkpointer copies committed pages from the write-ahead log into the
-// database file on a connection of its own, off the writer's path, after
-// the writer's commits (at most once per checkpointPause). Only a
-// checkpoint with nothing left to copy lets the next write restart the log,
-// and this one always trails the newest commit, so the writer's own
-// checkpoint (see writerCheckpointPages) still finishes each round: the
-// copying is done here, and the writer is left the little that came in
-// since.
+// database file on a connection of its own, off the writer's path, once
+// every checkpointEvery commits. Only a checkpoint with nothing left to copy
+// lets the next write restart the log, and this one trails the newest
+// commit under load, so the writer's own checkpoint (see
+// writerCheckpointPages) still finishes each round: the copying is done
+// here, and the writer is left the little that came in since.
 func (db *DB) checkpointer(conn *sql.DB) {
 	defer close(db.ckptDone)
 	defer conn.Close()
@@ -31,19 +29,25 @@ func (db *DB) checkpointer(conn *sql.DB) {
 		if _, err := conn.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
 			slog.Warn("checkpoint", "err", err)
 		}
-		time.Sleep(checkpointPause)
 	}
 }
 
-// checkpointPause spaces the checkpointer's runs, so that each copies many
-// commits, and each page changed by several of them once.
-const checkpointPause = 20 * time.Millisecond
+// checkpointEvery is how many commits the checkpointer lets pass between
+// its runs: enough that each run copies many commits, and each page they
+// changed once; and few enough under light load that the log, which
+// restarts (with an fsync on the writer's path) after a checkpoint has
+// caught up, restarts rarely.
+const checkpointEvery = 64
 
-// wakeCheckpointer tells the checkpointer that commits are waiting.
-func (db *DB) wakeCheckpointer() {
+// committed counts a commit and wakes the checkpointer every
+// checkpointEvery of them. Only the writer calls it.
+func (db *DB) committed() {
+	db.commits++
+	if db.commits%checkpointEvery != 0 {
+		return
+	}
 	select {
 	case db.ckpt <- struct{}{}:
-		return
-	default:
+	default: // it is still copying: the next wake-up will do
 	}
 }

@@ -25,7 +25,10 @@ func insertSites(t *testing.T, db *DB, from, n int) {
 }
 
 // The writer's own checkpoint still restarts the log: without it, the
-// checkpointer alone would let the log grow with every commit.
+// checkpointer alone would let the log grow with every commit (to about
+// 80 MB here). While the checkpointer runs, the writer's checkpoint waits
+// for a later commit, so the log may outgrow writerCheckpointPages by what
+// is written meanwhile; the bound allows for a slow disk.
 func TestTheLogStaysShort(t *testing.T) {
 	defer func(n int) { writerCheckpointPages = n }(writerCheckpointPages)
 	writerCheckpointPages = 50
@@ -35,13 +38,13 @@ func TestTheLogStaysShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	insertSites(t, db, 0, 3000) // about 6,000 pages written to the log, 24 MB
+	insertSites(t, db, 0, 6000)
 	fi, err := os.Stat(filepath.Join(dir, FileName+"-wal"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Size() > 1<<20 {
-		t.Fatalf("the log is %d bytes after 3,000 commits with a %d-page checkpoint length", fi.Size(), writerCheckpointPages)
+	if fi.Size() > 16<<20 {
+		t.Fatalf("the log is %d bytes after 6,000 commits with a %d-page checkpoint length", fi.Size(), writerCheckpointPages)
 	}
 }
 
@@ -56,16 +59,16 @@ func TestCheckpointerCopiesCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	insertSites(t, db, 0, 20)
+	insertSites(t, db, 0, 2*checkpointEvery)
 	// A copy of the database file without its log holds what was
 	// checkpointed and nothing else.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		n, err := checkpointedSites(t, dir)
-		if err == nil && n == 20 {
+		if err == nil && n >= checkpointEvery {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the database file holds %d of 20 committed sites (%v)", n, err)
+			t.Fatalf("the database file holds %d of %d committed sites (%v)", n, 2*checkpointEvery, err)
 		}
 	}
 }

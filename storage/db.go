@@ -29,6 +29,7 @@ type DB struct {
 	done      chan struct{}
 	ckpt      chan struct{} // wakes the checkpointer
 	ckptDone  chan struct{}
+	commits   int // batches committed, counted by the writer
 	path      string
 }
 

@@ -55,7 +55,7 @@ func (db *DB) writer(conn *sql.Conn) {
 		for i, j := range batch {
 			j.done <- errs[i]
 		}
-		db.wakeCheckpointer()
+		db.committed()
 	}
 }
 
