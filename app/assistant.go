@@ -149,7 +149,7 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 // the answer (moving the conversation to `waiting` when it hands off).
 func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer) error {
 	return s.write(ctx, func(q *storage.Q) error {
-		if err := q.DeleteAssistantJob(ctx, j.MessageID); err != nil {
+		if err := q.DeleteAssistantJob(ctx, j); err != nil {
 			return orGone(err) // answered already
 		}
 		c, err := q.Conversation(ctx, j.Mode, j.ConversationID)
@@ -183,8 +183,8 @@ func orGone(err error) error {
 // returns the reply, or nil when it is not there in time (it then reaches
 // the visitor live) or the assistant stays silent.
 func (s *Service) waitReply(ctx context.Context, mode storage.Mode, msg *storage.Message) (*storage.Message, error) {
-	ch, stop := s.Changes()
-	defer stop()
+	changed := s.ChangesOf(msg.ConversationID)
+	defer changed.Stop()
 	timer := time.NewTimer(s.widget.replyWait)
 	defer timer.Stop()
 	for {
@@ -205,7 +205,7 @@ func (s *Service) waitReply(ctx context.Context, mode storage.Mode, msg *storage
 			return nil, err
 		}
 		select {
-		case <-ch:
+		case <-changed.C:
 		case <-timer.C:
 			return nil, nil
 		case <-ctx.Done():

@@ -92,10 +92,10 @@ func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
 // write runs fn in a write transaction and wakes the workers of the work
 // it queued afterwards.
 func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
-	added, err := s.db.WriteQueuing(ctx, fn)
+	done, err := s.db.WriteEffects(ctx, fn)
 	if err == nil {
-		s.widget.changes.signal()
-		s.wake(added)
+		s.widget.changes.signal(done.Changed)
+		s.wake(done.Queued)
 	}
 	return err
 }

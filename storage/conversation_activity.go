@@ -11,6 +11,7 @@ import (
 // agent message creates showed as a large share of the single writer's
 // time; use it only when nothing else of c changed.
 func (q *Q) UpdateConversationActivity(ctx context.Context, c *Conversation) error {
+	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, message_count = ?, last_message_at = ?, updated_at = ?
 		WHERE id = ? AND mode = ?`, c.Status, c.MessageCount, c.LastMessageAt, c.UpdatedAt, c.ID, c.Mode)
 	return affected(res, err)
@@ -24,6 +25,7 @@ func (q *Q) UpdateConversationActivity(ctx context.Context, c *Conversation) err
 // conversation in from takes a second statement. ErrNotFound when there is
 // no such conversation or it is in status refused.
 func (q *Q) CountMessage(ctx context.Context, mode Mode, id string, at Timestamp, from, to, refused string) error {
+	q.changed(&id)
 	res, err := q.exec(ctx, `UPDATE conversations SET message_count = message_count + 1, last_message_at = ?, updated_at = ?
 		WHERE id = ? AND mode = ? AND status NOT IN (?, ?)`, at, at, id, mode, from, refused)
 	if err := affected(res, err); !errors.Is(err, ErrNotFound) {

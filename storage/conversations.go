@@ -42,6 +42,7 @@ func scanConversation(s interface{ Scan(...any) error }) (*Conversation, error) 
 
 // InsertConversation stores a new conversation.
 func (q *Q) InsertConversation(ctx context.Context, c *Conversation) error {
+	q.changed(&c.ID, c.VisitorID)
 	_, err := q.exec(ctx, `INSERT INTO conversations (`+conversationCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Mode, c.SiteID, c.VisitorID, c.Status, c.Subject, c.ContactID, c.AssigneeID,
 		c.MessageCount, c.PageURL, c.LastMessageAt, toJSON(c.Metadata), c.CreatedAt, c.UpdatedAt)
@@ -50,6 +51,7 @@ func (q *Q) InsertConversation(ctx context.Context, c *Conversation) error {
 
 // UpdateConversation writes every mutable field of c.
 func (q *Q) UpdateConversation(ctx context.Context, c *Conversation) error {
+	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, subject = ?, contact_id = ?, assignee_id = ?,
 		message_count = ?, page_url = ?, last_message_at = ?, metadata = ?, updated_at = ?
 		WHERE id = ? AND mode = ?`,

@@ -146,10 +146,10 @@ type querier interface {
 // Statements are prepared once and reused: parsing SQL costs more than
 // running most of these queries.
 type Q struct {
-	q     querier
-	stmts *stmtCache
-	tx    *sql.Tx // set inside a read transaction, which binds statements to it
-	added Queue   // the work queued by the running write (queue.go)
+	q       querier
+	stmts   *stmtCache
+	tx      *sql.Tx // set inside a read transaction, which binds statements to it
+	effects Effects // what the running write did (queue.go)
 	// detached: statements ignore the caller's cancellation. The writer's
 	// are, since a job once queued runs to its end, and an interrupted
 	// statement would roll back the whole batch's transaction.

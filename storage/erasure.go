@@ -18,6 +18,7 @@ func (q *Q) ConversationsOfContact(ctx context.Context, mode Mode, contactID str
 // ScrubConversation writes c's subject and metadata, and unlinks it from its
 // contact and from the visitor's browser, so the widget no longer shows it.
 func (q *Q) ScrubConversation(ctx context.Context, c *Conversation) error {
+	q.changed(&c.ID, c.VisitorID)
 	res, err := q.exec(ctx, `UPDATE conversations SET subject = ?, metadata = ?, contact_id = NULL, visitor_id = NULL
 		WHERE id = ? AND mode = ?`, c.Subject, toJSON(c.Metadata), c.ID, c.Mode)
 	return affected(res, err)
@@ -32,6 +33,7 @@ func (q *Q) AllMessages(ctx context.Context, conversationID string) ([]*Message,
 
 // ScrubMessage writes m's author, body and stored attachments.
 func (q *Q) ScrubMessage(ctx context.Context, m *Message) error {
+	q.changed(&m.ConversationID)
 	files := m.Files
 	if files == nil {
 		files = []StoredFile{}

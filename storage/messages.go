@@ -62,6 +62,7 @@ func scanMessage(s interface{ Scan(...any) error }) (*Message, error) {
 
 // InsertMessage stores a new message.
 func (q *Q) InsertMessage(ctx context.Context, m *Message) error {
+	q.changed(&m.ConversationID)
 	atts, srcs := m.Files, m.Sources
 	if atts == nil {
 		atts = []StoredFile{}

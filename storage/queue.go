@@ -14,21 +14,40 @@ const (
 	QueueDeliveries                   // webhook deliveries to send
 )
 
-// queued notes that the running write added work of kind k.
-func (q *Q) queued(k Queue) { q.added |= k }
+// Effects is what a committed write did that others wait for.
+type Effects struct {
+	Queued Queue // the kinds of work it queued
+	// Changed holds the ids of the conversations whose messages or state it
+	// changed, and of the visitors whose list of conversations it changed:
+	// what a visitor's live updates follow.
+	Changed []string
+}
 
-// WriteQueuing is Write that also reports the kinds of work the committed
-// fn queued (none when it failed).
-func (db *DB) WriteQueuing(ctx context.Context, fn func(*Q) error) (Queue, error) {
+// queued notes that the running write added work of kind k.
+func (q *Q) queued(k Queue) { q.effects.Queued |= k }
+
+// changed notes that the running write changed the conversations or
+// visitors with these ids (nil ones are skipped).
+func (q *Q) changed(ids ...*string) {
+	for _, id := range ids {
+		if id != nil {
+			q.effects.Changed = append(q.effects.Changed, *id)
+		}
+	}
+}
+
+// WriteEffects is Write that also reports the effects of the committed fn
+// (none when it failed).
+func (db *DB) WriteEffects(ctx context.Context, fn func(*Q) error) (Effects, error) {
 	j := &writeJob{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	select {
 	case db.jobs <- j:
 	case <-ctx.Done():
-		return 0, ctx.Err()
+		return Effects{}, ctx.Err()
 	}
 	// Once queued, the job may commit even if ctx ends: report what happened.
 	if err := <-j.done; err != nil {
-		return 0, err
+		return Effects{}, err
 	}
-	return j.added, nil
+	return j.effects, nil
 }

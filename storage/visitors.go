@@ -49,6 +49,7 @@ func (q *Q) LatestConversationOf(ctx context.Context, mode Mode, visitorID strin
 // LinkVisitorConversations sets the contact of a visitor's conversations
 // that have none yet.
 func (q *Q) LinkVisitorConversations(ctx context.Context, mode Mode, visitorID, contactID string, at Timestamp) error {
+	q.changed(&visitorID)
 	_, err := q.exec(ctx, `UPDATE conversations SET contact_id = ?, updated_at = ?
 		WHERE mode = ? AND visitor_id = ? AND contact_id IS NULL`, contactID, at, mode, visitorID)
 	return err

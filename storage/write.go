@@ -11,10 +11,10 @@ import (
 const maxBatch = 64
 
 type writeJob struct {
-	ctx   context.Context
-	fn    func(*Q) error
-	done  chan error
-	added Queue // the work fn queued, set before done is sent
+	ctx     context.Context
+	fn      func(*Q) error
+	done    chan error
+	effects Effects // what fn did, set before done is sent
 }
 
 // Write runs fn in a write transaction and returns once it is committed (or
@@ -23,7 +23,7 @@ type writeJob struct {
 // undoes only its own changes. fn may run more than once, so it must only
 // touch the database through q and its own variables.
 func (db *DB) Write(ctx context.Context, fn func(*Q) error) error {
-	_, err := db.WriteQueuing(ctx, fn)
+	_, err := db.WriteEffects(ctx, fn)
 	return err
 }
 
@@ -140,11 +140,11 @@ func (w *batchRunner) inSavepoint(j *writeJob) (jobErr, fatal error) {
 	return jobErr, w.sql("RELEASE job")
 }
 
-// runJob runs one job's fn and keeps the work it queued.
+// runJob runs one job's fn and keeps its effects.
 func (w *batchRunner) runJob(j *writeJob) error {
-	w.q.added = 0
+	w.q.effects = Effects{}
 	err := j.fn(w.q)
-	j.added = w.q.added
+	j.effects = w.q.effects
 	return err
 }
 

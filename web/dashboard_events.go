@@ -54,8 +54,8 @@ func (d *dashboard) events(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	if err := rc.SetWriteDeadline(time.Time{}); err != nil {
 		slog.DebugContext(r.Context(), "dashboard stream: no write deadline control", "err", err)
 	}
-	changed, stop := d.h.svc.Changes()
-	defer stop()
+	changed := d.h.svc.Changes()
+	defer changed.Stop()
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("X-Accel-Buffering", "no")
@@ -84,7 +84,7 @@ func (d *dashboard) events(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 			return nil
 		case <-d.h.closing:
 			return nil
-		case <-changed:
+		case <-changed.C:
 			// Writes coalesce: each stream looks at most every
 			// inboxCheckEvery, however busy the service is.
 			select {

@@ -17,8 +17,8 @@ const keepAlive = 15 * time.Second
 
 // visitorEvents streams the visitor's new messages (event `message`, id =
 // message id) and conversation changes (event `conversation`) as
-// Server-Sent Events. It looks again after every committed write, so an
-// agent's reply reaches the visitor at once. A reconnecting EventSource
+// Server-Sent Events. It looks again after every committed write to the
+// visitor's conversations, so an agent's reply reaches the visitor at once. A reconnecting EventSource
 // sends Last-Event-ID and resumes after that message. The stream ends when
 // the client leaves or the server shuts down.
 func (h *handlers) visitorEvents(w http.ResponseWriter, r *http.Request) {
@@ -36,8 +36,8 @@ func (h *handlers) visitorEvents(w http.ResponseWriter, r *http.Request) {
 	if err := rc.SetWriteDeadline(time.Time{}); err != nil {
 		slog.DebugContext(r.Context(), "event stream: no write deadline control", "err", err)
 	}
-	changed, stop := h.svc.Changes()
-	defer stop()
+	changed := h.svc.ChangesOf(v.Visitor.ID)
+	defer changed.Stop()
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("Cache-Control", "no-store")
@@ -45,6 +45,7 @@ func (h *handlers) visitorEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, "retry: 2000\n\n")
 	feed := &app.VisitorFeed{LastMessageID: r.Header.Get("Last-Event-ID")}
+	following := ""
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	for {
@@ -69,12 +70,19 @@ func (h *handlers) visitorEvents(w http.ResponseWriter, r *http.Request) {
 		if err := rc.Flush(); err != nil {
 			return
 		}
+		if feed.ConversationID != following {
+			// A new conversation: follow it too, and look once more for
+			// what it received before it was followed.
+			following = feed.ConversationID
+			changed.Follow(v.Visitor.ID, following)
+			continue
+		}
 		select {
 		case <-r.Context().Done():
 			return
 		case <-h.closing:
 			return
-		case <-changed:
+		case <-changed.C:
 		case <-tick.C:
 			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
 				return
