@@ -274,10 +274,19 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 		}
 		return err
 	}))
-	rows = append(rows, phase("agent message create", "sqlite", func(c *http.Client, _, i int) error {
+	agentMessage := func(c *http.Client, _, i int) error {
 		return call(c, "POST", base+"/v1/conversations/"+pick(fx.Open)+"/messages", auth,
 			fmt.Sprintf(`{"body":"Reply %d: the plan changes at the next invoice.","author_id":%q}`, i, fx.member), 201, nil)
-	}))
+	}
+	rows = append(rows, phase("agent message create", "sqlite", agentMessage))
+	// Visitors with the widget open hold event streams: they must not
+	// make every write cost a read per visitor.
+	closeWidgets, err := openWidgets(base, fx.Sites[0], widgetsOpen)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows = append(rows, phase(fmt.Sprintf("agent message create, %d widgets open", widgetsOpen), "sqlite", agentMessage))
+	closeWidgets()
 	rows = append(rows, phase("get conversation", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations), auth, "", 200, nil)
 	}))
