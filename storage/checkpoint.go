@@ -39,7 +39,7 @@ func (db *DB) checkpointer(conn *sql.DB) {
 // caught up, restarts rarely.
 const checkpointEvery = 64
 
-// committed counts a commit and wakes the checkpointer every
+// committed counts a batch and wakes the checkpointer every
 // checkpointEvery of them. Only the writer calls it.
 func (db *DB) committed() {
 	db.commits++

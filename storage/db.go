@@ -29,7 +29,7 @@ type DB struct {
 	done      chan struct{}
 	ckpt      chan struct{} // wakes the checkpointer
 	ckptDone  chan struct{}
-	commits   int // batches committed, counted by the writer
+	commits   int // batches the writer has run
 	path      string
 }
 
@@ -149,7 +149,7 @@ type Q struct {
 	q       querier
 	stmts   *stmtCache
 	tx      *sql.Tx // set inside a read transaction, which binds statements to it
-	effects Effects // what the running write did (queue.go)
+	effects Effects // what the running write did (effects.go)
 	// detached: statements ignore the caller's cancellation. The writer's
 	// are, since a job once queued runs to its end, and an interrupted
 	// statement would roll back the whole batch's transaction.
