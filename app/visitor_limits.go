@@ -15,6 +15,7 @@ const VisitorMessagesPerMinute = 30
 type visitorLimits struct {
 	mu      sync.Mutex
 	windows map[string]*window
+	pruned  time.Time // when ended windows were last forgotten
 }
 
 type window struct {
@@ -29,7 +30,10 @@ func (l *visitorLimits) allow(visitorID string, now time.Time) (time.Duration, b
 	if l.windows == nil {
 		l.windows = map[string]*window{}
 	}
-	if len(l.windows) > 10000 { // forget ended windows now and then
+	// Forget ended windows now and then: at most once a minute, so that
+	// many visitors writing at once do not make every message scan them all.
+	if len(l.windows) > 10000 && now.Sub(l.pruned) >= time.Minute {
+		l.pruned = now
 		for id, w := range l.windows {
 			if now.Sub(w.start) >= time.Minute {
 				delete(l.windows, id)
