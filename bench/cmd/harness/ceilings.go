@@ -36,6 +36,7 @@ func rawWrites(path string, d time.Duration) (result, error) {
 	}
 	defer ins.Close()
 	n := 0
+	cpu0 := machineCPU()
 	start := time.Now()
 	for time.Since(start) < d {
 		tx, err := db.Begin()
@@ -51,7 +52,7 @@ func rawWrites(path string, d time.Duration) (result, error) {
 		}
 		n++
 	}
-	return result{name: "ceiling: raw SQLite write tx (1 conn)", n: n, elapsed: time.Since(start)}, nil
+	return result{name: "ceiling: raw SQLite write tx (1 conn)", n: n, elapsed: time.Since(start), cpu: cpuPer(cpu0, machineCPU(), n)}, nil
 }
 
 // trivialHandler answers every request with a small JSON object: the most

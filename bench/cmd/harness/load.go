@@ -18,8 +18,9 @@ type result struct {
 	errors   int
 	elapsed  time.Duration
 	p50, p99 time.Duration
-	ceiling  string  // which ceiling the ratio is to
-	ratio    float64 // rate / ceiling; 0 when not compared
+	cpu      time.Duration // the whole machine's CPU time per operation: server, clients and kernel
+	ceiling  string        // which ceiling the ratio is to
+	ratio    float64       // rate / ceiling; 0 when not compared
 }
 
 func (r result) rate() float64 { return float64(r.n) / r.elapsed.Seconds() }
@@ -36,6 +37,7 @@ func drive(name string, clients int, d time.Duration, fn op) result {
 	var lat []time.Duration
 	var firstErr atomic.Value
 	var wg sync.WaitGroup
+	cpu0 := machineCPU()
 	start := time.Now()
 	for w := 0; w < clients; w++ {
 		wg.Add(1)
@@ -58,6 +60,7 @@ func drive(name string, clients int, d time.Duration, fn op) result {
 	}
 	wg.Wait()
 	r := result{name: name, n: len(lat), errors: int(errs.Load()), elapsed: time.Since(start)}
+	r.cpu = cpuPer(cpu0, machineCPU(), r.n)
 	if len(lat) > 0 {
 		slices.Sort(lat)
 		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]

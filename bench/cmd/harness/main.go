@@ -201,7 +201,7 @@ func mean(a, b result) result {
 	a.n += b.n
 	a.errors += b.errors
 	a.elapsed += b.elapsed
-	a.p50, a.p99 = (a.p50+b.p50)/2, (a.p99+b.p99)/2
+	a.p50, a.p99, a.cpu = (a.p50+b.p50)/2, (a.p99+b.p99)/2, (a.cpu+b.cpu)/2
 	return a
 }
 
@@ -279,6 +279,12 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 			fmt.Sprintf(`{"body":"Reply %d: the plan changes at the next invoice.","author_id":%q}`, i, fx.member), 201, nil)
 	}
 	rows = append(rows, phase("agent message create", "sqlite", agentMessage))
+	// The same route refused before it writes (no author_id): what HTTP, the
+	// key check and the JSON cost without the writer.
+	rows = append(rows, phase("agent message refused (400), no write", "sqlite", func(c *http.Client, _, i int) error {
+		return call(c, "POST", base+"/v1/conversations/"+pick(fx.Open)+"/messages", auth,
+			fmt.Sprintf(`{"body":"Reply %d: the plan changes at the next invoice."}`, i), 400, nil)
+	}))
 	// Visitors with the widget open hold event streams: they must not
 	// make every write cost a read per visitor.
 	closeWidgets, err := openWidgets(base, fx.Sites[0], widgetsOpen)

@@ -16,12 +16,15 @@ func printTable(w io.Writer, o options, sc seed.Scale, seedTime time.Duration, r
 	fmt.Fprintf(w, "chatsvc harness: %s/%s, %d CPUs, %s; %d clients, %v per phase\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel(), o.clients, o.phase)
 	fmt.Fprintf(w, "data: %d messages in %d conversations, %d tickets, %d contacts (seeded in %v)\n\n",
 		sc.Messages, sc.Conversations, sc.Tickets, sc.Contacts, seedTime.Round(time.Millisecond))
-	fmt.Fprintf(w, "| %-40s | %8s | %7s | %7s | %6s | %-26s |\n", "what", "per s", "p50 ms", "p99 ms", "errors", "ratio to ceiling")
-	fmt.Fprintf(w, "|%s|%s:|%s:|%s:|%s:|%s|\n", strings.Repeat("-", 42), strings.Repeat("-", 9), strings.Repeat("-", 8), strings.Repeat("-", 8), strings.Repeat("-", 7), strings.Repeat("-", 28))
+	fmt.Fprintf(w, "| %-40s | %8s | %7s | %7s | %6s | %9s | %-26s |\n", "what", "per s", "p50 ms", "p99 ms", "errors", "CPU µs/op", "ratio to ceiling")
+	fmt.Fprintf(w, "|%s|%s:|%s:|%s:|%s:|%s:|%s|\n", strings.Repeat("-", 42), strings.Repeat("-", 9), strings.Repeat("-", 8), strings.Repeat("-", 8), strings.Repeat("-", 7), strings.Repeat("-", 10), strings.Repeat("-", 28))
 	for _, r := range rows {
-		p50, p99, ratio := "-", "-", "-"
+		p50, p99, cpu, ratio := "-", "-", "-", "-"
 		if r.p50 > 0 {
 			p50, p99 = ms(r.p50), ms(r.p99)
+		}
+		if r.cpu > 0 {
+			cpu = fmt.Sprintf("%.0f", float64(r.cpu.Nanoseconds())/1000)
 		}
 		switch r.ceiling {
 		case "sqlite":
@@ -29,7 +32,7 @@ func printTable(w io.Writer, o options, sc seed.Scale, seedTime time.Duration, r
 		case "http":
 			ratio = fmt.Sprintf("%.3f of trivial handler", r.ratio)
 		}
-		fmt.Fprintf(w, "| %-40s | %8.0f | %7s | %7s | %6d | %-26s |\n", r.name, r.rate(), p50, p99, r.errors, ratio)
+		fmt.Fprintf(w, "| %-40s | %8.0f | %7s | %7s | %6d | %9s | %-26s |\n", r.name, r.rate(), p50, p99, r.errors, cpu, ratio)
 	}
 	fmt.Fprintf(w, "\nresident memory: %s idle, %s peak under load; database %s; whole run %v\n",
 		mb(idleRSS), mb(loadRSS), mb(dbSize), total.Round(time.Second))
