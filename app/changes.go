@@ -20,7 +20,7 @@ type Subscription struct {
 	C   <-chan struct{}
 	c   chan struct{}
 	of  *changes
-	ids []string // nil when it follows every write
+	ids []string // what a ChangesOf subscription follows
 }
 
 func (c *changes) signal(ids []string) {

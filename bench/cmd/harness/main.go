@@ -316,18 +316,11 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	tokens, sent := make([]string, o.clients), make([]int, o.clients)
 	rows = append(rows, phase("widget message + assistant reply", "sqlite", func(c *http.Client, w, i int) error {
 		if sent[w]%visitorMessages == 0 {
-			var b []byte
-			body := fmt.Sprintf(`{"site_id":%q,"page_url":"https://example.com/pricing","test":true}`, fx.Sites[0])
-			if err := call(c, "POST", base+"/widget/v1/sessions", nil, body, 200, &b); err != nil {
+			token, err := newVisitor(c, base, fx.Sites[0])
+			if err != nil {
 				return err
 			}
-			var s struct {
-				Token string `json:"visitor_token"`
-			}
-			if err := json.Unmarshal(b, &s); err != nil {
-				return err
-			}
-			tokens[w] = s.Token
+			tokens[w] = token
 		}
 		sent[w]++
 		var b []byte

@@ -17,35 +17,28 @@ const widgetsOpen = 500
 // stream, as n browser tabs with the widget would; close ends them.
 func openWidgets(base, site string, n int) (close func(), err error) {
 	ctx, cancel := context.WithCancel(context.Background())
+	defer func() {
+		if err != nil {
+			cancel() // ends the streams opened so far
+		}
+	}()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	for i := 0; i < n; i++ {
-		body := fmt.Sprintf(`{"site_id":%q,"page_url":"https://example.com/pricing","test":true}`, site)
-		var b []byte
-		if err := call(client, "POST", base+"/widget/v1/sessions", nil, body, 200, &b); err != nil {
-			cancel()
-			return nil, err
-		}
-		var s struct {
-			Token string `json:"visitor_token"`
-		}
-		if err := json.Unmarshal(b, &s); err != nil {
-			cancel()
+		token, err := newVisitor(client, base, site)
+		if err != nil {
 			return nil, err
 		}
 		req, err := http.NewRequestWithContext(ctx, "GET", base+"/widget/v1/events", nil)
 		if err != nil {
-			cancel()
 			return nil, err
 		}
-		req.Header.Set("X-Visitor-Token", s.Token)
+		req.Header.Set("X-Visitor-Token", token)
 		resp, err := client.Do(req)
 		if err != nil {
-			cancel()
 			return nil, err
 		}
 		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 			resp.Body.Close()
-			cancel()
 			return nil, fmt.Errorf("widget event stream: %s", resp.Status)
 		}
 		go func() {
@@ -54,4 +47,19 @@ func openWidgets(base, site string, n int) (close func(), err error) {
 		}()
 	}
 	return func() { cancel(); client.CloseIdleConnections() }, nil
+}
+
+// newVisitor starts a widget session in test mode on site and returns its
+// visitor token.
+func newVisitor(c *http.Client, base, site string) (string, error) {
+	body := fmt.Sprintf(`{"site_id":%q,"page_url":"https://example.com/pricing","test":true}`, site)
+	var b []byte
+	if err := call(c, "POST", base+"/widget/v1/sessions", nil, body, 200, &b); err != nil {
+		return "", err
+	}
+	var s struct {
+		Token string `json:"visitor_token"`
+	}
+	err := json.Unmarshal(b, &s)
+	return s.Token, err
 }
