@@ -91,13 +91,17 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 // DSN is the connection string of the database file at path, with the
 // pragmas every connection runs. busy_timeout comes first so that it already
 // applies while the others run (journal_mode needs a lock when another
-// process holds one). WAL lets readers work beside the writer;
-// synchronous=NORMAL is durable across application crashes in WAL mode and
-// spares an fsync per commit. temp_store=MEMORY keeps the sub-journals
-// of the savepoints that group commits use off the disk.
+// process holds one). WAL lets readers work beside the writer.
+// synchronous=FULL syncs the log at every commit, so that what the API
+// acknowledged survives a power cut or a crash of the machine, not only of
+// the process (NORMAL would lose the last commits then, and with them a
+// mail's "sent" mark, so the mail would go twice); the writer's group
+// commits share that fsync among all the writes of a batch.
+// temp_store=MEMORY keeps the sub-journals of the savepoints that group
+// commits use off the disk.
 func DSN(path string) string {
 	return "file:" + url.PathEscape(path) +
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)"
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(ON)&_pragma=temp_store(MEMORY)"
 }
 
 // WriterDSN is DSN with what the one writer connection adds: write

@@ -150,14 +150,17 @@ func TestNotFound(t *testing.T) {
 func TestPragmas(t *testing.T) {
 	db := open(t, t.TempDir())
 	defer db.Close()
-	want := map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "1", "busy_timeout": "10000"}
+	// synchronous 2 is FULL: a commit is on the disk before it is acknowledged.
+	want := map[string]string{"journal_mode": "wal", "foreign_keys": "1", "synchronous": "2", "busy_timeout": "10000"}
+	ctx := context.Background()
 	for pragma, v := range want {
-		var got string
-		err := db.ReadTx(context.Background(), func(q *storage.Q) error {
-			return q.Pragma(context.Background(), pragma, &got)
-		})
-		if err != nil || got != v {
-			t.Errorf("PRAGMA %s = %q (%v), want %q", pragma, got, err, v)
+		var read, written string
+		err := db.ReadTx(ctx, func(q *storage.Q) error { return q.Pragma(ctx, pragma, &read) })
+		if err == nil {
+			err = db.Write(ctx, func(q *storage.Q) error { return q.Pragma(ctx, pragma, &written) })
+		}
+		if err != nil || read != v || written != v {
+			t.Errorf("PRAGMA %s = %q on readers, %q on the writer (%v), want %q", pragma, read, written, err, v)
 		}
 	}
 }

@@ -14,14 +14,13 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/storage"
 )
 
 // rawWrites measures single-row INSERT transactions/s on one connection
-// with the project's pragmas and a prepared statement: what SQLite itself
-// allows on this machine, with no SQL parsing and no HTTP.
-func rawWrites(path string, d time.Duration) (result, error) {
-	db, err := sql.Open("sqlite", storage.WriterDSN(path))
+// to dsn (the project's pragmas) with a prepared statement: what SQLite
+// itself allows on this machine, with no SQL parsing and no HTTP.
+func rawWrites(name, dsn string, d time.Duration) (result, error) {
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return result{}, err
 	}
@@ -52,7 +51,7 @@ func rawWrites(path string, d time.Duration) (result, error) {
 		}
 		n++
 	}
-	return result{name: "ceiling: raw SQLite write tx (1 conn)", n: n, elapsed: time.Since(start), cpu: cpuPer(cpu0, machineCPU(), n)}, nil
+	return result{name: name, n: n, elapsed: time.Since(start), cpu: cpuPer(cpu0, machineCPU(), n)}, nil
 }
 
 // trivialHandler answers every request with a small JSON object: the most

@@ -156,9 +156,10 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	raw, trivial := mean(first[0], last[0]), mean(first[1], last[1])
-	logf("ceilings before/after the load: raw SQLite %.0f/%.0f tx/s, trivial handler %.0f/%.0f req/s",
-		first[0].rate(), last[0].rate(), first[1].rate(), last[1].rate())
+	raw, unsynced, trivial := mean(first[0], last[0]), mean(first[1], last[1]), mean(first[2], last[2])
+	unsynced.ceiling = "reference"
+	logf("ceilings before/after the load: raw SQLite %.0f/%.0f tx/s (without fsync %.0f/%.0f), trivial handler %.0f/%.0f req/s",
+		first[0].rate(), last[0].rate(), first[1].rate(), last[1].rate(), first[2].rate(), last[2].rate())
 	for i := range rows {
 		switch rows[i].ceiling {
 		case "sqlite":
@@ -168,7 +169,7 @@ func run(o options) error {
 		}
 	}
 	size := fileSize(filepath.Join(dataDir, storage.FileName)) + fileSize(filepath.Join(dataDir, storage.FileName+"-wal"))
-	printTable(os.Stdout, o, sc, seedTime, append([]result{raw, trivial}, rows...), idleRSS, loadRSS, size, time.Since(began))
+	printTable(os.Stdout, o, sc, seedTime, append([]result{raw, unsynced, trivial}, rows...), idleRSS, loadRSS, size, time.Since(began))
 	// A figure taken with failing requests, or with none, measures nothing.
 	for _, r := range rows {
 		if r.errors > 0 || r.n == 0 {
@@ -178,22 +179,28 @@ func run(o options) error {
 	return nil
 }
 
-// ceilings measures raw SQLite write transactions/s and a trivial
-// handler's requests/s.
-func ceilings(dir string, o options, round int) ([2]result, error) {
-	raw, err := rawWrites(filepath.Join(dir, fmt.Sprintf("raw%d.db", round)), o.phase)
+// ceilings measures raw SQLite write transactions/s, the same without the
+// fsync of each commit (for reference: what the CPU alone allows), and a
+// trivial handler's requests/s.
+func ceilings(dir string, o options, round int) ([3]result, error) {
+	path := filepath.Join(dir, fmt.Sprintf("raw%d.db", round))
+	raw, err := rawWrites("ceiling: raw SQLite write tx (1 conn)", storage.WriterDSN(path), o.phase)
 	if err != nil {
-		return [2]result{}, err
+		return [3]result{}, err
+	}
+	unsynced, err := rawWrites("reference: the same without fsync", storage.WriterDSN(path+"-nosync")+"&_pragma=synchronous(NORMAL)", o.phase)
+	if err != nil {
+		return [3]result{}, err
 	}
 	trivialURL, stopTrivial, err := trivialServer()
 	if err != nil {
-		return [2]result{}, err
+		return [3]result{}, err
 	}
 	defer stopTrivial()
 	trivial := drive("ceiling: trivial net/http JSON handler", o.clients, o.phase, func(c *http.Client, _, _ int) error {
 		return call(c, "GET", trivialURL+"/v1/conversations/conv_trivial", nil, "", 200, nil)
 	})
-	return [2]result{raw, trivial}, nil
+	return [3]result{raw, unsynced, trivial}, nil
 }
 
 // mean is the average of two measurements of the same thing.

@@ -31,11 +31,35 @@ func printTable(w io.Writer, o options, sc seed.Scale, seedTime time.Duration, r
 			ratio = fmt.Sprintf("%.3f of raw SQLite tx", r.ratio)
 		case "http":
 			ratio = fmt.Sprintf("%.3f of trivial handler", r.ratio)
+		case "reference":
+			ratio = "(not a ceiling)"
 		}
 		fmt.Fprintf(w, "| %-40s | %8.0f | %7s | %7s | %6d | %9s | %-26s |\n", r.name, r.rate(), p50, p99, r.errors, cpu, ratio)
 	}
+	if line := againstUnsynced(rows); line != "" {
+		fmt.Fprintf(w, "\nwrites against raw SQLite without fsync: %s\n", line)
+	}
 	fmt.Fprintf(w, "\nresident memory: %s idle, %s peak under load; database %s; whole run %v\n",
 		mb(idleRSS), mb(loadRSS), mb(dbSize), total.Round(time.Second))
+}
+
+// againstUnsynced gives each write row's rate as a share of the raw
+// writes without fsync: how close the writes come to the CPU's limit,
+// with the cost of durable commits left out of the ceiling.
+func againstUnsynced(rows []result) string {
+	var ref float64
+	for _, r := range rows {
+		if r.ceiling == "reference" {
+			ref = r.rate()
+		}
+	}
+	var parts []string
+	for _, r := range rows {
+		if r.ceiling == "sqlite" && ref > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.3f", r.name, r.rate()/ref))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
