@@ -146,12 +146,17 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 }
 
 // settle removes a job and, when the conversation is still open, stores
-// the answer (moving the conversation to `waiting` when it hands off).
+// the answer (moving the conversation to `waiting` when it hands off), then
+// hands the reply (nil when none was stored) to the request waiting for it.
 func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer) error {
-	return s.write(ctx, func(q *storage.Q) error {
+	var settled bool
+	var reply *storage.Message
+	err := s.write(ctx, func(q *storage.Q) error {
+		settled, reply = false, nil // the write may run more than once
 		if err := q.DeleteAssistantJob(ctx, j); err != nil {
 			return orGone(err) // answered already
 		}
+		settled = true
 		c, err := q.Conversation(ctx, j.Mode, j.ConversationID)
 		if err != nil || a == nil || c.Status != StatusOpen {
 			return orGone(err)
@@ -161,7 +166,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 			c.Status = StatusWaiting
 		}
 		// Only the status may have changed: the narrow update will do.
-		if _, err := s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, now,
+		if reply, err = s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, now,
 			q.UpdateConversationActivity); err != nil {
 			return err
 		}
@@ -170,6 +175,15 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 		}
 		return nil
 	})
+	if err == nil && settled {
+		if ch, ok := s.widget.replies.Load(j.MessageID); ok {
+			select {
+			case ch.(chan *storage.Message) <- reply:
+			default: // never blocks: a job is settled once, into a buffer of one
+			}
+		}
+	}
+	return err
 }
 
 func orGone(err error) error {
@@ -181,35 +195,41 @@ func orGone(err error) error {
 
 // waitReply waits up to the reply wait for the assistant to answer msg and
 // returns the reply, or nil when it is not there in time (it then reaches
-// the visitor live) or the assistant stays silent.
+// the visitor live) or the assistant stays silent. The answer is handed
+// over in memory (settle); only one given before the wait began is read
+// back from the database.
 func (s *Service) waitReply(ctx context.Context, mode storage.Mode, msg *storage.Message) (*storage.Message, error) {
-	changed := s.ChangesOf(msg.ConversationID)
-	defer changed.Stop()
+	handed := make(chan *storage.Message, 1)
+	s.widget.replies.Store(msg.ID, handed)
+	defer s.widget.replies.Delete(msg.ID)
+	q := s.db.Read()
+	if _, err := q.AssistantJob(ctx, msg.ID); errors.Is(err, storage.ErrNotFound) {
+		return storedReply(ctx, q, msg)
+	} else if err != nil {
+		return nil, err
+	}
 	timer := time.NewTimer(s.widget.replyWait)
 	defer timer.Stop()
-	for {
-		q := s.db.Read()
-		_, err := q.AssistantJob(ctx, msg.ID)
-		if errors.Is(err, storage.ErrNotFound) {
-			rows, err := q.MessagesAfter(ctx, msg.ConversationID, msg.ID, 10)
-			if err != nil {
-				return nil, err
-			}
-			for _, m := range rows {
-				if m.Author.Type == storage.AuthorBot {
-					return m, nil
-				}
-			}
-			return nil, nil
-		} else if err != nil {
-			return nil, err
-		}
-		select {
-		case <-changed.C:
-		case <-timer.C:
-			return nil, nil
-		case <-ctx.Done():
-			return nil, nil
+	select {
+	case reply := <-handed:
+		return reply, nil
+	case <-timer.C:
+		return nil, nil
+	case <-ctx.Done():
+		return nil, nil
+	}
+}
+
+// storedReply returns the assistant's reply to msg, if it stored one.
+func storedReply(ctx context.Context, q *storage.Q, msg *storage.Message) (*storage.Message, error) {
+	rows, err := q.MessagesAfter(ctx, msg.ConversationID, msg.ID, 10)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range rows {
+		if m.Author.Type == storage.AuthorBot {
+			return m, nil
 		}
 	}
+	return nil, nil
 }

@@ -36,6 +36,7 @@ type widgetState struct {
 	claimed   atomic.Int32   // how many claims there are
 	thinking  atomic.Int32   // how many answers the responder is working out
 	answering sync.WaitGroup // goroutines answering, waited for when the worker stops
+	replies   sync.Map       // message id -> chan *storage.Message: requests waiting for its answer
 	limits    visitorLimits
 }
 

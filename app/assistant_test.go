@@ -1,0 +1,110 @@
+package app
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// The assistant's answer reaches the visitor's waiting request at once,
+// whether it comes while the request waits (handed over in memory) or came
+// before (read back), and so does the news that no answer will come.
+func TestWaitReply(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newTestService(t)
+	svc.widget.replyWait = time.Minute // an answer must not wait for the timer
+	conv := &storage.Conversation{ID: NewID(PrefixConversation), Mode: storage.Test, SiteID: "site_1",
+		Status: StatusOpen, Metadata: map[string]string{}}
+	err := svc.write(ctx, func(q *storage.Q) error {
+		if err := q.InsertSite(ctx, &storage.Site{ID: "site_1", Name: "A"}); err != nil {
+			return err
+		}
+		return q.InsertConversation(ctx, conv)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func() (*storage.Message, *storage.AssistantJob) {
+		t.Helper()
+		now := svc.stamp()
+		m := &storage.Message{ID: NewID(PrefixMessage), Mode: storage.Test, ConversationID: conv.ID,
+			Author: storage.Author{Type: storage.AuthorContact}, Body: "Where is my order?", CreatedAt: now}
+		j := &storage.AssistantJob{MessageID: m.ID, Mode: storage.Test, ConversationID: conv.ID, NextAttemptAt: now, CreatedAt: now}
+		err := svc.write(ctx, func(q *storage.Q) error {
+			if err := q.InsertMessage(ctx, m); err != nil {
+				return err
+			}
+			return q.InsertAssistantJob(ctx, j)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, j
+	}
+	// wait starts waiting for msg's reply, returns once the wait has begun
+	// or ended, and gives what the wait gives.
+	wait := func(msg *storage.Message) <-chan *storage.Message {
+		got, ended := make(chan *storage.Message, 1), make(chan struct{})
+		go func() {
+			defer close(ended)
+			r, err := svc.waitReply(ctx, storage.Test, msg)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- r
+		}()
+		for {
+			if _, ok := svc.widget.replies.Load(msg.ID); ok {
+				return got
+			}
+			select {
+			case <-ended:
+				return got
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
+	receive := func(got <-chan *storage.Message) *storage.Message {
+		t.Helper()
+		select {
+		case r := <-got:
+			return r
+		case <-time.After(10 * time.Second):
+			t.Fatal("the wait did not end when the job was settled")
+			return nil
+		}
+	}
+
+	msg, job := ask()
+	got := wait(msg)
+	time.Sleep(10 * time.Millisecond) // let the wait find the job queued
+	if err := svc.settle(ctx, job, &Answer{Body: "It ships today."}); err != nil {
+		t.Fatal(err)
+	}
+	if r := receive(got); r == nil || r.Body != "It ships today." || r.Author.Type != storage.AuthorBot {
+		t.Fatalf("handed over: %+v", r)
+	}
+
+	msg, job = ask()
+	if err := svc.settle(ctx, job, &Answer{Body: "Tomorrow."}); err != nil {
+		t.Fatal(err)
+	}
+	if r := receive(wait(msg)); r == nil || r.Body != "Tomorrow." {
+		t.Fatalf("answered before the wait: %+v", r)
+	}
+	if _, waiting := svc.widget.replies.Load(msg.ID); waiting {
+		t.Fatal("a finished wait must forget its message")
+	}
+
+	msg, job = ask()
+	got = wait(msg)
+	time.Sleep(10 * time.Millisecond)
+	if err := svc.settle(ctx, job, nil); err != nil { // the conversation left the assistant
+		t.Fatal(err)
+	}
+	if r := receive(got); r != nil {
+		t.Fatalf("settled without an answer: %+v", r)
+	}
+}
