@@ -153,7 +153,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 	var reply *storage.Message
 	err := s.write(ctx, func(q *storage.Q) error {
 		settled, reply = false, nil // the write may run more than once
-		if err := q.DeleteAssistantJob(ctx, j); err != nil {
+		if err := q.DeleteAssistantJob(ctx, j.MessageID); err != nil {
 			return orGone(err) // answered already
 		}
 		settled = true

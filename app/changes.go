@@ -3,9 +3,8 @@ package app
 import "sync"
 
 // changes tells subscribers, without blocking, that a write was committed.
-// Live updates (the widget's event stream, a visitor waiting for the
-// assistant's reply, the dashboard's inbox) look again at what they follow
-// when signalled. A visitor's updates follow only their own conversation:
+// Live updates (the widget's event stream, the dashboard's inbox) look
+// again at what they follow when signalled. A visitor's updates follow only their own conversation:
 // signalling every open widget after every write would make each write cost
 // a read per visitor online.
 type changes struct {

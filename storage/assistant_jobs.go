@@ -50,10 +50,9 @@ func (q *Q) RetryAssistantJob(ctx context.Context, messageID string, next Timest
 
 // DeleteAssistantJob removes a job; ErrNotFound when it is gone already,
 // which tells a second worker that the reply was stored by another.
-func (q *Q) DeleteAssistantJob(ctx context.Context, j *AssistantJob) error {
-	q.queued(QueueAssistant)     // the assistant has a slot free for the next job
-	q.changed(&j.ConversationID) // a visitor may be waiting for the reply
-	res, err := q.exec(ctx, `DELETE FROM assistant_jobs WHERE message_id = ?`, j.MessageID)
+func (q *Q) DeleteAssistantJob(ctx context.Context, messageID string) error {
+	q.queued(QueueAssistant) // the assistant has a slot free for the next job
+	res, err := q.exec(ctx, `DELETE FROM assistant_jobs WHERE message_id = ?`, messageID)
 	return affected(res, err)
 }
 
