@@ -149,36 +149,38 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 // the answer (moving the conversation to `waiting` when it hands off), then
 // hands the reply (nil when none was stored) to the request waiting for it.
 func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer) error {
-	var settled bool
-	var reply *storage.Message
-	err := s.write(ctx, func(q *storage.Q) error {
-		settled, reply = false, nil // the write may run more than once
+	// settled: the job was still there to remove; reply: the answer stored.
+	type settled struct {
+		ok    bool
+		reply *storage.Message
+	}
+	done, err := writeResult(ctx, s, func(q *storage.Q) (settled, error) {
 		if err := q.DeleteAssistantJob(ctx, j.MessageID); err != nil {
-			return orGone(err) // answered already
+			return settled{}, orGone(err) // answered already
 		}
-		settled = true
 		c, err := q.Conversation(ctx, j.Mode, j.ConversationID)
 		if err != nil || a == nil || c.Status != StatusOpen {
-			return orGone(err)
+			return settled{ok: true}, orGone(err)
 		}
 		now := s.stamp()
 		if a.HandOff {
 			c.Status = StatusWaiting
 		}
 		// Only the status may have changed: the narrow update will do.
-		if reply, err = s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, now,
-			q.UpdateConversationActivity); err != nil {
-			return err
+		reply, err := s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, now,
+			q.UpdateConversationActivity)
+		if err != nil {
+			return settled{}, err
 		}
 		if a.HandOff {
-			return s.emit(ctx, q, j.Mode, EventConversationHandedOff, c.ID, c, now)
+			err = s.emit(ctx, q, j.Mode, EventConversationHandedOff, c.ID, c, now)
 		}
-		return nil
+		return settled{true, reply}, err
 	})
-	if err == nil && settled {
+	if err == nil && done.ok {
 		if ch, ok := s.widget.replies.Load(j.MessageID); ok {
 			select {
-			case ch.(chan *storage.Message) <- reply:
+			case ch.(chan *storage.Message) <- done.reply:
 			default: // never blocks: a job is settled once, into a buffer of one
 			}
 		}

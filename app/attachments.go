@@ -130,9 +130,8 @@ func (s *Service) signingKey(ctx context.Context) ([]byte, error) {
 	v, err := s.db.Read().Setting(ctx, settingFileKey)
 	if isNotFound(err) {
 		fresh := RandomToken(43) // 256 bits
-		err = s.write(ctx, func(q *storage.Q) error {
-			v, err = q.EnsureSetting(ctx, settingFileKey, fresh)
-			return err
+		v, err = writeResult(ctx, s, func(q *storage.Q) (string, error) {
+			return q.EnsureSetting(ctx, settingFileKey, fresh)
 		})
 	}
 	if err != nil {

@@ -32,30 +32,48 @@ func (s *Service) UpsertContact(ctx context.Context, mode storage.Mode, in Conta
 	if in.ExternalID.has() && in.ExternalID.V == "" {
 		return nil, false, invalid("external_id", "external_id must not be empty.")
 	}
-	err = s.write(ctx, func(q *storage.Q) error {
-		now := s.stamp()
-		c, err = s.matchContact(ctx, q, mode, in, norm)
-		if err != nil {
-			return err
-		}
-		if created = c == nil; created {
-			c = &storage.Contact{ID: NewID(PrefixContact), Object: "contact", Mode: mode, CreatedAt: now}
-		}
-		if in.ExternalID.has() {
-			c.ExternalID = in.ExternalID.ptr()
-		}
-		if err := applyContact(c, in, now); err != nil {
-			return err
-		}
-		if !created {
-			return contactConflict(q.UpdateContact(ctx, c, emailNorm(c)))
-		}
-		if err := contactConflict(q.InsertContact(ctx, c, emailNorm(c))); err != nil {
-			return err
-		}
-		return s.emit(ctx, q, mode, EventContactCreated, c.ID, c, now)
+	out, err := writeResult(ctx, s, func(q *storage.Q) (upserted, error) {
+		return s.upsertContact(ctx, q, mode, in, norm)
 	})
-	return c, created, err
+	return out.c, out.created, err
+}
+
+// upserted is a contact written by upsertContact, and whether it is new.
+type upserted struct {
+	c       *storage.Contact
+	created bool
+}
+
+// upsertContact is UpsertContact inside the caller's transaction; norm is
+// the normalised e-mail of in, or "".
+func (s *Service) upsertContact(ctx context.Context, q *storage.Q, mode storage.Mode, in ContactInput, norm string) (upserted, error) {
+	now := s.stamp()
+	c, err := s.matchContact(ctx, q, mode, in, norm)
+	if err != nil {
+		return upserted{}, err
+	}
+	if c == nil {
+		c = &storage.Contact{ID: NewID(PrefixContact), Object: "contact", Mode: mode, CreatedAt: now}
+		if err := s.saveContact(ctx, q, c, in, now, true); err != nil {
+			return upserted{}, err
+		}
+		return upserted{c, true}, s.emit(ctx, q, mode, EventContactCreated, c.ID, c, now)
+	}
+	return upserted{c, false}, s.saveContact(ctx, q, c, in, now, false)
+}
+
+// saveContact applies the request to c and inserts or updates it.
+func (s *Service) saveContact(ctx context.Context, q *storage.Q, c *storage.Contact, in ContactInput, now storage.Timestamp, insert bool) error {
+	if in.ExternalID.has() {
+		c.ExternalID = in.ExternalID.ptr()
+	}
+	if err := applyContact(c, in, now); err != nil {
+		return err
+	}
+	if insert {
+		return contactConflict(q.InsertContact(ctx, c, emailNorm(c)))
+	}
+	return contactConflict(q.UpdateContact(ctx, c, emailNorm(c)))
 }
 
 // matchContact finds the contact an upsert addresses: by external_id first,
@@ -148,19 +166,16 @@ func (s *Service) UpdateContact(ctx context.Context, mode storage.Mode, id strin
 			return nil, err
 		}
 	}
-	var out *storage.Contact
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Contact, error) {
 		c, err := q.Contact(ctx, mode, id)
 		if err != nil {
-			return found(err, noSuch("contact", id))
+			return nil, found(err, noSuch("contact", id))
 		}
 		if err := applyContact(c, in, s.stamp()); err != nil {
-			return err
+			return nil, err
 		}
-		out = c
-		return contactConflict(q.UpdateContact(ctx, c, emailNorm(c)))
+		return c, contactConflict(q.UpdateContact(ctx, c, emailNorm(c)))
 	})
-	return out, err
 }
 
 // Contact returns a contact, or a NotFound error.

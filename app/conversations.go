@@ -56,30 +56,27 @@ type ConversationUpdate struct {
 
 // UpdateConversation assigns a conversation or changes its metadata.
 func (s *Service) UpdateConversation(ctx context.Context, mode storage.Mode, id string, in ConversationUpdate) (*storage.Conversation, error) {
-	var out *storage.Conversation
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
-			return found(err, noSuch("conversation", id))
+			return nil, found(err, noSuch("conversation", id))
 		}
 		if in.AssigneeID.Set {
 			if in.AssigneeID.has() {
 				if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
-					return err
+					return nil, err
 				}
 			}
 			c.AssigneeID = in.AssigneeID.ptr()
 		}
 		if in.Metadata.has() {
 			if c.Metadata, err = mergeMetadata("metadata", c.Metadata, in.Metadata.V); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		c.UpdatedAt = s.stamp()
-		out = c
-		return q.UpdateConversation(ctx, c)
+		return c, q.UpdateConversation(ctx, c)
 	})
-	return out, err
 }
 
 // Handoff is the body of POST /conversations/{id}/handoff.
@@ -91,20 +88,19 @@ type Handoff struct {
 // HandOff moves a conversation to a person: to `handed_off` when an
 // assignee is given, else to `waiting`. The assistant stops answering.
 func (s *Service) HandOff(ctx context.Context, mode storage.Mode, id string, in Handoff) (*storage.Conversation, error) {
-	var out *storage.Conversation
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
-			return found(err, noSuch("conversation", id))
+			return nil, found(err, noSuch("conversation", id))
 		}
 		if c.Status == StatusClosed {
-			return closedErr(id)
+			return nil, closedErr(id)
 		}
 		now := s.stamp()
 		c.Status = StatusWaiting
 		if in.AssigneeID.has() {
 			if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
-				return err
+				return nil, err
 			}
 			c.Status, c.AssigneeID = StatusHandedOff, in.AssigneeID.ptr()
 		}
@@ -112,38 +108,33 @@ func (s *Service) HandOff(ctx context.Context, mode storage.Mode, id string, in 
 			err := q.InsertNote(ctx, &storage.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
 				AuthorID: in.AssigneeID.ptr(), Body: in.Note.V, CreatedAt: now})
 			if err != nil {
-				return err
+				return nil, err
 			}
 		}
 		c.UpdatedAt = now
 		if err := q.UpdateConversation(ctx, c); err != nil {
-			return err
+			return nil, err
 		}
-		out = c
-		return s.emit(ctx, q, mode, EventConversationHandedOff, c.ID, c, now)
+		return c, s.emit(ctx, q, mode, EventConversationHandedOff, c.ID, c, now)
 	})
-	return out, err
 }
 
 // Close closes a conversation. Closing a closed one changes nothing.
 func (s *Service) Close(ctx context.Context, mode storage.Mode, id string) (*storage.Conversation, error) {
-	var out *storage.Conversation
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
-			return found(err, noSuch("conversation", id))
+			return nil, found(err, noSuch("conversation", id))
 		}
-		out = c
 		if c.Status == StatusClosed {
-			return nil
+			return c, nil
 		}
 		c.Status, c.UpdatedAt = StatusClosed, s.stamp()
 		if err := q.UpdateConversation(ctx, c); err != nil {
-			return err
+			return c, err
 		}
-		return s.emit(ctx, q, mode, EventConversationClosed, c.ID, c, c.UpdatedAt)
+		return c, s.emit(ctx, q, mode, EventConversationClosed, c.ID, c, c.UpdatedAt)
 	})
-	return out, err
 }
 
 func closedErr(id string) *Error {
@@ -166,17 +157,18 @@ func (s *Service) StartConversation(ctx context.Context, mode storage.Mode, in V
 	if err := checkLen("body", in.Body, MaxMessageBody, true); err != nil {
 		return nil, nil, err
 	}
-	var conv *storage.Conversation
-	var msg *storage.Message
-	err := s.write(ctx, func(q *storage.Q) error {
+	type started struct {
+		conv *storage.Conversation
+		msg  *storage.Message
+	}
+	out, err := writeResult(ctx, s, func(q *storage.Q) (started, error) {
 		if _, err := q.Site(ctx, in.SiteID); err != nil {
-			return found(err, noSuchRef("site_id", "site", in.SiteID))
+			return started{}, found(err, noSuchRef("site_id", "site", in.SiteID))
 		}
-		var err error
-		conv, msg, err = s.startConversation(ctx, q, mode, in, s.stamp())
-		return err
+		conv, msg, err := s.startConversation(ctx, q, mode, in, s.stamp())
+		return started{conv, msg}, err
 	})
-	return conv, msg, err
+	return out.conv, out.msg, err
 }
 
 // startConversation does StartConversation's work in the caller's

@@ -66,19 +66,17 @@ func (s *Service) SetMemberPassword(ctx context.Context, email, password string)
 	if err != nil {
 		return nil, err
 	}
-	var m *storage.Member
-	err = s.write(ctx, func(q *storage.Q) error {
-		m, err = q.MemberByEmail(ctx, lower(email))
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Member, error) {
+		m, err := q.MemberByEmail(ctx, lower(email))
 		if err != nil {
-			return found(err, noSuchRef("email", "team member", email))
+			return nil, found(err, noSuchRef("email", "team member", email))
 		}
 		m.PasswordHash = &h
 		if err := q.SetMemberPassword(ctx, m.ID, h); err != nil {
-			return err
+			return nil, err
 		}
-		return q.EndMemberSessions(ctx, m.ID, s.stamp())
+		return m, q.EndMemberSessions(ctx, m.ID, s.stamp())
 	})
-	return m, err
 }
 
 // dummyHash is compared against when the e-mail is unknown, so a sign-in

@@ -87,27 +87,26 @@ func (s *Service) ResendEvent(ctx context.Context, mode storage.Mode, id string,
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
-	out := &Resend{Object: "event_resend", EventID: id}
-	err := s.write(ctx, func(q *storage.Q) error {
-		out.WebhookEndpointIDs = []string{}
+	return writeResult(ctx, s, func(q *storage.Q) (*Resend, error) {
+		out := &Resend{Object: "event_resend", EventID: id, WebhookEndpointIDs: []string{}}
 		ev, err := q.Event(ctx, mode, id)
 		if err != nil {
-			return found(err, noSuch("event", id))
+			return nil, found(err, noSuch("event", id))
 		}
 		var targets []*storage.WebhookEndpoint
 		if endpointID.has() {
 			e, err := q.WebhookEndpoint(ctx, mode, endpointID.V)
 			if err != nil {
-				return found(err, noSuchRef("webhook_endpoint_id", "webhook endpoint", endpointID.V))
+				return nil, found(err, noSuchRef("webhook_endpoint_id", "webhook endpoint", endpointID.V))
 			}
 			if !e.Enabled {
-				return invalid("webhook_endpoint_id", "Webhook endpoint %s is disabled; enable it first.", e.ID)
+				return nil, invalid("webhook_endpoint_id", "Webhook endpoint %s is disabled; enable it first.", e.ID)
 			}
 			targets = append(targets, e)
 		} else {
 			all, err := q.EnabledWebhookEndpoints(ctx)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			for _, e := range all {
 				if e.Mode == mode && subscribed(e, ev.Type) {
@@ -118,16 +117,12 @@ func (s *Service) ResendEvent(ctx context.Context, mode storage.Mode, id string,
 		now := s.stamp()
 		for _, e := range targets {
 			if err := q.QueueWebhook(ctx, mode, e.ID, ev, now); err != nil {
-				return err
+				return nil, err
 			}
 			out.WebhookEndpointIDs = append(out.WebhookEndpointIDs, e.ID)
 		}
-		return nil
+		return out, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // WebhookAttemptQuery is the filter of GET /webhook-endpoints/{id}/deliveries.

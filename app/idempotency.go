@@ -44,30 +44,26 @@ func (s *Service) BeginIdempotent(ctx context.Context, mode storage.Mode, key, f
 	if key == "" || utf8.RuneCountInString(key) > MaxIdempotencyKey {
 		return nil, invalid("Idempotency-Key", "The Idempotency-Key header must have 1 to %d characters.", MaxIdempotencyKey)
 	}
-	var replay *Replay
-	err := s.write(ctx, func(q *storage.Q) error {
-		replay = nil
+	return writeResult(ctx, s, func(q *storage.Q) (*Replay, error) {
 		now := s.now()
 		prev, err := q.IdempotencyKey(ctx, mode, key)
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
 		case err != nil:
-			return err
+			return nil, err
 		case prev.CreatedAt.Time().Add(IdempotencyWindow).Before(now):
 			// Expired: the key starts afresh.
 		case prev.Fingerprint != fingerprint:
-			return &Error{Kind: Invalid, Code: "idempotency_key_reused", Param: "Idempotency-Key",
+			return nil, &Error{Kind: Invalid, Code: "idempotency_key_reused", Param: "Idempotency-Key",
 				Message: "This Idempotency-Key was already used with other parameters; use a new key for a new request."}
 		case prev.Status != nil:
-			replay = &Replay{Status: *prev.Status, Body: prev.Body}
-			return nil
+			return &Replay{Status: *prev.Status, Body: prev.Body}, nil
 		case prev.CreatedAt.Time().Add(idempotencyAbandoned).After(now):
-			return &Error{Kind: Conflict, Code: "idempotency_key_in_use", Param: "Idempotency-Key",
+			return nil, &Error{Kind: Conflict, Code: "idempotency_key_in_use", Param: "Idempotency-Key",
 				Message: "A request with this Idempotency-Key is still being processed; retry shortly."}
 		}
-		return q.ClaimIdempotencyKey(ctx, mode, key, fingerprint, storage.At(now))
+		return nil, q.ClaimIdempotencyKey(ctx, mode, key, fingerprint, storage.At(now))
 	})
-	return replay, err
 }
 
 // FinishIdempotent stores the response of a request that claimed key.
@@ -84,11 +80,7 @@ func (s *Service) FinishIdempotent(ctx context.Context, mode storage.Mode, key s
 
 // PruneIdempotencyKeys forgets keys older than the replay window.
 func (s *Service) PruneIdempotencyKeys(ctx context.Context) (int64, error) {
-	var n int64
-	err := s.write(ctx, func(q *storage.Q) error {
-		var err error
-		n, err = q.PruneIdempotencyKeys(ctx, storage.At(s.now().Add(-IdempotencyWindow)))
-		return err
+	return writeResult(ctx, s, func(q *storage.Q) (int64, error) {
+		return q.PruneIdempotencyKeys(ctx, storage.At(s.now().Add(-IdempotencyWindow)))
 	})
-	return n, err
 }

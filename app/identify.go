@@ -22,20 +22,37 @@ type Identify struct {
 // IdentifyVisitor tells who the visitor is. When the site has an identity
 // secret, the claim must carry user_hash, the hex HMAC-SHA256 of
 // external_id (or, without one, of email) keyed with that secret, made by
-// the site's own server; it then updates the contact like POST /contacts.
-// Without a secret the claim cannot be checked, so it is taken as an e-mail
-// address left by the visitor: external_id and attributes are refused, an
-// existing contact's details are never overwritten, and the answer shows
-// only what the visitor sent. Either way the visitor, their conversations
-// without a contact, and the contact's last_seen_at are updated.
+// the site's own server; it then updates the contact like POST /contacts,
+// but only ever the contact the hash signs. Without a secret the claim
+// cannot be checked, so it is taken as an e-mail address left by the
+// visitor: external_id and attributes are refused and an existing contact's
+// details are never overwritten. Either way the visitor, their
+// conversations without a contact, and the contact's last_seen_at are
+// updated, and the answer shows the visitor only what they sent: a
+// contact's stored phone and attributes never reach the widget.
 func (s *Service) IdentifyVisitor(ctx context.Context, v *Visit, in Identify) (*storage.Contact, error) {
 	if !in.Email.has() && !in.ExternalID.has() {
 		return nil, missing("email")
 	}
-	if v.Site.IdentitySecret != nil && *v.Site.IdentitySecret != "" {
-		return s.identifyVerified(ctx, v, in, *v.Site.IdentitySecret)
+	if in.Email.has() {
+		var err error
+		if in.Email.V, _, err = normalizeEmail("email", in.Email.V); err != nil {
+			return nil, err
+		}
 	}
-	return s.identifyUnverified(ctx, v, in)
+	verified := v.Site.IdentitySecret != nil && *v.Site.IdentitySecret != ""
+	var c *storage.Contact
+	var err error
+	if verified {
+		c, err = s.identifyVerified(ctx, v, in, *v.Site.IdentitySecret)
+	} else {
+		c, err = s.identifyUnverified(ctx, v, in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	v.Visitor.ContactID = &c.ID
+	return visitorContact(c, in, verified), nil
 }
 
 // UserHash is the user_hash a site's server computes for a visitor.
@@ -43,6 +60,11 @@ func UserHash(secret, id string) string {
 	return hex.EncodeToString(mac([]byte(secret), id))
 }
 
+// identifyVerified checks the claim's user_hash and upserts the contact it
+// signs. The hash covers external_id when there is one, so the e-mail of the
+// same call is unsigned: it never finds a contact, and it is left off when
+// another contact holds it, so no one reaches another person's contact by
+// naming their address.
 func (s *Service) identifyVerified(ctx context.Context, v *Visit, in Identify, secret string) (*storage.Contact, error) {
 	if !in.UserHash.has() || in.UserHash.V == "" {
 		return nil, missing("user_hash")
@@ -51,32 +73,46 @@ func (s *Service) identifyVerified(ctx context.Context, v *Visit, in Identify, s
 	if in.ExternalID.has() {
 		claimed = in.ExternalID.V
 	}
-	want := mac([]byte(secret), claimed)
 	got, err := hex.DecodeString(in.UserHash.V)
-	if err != nil || !hmac.Equal(got, want) {
+	if err != nil || !hmac.Equal(got, mac([]byte(secret), claimed)) {
 		return nil, &Error{Kind: Unauthorized, Code: CodeUserHashInvalid, Param: "user_hash",
 			Message: "user_hash does not match: compute it on your server as the hex HMAC-SHA256 of external_id (or email) with the site's identity secret."}
 	}
-	c, _, err := s.UpsertContact(ctx, v.Mode, ContactInput{Email: in.Email, ExternalID: in.ExternalID,
-		Name: in.Name, Phone: in.Phone, Attributes: in.Attributes})
-	if err != nil {
-		return nil, err
+	ci := ContactInput{Email: in.Email, ExternalID: in.ExternalID, Name: in.Name, Phone: in.Phone, Attributes: in.Attributes}
+	var norm string
+	if ci.Email.has() {
+		norm = lower(ci.Email.V)
 	}
-	// Linking is a second step: UpsertContact owns its transaction. The
-	// contact is read again so a change made in between is kept.
-	id := c.ID
-	err = s.write(ctx, func(q *storage.Q) error {
-		now := s.stamp()
-		if err := s.linkVisitor(ctx, q, v, id, now); err != nil {
-			return err
+	if ci.ExternalID.has() && ci.ExternalID.V == "" {
+		return nil, invalid("external_id", "external_id must not be empty.")
+	}
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Contact, error) {
+		in, norm := ci, norm
+		if in.ExternalID.has() && norm != "" {
+			held, err := s.emailHeldByOther(ctx, q, v.Mode, norm, in.ExternalID.V)
+			if err != nil {
+				return nil, err
+			}
+			if held {
+				in.Email, norm = Field[string]{}, ""
+			}
 		}
-		if err := s.markSeen(ctx, q, v.Mode, &id, now); err != nil {
-			return err
+		u, err := s.upsertContact(ctx, q, v.Mode, in, norm)
+		if err != nil {
+			return nil, err
 		}
-		c, err = q.Contact(ctx, v.Mode, id)
-		return err
+		return u.c, s.identified(ctx, q, v, u.c)
 	})
-	return c, err
+}
+
+// emailHeldByOther tells whether a contact other than the one with
+// external_id ext has the e-mail address.
+func (s *Service) emailHeldByOther(ctx context.Context, q *storage.Q, mode storage.Mode, norm, ext string) (bool, error) {
+	c, err := orNil(q.ContactByEmail(ctx, mode, norm))
+	if err != nil || c == nil {
+		return false, err
+	}
+	return c.ExternalID == nil || *c.ExternalID != ext, nil
 }
 
 func (s *Service) identifyUnverified(ctx context.Context, v *Visit, in Identify) (*storage.Contact, error) {
@@ -85,48 +121,63 @@ func (s *Service) identifyUnverified(ctx context.Context, v *Visit, in Identify)
 			return nil, invalid(param, "%s can only be set when the site has an identity secret and the call carries user_hash.", param)
 		}
 	}
-	email, norm, err := normalizeEmail("email", in.Email.V)
-	if err != nil {
-		return nil, err
-	}
-	var out *storage.Contact
-	err = s.write(ctx, func(q *storage.Q) error {
+	email, norm := in.Email.V, lower(in.Email.V)
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Contact, error) {
 		now := s.stamp()
 		c, err := orNil(q.ContactByEmail(ctx, v.Mode, norm))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		created := c == nil
-		if created {
+		if c == nil {
 			c = &storage.Contact{ID: NewID(PrefixContact), Object: "contact", Mode: v.Mode, Email: &email,
 				Name: in.Name.ptr(), Phone: in.Phone.ptr(), Attributes: map[string]json.RawMessage{},
 				CreatedAt: now, UpdatedAt: now}
-		}
-		c.LastSeenAt = &now
-		if created {
 			if err := contactConflict(q.InsertContact(ctx, c, &norm)); err != nil {
-				return err
+				return nil, err
 			}
 			if err := s.emit(ctx, q, v.Mode, EventContactCreated, c.ID, c, now); err != nil {
-				return err
+				return nil, err
 			}
 		} else {
-			if c.Name == nil {
-				c.Name = in.Name.ptr()
-			}
-			if c.Phone == nil {
-				c.Phone = in.Phone.ptr()
-			}
-			if err := q.UpdateContact(ctx, c, emailNorm(c)); err != nil {
-				return err
-			}
+			// An unchecked claim only fills in what the contact lacks.
+			c.Name, c.Phone = or(c.Name, in.Name.ptr()), or(c.Phone, in.Phone.ptr())
 		}
-		out = &storage.Contact{ID: c.ID, Object: c.Object, Mode: c.Mode, Email: &email, Name: in.Name.ptr(),
-			Phone: in.Phone.ptr(), Attributes: map[string]json.RawMessage{}, LastSeenAt: c.LastSeenAt,
-			CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
-		return s.linkVisitor(ctx, q, v, c.ID, now)
+		return c, s.identified(ctx, q, v, c)
 	})
-	return out, err
+}
+
+// identified links the visitor to contact c, marks c seen now and saves it.
+func (s *Service) identified(ctx context.Context, q *storage.Q, v *Visit, c *storage.Contact) error {
+	now := s.stamp()
+	if err := s.linkVisitor(ctx, q, v, c.ID, now); err != nil {
+		return err
+	}
+	c.LastSeenAt = &now
+	return q.UpdateContact(ctx, c, emailNorm(c))
+}
+
+// visitorContact is the contact as the widget may show it: its identity,
+// with the phone and attributes the visitor sent in place of those stored.
+// An unverified visitor also sees only the e-mail and name they sent.
+func visitorContact(c *storage.Contact, in Identify, verified bool) *storage.Contact {
+	out := *c
+	out.Phone = in.Phone.ptr()
+	out.Attributes = in.Attributes.V
+	if out.Attributes == nil {
+		out.Attributes = map[string]json.RawMessage{}
+	}
+	if !verified {
+		out.Email, out.Name = in.Email.ptr(), in.Name.ptr()
+	}
+	return &out
+}
+
+// or returns a unless it is nil, else b.
+func or[T any](a, b *T) *T {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // SetIdentitySecret gives a site a new identity secret and returns it; from

@@ -158,11 +158,10 @@ func (s *Service) CreateKnowledgeSource(ctx context.Context, mode storage.Mode, 
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	var out *storage.KnowledgeSource
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.KnowledgeSource, error) {
 		if in.SiteID.has() {
 			if _, err := q.Site(ctx, in.SiteID.V); err != nil {
-				return found(err, noSuchRef("site_id", "site", in.SiteID.V))
+				return nil, found(err, noSuchRef("site_id", "site", in.SiteID.V))
 			}
 		}
 		now := s.stamp()
@@ -170,12 +169,10 @@ func (s *Service) CreateKnowledgeSource(ctx context.Context, mode storage.Mode, 
 			Name: in.Name.V, URL: in.URL.ptr(), Status: SourcePending, CreatedAt: now, Mode: mode,
 			SiteID: in.SiteID.ptr(), Content: in.Content.ptr(), SyncRequestedAt: &now, LastSyncRequestAt: now}
 		if err := q.InsertKnowledgeSource(ctx, k); err != nil {
-			return err
+			return nil, err
 		}
-		out = k
-		return nil
+		return k, nil
 	})
-	return out, err
 }
 
 // KnowledgeSource returns a source, or a NotFound error.
@@ -202,32 +199,30 @@ func (s *Service) KnowledgeSources(ctx context.Context, mode storage.Mode, p Lis
 // DeleteKnowledgeSource removes a source and its pages; the index worker
 // then removes them from search.
 func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
-	var out *Deleted
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
+		var out *Deleted
 		if err := found(q.DeleteKnowledgeSource(ctx, mode, id), noSuch("knowledge source", id)); err != nil {
-			return err
+			return nil, err
 		}
 		out = &Deleted{ID: id, Object: "knowledge_source", Deleted: true}
-		return q.QueueKnowledgeIndex(ctx, id)
+		return out, q.QueueKnowledgeIndex(ctx, id)
 	})
-	return out, err
 }
 
 // SyncKnowledgeSource owes a source a new sync and marks it indexing. It is
 // RateLimited within sync_min_interval of the previous sync (the first one
 // being the creation's), with the wait in RetryAfter.
 func (s *Service) SyncKnowledgeSource(ctx context.Context, mode storage.Mode, id string) (*storage.KnowledgeSource, error) {
-	var out *storage.KnowledgeSource
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.KnowledgeSource, error) {
 		k, err := q.KnowledgeSource(ctx, mode, id)
 		if err != nil {
-			return found(err, noSuch("knowledge source", id))
+			return nil, found(err, noSuch("knowledge source", id))
 		}
 		now := s.now()
 		every := s.syncMinInterval()
 		if wait := k.LastSyncRequestAt.Time().Add(every).Sub(now); wait > 0 {
 			secs := int64(math.Ceil(wait.Seconds()))
-			return &Error{Kind: RateLimited, Code: CodeSyncRateLimited, RetryAfter: wait,
+			return nil, &Error{Kind: RateLimited, Code: CodeSyncRateLimited, RetryAfter: wait,
 				Message: fmt.Sprintf("A knowledge source can be synced once every %s; try again in %d seconds.",
 					humanDuration(every), secs)}
 		}
@@ -238,12 +233,10 @@ func (s *Service) SyncKnowledgeSource(ctx context.Context, mode storage.Mode, id
 		}
 		k.LastSyncRequestAt = at
 		if err := q.UpdateKnowledgeSource(ctx, k); err != nil {
-			return err
+			return nil, err
 		}
-		out = k
-		return nil
+		return k, nil
 	})
-	return out, err
 }
 
 // humanDuration writes d in words: "10 minutes", "1 hour", "90 seconds".

@@ -50,18 +50,13 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 	} else if err != nil {
 		return false, err
 	}
-	var k *storage.KnowledgeSource
-	err := s.write(ctx, func(q *storage.Q) error {
-		var err error
-		k, err = q.NextDueKnowledgeSource(ctx)
-		if isNotFound(err) {
-			k = nil
-			return nil
-		} else if err != nil || k.Status == SourceIndexing {
-			return err
+	k, err := writeResult(ctx, s, func(q *storage.Q) (*storage.KnowledgeSource, error) {
+		k, err := orNil(q.NextDueKnowledgeSource(ctx))
+		if err != nil || k == nil || k.Status == SourceIndexing {
+			return k, err
 		}
 		k.Status = SourceIndexing
-		return q.UpdateKnowledgeSource(ctx, k)
+		return k, q.UpdateKnowledgeSource(ctx, k)
 	})
 	if err != nil || k == nil {
 		return false, err
@@ -81,14 +76,13 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 			return false, fmt.Errorf("index source %s: %w", k.ID, err)
 		}
 	}
-	deleted := false
-	err = s.write(ctx, func(q *storage.Q) error {
+	deleted, err := writeResult(ctx, s, func(q *storage.Q) (deleted bool, err error) {
 		cur, err := q.KnowledgeSourceByID(ctx, k.ID)
 		if isNotFound(err) {
-			deleted = true // while it was read: its pages must leave the index again
-			return q.QueueKnowledgeIndex(ctx, k.ID)
+			// Deleted while it was read: its pages must leave the index again.
+			return true, q.QueueKnowledgeIndex(ctx, k.ID)
 		} else if err != nil {
-			return err
+			return false, err
 		}
 		now := s.stamp()
 		if cur.SyncRequestedAt != nil && *cur.SyncRequestedAt == owed {
@@ -97,7 +91,7 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 		event := EventKnowledgeSourceReady
 		if reason == "" {
 			if err := q.ReplaceKnowledgeChunks(ctx, cur.ID, chunks); err != nil {
-				return err
+				return false, err
 			}
 			cur.Status, cur.PageCount, cur.LastSyncedAt, cur.FailureReason = SourceReady, pages, &now, nil
 		} else {
@@ -106,13 +100,13 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 			// The kept pages are put back in the index, in case an earlier
 			// attempt indexed pages and then died before recording them.
 			if err := q.QueueKnowledgeIndex(ctx, cur.ID); err != nil {
-				return err
+				return false, err
 			}
 		}
 		if err := q.UpdateKnowledgeSource(ctx, cur); err != nil {
-			return err
+			return false, err
 		}
-		return s.emit(ctx, q, cur.Mode, event, cur.ID, cur, now)
+		return false, s.emit(ctx, q, cur.Mode, event, cur.ID, cur, now)
 	})
 	if err != nil {
 		return false, err
@@ -238,23 +232,27 @@ func (s *Service) NightlyStep(ctx context.Context) (bool, error) {
 	if last, perr := time.Parse(time.RFC3339, done); perr == nil && !last.Before(slot) {
 		return false, nil
 	}
-	return false, s.write(ctx, func(q *storage.Q) error {
+	// n is the number of sources asked to sync, or -1 on a first run.
+	n, err := writeResult(ctx, s, func(q *storage.Q) (n int64, err error) {
+		n = -1
 		done, err := q.Setting(ctx, settingNightlyRun)
 		switch {
 		case isNotFound(err):
 		case err != nil:
-			return err
+			return 0, err
 		default:
 			if last, perr := time.Parse(time.RFC3339, done); perr == nil && last.Before(slot) {
-				n, err := q.RequestAllKnowledgeSyncs(ctx, s.stamp())
-				if err != nil {
-					return err
+				if n, err = q.RequestAllKnowledgeSyncs(ctx, s.stamp()); err != nil {
+					return 0, err
 				}
-				slog.Info("nightly knowledge sync", "scheduled", slot.Format(time.RFC3339), "sources", n)
 			}
 		}
-		return q.SetSetting(ctx, settingNightlyRun, slot.Format(time.RFC3339))
+		return n, q.SetSetting(ctx, settingNightlyRun, slot.Format(time.RFC3339))
 	})
+	if err == nil && n >= 0 {
+		slog.Info("nightly knowledge sync", "scheduled", slot.Format(time.RFC3339), "sources", n)
+	}
+	return false, err
 }
 
 // lastSlot is the latest time of day at (HH:MM, UTC) not after now.
@@ -285,11 +283,5 @@ func (s *Service) KnowledgeChunks(ctx context.Context, fn func(search.Chunk) err
 // worker: for an index that was lost or started empty beside a database
 // that has pages. It returns how many sources were queued.
 func (s *Service) RefillKnowledgeIndex(ctx context.Context) (int64, error) {
-	var n int64
-	err := s.write(ctx, func(q *storage.Q) error {
-		var err error
-		n, err = q.QueueAllKnowledgeIndex(ctx)
-		return err
-	})
-	return n, err
+	return writeResult(ctx, s, func(q *storage.Q) (int64, error) { return q.QueueAllKnowledgeIndex(ctx) })
 }

@@ -62,6 +62,7 @@ func (in *install) start() {
 	if err != nil {
 		in.t.Fatal(err)
 	}
+	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
 	idx, err := search.Open(in.dir)
 	if err != nil {
 		in.t.Fatal(err)

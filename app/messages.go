@@ -76,8 +76,8 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 			return nil, err
 		}
 	}
-	var msg *storage.Message
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Message, error) {
+		var msg *storage.Message
 		now := s.stamp()
 		// One statement on the single writer in the usual case: count the
 		// message on the conversation unless it is closed, handing off a
@@ -88,16 +88,15 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 		}
 		if errors.Is(err, storage.ErrNotFound) {
 			if _, why := agentMessageAllowed(ctx, q, mode, convID, in, memberErr); why != nil {
-				return why
+				return nil, why
 			}
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		msg, err = s.insertMessage(ctx, q, mode, convID, author, in.Body.V, nil, stored, now)
-		return err
+		return msg, err
 	})
-	return msg, err
 }
 
 // author returns the team member id as a message author. Members are never

@@ -89,14 +89,24 @@ func (s *Service) DB() *storage.DB { return s.db }
 
 func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
 
-// write runs fn in a write transaction and wakes the workers of the work
-// it queued afterwards.
-func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
-	done, err := s.db.WriteEffects(ctx, fn)
-	if err == nil {
-		s.widget.changes.signal(done.Changed)
-		s.wake(done.Queued)
+// writeResult runs fn in a write transaction, wakes the workers of the work
+// it queued, and returns fn's result. fn may run more than once (see
+// storage.Write): it returns what it made instead of setting the caller's
+// variables.
+func writeResult[T any](ctx context.Context, s *Service, fn func(*storage.Q) (T, error)) (T, error) {
+	done, err := storage.Write(ctx, s.db, fn)
+	if err != nil {
+		var zero T
+		return zero, err
 	}
+	s.widget.changes.signal(done.Effects.Changed)
+	s.wake(done.Effects.Queued)
+	return done.Result, nil
+}
+
+// write is writeResult for a fn with no result.
+func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
+	_, err := writeResult(ctx, s, func(q *storage.Q) (struct{}, error) { return struct{}{}, fn(q) })
 	return err
 }
 

@@ -46,7 +46,7 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 	if err := allowedFrom(site, in.From); err != nil {
 		return nil, err
 	}
-	var v *storage.Visitor
+	var returning string // the visitor id of the token, when resuming
 	if in.VisitorToken.has() {
 		c, err := s.verifyToken(ctx, in.VisitorToken.V)
 		if err != nil {
@@ -56,26 +56,25 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 			return nil, &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid, Param: "visitor_token",
 				Message: "This visitor token belongs to another site or mode. Start a new session without it."}
 		}
-		v = &storage.Visitor{ID: c.VisitorID}
+		returning = c.VisitorID
 	}
-	err = s.write(ctx, func(q *storage.Q) error {
+	v, err := writeResult(ctx, s, func(q *storage.Q) (*storage.Visitor, error) {
 		now := s.stamp()
-		if v == nil {
-			v = &storage.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
+		if returning == "" {
+			v := &storage.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
 				CreatedAt: now, LastSeenAt: now}
-			return q.InsertVisitor(ctx, v)
+			return v, q.InsertVisitor(ctx, v)
 		}
-		cur, err := q.Visitor(ctx, mode, v.ID)
+		v, err := q.Visitor(ctx, mode, returning)
 		if err != nil {
-			return found(err, &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid, Param: "visitor_token",
+			return nil, found(err, &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid, Param: "visitor_token",
 				Message: "This visitor token is no longer valid. Start a new session without it."})
 		}
-		v = cur
 		v.PageURL, v.LastSeenAt = in.PageURL.V, now
 		if err := q.UpdateVisitor(ctx, v); err != nil {
-			return err
+			return nil, err
 		}
-		return s.markSeen(ctx, q, mode, v.ContactID, now)
+		return v, s.markSeen(ctx, q, mode, v.ContactID, now)
 	})
 	if err != nil {
 		return nil, err
@@ -116,7 +115,8 @@ func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode storage.Mode,
 }
 
 // linkVisitor records that the visitor is the given contact, from now on
-// and in their conversations that have no contact yet.
+// and in their conversations that have no contact yet. It leaves v alone,
+// as the write may be replayed: the caller updates v once it commits.
 func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, now storage.Timestamp) error {
 	cur, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
 	if err != nil {
@@ -126,6 +126,5 @@ func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, conta
 	if err := q.UpdateVisitor(ctx, cur); err != nil {
 		return err
 	}
-	v.Visitor = cur
 	return q.LinkVisitorConversations(ctx, v.Mode, cur.ID, contactID, now)
 }

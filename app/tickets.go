@@ -106,12 +106,11 @@ func (s *Service) CreateTicket(ctx context.Context, mode storage.Mode, in Ticket
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	var out *storage.Ticket
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Ticket, error) {
 		now := s.stamp()
 		contact, err := s.ticketContact(ctx, q, mode, in, now)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		t := &storage.Ticket{ID: NewID(PrefixTicket), Object: "ticket", Mode: mode, Subject: in.Subject.V,
 			Description: in.Description.ptr(), Status: TicketOpen, Priority: PriorityNormal, ContactID: contact.ID,
@@ -121,35 +120,33 @@ func (s *Service) CreateTicket(ctx context.Context, mode storage.Mode, in Ticket
 		}
 		if in.ConversationID.has() {
 			if _, err := q.Conversation(ctx, mode, in.ConversationID.V); err != nil {
-				return found(err, noSuchRef("conversation_id", "conversation", in.ConversationID.V))
+				return nil, found(err, noSuchRef("conversation_id", "conversation", in.ConversationID.V))
 			}
 			t.ConversationID = in.ConversationID.ptr()
 		}
 		if in.AssigneeID.has() {
 			if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
-				return err
+				return nil, err
 			}
 			t.AssigneeID = in.AssigneeID.ptr()
 		}
 		if t.Metadata, err = mergeMetadata("metadata", nil, in.Metadata.V); err != nil {
-			return err
+			return nil, err
 		}
 		if t.Number, err = q.NextTicketNumber(ctx, mode); err != nil {
-			return err
+			return nil, err
 		}
 		if err := q.InsertTicket(ctx, t); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.emit(ctx, q, mode, EventTicketCreated, t.ID, t, now); err != nil {
-			return err
+			return nil, err
 		}
-		out = t
 		if in.NotifyContact.has() && !in.NotifyContact.V {
-			return nil
+			return t, nil
 		}
-		return s.mailContact(ctx, q, contact, t, MailTicketCreated, now)
+		return t, s.mailContact(ctx, q, contact, t, MailTicketCreated, now)
 	})
-	return out, err
 }
 
 // ticketContact resolves the contact of a new ticket.
@@ -314,11 +311,10 @@ func (s *Service) UpdateTicket(ctx context.Context, mode storage.Mode, ref strin
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	var out *storage.Ticket
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.Ticket, error) {
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		now := s.stamp()
 		before := *t
@@ -331,7 +327,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode storage.Mode, ref strin
 		if in.AssigneeID.Set {
 			if in.AssigneeID.has() {
 				if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
-					return err
+					return nil, err
 				}
 			}
 			t.AssigneeID = in.AssigneeID.ptr()
@@ -342,7 +338,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode storage.Mode, ref strin
 		}
 		if in.Metadata.has() {
 			if t.Metadata, err = mergeMetadata("metadata", t.Metadata, in.Metadata.V); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		statusChanged := in.Status.Set && in.Status.V != t.Status
@@ -357,51 +353,48 @@ func (s *Service) UpdateTicket(ctx context.Context, mode storage.Mode, ref strin
 		}
 		t.UpdatedAt = now
 		if err := q.UpdateTicket(ctx, t, tagsChanged); err != nil {
-			return err
+			return nil, err
 		}
-		out = t
 		if !statusChanged && !tagsChanged && t.Priority == before.Priority && eqPtr(t.AssigneeID, before.AssigneeID) {
-			return nil
+			return t, nil
 		}
 		if err := s.emit(ctx, q, mode, EventTicketUpdated, t.ID, t, now); err != nil {
-			return err
+			return t, err
 		}
 		if !statusChanged {
-			return nil
+			return t, nil
 		}
 		template := MailTicketUpdated
 		if t.Status == TicketSolved {
 			template = MailTicketSolved
 			if err := s.emit(ctx, q, mode, EventTicketSolved, t.ID, t, now); err != nil {
-				return err
+				return t, err
 			}
 		}
 		if in.NotifyContact.has() && !in.NotifyContact.V {
-			return nil
+			return t, nil
 		}
 		c, err := q.Contact(ctx, mode, t.ContactID)
 		if isNotFound(err) { // erased contact: nobody to write to
-			return nil
+			return t, nil
 		} else if err != nil {
-			return err
+			return t, err
 		}
-		return s.mailContact(ctx, q, c, t, template, now)
+		return t, s.mailContact(ctx, q, c, t, template, now)
 	})
-	return out, err
 }
 
 // DeleteTicket removes a ticket for good.
 func (s *Service) DeleteTicket(ctx context.Context, mode storage.Mode, ref string) (*Deleted, error) {
-	var out *Deleted
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
+		var out *Deleted
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		out = &Deleted{ID: t.ID, Object: "ticket", Deleted: true}
-		return q.DeleteTicket(ctx, mode, t.ID)
+		return out, q.DeleteTicket(ctx, mode, t.ID)
 	})
-	return out, err
 }
 
 // dedupe drops repeated tags, keeping the first occurrence's place.

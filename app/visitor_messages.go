@@ -73,19 +73,22 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 	if err := s.checkVisitorRate(v); err != nil {
 		return nil, err
 	}
-	var msg *storage.Message
-	queued := false
-	err := s.write(ctx, func(q *storage.Q) error {
+	// queued: the message waits for the assistant's answer.
+	type posted struct {
+		msg    *storage.Message
+		queued bool
+	}
+	p, err := writeResult(ctx, s, func(q *storage.Q) (posted, error) {
 		now := s.stamp()
-		queued = false
 		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 		if err != nil {
-			return err
+			return posted{}, err
 		}
 		visitor, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
 		if err != nil {
-			return err
+			return posted{}, err
 		}
+		var msg *storage.Message
 		if c == nil || c.Status == StatusClosed {
 			start := VisitorStart{SiteID: v.Site.ID, VisitorID: visitor.ID, PageURL: visitor.PageURL, Body: in.Body.V}
 			if in.PageURL.has() {
@@ -95,7 +98,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 				start.ContactID = *visitor.ContactID
 			}
 			if c, msg, err = s.startConversation(ctx, q, v.Mode, start, now); err != nil {
-				return err
+				return posted{}, err
 			}
 		} else {
 			author := storage.Author{Type: storage.AuthorContact, ID: c.ContactID}
@@ -103,22 +106,21 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 				author.ID = visitor.ContactID
 			}
 			if msg, err = s.addMessage(ctx, q, c, author, in.Body.V, nil, now); err != nil {
-				return err
+				return posted{}, err
 			}
 		}
 		if c.Status != StatusOpen || s.widget.responder == nil {
-			return nil
+			return posted{msg: msg}, nil
 		}
-		queued = true
-		return q.InsertAssistantJob(ctx, &storage.AssistantJob{MessageID: msg.ID, Mode: v.Mode,
+		return posted{msg, true}, q.InsertAssistantJob(ctx, &storage.AssistantJob{MessageID: msg.ID, Mode: v.Mode,
 			ConversationID: c.ID, NextAttemptAt: now, CreatedAt: now})
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := &VisitorExchange{Message: msg}
-	if queued && s.widget.replyWait > 0 {
-		if out.Reply, err = s.waitReply(ctx, v.Mode, msg); err != nil {
+	out := &VisitorExchange{Message: p.msg}
+	if p.queued && s.widget.replyWait > 0 {
+		if out.Reply, err = s.waitReply(ctx, v.Mode, p.msg); err != nil {
 			return nil, err
 		}
 	}

@@ -47,6 +47,9 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 	}
 	if v.Visitor.ContactID == nil {
 		err = s.write(ctx, func(q *storage.Q) error { return s.linkVisitor(ctx, q, v, t.ContactID, s.stamp()) })
+		if err == nil {
+			v.Visitor.ContactID = &t.ContactID
+		}
 	}
 	return t, err
 }

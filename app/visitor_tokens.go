@@ -83,16 +83,8 @@ func (s *Service) tokenKey(ctx context.Context) ([]byte, error) {
 	v, err := s.db.Read().Setting(ctx, settingTokenKey)
 	if errors.Is(err, storage.ErrNotFound) {
 		// Two processes may race to create it: the write keeps the first.
-		err = s.write(ctx, func(q *storage.Q) error {
-			cur, err := q.Setting(ctx, settingTokenKey)
-			if err == nil {
-				v = cur
-				return nil
-			} else if !errors.Is(err, storage.ErrNotFound) {
-				return err
-			}
-			v = RandomToken(43) // about 256 bits
-			return q.SetSetting(ctx, settingTokenKey, v)
+		v, err = writeResult(ctx, s, func(q *storage.Q) (string, error) {
+			return q.EnsureSetting(ctx, settingTokenKey, RandomToken(43)) // about 256 bits
 		})
 	}
 	if err != nil {

@@ -64,6 +64,7 @@ func newTestService(tb testing.TB) (*Service, *storage.DB) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
 	tb.Cleanup(func() { db.Close() })
 	return New(db, Options{}), db
 }

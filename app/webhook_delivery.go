@@ -29,12 +29,15 @@ func (s *Service) FanOutWebhooks(ctx context.Context, limit int) (more bool, que
 	} else if last, err := s.db.Read().LastEventSeq(ctx); err != nil || last <= after {
 		return false, 0, err
 	}
-	err = s.db.Write(ctx, func(q *storage.Q) error {
-		var err error
-		more, queued, err = s.fanOut(ctx, q, limit)
-		return err
+	type fanned struct {
+		more   bool
+		queued int
+	}
+	w, err := storage.Write(ctx, s.db, func(q *storage.Q) (fanned, error) {
+		more, queued, err := s.fanOut(ctx, q, limit)
+		return fanned{more, queued}, err
 	})
-	return more, queued, err
+	return w.Result.more, w.Result.queued, err
 }
 
 // fanOut queues deliveries for up to limit events after the fan-out
@@ -137,38 +140,36 @@ func (s *Service) DueWebhookJobs(ctx context.Context, endpointID string, limit i
 // delivery is given up. An endpoint whose attempts have all failed for
 // give_up_after is disabled and owner_email gets an e-mail.
 func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at time.Time, res WebhookResult) error {
-	disabled := false
-	err := s.db.Write(ctx, func(q *storage.Q) error {
-		disabled = false
+	w, err := storage.Write(ctx, s.db, func(q *storage.Q) (disabled bool, err error) {
 		send, err := q.WebhookSendByID(ctx, job.Send.ID)
 		if isNotFound(err) {
 			// Resent meanwhile (a new row owes the event again) or the
 			// endpoint deleted: only the attempt is logged, if it can be.
 			if _, err := q.WebhookEndpoint(ctx, job.Send.Mode, job.Send.EndpointID); err != nil {
-				return orGone(err)
+				return false, orGone(err)
 			}
 			ev := &storage.Event{ID: job.Send.EventID, Mode: job.Send.Mode, Type: job.Type}
-			return q.InsertWebhookAttempt(ctx, attemptOf(job.Send.EndpointID, ev, job.Send.Attempts+1, at, res))
+			return false, q.InsertWebhookAttempt(ctx, attemptOf(job.Send.EndpointID, ev, job.Send.Attempts+1, at, res))
 		} else if err != nil {
-			return err
+			return false, err
 		}
 		e, err := q.WebhookEndpoint(ctx, send.Mode, send.EndpointID)
 		if err != nil {
-			return err
+			return false, err
 		}
 		ev := &storage.Event{ID: send.EventID, Mode: send.Mode, Type: job.Type}
 		attempt := attemptOf(e.ID, ev, send.Attempts+1, at, res)
 		if attempt.Delivered {
 			if err := q.DequeueWebhook(ctx, send.ID); err != nil {
-				return err
+				return false, err
 			}
 			if e.FailingSince != nil {
 				e.FailingSince = nil
 				if err := q.UpdateWebhookEndpoint(ctx, e); err != nil {
-					return err
+					return false, err
 				}
 			}
-			return q.InsertWebhookAttempt(ctx, attempt)
+			return false, q.InsertWebhookAttempt(ctx, attempt)
 		}
 		if next, ok := s.nextAttempt(send, at); ok {
 			ts := storage.At(next)
@@ -178,23 +179,22 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 			err = q.DequeueWebhook(ctx, send.ID) // given up
 		}
 		if err != nil {
-			return err
+			return false, err
 		}
 		if err := q.InsertWebhookAttempt(ctx, attempt); err != nil {
-			return err
+			return false, err
 		}
 		stamp := storage.At(at)
 		if e.FailingSince == nil {
 			e.FailingSince = &stamp
 		} else if e.Enabled && at.Sub(e.FailingSince.Time()) >= s.hooks.GiveUpAfter {
-			disabled = true
-			return s.disableEndpoint(ctx, q, e, *attempt.Error, stamp)
+			return true, s.disableEndpoint(ctx, q, e, *attempt.Error, stamp)
 		} else {
-			return nil
+			return false, nil
 		}
-		return q.UpdateWebhookEndpoint(ctx, e)
+		return false, q.UpdateWebhookEndpoint(ctx, e)
 	})
-	if err == nil && disabled {
+	if err == nil && w.Result {
 		s.wake(storage.QueueMail) // the owner is owed an e-mail
 	}
 	return err

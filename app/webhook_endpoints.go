@@ -170,20 +170,19 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 	if in.Enabled.Set {
 		return nil, Unknown("enabled") // endpoints start enabled (SPEC.md)
 	}
-	var out *CreatedWebhookEndpoint
-	err = s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*CreatedWebhookEndpoint, error) {
+		var out *CreatedWebhookEndpoint
 		now := s.stamp()
 		after, err := q.LastEventSeq(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		e := &storage.WebhookEndpoint{ID: NewID(PrefixWebhookEndpoint), Object: "webhook_endpoint", Mode: mode,
 			URL: in.URL.V, Events: events, Enabled: true, Description: in.Description.ptr(),
 			Secret: WebhookSecretPrefix + RandomToken(32), AfterSeq: after, CreatedAt: now, UpdatedAt: now}
 		out = &CreatedWebhookEndpoint{WebhookEndpoint: e, Secret: e.Secret}
-		return q.InsertWebhookEndpoint(ctx, e)
+		return out, q.InsertWebhookEndpoint(ctx, e)
 	})
-	return out, err
 }
 
 // WebhookEndpoint returns an endpoint (without its secret).
@@ -235,15 +234,14 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 	if err := checkLen("description", in.Description.V, MaxWebhookDescription, false); err != nil {
 		return nil, err
 	}
-	var out *storage.WebhookEndpoint
-	err := s.write(ctx, func(q *storage.Q) error {
+	return writeResult(ctx, s, func(q *storage.Q) (*storage.WebhookEndpoint, error) {
 		e, err := q.WebhookEndpoint(ctx, mode, id)
 		if err != nil {
-			return found(err, noSuch("webhook endpoint", id))
+			return nil, found(err, noSuch("webhook endpoint", id))
 		}
 		if in.Events.Set || in.Enabled.Set {
 			if err := s.fanOutAll(ctx, q); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		now := s.stamp()
@@ -261,15 +259,13 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 			if e.Enabled {
 				e.FailingSince, e.DisabledReason = nil, nil
 				if err := q.ResumeWebhooks(ctx, e.ID, now); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
 		e.UpdatedAt = now
-		out = e
-		return q.UpdateWebhookEndpoint(ctx, e)
+		return e, q.UpdateWebhookEndpoint(ctx, e)
 	})
-	return out, err
 }
 
 // DeleteWebhookEndpoint removes an endpoint; deliveries still queued for it

@@ -58,6 +58,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
 	t.Cleanup(func() { db.Close() })
 	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)}
 	return &env{t: t, ctx: context.Background(), db: db, svc: app.New(db, app.Options{Now: clk.Now}), clock: clk,

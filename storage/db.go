@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -30,6 +31,7 @@ type DB struct {
 	ckpt      chan struct{} // wakes the checkpointer
 	ckptDone  chan struct{}
 	commits   int // batches the writer has run
+	replayAll atomic.Bool
 	path      string
 }
 

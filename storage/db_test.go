@@ -185,3 +185,31 @@ func TestWriteOutlivesItsCaller(t *testing.T) {
 		t.Fatalf("sites %v, %v; want both", sites, err)
 	}
 }
+
+// A replayed write returns the result of the run that committed, and a
+// first run's rolled-back row is not seen by the second.
+func TestWriteReturnsTheCommittedRun(t *testing.T) {
+	db := open(t, t.TempDir())
+	defer db.Close()
+	db.ReplayEveryBatch()
+	ctx := context.Background()
+	runs := 0
+	w, err := storage.Write(ctx, db, func(q *storage.Q) (string, error) {
+		runs++
+		id := fmt.Sprintf("site_run%d", runs)
+		if _, err := q.Site(ctx, "site_run1"); err == nil {
+			return "", errors.New("the first run's row survived its rollback")
+		}
+		return id, q.InsertSite(ctx, &storage.Site{ID: id, Name: "S", CreatedAt: 1})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs != 2 || w.Result != "site_run2" {
+		t.Fatalf("runs %d, result %q; want 2 runs and the second's result", runs, w.Result)
+	}
+	sites, err := db.Read().Sites(ctx)
+	if err != nil || len(sites) != 1 || sites[0].ID != "site_run2" {
+		t.Fatalf("sites %v (%v), want only site_run2", sites, err)
+	}
+}

@@ -1,7 +1,5 @@
 package storage
 
-import "context"
-
 // Queue names the kinds of queued work a write can add, so that after it
 // commits only the workers doing that kind of work are woken.
 type Queue uint8
@@ -34,20 +32,4 @@ func (q *Q) changed(ids ...*string) {
 			q.effects.Changed = append(q.effects.Changed, *id)
 		}
 	}
-}
-
-// WriteEffects is Write that also reports the effects of the committed fn
-// (none when it failed).
-func (db *DB) WriteEffects(ctx context.Context, fn func(*Q) error) (Effects, error) {
-	j := &writeJob{ctx: ctx, fn: fn, done: make(chan error, 1)}
-	select {
-	case db.jobs <- j:
-	case <-ctx.Done():
-		return Effects{}, ctx.Err()
-	}
-	// Once queued, the job may commit even if ctx ends: report what happened.
-	if err := <-j.done; err != nil {
-		return Effects{}, err
-	}
-	return j.effects, nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync/atomic"
 )
 
 // maxBatch bounds how many queued write transactions share one commit.
@@ -12,20 +13,57 @@ const maxBatch = 64
 
 type writeJob struct {
 	ctx     context.Context
-	fn      func(*Q) error
+	run     func(*Q) error // runs fn and keeps its result in the job's Written
 	done    chan error
 	effects Effects // what fn did, set before done is sent
 }
 
-// Write runs fn in a write transaction and returns once it is committed (or
-// rolled back, when fn or the commit fails). Concurrent calls are grouped
-// into one SQLite transaction that shares the cost of a commit; a failing fn
-// undoes only its own changes. fn may run more than once, so it must only
-// touch the database through q and its own variables.
+// Written is what a committed write returned and what it did.
+type Written[T any] struct {
+	Result  T
+	Effects Effects
+}
+
+// Write runs fn in a write transaction and returns its result once it is
+// committed (or its error, when fn or the commit fails). Concurrent calls
+// are grouped into one SQLite transaction that shares the cost of a commit;
+// a failing fn undoes only its own changes.
+//
+// fn may run more than once: when one job of a batch fails, the batch is
+// rolled back and replayed. So fn takes its inputs from its caller and hands
+// back its result by returning it; it must never change a variable it shares
+// with the caller, nor decide anything from what an earlier run of it did.
+// Only the result of the run that commits is returned.
+func Write[T any](ctx context.Context, db *DB, fn func(*Q) (T, error)) (Written[T], error) {
+	var out Written[T]
+	j := &writeJob{ctx: ctx, done: make(chan error, 1), run: func(q *Q) error {
+		var err error
+		out.Result, err = fn(q)
+		return err
+	}}
+	select {
+	case db.jobs <- j:
+	case <-ctx.Done():
+		return Written[T]{}, ctx.Err()
+	}
+	// Once queued, the job may commit even if ctx ends: report what happened.
+	if err := <-j.done; err != nil {
+		return Written[T]{}, err
+	}
+	out.Effects = j.effects
+	return out, nil
+}
+
+// Write is the function Write for a fn with no result; the same rules hold.
 func (db *DB) Write(ctx context.Context, fn func(*Q) error) error {
-	_, err := db.WriteEffects(ctx, fn)
+	_, err := Write(ctx, db, func(q *Q) (struct{}, error) { return struct{}{}, fn(q) })
 	return err
 }
+
+// ReplayEveryBatch makes every batch run twice, the first run rolled back,
+// as when one of its jobs fails. It is for tests: under it, a write that is
+// not safe to run twice gives wrong results at once, not once in a while.
+func (db *DB) ReplayEveryBatch() { db.replayAll.Store(true) }
 
 // writer owns the one write connection: it runs queued jobs in batches,
 // each batch in one transaction, with statements prepared on that connection.
@@ -36,7 +74,7 @@ func (db *DB) writer(conn *sql.Conn) {
 		stmts.close()
 		conn.Close()
 	}()
-	w := &batchRunner{conn: conn, q: &Q{q: conn, stmts: stmts, detached: true}}
+	w := &batchRunner{conn: conn, q: &Q{q: conn, stmts: stmts, detached: true}, replayAll: &db.replayAll}
 	for j := range db.jobs {
 		batch := []*writeJob{j}
 	drain:
@@ -60,8 +98,9 @@ func (db *DB) writer(conn *sql.Conn) {
 }
 
 type batchRunner struct {
-	conn *sql.Conn
-	q    *Q
+	conn      *sql.Conn
+	q         *Q
+	replayAll *atomic.Bool // see ReplayEveryBatch
 }
 
 // run executes a batch in one transaction and returns each job's result.
@@ -118,6 +157,9 @@ func (w *batchRunner) attempt(batch []*writeJob, savepoints bool) (errs []error,
 	if ok == 0 {
 		return errs, nil
 	}
+	if !savepoints && w.replayAll.Load() {
+		return errs, errReplay
+	}
 	if err := w.sql("COMMIT"); err != nil {
 		return errs, err
 	}
@@ -143,7 +185,7 @@ func (w *batchRunner) inSavepoint(j *writeJob) (jobErr, fatal error) {
 // runJob runs one job's fn and keeps its effects.
 func (w *batchRunner) runJob(j *writeJob) error {
 	w.q.effects = Effects{}
-	err := j.fn(w.q)
+	err := j.run(w.q)
 	j.effects = w.q.effects
 	return err
 }

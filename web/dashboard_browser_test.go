@@ -35,6 +35,7 @@ func TestBrowserDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
 	idx, err := search.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

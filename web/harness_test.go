@@ -77,6 +77,7 @@ func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
 	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), step: time.Millisecond}
 	o := app.Options{Now: clk.Now, PublicURL: publicURL,
 		Files: files.New(files.Options{Dir: filepath.Join(dir, "files"), MaxBytes: 25 << 20, Timeout: 10 * time.Second})}

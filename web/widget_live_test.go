@@ -123,6 +123,7 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
 	defer db.Close()
 	svc := app.New(db, app.Options{})
 	site, err := svc.CreateSite(ctx, "s", "")
@@ -257,6 +258,7 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
 	r := &slowResponder{release: make(chan struct{})}
 	close(r.release)
 	svc := app.New(db, app.Options{Assistant: r, ReplyWait: -1})
@@ -275,6 +277,7 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
 	defer db.Close()
 	svc = app.New(db, app.Options{Assistant: r, ReplyWait: -1})
 	wctx, stop := context.WithCancel(ctx)

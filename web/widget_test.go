@@ -335,6 +335,40 @@ func TestWidgetIdentify(t *testing.T) {
 	}
 }
 
+// A verified identity reaches only the contact its hash signs: naming
+// another person's e-mail beside one's own signed external_id neither finds
+// nor changes that person, and the widget never sees a stored phone or
+// attributes.
+func TestWidgetIdentifyCannotTakeOverAContact(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	secret, err := e.svc.SetIdentitySecret(context.Background(), e.site, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := e.live("POST", "/v1/contacts", map[string]any{"email": "vic@example.com", "name": "Vic",
+		"phone": "+1 555 0100", "attributes": map[string]any{"iban": "DE00"}}).ok(t, 201)
+	tok := e.session(false)
+	got := e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"external_id": "mallory-1",
+		"email": "vic@example.com", "user_hash": app.UserHash(secret, "mallory-1")}).ok(t, 200)
+	if got["id"] == victim["id"] || got["phone"] != nil || len(got["attributes"].(map[string]any)) != 0 {
+		t.Fatalf("identify with another's e-mail answered %v", got)
+	}
+	after := e.live("GET", "/v1/contacts/"+victim["id"].(string), nil).ok(t, 200)
+	if after["external_id"] != nil || after["email"] != "vic@example.com" || after["phone"] != "+1 555 0100" {
+		t.Fatalf("the victim's contact changed: %v", after)
+	}
+	if mine := e.live("GET", "/v1/contacts/"+got["id"].(string), nil).ok(t, 200); mine["external_id"] != "mallory-1" || mine["email"] != nil {
+		t.Fatalf("the caller's own contact: %v", mine)
+	}
+	// The signed person's own stored phone and attributes stay on the server.
+	e.live("POST", "/v1/contacts", map[string]any{"external_id": "vic-9", "email": "vic@example.com"}).ok(t, 200)
+	own := e.wdo("POST", "/widget/v1/identify", e.session(false), map[string]any{"external_id": "vic-9",
+		"user_hash": app.UserHash(secret, "vic-9")}).ok(t, 200)
+	if own["id"] != victim["id"] || own["phone"] != nil || len(own["attributes"].(map[string]any)) != 0 {
+		t.Fatalf("the widget sees stored details: %v", own)
+	}
+}
+
 func TestWidgetTickets(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
