@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"strconv"
 	"strings"
+	"time"
 
 	"chatsvc/storage"
 )
@@ -16,22 +18,34 @@ import (
 // valid across restarts and in restored backups.
 const settingTokenKey = "widget.visitor_token_key"
 
-// visitorClaims is what a visitor token says: who, on which site, in which mode.
+// visitorClaims is what a visitor token says: who, on which site, in which
+// mode, since when (Unix seconds).
 type visitorClaims struct {
 	Mode      storage.Mode
 	SiteID    string
 	VisitorID string
+	IssuedAt  int64
 }
+
+// VisitorTokenTTL is how long a visitor token is accepted after it was
+// issued. Every session start issues a fresh one, so only a visitor away for
+// longer starts afresh, as their anonymous visitor may be pruned by then.
+const VisitorTokenTTL = 30 * 24 * time.Hour
 
 const tokenPrefix = "vt_"
 
-// signToken makes the opaque token "vt_<payload>.<mac>", both base64url.
+// signToken makes the opaque token "vt_<payload>.<mac>", both base64url,
+// issued now unless c says when.
 func (s *Service) signToken(ctx context.Context, c visitorClaims) (string, error) {
 	key, err := s.tokenKey(ctx)
 	if err != nil {
 		return "", err
 	}
-	payload := base64.RawURLEncoding.EncodeToString([]byte(string(c.Mode) + "|" + c.SiteID + "|" + c.VisitorID))
+	if c.IssuedAt == 0 {
+		c.IssuedAt = s.now().Unix()
+	}
+	claims := strings.Join([]string{string(c.Mode), c.SiteID, c.VisitorID, strconv.FormatInt(c.IssuedAt, 10)}, "|")
+	payload := base64.RawURLEncoding.EncodeToString([]byte(claims))
 	return tokenPrefix + payload + "." + base64.RawURLEncoding.EncodeToString(mac(key, payload)), nil
 }
 
@@ -60,10 +74,18 @@ func (s *Service) verifyToken(ctx context.Context, token string) (visitorClaims,
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(payload)
 	parts := strings.Split(string(raw), "|")
-	if err != nil || len(parts) != 3 {
+	if err != nil || len(parts) != 4 {
 		return visitorClaims{}, bad
 	}
-	return visitorClaims{Mode: storage.Mode(parts[0]), SiteID: parts[1], VisitorID: parts[2]}, nil
+	iat, err := strconv.ParseInt(parts[3], 10, 64)
+	if err != nil || strconv.FormatInt(iat, 10) != parts[3] {
+		return visitorClaims{}, bad
+	}
+	if s.now().Sub(time.Unix(iat, 0)) > VisitorTokenTTL {
+		return visitorClaims{}, &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid,
+			Message: "This visitor token has expired. Start a new session without it."}
+	}
+	return visitorClaims{Mode: storage.Mode(parts[0]), SiteID: parts[1], VisitorID: parts[2], IssuedAt: iat}, nil
 }
 
 func mac(key []byte, msg string) []byte {

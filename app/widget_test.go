@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"chatsvc/storage"
 )
@@ -39,7 +40,7 @@ func TestAllowedFrom(t *testing.T) {
 func TestVisitorTokens(t *testing.T) {
 	ctx := context.Background()
 	s, db := newTestService(t)
-	claims := visitorClaims{Mode: storage.Test, SiteID: "site_a", VisitorID: "vis_1"}
+	claims := visitorClaims{Mode: storage.Test, SiteID: "site_a", VisitorID: "vis_1", IssuedAt: s.now().Unix()}
 	tok, err := s.signToken(ctx, claims)
 	if err != nil {
 		t.Fatal(err)
@@ -58,5 +59,25 @@ func TestVisitorTokens(t *testing.T) {
 		if _, err := s.verifyToken(ctx, bad); err == nil {
 			t.Errorf("token %q accepted", bad)
 		}
+	}
+}
+
+// A token is refused once VisitorTokenTTL has passed since it was issued.
+func TestVisitorTokensExpire(t *testing.T) {
+	ctx := context.Background()
+	_, db := newTestService(t)
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := New(db, Options{Now: func() time.Time { return now }})
+	tok, err := s.signToken(ctx, visitorClaims{Mode: storage.Test, SiteID: "site_a", VisitorID: "vis_1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(VisitorTokenTTL)
+	if _, err := s.verifyToken(ctx, tok); err != nil {
+		t.Fatalf("at the end of its life: %v", err)
+	}
+	now = now.Add(time.Second)
+	if _, err := s.verifyToken(ctx, tok); err == nil || err.(*Error).Code != CodeVisitorTokenInvalid {
+		t.Fatalf("after its life: %v, want %s", err, CodeVisitorTokenInvalid)
 	}
 }
