@@ -57,6 +57,13 @@ func (b boundedBodies) RoundTrip(r *http.Request) (*http.Response, error) {
 	return res, nil
 }
 
+// CloseIdleConnections lets the crawl close its client's connections.
+func (b boundedBodies) CloseIdleConnections() {
+	if c, ok := b.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
 // gzipped reports whether the body is gzip data by colly's own rule:
 // announced by Content-Encoding or Content-Type, or named *.xml.gz.
 func gzipped(res *http.Response, r *http.Request) bool {

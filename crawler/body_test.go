@@ -5,10 +5,14 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"chatsvc/crawler"
 )
@@ -104,5 +108,33 @@ func TestCompressedBodiesAreBoundedOnceInflated(t *testing.T) {
 				t.Error("a page was read although its sitemap failed")
 			}
 		})
+	}
+}
+
+// TestCrawlLeavesNoConnectionOpen: each crawl has its own client, so its
+// pooled connections must be closed when it ends.
+func TestCrawlLeavesNoConnectionOpen(t *testing.T) {
+	var open atomic.Int32
+	closed := make(chan struct{}, 16)
+	srv := httptest.NewUnstartedServer(page("Home", "Home."))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		switch s {
+		case http.StateNew:
+			open.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			closed <- struct{}{}
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	if _, err := crawler.Crawl(context.Background(), options(), crawler.KindURL, srv.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	for n := open.Load(); n > 0; n-- {
+		select {
+		case <-closed:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%d of %d connections still open after the crawl", n, open.Load())
+		}
 	}
 }

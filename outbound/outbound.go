@@ -153,3 +153,11 @@ func (u userAgent) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return u.next.RoundTrip(r)
 }
+
+// CloseIdleConnections passes http.Client.CloseIdleConnections on to the
+// transport, so a client made per task (a crawl) leaves no connection open.
+func (u userAgent) CloseIdleConnections() {
+	if c, ok := u.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}

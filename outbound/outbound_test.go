@@ -1,12 +1,14 @@
 package outbound_test
 
 import (
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"chatsvc/outbound"
 )
@@ -130,5 +132,30 @@ func TestExemptAddressesOnly(t *testing.T) {
 	res.Body.Close()
 	if _, err := c.Get(other.URL); !outbound.IsPrivateAddress(err) {
 		t.Fatalf("another port of the same address: %v, want a refusal", err)
+	}
+}
+
+func TestCloseIdleConnectionsReachesTheTransport(t *testing.T) {
+	closed := make(chan struct{}, 1)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateClosed {
+			closed <- struct{}{}
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c := outbound.New(outbound.Options{AllowPrivate: true})
+	res, err := c.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close() // the connection goes back to the pool, idle
+	c.CloseIdleConnections()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the idle connection was not closed")
 	}
 }
