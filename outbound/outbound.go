@@ -3,7 +3,7 @@
 // loopback, private, link-local, shared and metadata addresses unless told
 // otherwise, and it checks the address it actually dials, so neither a
 // redirect nor a DNS answer that changes between lookup and connect (DNS
-// rebinding) can get around the rule.
+// rebinding) can get around the rule. docs/outbound.md lists the ranges.
 package outbound
 
 import (
