@@ -10,8 +10,8 @@ import (
 )
 
 // readSitemaps reads the sitemap at u and, when it is a sitemap index, the
-// sitemaps it lists (gzipped ones included: colly inflates *.xml.gz and
-// gzip responses), collecting the same-site page URLs they list.
+// sitemaps it lists (gzipped ones included: boundedBodies inflates *.xml.gz
+// and gzip responses), collecting the same-site page URLs they list.
 func (cr *crawl) readSitemaps(u string) {
 	maps := cr.pages.Clone() // same guarded client, robots.txt cache and rate limit
 	limit := cr.o.MaxSitemapBytes
