@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,7 +73,7 @@ func (in *install) start() {
 	in.db, in.idx = db, idx
 	in.svc = app.New(db, app.Options{Now: in.clock.Now})
 	in.svc.UseKnowledge(app.Knowledge{Index: idx, NightlyAt: "03:00", Crawler: crawler.Options{MaxPages: 20,
-		MaxDepth: 2, Parallelism: 2, Timeout: 5 * time.Second, MaxPageBytes: 1 << 20, AllowPrivate: true}})
+		MaxDepth: 2, Parallelism: 2, Timeout: 5 * time.Second, MaxPageBytes: 1 << 20, MaxSitemapBytes: 1 << 20, AllowPrivate: true}})
 }
 
 func (in *install) stop() {
@@ -386,4 +389,53 @@ func TestFailedSyncAfterACrashKeepsTheRecordedPages(t *testing.T) {
 	if len(ps) != 1 || !strings.Contains(ps[0].Text, "one day") {
 		t.Fatalf("search %v, want the recorded page", ps)
 	}
+}
+
+// TestGzipBombSitemapFailsTheSource serves a 64 KiB sitemap.xml.gz that
+// inflates to 64 MiB: the source must fail, saying why, and no page it
+// lists may be read.
+func TestGzipBombSitemapFailsTheSource(t *testing.T) {
+	in := newInstall(t)
+	site := newSwitchable(t, "Listed by the bomb.")
+	var bomb bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
+	fmt.Fprintf(w, `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/</loc></url>`, site.URL)
+	w.Write(bytes.Repeat([]byte(" "), 64<<20))
+	w.Write([]byte("</urlset>"))
+	w.Close()
+	var pages atomic.Int32
+	site.set(func(s *switchable) { s.onPage = func() { pages.Add(1) } })
+	site.Config.Handler = gzipAt(site.Config.Handler, "/sitemap.xml.gz", bomb.Bytes())
+
+	id := in.create(storage.Test, app.SourceSitemap, "bomb", site.URL+"/sitemap.xml.gz")
+	in.work()
+	k := in.source(id)
+	if k.Status != app.SourceFailed || k.FailureReason == nil || !strings.Contains(*k.FailureReason, "once decompressed") {
+		t.Fatalf("source %+v (reason %q), want failed for its size", k, deref(k.FailureReason))
+	}
+	if got := in.events(id); fmt.Sprint(got) != "map[failed:1]" {
+		t.Errorf("events %v, want one knowledge_source.failed", got)
+	}
+	if n := pages.Load(); n != 0 {
+		t.Errorf("%d pages read from a sitemap that failed", n)
+	}
+}
+
+// gzipAt serves body, a gzip file, at path, and the rest with h.
+func gzipAt(h http.Handler, path string, body []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path {
+			h.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/gzip")
+		w.Write(body)
+	})
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/outbound"
 	"chatsvc/storage"
 )
 
@@ -109,20 +110,11 @@ func (s *Service) checkWebhookURL(v string) error {
 		return invalid("url", "url must be %s with a host, without credentials or fragment (got '%s').", want, v)
 	}
 	// Names are checked when connecting; an address literal can be refused now.
-	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !s.hooks.AllowPrivate && !publicAddr(ip) {
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !s.hooks.AllowPrivate && !outbound.Public(ip) {
 		return invalid("url", "url must point to a public address (got '%s').", v)
 	}
 	return nil
 }
-
-// publicAddr mirrors the outbound guard for address literals: unicast
-// global addresses outside the private and shared ranges.
-func publicAddr(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	return ip.IsGlobalUnicast() && !ip.IsPrivate() && !sharedAddrs.Contains(ip)
-}
-
-var sharedAddrs = netip.MustParsePrefix("100.64.0.0/10") // carrier-grade NAT
 
 // checkEvents validates an events list and returns it without duplicates.
 func checkEvents(v []string) ([]string, error) {

@@ -37,11 +37,14 @@ type Options struct {
 	Delay         time.Duration // pause after each request to a host
 	Parallelism   int           // requests in flight per host; 0: 1
 	Timeout       time.Duration // per request, body included
-	MaxPageBytes  int           // larger pages are skipped
+	MaxPageBytes  int           // larger pages are skipped (counted decompressed)
 	AllowPrivate  bool          // network.allow_private
 	UserAgent     string        // "" : chatsvc
 	// Exempt: addresses reachable although private (see outbound.Options).
 	Exempt []netip.AddrPort
+	// MaxSitemapBytes: a larger sitemap (counted decompressed) fails the
+	// source; 0: maxSitemapBytes.
+	MaxSitemapBytes int
 }
 
 // Kinds of crawl, as knowledge source types.
@@ -93,6 +96,9 @@ func Crawl(ctx context.Context, o Options, kind, rawURL string) (*Result, error)
 		cr.visitStart(normalize(start))
 	case KindSitemap:
 		cr.readSitemaps(normalize(start))
+		if cr.mapsErr != nil {
+			return nil, cr.mapsErr
+		}
 		for _, u := range cr.sitemapPages(o.MaxPages) {
 			if err := cr.pages.Visit(u); err != nil {
 				cr.fail(u, describe(u, 0, err))
@@ -125,6 +131,7 @@ type crawl struct {
 	nmaps   int      // sitemap documents requested
 	nreq    int      // page requests made
 	startEr error    // why the first page (or sitemap) failed
+	mapsErr error    // a sitemap that fails the whole source
 }
 
 func newCrawl(ctx context.Context, o Options, start *url.URL) *crawl {
@@ -134,13 +141,14 @@ func newCrawl(ctx context.Context, o Options, start *url.URL) *crawl {
 	cr := &crawl{o: o, site: siteHost(start), start: normalize(start), found: map[string]*Page{},
 		digests: map[[32]byte]string{}, skipped: map[string]string{}}
 	c := colly.NewCollector(colly.Async(true), colly.StdlibContext(ctx), colly.UserAgent(o.UserAgent),
-		colly.MaxBodySize(o.MaxPageBytes+1), // one byte more than allowed tells an oversized page
-		colly.DetectCharset())               // pages that do not name their charset are converted to UTF-8 too
+		colly.MaxBodySize(0),  // colly's limit counts compressed bytes: the transport bounds bodies instead
+		colly.DetectCharset()) // pages that do not name their charset are converted to UTF-8 too
 	c.IgnoreRobotsTxt = !o.RespectRobots
 	c.MaxDepth = o.MaxDepth + 1 // colly counts the first page as depth 1
 	// The project's guarded client does every fetch, robots.txt included.
 	cr.client = outbound.New(outbound.Options{AllowPrivate: o.AllowPrivate, Timeout: o.Timeout,
 		MaxRedirects: 10, UserAgent: o.UserAgent, Exempt: o.Exempt})
+	cr.client.Transport = boundedBodies{next: cr.client.Transport, pageLimit: o.MaxPageBytes}
 	c.SetClient(cr.client)
 	c.SetRedirectHandler(cr.checkRedirect)
 	c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: max(1, o.Parallelism), Delay: o.Delay})
@@ -233,10 +241,6 @@ func orNone(s string) string {
 // onPage reads a fetched page: its text, and for url sources its links.
 func (cr *crawl) onPage(r *colly.Response) {
 	u := r.Request.URL.String()
-	if len(r.Body) > cr.o.MaxPageBytes {
-		cr.skip(u, fmt.Sprintf("larger than %d bytes", cr.o.MaxPageBytes))
-		return
-	}
 	if cr.follow {
 		cr.rebase(r)
 	}

@@ -1,6 +1,7 @@
 package crawler
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -9,11 +10,15 @@ import (
 )
 
 // readSitemaps reads the sitemap at u and, when it is a sitemap index, the
-// sitemaps it lists (gzipped ones included: colly inflates *.xml.gz and
-// gzip responses), collecting the same-site page URLs they list.
+// sitemaps it lists (gzipped ones included: boundedBodies inflates *.xml.gz
+// and gzip responses), collecting the same-site page URLs they list.
 func (cr *crawl) readSitemaps(u string) {
 	maps := cr.pages.Clone() // same guarded client, robots.txt cache and rate limit
-	maps.MaxBodySize = maxSitemapBytes
+	limit := cr.o.MaxSitemapBytes
+	if limit == 0 {
+		limit = maxSitemapBytes
+	}
+	maps.Context = withBodyLimit(maps.Context, limit)
 	maps.MaxDepth = 0
 	maps.OnRequest(func(r *colly.Request) {
 		cr.mu.Lock()
@@ -39,12 +44,26 @@ func (cr *crawl) readSitemaps(u string) {
 		}
 	})
 	maps.OnError(func(r *colly.Response, err error) {
-		cr.fail(r.Request.URL.String(), describe(r.Request.URL.String(), r.StatusCode, err))
+		u := r.Request.URL.String()
+		if isTooLarge(err) {
+			cr.tooLargeSitemap(u, err)
+		}
+		cr.fail(u, describe(u, r.StatusCode, err))
 	})
 	if err := maps.Visit(u); err != nil {
 		cr.fail(u, describe(u, 0, err))
 	}
 	maps.Wait()
+}
+
+// tooLargeSitemap fails the source: a sitemap past the protocol's limit is
+// broken or hostile, and indexing what the others list would hide it.
+func (cr *crawl) tooLargeSitemap(u string, err error) {
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if cr.mapsErr == nil {
+		cr.mapsErr = &Failure{Reason: fmt.Sprintf("The sitemap %s is %v.", u, err)}
+	}
 }
 
 // listedURL reads a <loc>; sitemaps may only list pages of their own site.

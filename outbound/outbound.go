@@ -3,7 +3,7 @@
 // loopback, private, link-local, shared and metadata addresses unless told
 // otherwise, and it checks the address it actually dials, so neither a
 // redirect nor a DNS answer that changes between lookup and connect (DNS
-// rebinding) can get around the rule.
+// rebinding) can get around the rule. docs/outbound.md lists the ranges.
 package outbound
 
 import (
@@ -33,12 +33,24 @@ type Options struct {
 }
 
 // blocked lists the ranges a request may not reach: everything that is not
-// the public internet.
+// the public internet, after IANA's special-purpose registries, plus IPv6
+// site-local (deprecated, yet still routed in some networks). IPv6 forms
+// that carry an IPv4 address are covered whole (IPv4-compatible, local-use
+// NAT64, Teredo) or judged by the address they carry (see embeddedIPv4).
 var blocked = mustPrefixes(
 	"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
 	"192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
 	"198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-	"::/128", "::1/128", "64:ff9b:1::/48", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8",
+	"::/96", // unspecified, loopback and the deprecated IPv4-compatible form
+	"64:ff9b:1::/48", "100::/64", "100:0:0:1::/64", "2001::/23", "2001:db8::/32", "3fff::/20", "5f00::/16",
+	"fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
+)
+
+// Ranges whose addresses stand for an IPv4 address: NAT64's well-known
+// prefix (the IPv4 address in the last 32 bits) and 6to4 (in bits 16-47).
+var (
+	nat64     = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour = netip.MustParsePrefix("2002::/16")
 )
 
 func mustPrefixes(ss ...string) []netip.Prefix {
@@ -49,9 +61,11 @@ func mustPrefixes(ss ...string) []netip.Prefix {
 	return out
 }
 
-// Public reports whether ip is an address of the public internet.
+// Public reports whether ip is an address of the public internet. An IPv6
+// address that reaches an IPv4 one (mapped, NAT64, 6to4) is judged as that
+// IPv4 address, so [64:ff9b::a9fe:a9fe] is 169.254.169.254.
 func Public(ip netip.Addr) bool {
-	ip = ip.Unmap() // ::ffff:127.0.0.1 is 127.0.0.1
+	ip = embeddedIPv4(ip.WithZone("").Unmap()) // a zoned address matches no prefix
 	if !ip.IsValid() {
 		return false
 	}
@@ -61,6 +75,19 @@ func Public(ip netip.Addr) bool {
 		}
 	}
 	return true
+}
+
+// embeddedIPv4 returns the IPv4 address a NAT64 or 6to4 address stands
+// for, and any other address unchanged.
+func embeddedIPv4(ip netip.Addr) netip.Addr {
+	b := ip.As16()
+	switch {
+	case nat64.Contains(ip):
+		return netip.AddrFrom4([4]byte(b[12:16]))
+	case sixToFour.Contains(ip):
+		return netip.AddrFrom4([4]byte(b[2:6]))
+	}
+	return ip
 }
 
 // control returns the check run after name resolution, on the address
@@ -125,4 +152,12 @@ func (u userAgent) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Set("User-Agent", u.ua)
 	}
 	return u.next.RoundTrip(r)
+}
+
+// CloseIdleConnections passes http.Client.CloseIdleConnections on to the
+// transport, so a client made per task (a crawl) leaves no connection open.
+func (u userAgent) CloseIdleConnections() {
+	if c, ok := u.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }

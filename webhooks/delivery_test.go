@@ -503,7 +503,7 @@ func TestHangingReceiverIsCutAtTheTimeout(t *testing.T) {
 		t.Fatalf("attempt took %v with a %v timeout", took, timeout)
 	}
 	a := e.ok(200, "GET", "/v1/webhook-endpoints/"+id+"/deliveries", nil)["data"].([]any)[0].(map[string]any)
-	if a["delivered"] != false || a["status_code"] != nil || a["error"] != "no response within 300ms" ||
+	if a["delivered"] != false || a["status_code"] != nil || a["error"] != "timed out after 300ms" ||
 		a["duration_ms"].(float64) < 300 || a["next_attempt_at"] != t0.Add(time.Minute).Format(storage.TimeLayout) {
 		t.Fatalf("attempt %v", a)
 	}

@@ -3,12 +3,14 @@ package webhooks
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 
 	"chatsvc/app"
@@ -47,7 +49,7 @@ func (s *Sender) Send(ctx context.Context, url, secret string, payload []byte, a
 	start := time.Now()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
 	if err != nil {
-		return app.WebhookResult{Err: "the URL cannot be requested: " + err.Error()}
+		return app.WebhookResult{Err: "the URL cannot be requested"}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(SignatureHeader, Sign(secret, at, payload))
@@ -71,22 +73,40 @@ func (s *Sender) Send(ctx context.Context, url, secret string, payload []byte, a
 	return out
 }
 
-// describe turns a transport error into a message for the attempt log.
+// describe turns a transport error into a short fixed reason for the
+// attempt log. Go's own error text is never shown: it names the resolver's
+// and the receiver's addresses and the client's internals.
 func (s *Sender) describe(err error) string {
+	var dns *net.DNSError
+	var tlsErr *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var record tls.RecordHeaderError
 	var ne net.Error
 	switch {
 	case outbound.IsPrivateAddress(err):
-		return "the URL's address is not public (network.allow_private is false)"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-		return "no response within " + s.timeout.String()
+		return "refused: private address (network.allow_private is false)"
 	case errors.Is(err, context.Canceled):
 		return "canceled"
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "DNS lookup failed: no such host"
+	case errors.As(err, &dns):
+		return "DNS lookup failed"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "host unreachable"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "timed out after " + s.timeout.String()
+	case errors.As(err, &tlsErr):
+		return "TLS error: certificate not valid"
+	case errors.As(err, &alert), errors.As(err, &record):
+		return "TLS error"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed without a response"
 	}
-	var ue interface{ Unwrap() error }
-	if errors.As(err, &ue) && ue.Unwrap() != nil {
-		return "connection failed: " + ue.Unwrap().Error()
-	}
-	return "connection failed: " + err.Error()
+	return "connection failed"
 }
 
 func logError(what string, err error) { slog.Error(what, "err", err) }
