@@ -139,3 +139,31 @@ func TestSignInFailuresPruned(t *testing.T) {
 		t.Fatalf("sign-in after old failures: %v", err)
 	}
 }
+
+// TestDashboardSignInLimitPerAddress checks that one client address gets
+// a burst of sign-in attempts, then 429 with Retry-After before any
+// password is checked, while other addresses sign in as usual.
+func TestDashboardSignInLimitPerAddress(t *testing.T) {
+	e := newEnv(t)
+	base := dashServer(t, e)
+	const burst = 10 // the documented per-address burst
+	for i := range burst {
+		email := "stranger" + strconv.Itoa(i) + "@example.com"
+		if res := signInFrom(t, base, "203.0.113.7", email, "wrong password"); res.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: status %d, want 401", i+1, res.StatusCode)
+		}
+	}
+	res := signInFrom(t, base, "203.0.113.7", "agent@example.com", dashPassword)
+	if res.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("attempt %d: status %d, want 429", burst+1, res.StatusCode)
+	}
+	if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || s < 1 || s > 60 {
+		t.Errorf("Retry-After %q, want 1 to 60 seconds", res.Header.Get("Retry-After"))
+	}
+	if f, _ := e.db.Read().SignInFailures(t.Context(), "agent@example.com"); f.Count != 0 {
+		t.Errorf("a refused attempt was counted against the member: %d failures", f.Count)
+	}
+	if res := signInFrom(t, base, "198.51.100.9", "agent@example.com", dashPassword); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("another address: status %d, want 303", res.StatusCode)
+	}
+}
