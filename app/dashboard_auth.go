@@ -84,9 +84,12 @@ func (s *Service) SetMemberPassword(ctx context.Context, email, password string)
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("no such member, no such password"), bcrypt.DefaultCost)
 
 // SignIn checks a member's e-mail and password and opens a session in
-// test mode (the safe default; the dashboard switches modes). After
-// MaxSignInFailures failures in a row the address is locked for
-// SignInLockout, even for the right password.
+// test mode (the safe default; the dashboard switches modes). Each attempt
+// is counted before the password is checked, so parallel attempts cannot
+// slip past the count: the MaxSignInFailures-th attempt in a row locks the
+// address for SignInLockout, and only a right password in it lifts the lock.
+// Returns a RateLimited error while the address is locked or the server is
+// busy checking other passwords.
 func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn, error) {
 	key := lower(email)
 	if key == "" {
@@ -95,29 +98,48 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn
 	if password == "" {
 		return nil, missing("password")
 	}
-	now := s.now()
-	_, until, err := s.db.Read().SignInFailures(ctx, key)
+	release, err := s.passwordChecks.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if until != nil && now.Before(until.Time()) {
-		return nil, locked(until.Time().Sub(now))
+	defer release()
+	a, err := s.countSignInAttempt(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if a.lockedFor > 0 {
+		return nil, locked(a.lockedFor)
 	}
 	m, err := orNil(s.db.Read().MemberByEmail(ctx, key))
 	if err != nil {
 		return nil, err
 	}
+	if !passwordMatches(m, password) {
+		if a.locks {
+			return nil, locked(SignInLockout)
+		}
+		return nil, &Error{Kind: Unauthorized, Code: CodeSignInFailed, Message: "The e-mail address or the password is not right."}
+	}
+	return s.openDashboardSession(ctx, key, m)
+}
+
+// passwordMatches checks the password against the member's hash, or
+// against dummyHash for an unknown address, so both take as long.
+func passwordMatches(m *storage.Member, password string) bool {
 	hash := dummyHash
 	if m != nil && m.PasswordHash != nil {
 		hash = []byte(*m.PasswordHash)
 	}
-	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || m == nil || m.PasswordHash == nil {
-		return nil, s.signInFailed(ctx, key)
-	}
+	return bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil && m != nil && m.PasswordHash != nil
+}
+
+// openDashboardSession forgets the address's failures and stores a new session.
+func (s *Service) openDashboardSession(ctx context.Context, key string, m *storage.Member) (*SignedIn, error) {
+	now := s.now()
 	token := RandomToken(43)
 	sess := &storage.DashboardSession{TokenHash: tokenHash(token), MemberID: m.ID, Mode: storage.Test,
 		CSRF: RandomToken(32), CreatedAt: storage.At(now), ExpiresAt: storage.At(now.Add(DashboardSessionTTL))}
-	err = s.write(ctx, func(q *storage.Q) error {
+	err := s.write(ctx, func(q *storage.Q) error {
 		if err := q.ClearSignInFailures(ctx, key); err != nil {
 			return err
 		}
@@ -130,34 +152,59 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn
 		hash: sess.TokenHash}}, nil
 }
 
-// signInFailed counts a failure and returns the error to show: the same
-// for an unknown address and a wrong password.
-func (s *Service) signInFailed(ctx context.Context, key string) error {
-	var lockedFor time.Duration
-	err := s.write(ctx, func(q *storage.Q) error {
-		n, until, err := q.SignInFailures(ctx, key)
+// signInAttempt is what counting a sign-in attempt decided.
+type signInAttempt struct {
+	lockedFor time.Duration // > 0: refused, the address is locked this much longer
+	locks     bool          // this attempt is the last allowed: unless it succeeds, the address is locked
+}
+
+// countSignInAttempt counts an attempt as a failure before its password is
+// checked (a success clears the count), in one transaction, so that every
+// attempt sees the ones before it.
+func (s *Service) countSignInAttempt(ctx context.Context, key string) (signInAttempt, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (signInAttempt, error) {
+		f, err := q.SignInFailures(ctx, key)
 		if err != nil {
-			return err
+			return signInAttempt{}, err
 		}
-		now := s.now()
-		if until != nil && !now.Before(until.Time()) {
-			n = 0 // the lock-out is over: count afresh
+		a, next := nextSignInAttempt(f, s.now())
+		if next != nil {
+			err = q.SetSignInFailures(ctx, next)
 		}
-		n++
-		until = nil
-		if n >= MaxSignInFailures {
-			t := storage.At(now.Add(SignInLockout))
-			until, lockedFor = &t, SignInLockout
-		}
-		return q.SetSignInFailures(ctx, key, n, until)
+		return a, err
 	})
-	if err != nil {
-		return err
+}
+
+// nextSignInAttempt decides an attempt from the address's failures so far
+// and returns the failures to record (nil: refused, nothing changes).
+// Failures are counted afresh once a lock-out is over, or SignInLockout
+// after the latest one.
+func nextSignInAttempt(f *storage.SignInFailures, now time.Time) (signInAttempt, *storage.SignInFailures) {
+	if f.LockedUntil != nil && now.Before(f.LockedUntil.Time()) {
+		return signInAttempt{lockedFor: f.LockedUntil.Time().Sub(now)}, nil
 	}
-	if lockedFor > 0 {
-		return locked(lockedFor)
+	n := f.Count
+	if f.LockedUntil != nil || !now.Before(f.LastAt.Time().Add(SignInLockout)) {
+		n = 0
 	}
-	return &Error{Kind: Unauthorized, Code: CodeSignInFailed, Message: "The e-mail address or the password is not right."}
+	next := &storage.SignInFailures{Email: f.Email, Count: n + 1, LastAt: storage.At(now)}
+	if next.Count < MaxSignInFailures {
+		return signInAttempt{}, next
+	}
+	until := storage.At(now.Add(SignInLockout))
+	next.LockedUntil = &until
+	return signInAttempt{locks: true}, next
+}
+
+// PruneSignInFailures deletes the failures of addresses whose latest
+// attempt and lock-out ended more than SignInLockout ago: they no longer
+// count towards a lock-out.
+func (s *Service) PruneSignInFailures(ctx context.Context) (int64, error) {
+	now := s.now()
+	w, err := storage.Write(ctx, s.db, func(q *storage.Q) (int64, error) {
+		return q.DeleteSignInFailures(ctx, storage.At(now.Add(-SignInLockout)), storage.At(now))
+	})
+	return w.Result, err
 }
 
 func locked(d time.Duration) *Error {
@@ -220,10 +267,8 @@ func (s *Service) SetDashboardMode(ctx context.Context, d *DashboardSession, mod
 // PruneDashboardSessions deletes sessions that expired or ended, which
 // nothing can use any more.
 func (s *Service) PruneDashboardSessions(ctx context.Context) (int64, error) {
-	var n int64
-	err := s.db.Write(ctx, func(q *storage.Q) (err error) {
-		n, err = q.DeleteExpiredDashboardSessions(ctx, s.stamp())
-		return err
+	w, err := storage.Write(ctx, s.db, func(q *storage.Q) (int64, error) {
+		return q.DeleteExpiredDashboardSessions(ctx, s.stamp())
 	})
-	return n, err
+	return w.Result, err
 }

@@ -28,6 +28,8 @@ type Service struct {
 	keys    keyCache // API keys already checked (keycache.go)
 	authors sync.Map // member id -> storage.Author, for agent messages
 
+	passwordChecks passwordChecks // bounds concurrent sign-in checks (password_checks.go)
+
 	knowledge *knowledge // crawling and indexing, set by UseKnowledge
 }
 
@@ -55,7 +57,7 @@ func New(db *storage.DB, o Options) *Service {
 		o.Now = time.Now
 	}
 	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
-		widget: newWidgetState(o), hooks: o.Webhooks.withDefaults()}
+		widget: newWidgetState(o), hooks: o.Webhooks.withDefaults(), passwordChecks: newPasswordChecks()}
 }
 
 // wakeup is a worker's signal and the kinds of work it does.

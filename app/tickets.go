@@ -39,6 +39,8 @@ const (
 	MailTicketCreated = "ticket_created"
 	MailTicketUpdated = "ticket_updated"
 	MailTicketSolved  = "ticket_solved"
+	// MailTicketReceived confirms a ticket opened from the widget.
+	MailTicketReceived = "ticket_received"
 )
 
 // ContactRef finds or creates a contact by e-mail.
@@ -103,6 +105,25 @@ func checkTags(tags []string) error {
 // by e-mail, records ticket.created (and contact.created for a new contact)
 // and queues the confirmation e-mail unless notify_contact is false.
 func (s *Service) CreateTicket(ctx context.Context, mode storage.Mode, in TicketCreate) (*storage.Ticket, error) {
+	confirm := s.mailTicketCreated
+	if in.NotifyContact.has() && !in.NotifyContact.V {
+		confirm = nil
+	}
+	return s.createTicket(ctx, mode, in, confirm)
+}
+
+// ticketConfirmation queues the e-mail confirming a new ticket to its
+// contact, in the ticket's transaction: its error undoes the ticket.
+type ticketConfirmation func(ctx context.Context, q *storage.Q, c *storage.Contact, t *storage.Ticket, now storage.Timestamp) error
+
+// mailTicketCreated is the confirmation of tickets the team's own systems
+// open: it repeats the subject and greets the contact by name.
+func (s *Service) mailTicketCreated(ctx context.Context, q *storage.Q, c *storage.Contact, t *storage.Ticket, now storage.Timestamp) error {
+	return s.mailContact(ctx, q, c, t, MailTicketCreated, now)
+}
+
+// createTicket is CreateTicket with the confirmation to send (nil: none).
+func (s *Service) createTicket(ctx context.Context, mode storage.Mode, in TicketCreate, confirm ticketConfirmation) (*storage.Ticket, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
@@ -142,10 +163,10 @@ func (s *Service) CreateTicket(ctx context.Context, mode storage.Mode, in Ticket
 		if err := s.emit(ctx, q, mode, EventTicketCreated, t.ID, t, now); err != nil {
 			return nil, err
 		}
-		if in.NotifyContact.has() && !in.NotifyContact.V {
+		if confirm == nil {
 			return t, nil
 		}
-		return t, s.mailContact(ctx, q, contact, t, MailTicketCreated, now)
+		return t, confirm(ctx, q, contact, t, now)
 	})
 }
 

@@ -5,14 +5,22 @@ import (
 	"time"
 )
 
-// VisitorMessagesPerMinute bounds how fast one visitor can write: the
-// widget API is public, and every message may cost an assistant reply.
-const VisitorMessagesPerMinute = 30
+// Limits on what one visitor can do through the public widget API.
+const (
+	// VisitorMessagesPerMinute bounds how fast one visitor can write: every
+	// message may cost an assistant reply.
+	VisitorMessagesPerMinute = 30
+	// VisitorTicketsPerHour bounds the tickets one visitor can open: each
+	// one e-mails its address.
+	VisitorTicketsPerHour = 3
+)
 
-// visitorLimits counts each visitor's messages in fixed one-minute
-// windows. It lives in memory: a restart forgets the counts, which only
-// ever lets a visitor write sooner.
+// visitorLimits counts each visitor's actions in fixed windows of length
+// per, allowing max in each. It lives in memory: a restart forgets the
+// counts, which only ever lets a visitor act sooner.
 type visitorLimits struct {
+	max     int
+	per     time.Duration
 	mu      sync.Mutex
 	windows map[string]*window
 	pruned  time.Time // when ended windows were last forgotten
@@ -23,30 +31,30 @@ type window struct {
 	n     int
 }
 
-// allow counts one message of a visitor at now, or says how long to wait.
+// allow counts one action of a visitor at now, or says how long to wait.
 func (l *visitorLimits) allow(visitorID string, now time.Time) (time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.windows == nil {
 		l.windows = map[string]*window{}
 	}
-	// Forget ended windows now and then: at most once a minute, so that
-	// many visitors writing at once do not make every message scan them all.
-	if len(l.windows) > 10000 && now.Sub(l.pruned) >= time.Minute {
+	// Forget ended windows now and then: at most once a window, so that
+	// many visitors acting at once do not make every action scan them all.
+	if len(l.windows) > 10000 && now.Sub(l.pruned) >= l.per {
 		l.pruned = now
 		for id, w := range l.windows {
-			if now.Sub(w.start) >= time.Minute {
+			if now.Sub(w.start) >= l.per {
 				delete(l.windows, id)
 			}
 		}
 	}
 	w := l.windows[visitorID]
-	if w == nil || now.Sub(w.start) >= time.Minute {
+	if w == nil || now.Sub(w.start) >= l.per {
 		w = &window{start: now}
 		l.windows[visitorID] = w
 	}
-	if w.n >= VisitorMessagesPerMinute {
-		return w.start.Add(time.Minute).Sub(now), false
+	if w.n >= l.max {
+		return w.start.Add(l.per).Sub(now), false
 	}
 	w.n++
 	return 0, true
@@ -62,4 +70,13 @@ func (s *Service) checkVisitorRate(v *Visit) error {
 	}
 	return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: wait,
 		Message: "Too many messages; please wait a moment before writing again."}
+}
+
+func (s *Service) checkVisitorTicketRate(v *Visit) error {
+	wait, ok := s.widget.ticketLimits.allow(v.Visitor.ID, s.now())
+	if ok {
+		return nil
+	}
+	return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: wait,
+		Message: "Too many requests from this visitor; please try again later."}
 }

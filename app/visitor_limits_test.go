@@ -7,7 +7,7 @@ import (
 )
 
 func TestVisitorLimits(t *testing.T) {
-	var l visitorLimits
+	l := visitorLimits{max: VisitorMessagesPerMinute, per: time.Minute}
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	for i := 0; i < VisitorMessagesPerMinute; i++ {
 		if _, ok := l.allow("vis_a", t0.Add(time.Duration(i)*time.Second)); !ok {

@@ -2,9 +2,17 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"time"
 
 	"chatsvc/storage"
 )
+
+// VisitorTicketsPerAddressPerDay bounds the widget tickets confirmed to one
+// e-mail address in 24 hours, whatever visitor or mode they come from: the
+// widget is public, and without it anyone could make the operator's server
+// mail anyone. Counted from the outbox, so a restart does not reset it.
+const VisitorTicketsPerAddressPerDay = 3
 
 // VisitorTicket is the body of POST /widget/v1/tickets.
 type VisitorTicket struct {
@@ -17,7 +25,9 @@ type VisitorTicket struct {
 // CreateVisitorTicket opens a ticket for the visitor, linked to their
 // current conversation. The contact is the one found or created by the
 // e-mail given, or the visitor's identified contact when none is given; a
-// visitor not yet linked to a contact becomes linked to it.
+// visitor not yet linked to a contact becomes linked to it. Returns a
+// RateLimited error beyond VisitorTicketsPerHour for the visitor or
+// VisitorTicketsPerAddressPerDay for the address.
 func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorTicket) (*storage.Ticket, error) {
 	if !in.Subject.has() {
 		return nil, missing("subject")
@@ -34,6 +44,12 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 	default:
 		return nil, missing("email")
 	}
+	if err := tc.validate(); err != nil {
+		return nil, err
+	}
+	if err := s.checkVisitorTicketRate(v); err != nil {
+		return nil, err
+	}
 	c, err := orNil(s.db.Read().LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 	if err != nil {
 		return nil, err
@@ -41,7 +57,7 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 	if c != nil {
 		tc.ConversationID = Value(c.ID)
 	}
-	t, err := s.CreateTicket(ctx, v.Mode, tc)
+	t, err := s.createTicket(ctx, v.Mode, tc, s.mailTicketReceived(v.Site))
 	if err != nil {
 		return nil, err
 	}
@@ -52,4 +68,32 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 		}
 	}
 	return t, err
+}
+
+// mailTicketReceived is the confirmation of a widget ticket. Nothing the
+// visitor typed goes into it (no subject, description or name, not even in
+// the To header): the sender's address is unverified, so the e-mail says
+// only that ticket T-n was opened on the operator's site.
+func (s *Service) mailTicketReceived(site *storage.Site) ticketConfirmation {
+	return func(ctx context.Context, q *storage.Q, c *storage.Contact, t *storage.Ticket, now storage.Timestamp) error {
+		if c.Email == nil {
+			return nil
+		}
+		day := now.Time().Add(-24 * time.Hour)
+		n, first, err := q.MailsToAfter(ctx, MailTicketReceived, *c.Email, storage.At(day))
+		if err != nil {
+			return err
+		}
+		if n >= VisitorTicketsPerAddressPerDay {
+			return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: max(first.Time().Sub(day), time.Second),
+				Message: "Too many requests for this e-mail address today; please try again later."}
+		}
+		data, err := json.Marshal(map[string]any{"ticket": map[string]any{"number": t.Number},
+			"site": map[string]any{"name": site.Name}})
+		if err != nil {
+			return err
+		}
+		return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: t.Mode, Template: MailTicketReceived,
+			ToEmail: *c.Email, ContactID: &c.ID, TicketID: &t.ID, Data: data, NextAttemptAt: now, CreatedAt: now})
+	}
 }

@@ -37,11 +37,15 @@ type widgetState struct {
 	thinking  atomic.Int32   // how many answers the responder is working out
 	answering sync.WaitGroup // goroutines answering, waited for when the worker stops
 	replies   sync.Map       // message id -> chan *storage.Message: requests waiting for its answer
-	limits    visitorLimits
+	limits    visitorLimits  // messages per visitor
+	// ticketLimits bounds tickets per visitor.
+	ticketLimits visitorLimits
 }
 
 func newWidgetState(o Options) *widgetState {
-	w := &widgetState{responder: o.Assistant, replyWait: o.ReplyWait}
+	w := &widgetState{responder: o.Assistant, replyWait: o.ReplyWait,
+		limits:       visitorLimits{max: VisitorMessagesPerMinute, per: time.Minute},
+		ticketLimits: visitorLimits{max: VisitorTicketsPerHour, per: time.Hour}}
 	if w.replyWait == 0 {
 		w.replyWait = DefaultReplyWait
 	}

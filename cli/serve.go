@@ -118,7 +118,10 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 			return false, err
 		}},
 		{Name: "dashboard-sessions-prune", Every: time.Hour, Step: func(ctx context.Context) (bool, error) {
-			_, err := svc.PruneDashboardSessions(ctx)
+			if _, err := svc.PruneDashboardSessions(ctx); err != nil {
+				return false, err
+			}
+			_, err := svc.PruneSignInFailures(ctx)
 			return false, err
 		}},
 		mailer.New(mailer.FromConfig(cfg), svc).Worker(),

@@ -242,7 +242,7 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	msg.SetMessageIDWithValue(ml.ID + "@" + domain)
 	if ml.TicketID != nil {
 		root := "ticket." + *ml.TicketID + "@" + domain
-		if ml.Template == app.MailTicketCreated {
+		if ml.Template == app.MailTicketCreated || ml.Template == app.MailTicketReceived {
 			msg.SetMessageIDWithValue(root)
 		} else {
 			msg.SetGenHeader(gomail.HeaderInReplyTo, "<"+root+">")

@@ -70,22 +70,44 @@ func (q *Q) SetMemberPassword(ctx context.Context, id, hash string) error {
 	return affected(res, err)
 }
 
-// SignInFailures returns the failures recorded for an e-mail and when its
-// lock-out ends (zero values when none).
-func (q *Q) SignInFailures(ctx context.Context, email string) (n int, lockedUntil *Timestamp, err error) {
-	err = q.row(ctx, `SELECT failures, locked_until FROM sign_in_failures WHERE email = ?`, email).Scan(&n, &lockedUntil)
+// SignInFailures counts the failed sign-ins in a row of one e-mail address
+// (lower-cased) and its lock-out.
+type SignInFailures struct {
+	Email       string
+	Count       int
+	LockedUntil *Timestamp // no sign-in before this instant
+	LastAt      Timestamp  // when the latest attempt was counted
+}
+
+// SignInFailures returns the failures recorded for an e-mail: zero counts
+// (not ErrNotFound) when there are none.
+func (q *Q) SignInFailures(ctx context.Context, email string) (*SignInFailures, error) {
+	f := &SignInFailures{Email: email}
+	err := q.row(ctx, `SELECT failures, locked_until, last_at FROM sign_in_failures WHERE email = ?`, email).
+		Scan(&f.Count, &f.LockedUntil, &f.LastAt)
 	if err = notFound(err); err == ErrNotFound {
-		return 0, nil, nil
+		return &SignInFailures{Email: email}, nil
 	}
-	return n, lockedUntil, err
+	return f, err
 }
 
 // SetSignInFailures records the failures of an e-mail and its lock-out.
-func (q *Q) SetSignInFailures(ctx context.Context, email string, n int, lockedUntil *Timestamp) error {
-	_, err := q.exec(ctx, `INSERT INTO sign_in_failures (email, failures, locked_until) VALUES (?, ?, ?)
-		ON CONFLICT (email) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`,
-		email, n, lockedUntil)
+func (q *Q) SetSignInFailures(ctx context.Context, f *SignInFailures) error {
+	_, err := q.exec(ctx, `INSERT INTO sign_in_failures (email, failures, locked_until, last_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (email) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until,
+		last_at = excluded.last_at`, f.Email, f.Count, f.LockedUntil, f.LastAt)
 	return err
+}
+
+// DeleteSignInFailures removes the rows whose latest attempt was counted
+// before lastBefore and whose lock-out, if any, is over at now.
+func (q *Q) DeleteSignInFailures(ctx context.Context, lastBefore, now Timestamp) (int64, error) {
+	res, err := q.exec(ctx, `DELETE FROM sign_in_failures
+		WHERE last_at < ? AND (locked_until IS NULL OR locked_until <= ?)`, lastBefore, now)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // ClearSignInFailures forgets the failures of an e-mail after a successful sign-in.

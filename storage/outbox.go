@@ -55,3 +55,15 @@ func (q *Q) MailsOfTicket(ctx context.Context, ticketID string) ([]*Mail, error)
 	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE ticket_id = ? ORDER BY created_at, id`, ticketID)
 	return collect(rows, err, scanMail)
 }
+
+// MailsToAfter counts the e-mails of a template queued for an address (any
+// case) after a time, and returns when the earliest of them was queued.
+func (q *Q) MailsToAfter(ctx context.Context, template, email string, since Timestamp) (n int, first Timestamp, err error) {
+	var earliest *Timestamp
+	err = q.row(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox
+		WHERE template = ? AND to_email = ? COLLATE NOCASE AND created_at > ?`, template, email, since).Scan(&n, &earliest)
+	if earliest != nil {
+		first = *earliest
+	}
+	return n, first, err
+}

@@ -14,6 +14,15 @@ func (d *dashboard) signInPage(w http.ResponseWriter, r *http.Request) {
 	d.render(w, r, http.StatusOK, "sign-in", view{Title: "Sign in", Data: map[string]string{"Next": safeNext(r.URL.Query().Get("next"))}})
 }
 
+// Sign-in attempts allowed per client address (clientIP): a burst of
+// signInBurst, then signInPerMinute. They bound the bcrypt work and the
+// lock-outs one address can cause; a team behind one office address still
+// signs in freely.
+const (
+	signInBurst     = 10
+	signInPerMinute = 10
+)
+
 // signIn checks the e-mail and password and sets the session cookie. The
 // cookie is HttpOnly (scripts cannot read it) and SameSite=Lax (other sites
 // cannot post with it); Secure when the service is served over HTTPS.
@@ -25,6 +34,11 @@ func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	email := r.PostFormValue("email")
 	next := safeNext(r.PostFormValue("next"))
+	if ok, wait := d.signInLimit.allow(clientIP(r), time.Now()); !ok {
+		d.signInRefused(w, r, next, email, &app.Error{Kind: app.RateLimited, Code: app.CodeRateLimited, RetryAfter: wait,
+			Message: "Too many sign-in attempts from your network. Try again in a minute."})
+		return
+	}
 	in, err := d.h.svc.SignIn(r.Context(), email, r.PostFormValue("password"))
 	var ae *app.Error
 	if err != nil && !errors.As(err, &ae) {
@@ -32,19 +46,23 @@ func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		status := kinds[ae.Kind].status
-		if ae.RetryAfter > 0 {
-			secs := int64((ae.RetryAfter + time.Second - 1) / time.Second)
-			w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
-		}
-		// The form again, with the reason: the same for an unknown address and a wrong password.
-		d.render(w, r, status, "sign-in", view{Title: "Sign in",
-			Data: map[string]string{"Next": next, "Email": email, "Error": ae.Message}})
+		d.signInRefused(w, r, next, email, ae)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: in.Token, Path: "/app/", HttpOnly: true,
 		Secure: d.secure, SameSite: http.SameSiteLaxMode, MaxAge: int(app.DashboardSessionTTL.Seconds())})
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// signInRefused shows the form again with the reason: the same for an
+// unknown address and a wrong password.
+func (d *dashboard) signInRefused(w http.ResponseWriter, r *http.Request, next, email string, ae *app.Error) {
+	if ae.RetryAfter > 0 {
+		secs := int64((ae.RetryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	}
+	d.render(w, r, kinds[ae.Kind].status, "sign-in", view{Title: "Sign in",
+		Data: map[string]string{"Next": next, "Email": email, "Error": ae.Message}})
 }
 
 // safeNext keeps the redirect after sign-in inside the dashboard.

@@ -86,8 +86,8 @@ func keyBucket(r *http.Request) string {
 	return string(sum[:])
 }
 
-// clientIP is the bucket of a widget request: the visitor's IP address. A
-// loopback peer is taken to be the local reverse proxy, whose last
+// clientIP is the bucket of a widget or sign-in request: the client's IP
+// address. A loopback peer is taken to be the local reverse proxy, whose last
 // X-Forwarded-For entry is the address it saw.
 func clientIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

@@ -394,7 +394,7 @@ func TestWidgetTickets(t *testing.T) {
 	if tk["conversation_id"] != convID || tk["status"] != "open" || tk["number"] != float64(1) {
 		t.Fatalf("ticket %v", tk)
 	}
-	if got := e.mails(tk["id"].(string)); !slices.Equal(got, []string{"ticket_created:dee@example.com"}) {
+	if got := e.mails(tk["id"].(string)); !slices.Equal(got, []string{"ticket_received:dee@example.com"}) {
 		t.Fatalf("mails %v", got)
 	}
 	// Leaving an e-mail links the visitor's conversation to the contact.
