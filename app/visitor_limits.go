@@ -80,3 +80,38 @@ func (s *Service) checkVisitorTicketRate(v *Visit) error {
 	return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: wait,
 		Message: "Too many requests from this visitor; please try again later."}
 }
+
+// VisitorStreamsMax bounds the event streams one visitor holds open at
+// once: enough for a few tabs, not a flood of held connections.
+const VisitorStreamsMax = 5
+
+// streamSlots counts each visitor's open event streams.
+type streamSlots struct {
+	mu   sync.Mutex
+	open map[string]int
+}
+
+// HoldVisitorStream takes one of the visitor's event stream slots; release
+// gives it back when the stream ends. With every slot taken it is a
+// RateLimited error.
+func (s *Service) HoldVisitorStream(v *Visit) (release func(), err error) {
+	l := &s.widget.streams
+	id := v.Visitor.ID
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open == nil {
+		l.open = map[string]int{}
+	}
+	if l.open[id] >= VisitorStreamsMax {
+		return nil, &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: 5 * time.Second,
+			Message: "This visitor has too many event streams open; close one before opening another."}
+	}
+	l.open[id]++
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.open[id]--; l.open[id] <= 0 {
+			delete(l.open, id)
+		}
+	}, nil
+}

@@ -40,6 +40,7 @@ type widgetState struct {
 	limits    visitorLimits  // messages per visitor
 	// ticketLimits bounds tickets per visitor.
 	ticketLimits visitorLimits
+	streams      streamSlots // event streams open per visitor
 }
 
 func newWidgetState(o Options) *widgetState {

@@ -35,6 +35,13 @@ func hashKey(secret string) string {
 
 // Authenticate returns the mode of a secret API key; missing, unknown and
 // revoked keys are Unauthorized errors.
+// AuthorizationSchemeError is the answer to an Authorization header that is
+// not of the form "Bearer <key>".
+func AuthorizationSchemeError() error {
+	return &Error{Kind: Unauthorized, Code: CodeAPIKeyInvalid,
+		Message: "The Authorization header must read 'Bearer ' followed by the API key (Authorization: Bearer csk_…)."}
+}
+
 func (s *Service) Authenticate(ctx context.Context, secret string) (storage.Mode, error) {
 	if secret == "" {
 		return "", &Error{Kind: Unauthorized, Code: CodeAPIKeyMissing,

@@ -3,7 +3,9 @@ package web
 import (
 	"context"
 	"crypto/subtle"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -44,14 +46,23 @@ func (m *metrics) observe(route, method string, status int, d time.Duration) {
 	m.latency.WithLabelValues(route, method).Observe(d.Seconds())
 }
 
-// handler serves /metrics, behind a bearer token when one is configured.
+// handler serves /metrics: behind a bearer token when one is configured,
+// else only to a scraper on this machine (a loopback peer not relaying
+// for someone else), as the figures tell an outsider how busy the service is.
 func (m *metrics) handler(token string) http.Handler {
 	h := promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 	if token == "" {
-		return h
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !fromThisMachine(r) {
+				http.Error(w, "forbidden: set metrics.token to scrape from another machine", http.StatusForbidden)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(bearer(r)), []byte(token)) != 1 {
+		tok, _ := bearer(r)
+		if subtle.ConstantTimeCompare([]byte(tok), []byte(token)) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
@@ -103,4 +114,15 @@ func (c stateCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descPool, prometheus.GaugeValue, float64(st.idle), pool, "idle")
 		ch <- prometheus.MustNewConstMetric(descWaits, prometheus.CounterValue, float64(st.waits), pool)
 	}
+}
+
+// fromThisMachine tells whether the request comes straight from a loopback
+// address, not through a proxy on this machine.
+func fromThisMachine(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback() && r.Header.Get("X-Forwarded-For") == "" && r.Header.Get("Forwarded") == ""
 }

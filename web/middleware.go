@@ -126,7 +126,13 @@ func withRequest(m *metrics, next http.Handler) http.Handler {
 // key's mode in the context.
 func withAPIKey(svc *app.Service, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		m, err := svc.Authenticate(r.Context(), bearer(r))
+		tok, ok := bearer(r)
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="chatsvc"`)
+			writeError(w, r, app.AuthorizationSchemeError())
+			return
+		}
+		m, err := svc.Authenticate(r.Context(), tok)
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="chatsvc"`)
 			writeError(w, r, err)
@@ -136,10 +142,17 @@ func withAPIKey(svc *app.Service, next http.Handler) http.Handler {
 	})
 }
 
-func bearer(r *http.Request) string {
+// bearer returns the token of an "Authorization: Bearer <token>" header (""
+// when there is no header); ok is false for a header of another form, such
+// as a bare key, which is refused rather than guessed at.
+func bearer(r *http.Request) (tok string, ok bool) {
 	h := r.Header.Get("Authorization")
-	if scheme, tok, ok := strings.Cut(h, " "); ok && strings.EqualFold(scheme, "Bearer") {
-		return strings.TrimSpace(tok)
+	if h == "" {
+		return "", true
 	}
-	return h
+	scheme, tok, found := strings.Cut(h, " ")
+	if !found || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(tok), true
 }

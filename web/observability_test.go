@@ -71,6 +71,16 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 
+	// Without a token, only a scraper on this machine is served, not one
+	// relayed by a proxy here.
+	req, _ := http.NewRequest("GET", e.srv.URL+"/metrics", nil)
+	req.Header.Set("X-Forwarded-For", "203.0.113.9")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 403 {
+		t.Fatalf("metrics through a proxy: %v %v, want 403", res.StatusCode, err)
+	} else {
+		res.Body.Close()
+	}
+
 	guarded := httptest.NewServer(web.HandlerWith(e.svc, web.Options{MetricsToken: "s3cret"}))
 	defer guarded.Close()
 	for _, tok := range []string{"", "wrong"} {

@@ -82,7 +82,8 @@ func withRateLimit(l *limiter, key func(*http.Request) string, next http.Handler
 // keyBucket is the bucket of an authenticated API request: its key's hash
 // (the secret itself is not kept in memory longer than the request).
 func keyBucket(r *http.Request) string {
-	sum := sha256.Sum256([]byte(bearer(r)))
+	tok, _ := bearer(r)
+	sum := sha256.Sum256([]byte(tok))
 	return string(sum[:])
 }
 

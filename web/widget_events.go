@@ -31,6 +31,12 @@ func (h *handlers) visitorEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	release, err := h.svc.HoldVisitorStream(v)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	defer release()
 	rc := http.NewResponseController(w)
 	// The server's WriteTimeout would cut the stream after a minute.
 	if err := rc.SetWriteDeadline(time.Time{}); err != nil {

@@ -403,3 +403,35 @@ func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 	}
 	close(p.release)
 }
+
+// One visitor holds at most app.VisitorStreamsMax event streams at once; a
+// closed one frees its slot.
+func TestWidgetEventStreamsPerVisitor(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(false)
+	var streams []*stream
+	for range app.VisitorStreamsMax {
+		s := e.openStream(tok)
+		if s.status != 200 {
+			t.Fatalf("stream %d: status %d", len(streams)+1, s.status)
+		}
+		streams = append(streams, s)
+	}
+	if s := e.openStream(tok); s.status != 429 {
+		t.Fatalf("one stream too many: status %d, want 429", s.status)
+	}
+	if s := e.openStream(e.session(false)); s.status != 200 {
+		t.Fatalf("another visitor's stream: status %d", s.status)
+	}
+	streams[0].cancel()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		s := e.openStream(tok)
+		if s.status == 200 {
+			break
+		}
+		s.cancel()
+		if time.Now().After(deadline) {
+			t.Fatalf("the closed stream's slot was not freed: status %d", s.status)
+		}
+	}
+}
