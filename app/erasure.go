@@ -36,34 +36,9 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 			return found(err, noSuch("contact", id))
 		}
 		r := newRedactor(c)
-		convs, err := q.ConversationsOfContact(ctx, mode, id)
+		convs, tickets, err := heldAbout(ctx, q, mode, id)
 		if err != nil {
 			return err
-		}
-		tickets, err := q.TicketsOfContact(ctx, id)
-		if err != nil {
-			return err
-		}
-		// A ticket's originating conversation is the person's too, unless
-		// it belongs to someone else.
-		seen := map[string]bool{}
-		for _, conv := range convs {
-			seen[conv.ID] = true
-		}
-		for _, t := range tickets {
-			if t.Mode != mode || t.ConversationID == nil || seen[*t.ConversationID] {
-				continue
-			}
-			conv, err := q.Conversation(ctx, mode, *t.ConversationID)
-			if isNotFound(err) {
-				continue
-			} else if err != nil {
-				return err
-			}
-			seen[conv.ID] = true
-			if conv.ContactID == nil {
-				convs = append(convs, conv)
-			}
 		}
 		if err := eraseVisitorPages(ctx, q, r, mode, convs); err != nil {
 			return err
@@ -74,9 +49,6 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 			}
 		}
 		for _, t := range tickets {
-			if t.Mode != mode {
-				continue
-			}
 			if err := eraseTicket(ctx, q, r, t); err != nil {
 				return err
 			}
@@ -101,6 +73,45 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 		return nil, err
 	}
 	return &Deleted{ID: id, Object: "contact", Deleted: true}, nil
+}
+
+// heldAbout lists a contact's conversations and tickets in mode: the
+// conversations linked to it, and the unlinked ones its tickets came from
+// (a conversation linked to someone else stays theirs).
+func heldAbout(ctx context.Context, q *storage.Q, mode storage.Mode, id string) ([]*storage.Conversation, []*storage.Ticket, error) {
+	convs, err := q.ConversationsOfContact(ctx, mode, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := q.TicketsOfContact(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	for _, conv := range convs {
+		seen[conv.ID] = true
+	}
+	var tickets []*storage.Ticket
+	for _, t := range all {
+		if t.Mode != mode {
+			continue
+		}
+		tickets = append(tickets, t)
+		if t.ConversationID == nil || seen[*t.ConversationID] {
+			continue
+		}
+		conv, err := q.Conversation(ctx, mode, *t.ConversationID)
+		if isNotFound(err) {
+			continue
+		} else if err != nil {
+			return nil, nil, err
+		}
+		seen[conv.ID] = true
+		if conv.ContactID == nil {
+			convs = append(convs, conv)
+		}
+	}
+	return convs, tickets, nil
 }
 
 // eraseVisitorPages scrubs the page last seen of the contact's visitors
