@@ -141,6 +141,9 @@ func (s *Service) Close(ctx context.Context, mode storage.Mode, id string) (*sto
 		if err := q.UpdateConversation(ctx, c); err != nil {
 			return err
 		}
+		if err := q.MarkClosed(ctx, c.ID, c.UpdatedAt); err != nil {
+			return err
+		}
 		return s.emit(ctx, q, mode, EventConversationClosed, c.ID, c, c.UpdatedAt)
 	})
 	return out, err
