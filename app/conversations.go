@@ -133,6 +133,9 @@ func (s *Service) Close(ctx context.Context, mode storage.Mode, id string) (*sto
 		if err := q.UpdateConversation(ctx, c); err != nil {
 			return c, err
 		}
+		if err := q.MarkClosed(ctx, c.ID, c.UpdatedAt); err != nil {
+			return nil, err
+		}
 		return c, s.emit(ctx, q, mode, EventConversationClosed, c.ID, c, c.UpdatedAt)
 	})
 }

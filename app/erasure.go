@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,12 +19,16 @@ const Redacted = "[redacted]"
 
 // DeleteContact erases a contact, in one transaction: the contact is
 // deleted; its conversations (those linked to it, and the unlinked ones its
-// tickets came from) are unlinked from it (and from the visitor's browser) and lose its name, e-mail address and phone number wherever they
-// appear (message authors and bodies, subject, metadata, internal notes,
-// attachment names); its tickets lose them from subject, description,
-// metadata and tags; e-mails to it not yet sent are dropped and those sent
-// keep no address or content; and the stored events of all these objects
-// are scrubbed the same way. The conversations and tickets themselves stay.
+// tickets came from) are unlinked from it (and from the visitor's browser)
+// and lose its name, e-mail address and phone number wherever they appear
+// (message authors and bodies, subject, metadata, internal notes,
+// attachment names), and their page URLs (and its visitors') lose their
+// query string and fragment; its tickets lose them from subject,
+// description, metadata and tags; e-mails to it not yet sent are dropped
+// and those sent keep no address or content; stored idempotent responses
+// that name it are removed; and the stored events of all these objects are
+// scrubbed the same way. The conversations and tickets themselves stay.
+// See docs/privacy.md.
 func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
 	err := s.write(ctx, func(q *storage.Q) error {
 		c, err := q.Contact(ctx, mode, id)
@@ -31,34 +36,12 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 			return found(err, noSuch("contact", id))
 		}
 		r := newRedactor(c)
-		convs, err := q.ConversationsOfContact(ctx, mode, id)
+		convs, tickets, err := heldAbout(ctx, q, mode, id)
 		if err != nil {
 			return err
 		}
-		tickets, err := q.TicketsOfContact(ctx, id)
-		if err != nil {
+		if err := eraseVisitorPages(ctx, q, r, mode, convs); err != nil {
 			return err
-		}
-		// A ticket's originating conversation is the person's too, unless
-		// it belongs to someone else.
-		seen := map[string]bool{}
-		for _, conv := range convs {
-			seen[conv.ID] = true
-		}
-		for _, t := range tickets {
-			if t.Mode != mode || t.ConversationID == nil || seen[*t.ConversationID] {
-				continue
-			}
-			conv, err := q.Conversation(ctx, mode, *t.ConversationID)
-			if isNotFound(err) {
-				continue
-			} else if err != nil {
-				return err
-			}
-			seen[conv.ID] = true
-			if conv.ContactID == nil {
-				convs = append(convs, conv)
-			}
 		}
 		for _, conv := range convs {
 			if err := eraseConversation(ctx, q, r, conv); err != nil {
@@ -66,9 +49,6 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 			}
 		}
 		for _, t := range tickets {
-			if t.Mode != mode {
-				continue
-			}
 			if err := eraseTicket(ctx, q, r, t); err != nil {
 				return err
 			}
@@ -77,6 +57,9 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 			return err
 		}
 		if err := q.EraseMailsOf(ctx, id); err != nil {
+			return err
+		}
+		if err := eraseStoredResponses(ctx, q, r, mode); err != nil {
 			return err
 		}
 		// The contact's own events keep only that it existed.
@@ -92,7 +75,93 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 	return &Deleted{ID: id, Object: "contact", Deleted: true}, nil
 }
 
+// heldAbout lists a contact's conversations and tickets in mode: the
+// conversations linked to it, and the unlinked ones its tickets came from
+// (a conversation linked to someone else stays theirs).
+func heldAbout(ctx context.Context, q *storage.Q, mode storage.Mode, id string) ([]*storage.Conversation, []*storage.Ticket, error) {
+	convs, err := q.ConversationsOfContact(ctx, mode, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := q.TicketsOfContact(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	for _, conv := range convs {
+		seen[conv.ID] = true
+	}
+	var tickets []*storage.Ticket
+	for _, t := range all {
+		if t.Mode != mode {
+			continue
+		}
+		tickets = append(tickets, t)
+		if t.ConversationID == nil || seen[*t.ConversationID] {
+			continue
+		}
+		conv, err := q.Conversation(ctx, mode, *t.ConversationID)
+		if isNotFound(err) {
+			continue
+		} else if err != nil {
+			return nil, nil, err
+		}
+		seen[conv.ID] = true
+		if conv.ContactID == nil {
+			convs = append(convs, conv)
+		}
+	}
+	return convs, tickets, nil
+}
+
+// eraseVisitorPages scrubs the page last seen of the contact's visitors
+// and of the browsers its conversations came from.
+func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode storage.Mode, convs []*storage.Conversation) error {
+	vs, err := q.VisitorsOfContact(ctx, mode, r.contactID)
+	if err != nil {
+		return err
+	}
+	for _, c := range convs {
+		if c.VisitorID == nil {
+			continue
+		}
+		v, err := q.Visitor(ctx, mode, *c.VisitorID)
+		if isNotFound(err) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		vs = append(vs, v)
+	}
+	for _, v := range vs {
+		if err := q.SetVisitorPageURL(ctx, mode, v.ID, r.pageURL(v.PageURL)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eraseStoredResponses removes the responses kept for Idempotency-Keys that
+// name the contact (its id, or its personal data), so that no replay
+// returns them.
+func eraseStoredResponses(ctx context.Context, q *storage.Q, r *redactor, mode storage.Mode) error {
+	stored, err := q.StoredResponses(ctx, mode)
+	if err != nil {
+		return err
+	}
+	for _, s := range stored {
+		if !bytes.Contains(s.Body, []byte(r.contactID)) && !r.finds(string(s.Body)) {
+			continue
+		}
+		if err := q.EraseStoredResponse(ctx, mode, s.Key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *storage.Conversation) error {
+	c.PageURL = r.pageURL(c.PageURL)
 	c.Subject = r.ptr(c.Subject)
 	c.Metadata = r.metadata(c.Metadata)
 	if err := q.ScrubConversation(ctx, c); err != nil {
@@ -181,23 +250,24 @@ type redactor struct {
 // newRedactor looks for the contact's e-mail address (any case), full name
 // (any case and spacing) and each word of it of three letters or more,
 // phone number (its digits, whatever separators are written between them)
-// and external_id.
+// and external_id; each also as a URL writes it (ada%40example.com,
+// Ada+Lovelace), since page URLs and pasted links carry them encoded.
 func newRedactor(c *storage.Contact) *redactor {
 	r := &redactor{contactID: c.ID}
 	add := func(expr string) { r.patterns = append(r.patterns, regexp.MustCompile(expr)) }
 	if c.Email != nil && *c.Email != "" {
-		add(`(?i)` + regexp.QuoteMeta(*c.Email))
+		add(`(?i)` + anyEncoding(*c.Email))
 	}
 	if c.Name != nil {
 		if words := strings.Fields(*c.Name); len(words) > 0 {
 			quoted := make([]string, len(words))
 			for i, w := range words {
-				quoted[i] = regexp.QuoteMeta(w)
+				quoted[i] = anyEncoding(w)
 			}
-			add(`(?i)` + strings.Join(quoted, `\s+`))
+			add(`(?i)` + strings.Join(quoted, urlSpace))
 			for _, w := range words {
 				if utf8.RuneCountInString(strings.TrimFunc(w, isPunct)) >= 3 {
-					add(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(strings.TrimFunc(w, isPunct)) + `($|[^\pL\pN])`)
+					add(`(?i)(^|[^\pL\pN])` + anyEncoding(strings.TrimFunc(w, isPunct)) + `($|[^\pL\pN])`)
 				}
 			}
 		}
@@ -210,16 +280,33 @@ func newRedactor(c *storage.Contact) *redactor {
 			}
 		}
 		if len(digits) >= 5 { // shorter runs of digits are not a phone number worth the false hits
-			add(`\+?` + strings.Join(digits, `[\s\-./()]*`))
+			add(`(?i)(?:\+|%2B)?` + strings.Join(digits, `(?:[\s\-./()+]|%20|%2[BF]|%28|%29)*`))
 		}
 		if strings.TrimSpace(*c.Phone) != "" {
-			add(regexp.QuoteMeta(strings.TrimSpace(*c.Phone)))
+			add(`(?i)` + anyEncoding(strings.TrimSpace(*c.Phone)))
 		}
 	}
 	if c.ExternalID != nil && utf8.RuneCountInString(*c.ExternalID) >= 3 {
-		add(regexp.QuoteMeta(*c.ExternalID))
+		add(anyEncoding(*c.ExternalID))
 	}
 	return r
+}
+
+// urlSpace matches the space between words, written plainly or in a URL.
+const urlSpace = `(?:\s|\+|%20)+`
+
+// anyEncoding matches s as written, or as a query string or a path encodes it.
+func anyEncoding(s string) string {
+	forms := []string{regexp.QuoteMeta(s)}
+	for _, enc := range []string{url.QueryEscape(s), url.PathEscape(s)} {
+		if q := regexp.QuoteMeta(enc); enc != s && !slices.Contains(forms, q) {
+			forms = append(forms, q)
+		}
+	}
+	if len(forms) == 1 {
+		return forms[0]
+	}
+	return `(?:` + strings.Join(forms, `|`) + `)`
 }
 
 func isPunct(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }
@@ -236,6 +323,26 @@ func (r *redactor) str(s string) string {
 		s = p.ReplaceAllLiteralString(s, Redacted)
 	}
 	return s
+}
+
+// finds reports whether s holds any of the contact's personal data.
+func (r *redactor) finds(s string) bool {
+	for _, p := range r.patterns {
+		if p.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// pageURL keeps of a page address its origin and path, with the contact's
+// data redacted from the path: query strings and fragments are where
+// forms and sign-in links put e-mail addresses and names, so they go.
+func (r *redactor) pageURL(u string) string {
+	if k := strings.IndexAny(u, "?#"); k >= 0 {
+		u = u[:k]
+	}
+	return r.str(u)
 }
 
 func (r *redactor) ptr(s *string) *string {
@@ -273,6 +380,9 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 		switch obj["object"] {
 		case "conversation":
 			obj["contact_id"] = nil
+			if u, ok := obj["page_url"].(string); ok {
+				obj["page_url"] = r.pageURL(u)
+			}
 		case "message":
 			if a, ok := obj["author"].(map[string]any); ok && a["type"] == storage.AuthorContact {
 				a["id"], a["name"] = nil, nil

@@ -20,6 +20,10 @@ const (
 	idempotencyAbandoned = time.Minute
 )
 
+// CodeIdempotencyKeyErased refuses the replay of a response removed by a
+// contact's erasure.
+const CodeIdempotencyKeyErased = "idempotency_key_erased"
+
 // Replay is a stored response to send again.
 type Replay struct {
 	Status int
@@ -38,7 +42,8 @@ func Fingerprint(method, path string, body []byte) string {
 // BeginIdempotent claims key for a request. It returns a Replay when the key
 // was used with the same parameters within 24 hours, an Invalid error when
 // it was used with other parameters, and a Conflict error while the first
-// request with the key is still running. (nil, nil) means: go on, then call
+// request with the key is still running or when its response was erased
+// with the contact it described. (nil, nil) means: go on, then call
 // FinishIdempotent.
 func (s *Service) BeginIdempotent(ctx context.Context, mode storage.Mode, key, fingerprint string) (*Replay, error) {
 	if key == "" || utf8.RuneCountInString(key) > MaxIdempotencyKey {
@@ -53,6 +58,9 @@ func (s *Service) BeginIdempotent(ctx context.Context, mode storage.Mode, key, f
 			return nil, err
 		case prev.CreatedAt.Time().Add(IdempotencyWindow).Before(now):
 			// Expired: the key starts afresh.
+		case prev.Erased:
+			return nil, &Error{Kind: Conflict, Code: CodeIdempotencyKeyErased, Param: "Idempotency-Key",
+				Message: "The response to this Idempotency-Key described a contact who has since been erased, so it is not kept; use a new key to send the request again."}
 		case prev.Fingerprint != fingerprint:
 			return nil, &Error{Kind: Invalid, Code: "idempotency_key_reused", Param: "Idempotency-Key",
 				Message: "This Idempotency-Key was already used with other parameters; use a new key for a new request."}

@@ -124,6 +124,8 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 			_, err := svc.PruneSignInFailures(ctx)
 			return false, err
 		}},
+		svc.RetentionWorker(app.Retention{ClosedConversations: cfg.Retention.ClosedConversations,
+			Visitors: cfg.Retention.Visitors}),
 		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
 		svc.AssistantWorker(),
 	}, append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...)...)

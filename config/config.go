@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +40,10 @@ type Config struct {
 		Every time.Duration `koanf:"every"`
 		Keep  int           `koanf:"keep"`
 	} `koanf:"backup"`
+	Retention struct {
+		ClosedConversations time.Duration `koanf:"closed_conversations"`
+		Visitors            time.Duration `koanf:"visitors"`
+	} `koanf:"retention"`
 	RateLimit struct {
 		APIPerSecond    float64 `koanf:"api_per_second"`
 		APIBurst        int     `koanf:"api_burst"`
@@ -123,7 +129,7 @@ func Load(src Sources) (*Config, error) {
 	var c Config
 	dc := &mapstructure.DecoderConfig{
 		DecodeHook: mapstructure.ComposeDecodeHookFunc(
-			mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(",")),
+			durationHook, mapstructure.StringToSliceHookFunc(",")),
 		WeaklyTypedInput: true, // environment values are strings
 		ErrorUnused:      true, // a misspelt key is an error, not a silent default
 	}
@@ -215,6 +221,9 @@ func (c *Config) check() error {
 	if c.Backup.Every < 0 || c.Backup.Keep < 1 {
 		bad("backup", "every must not be negative and keep must be at least 1")
 	}
+	if c.Retention.ClosedConversations < 0 || c.Retention.Visitors < 0 {
+		bad("retention", "closed_conversations and visitors must not be negative")
+	}
 	if c.RateLimit.APIPerSecond < 0 || c.RateLimit.WidgetPerSecond < 0 || c.RateLimit.APIBurst < 0 || c.RateLimit.WidgetBurst < 0 {
 		bad("rate_limit", "rates and bursts must not be negative")
 	}
@@ -231,6 +240,36 @@ func (c *Config) check() error {
 		bad("log.level", "must be debug, info, warn or error, got %q", c.Log.Level)
 	}
 	return errors.Join(errs...)
+}
+
+// durationHook reads durations as time.ParseDuration does, and also in
+// whole days ("30d", "1d12h"), the unit retention periods are thought in.
+func durationHook(from, to reflect.Type, data any) (any, error) {
+	if from.Kind() != reflect.String || to != reflect.TypeOf(time.Duration(0)) {
+		return data, nil
+	}
+	return parseDuration(data.(string))
+}
+
+// parseDuration is time.ParseDuration with a leading count of days allowed.
+func parseDuration(s string) (time.Duration, error) {
+	days, rest, ok := strings.Cut(s, "d")
+	if !ok {
+		return time.ParseDuration(s)
+	}
+	n, err := strconv.Atoi(days)
+	if err != nil || n < 0 || n > 100000 {
+		return 0, fmt.Errorf("invalid duration %q", s)
+	}
+	d := time.Duration(n) * 24 * time.Hour
+	if rest == "" {
+		return d, nil
+	}
+	more, err := time.ParseDuration(rest)
+	if err != nil || more < 0 {
+		return 0, fmt.Errorf("invalid duration %q", s)
+	}
+	return d + more, nil
 }
 
 func oneOf(v string, allowed ...string) bool {

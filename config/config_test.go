@@ -53,6 +53,8 @@ func TestDefaultsMatchDesign(t *testing.T) {
 		{"assistant.provider", c.Assistant.Provider, "extractive"},
 		{"rate_limit.api_per_second", c.RateLimit.APIPerSecond, 0.0},
 		{"rate_limit.widget_per_second", c.RateLimit.WidgetPerSecond, 20.0},
+		{"retention.closed_conversations", c.Retention.ClosedConversations, time.Duration(0)},
+		{"retention.visitors", c.Retention.Visitors, 30 * 24 * time.Hour},
 	}
 	for _, ch := range checks {
 		if !reflect.DeepEqual(ch.got, ch.want) {
@@ -93,6 +95,19 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
+// Retention periods are written in days, alone or followed by a Go
+// duration, in the file and in the environment alike.
+func TestDurationsInDays(t *testing.T) {
+	c, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, "retention:\n  visitors: 1d12h\n"),
+		Environ: []string{"CHATSVC_RETENTION__CLOSED_CONVERSATIONS=90d"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Retention.Visitors != 36*time.Hour || c.Retention.ClosedConversations != 90*24*time.Hour {
+		t.Errorf("retention: visitors %v, closed_conversations %v", c.Retention.Visitors, c.Retention.ClosedConversations)
+	}
+}
+
 func TestBadSettingsAreRefused(t *testing.T) {
 	cases := map[string]string{
 		"misspelt key":       "adress: \":1\"\n",
@@ -105,6 +120,9 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		"zero crawler pages": "crawler:\n  max_pages: 0\n",
 		"zero parallelism":   "crawler:\n  parallelism: 0\n",
 		"tiny page cap":      "crawler:\n  max_page_bytes: 10\n",
+		"bad days":           "retention:\n  visitors: \"30x\"\n",
+		"days and junk":      "retention:\n  visitors: \"2dx\"\n",
+		"negative retention": "retention:\n  closed_conversations: \"-1h\"\n",
 	}
 	for name, body := range cases {
 		if _, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, body)}); err == nil {

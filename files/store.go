@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -63,6 +64,18 @@ func (s *Store) Open(hash string) (*os.File, error) {
 		return nil, err
 	}
 	return os.Open(p)
+}
+
+// Remove deletes the bytes stored under hash; bytes already gone are no error.
+func (s *Store) Remove(hash string) error {
+	p, err := s.path(hash)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // ErrTooLarge is returned for content beyond the store's limit.

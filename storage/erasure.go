@@ -15,13 +15,26 @@ func (q *Q) ConversationsOfContact(ctx context.Context, mode Mode, contactID str
 	return collect(rows, err, scanConversation)
 }
 
-// ScrubConversation writes c's subject and metadata, and unlinks it from its
-// contact and from the visitor's browser, so the widget no longer shows it.
+// ScrubConversation writes c's subject, metadata and page URL, and unlinks
+// it from its contact and from the visitor's browser, so the widget no
+// longer shows it.
 func (q *Q) ScrubConversation(ctx context.Context, c *Conversation) error {
 	q.changed(&c.ID, c.VisitorID)
-	res, err := q.exec(ctx, `UPDATE conversations SET subject = ?, metadata = ?, contact_id = NULL, visitor_id = NULL
-		WHERE id = ? AND mode = ?`, c.Subject, toJSON(c.Metadata), c.ID, c.Mode)
+	res, err := q.exec(ctx, `UPDATE conversations SET subject = ?, metadata = ?, page_url = ?, contact_id = NULL,
+		visitor_id = NULL WHERE id = ? AND mode = ?`, c.Subject, toJSON(c.Metadata), c.PageURL, c.ID, c.Mode)
 	return affected(res, err)
+}
+
+// VisitorsOfContact lists the visitors identified as a contact.
+func (q *Q) VisitorsOfContact(ctx context.Context, mode Mode, contactID string) ([]*Visitor, error) {
+	rows, err := q.query(ctx, `SELECT `+visitorCols+` FROM visitors WHERE contact_id = ? AND mode = ?`, contactID, mode)
+	return collect(rows, err, scanVisitor)
+}
+
+// SetVisitorPageURL rewrites the page a visitor was last seen on.
+func (q *Q) SetVisitorPageURL(ctx context.Context, mode Mode, id, pageURL string) error {
+	_, err := q.exec(ctx, `UPDATE visitors SET page_url = ? WHERE id = ? AND mode = ?`, pageURL, id, mode)
+	return err
 }
 
 // AllMessages lists every message of a conversation, oldest first.

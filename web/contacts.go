@@ -66,3 +66,8 @@ func (h *handlers) deleteContact(w http.ResponseWriter, r *http.Request) {
 	d, err := h.svc.DeleteContact(r.Context(), mode(r), r.PathValue("id"))
 	reply(w, r, http.StatusOK, d, err)
 }
+
+func (h *handlers) exportContact(w http.ResponseWriter, r *http.Request) {
+	x, err := h.svc.ExportContact(r.Context(), mode(r), r.PathValue("id"))
+	reply(w, r, http.StatusOK, x, err)
+}

@@ -86,6 +86,7 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/tickets/{id}", d.updateTicket},
 		{"GET /app/contacts", d.contacts},
 		{"GET /app/contacts/{id}", d.contact},
+		{"GET /app/contacts/{id}/export", d.exportContact},
 		{"POST /app/contacts/{id}/erase", d.eraseContact},
 		{"GET /app/knowledge", d.knowledge},
 		{"POST /app/knowledge", d.addSource},

@@ -49,6 +49,18 @@ func (d *dashboard) contact(w http.ResponseWriter, r *http.Request, s *app.Dashb
 	return nil
 }
 
+// exportContact downloads everything held about a contact, as the REST
+// API's export gives it, for the team to answer an access request.
+func (d *dashboard) exportContact(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	x, err := d.h.svc.ExportContact(r.Context(), s.Mode, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Disposition", `attachment; filename="`+x.Contact.ID+`.json"`)
+	writeJSON(w, http.StatusOK, x)
+	return nil
+}
+
 // eraseContact erases a contact once the form's confirmation box is ticked.
 func (d *dashboard) eraseContact(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	if r.PostFormValue("confirm") != "erase" {

@@ -55,6 +55,7 @@ func dashRoutes(o dashObjects) []struct {
 		{"POST", "/app/tickets/" + o.tkt, url.Values{"status": {"solved"}, "priority": {"high"}}},
 		{"GET", "/app/contacts", nil},
 		{"GET", "/app/contacts/" + o.ctc, nil},
+		{"GET", "/app/contacts/" + o.ctc + "/export", nil},
 		{"POST", "/app/contacts/" + o.ctc + "/erase", url.Values{"confirm": {"erase"}}},
 		{"GET", "/app/knowledge", nil},
 		{"POST", "/app/knowledge", url.Values{"type": {"text"}, "name": {"More"}, "content": {"Text"}}},

@@ -193,3 +193,65 @@ func TestContactErasureWithoutPersonalFields(t *testing.T) {
 	cvEqual(t, "body", cvMessages(t, e, conv)[0]["body"], "Hi, u1 here, is 0800 a good number? Call [redacted].")
 	cvEqual(t, "contact_id", cvGet(t, e, conv)["contact_id"], nil)
 }
+
+func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	// An address that holds no part of the name, so only the address
+	// patterns can find it.
+	create := `{"email":"countess@analytical.example","name":"Ada Lovelace","phone":"+44 20 7946 0958"}`
+	ctc := e.idem("create-ada", e.testKey, "/v1/contacts", create).ok(t, 201)["id"].(string)
+	ticket := `{"subject":"Help","contact_id":"` + ctc + `"}`
+	e.idem("ticket-ada", e.testKey, "/v1/tickets", ticket).ok(t, 201)
+	grace := `{"email":"grace@example.com","name":"Grace Hopper"}`
+	kept := e.idem("create-grace", e.testKey, "/v1/contacts", grace)
+	kept.ok(t, 201)
+
+	// The widget opened on a page whose address carries the person's data.
+	page := "https://example.com/account?email=countess%40analytical.example&name=Ada%20Lovelace#profile"
+	tok := e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": page, "test": true}).ok(t, 200)["visitor_token"].(string)
+	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "countess@analytical.example"}).ok(t, 200)
+	conv := e.say(tok, "Hello")["message"].(map[string]any)["conversation_id"].(string)
+	cvSay(t, e, conv, "Your link: https://example.com/reset?for=countess%40analytical.example&who=Ada%20Lovelace")
+	stored, err := e.db.Read().Conversation(ctx, storage.Test, conv)
+	if err != nil || stored.VisitorID == nil || stored.PageURL != page {
+		t.Fatalf("setup: conversation %+v, %v", stored, err)
+	}
+	visitor := *stored.VisitorID
+
+	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+
+	encodedLeak := regexp.MustCompile(`(?i)countess|analytical|lovelace`)
+	c := cvGet(t, e, conv)
+	cvEqual(t, "page_url", c["page_url"], "https://example.com/account")
+	for _, m := range cvMessages(t, e, conv) {
+		if body := m["body"].(string); encodedLeak.MatchString(body) {
+			t.Errorf("message body after erasure: %q", body)
+		}
+	}
+	v, err := e.db.Read().Visitor(ctx, storage.Test, visitor)
+	if err != nil || v.PageURL != "https://example.com/account" {
+		t.Errorf("visitor page after erasure: %q, %v", v.PageURL, err)
+	}
+	evs, err := e.db.Read().EventsOf(ctx, conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if encodedLeak.Match(ev.Data) {
+			t.Errorf("event %s still holds the person: %s", ev.Type, ev.Data)
+		}
+	}
+
+	// Replaying a request whose response named the person is refused: the
+	// response is gone, and running it again would bring the person back.
+	e.idem("create-ada", e.testKey, "/v1/contacts", create).fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
+	e.idem("ticket-ada", e.testKey, "/v1/tickets", ticket).fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
+	if n := len(e.all(e.testKey, "/v1/contacts", 100)); n != 1 {
+		t.Errorf("%d contacts after the replays, want only the other person", n)
+	}
+	// Another person's stored response is still replayed as it was.
+	if again := e.idem("create-grace", e.testKey, "/v1/contacts", grace); string(again.raw) != string(kept.raw) {
+		t.Errorf("another contact's replay changed:\n%s\n%s", kept.raw, again.raw)
+	}
+}

@@ -221,6 +221,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	other := e.contact("bob@example.com")
 	e.test("GET", "/v1/contacts?email=ada@example.com", nil).ok(t, 200)
 	e.test("GET", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	e.test("GET", "/v1/contacts/"+ctc+"/export", nil).ok(t, 200)
 	e.test("PATCH", "/v1/contacts/"+ctc, map[string]any{"name": "Ada L."}).ok(t, 200)
 	e.test("PATCH", "/v1/contacts/"+other, map[string]any{"email": "ada@example.com"}).fails(t, 409, "resource_conflict", "email")
 

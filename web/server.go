@@ -114,6 +114,7 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("GET /v1/contacts/{id}", noQuery(h.getContact))
 	mux.Handle("PATCH /v1/contacts/{id}", noQuery(h.updateContact))
 	mux.Handle("DELETE /v1/contacts/{id}", noQuery(h.deleteContact))
+	mux.Handle("GET /v1/contacts/{id}/export", noQuery(h.exportContact))
 
 	mux.Handle("POST /v1/knowledge-sources", noQuery(h.createKnowledgeSource))
 	mux.HandleFunc("GET /v1/knowledge-sources", h.listKnowledgeSources)

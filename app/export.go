@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+
+	"chatsvc/storage"
+)
+
+// ContactExport is everything held about one contact: the answer to an
+// access request (GET /contacts/{id}/export).
+type ContactExport struct {
+	Object        string               `json:"object"`
+	Contact       *storage.Contact     `json:"contact"`
+	Conversations []ConversationExport `json:"conversations"`
+	Tickets       []TicketExport       `json:"tickets"`
+}
+
+// ConversationExport is one of the contact's conversations, whole.
+type ConversationExport struct {
+	Conversation *storage.Conversation `json:"conversation"`
+	Messages     []*storage.Message    `json:"messages"`
+	Notes        []ExportedNote        `json:"notes"`
+}
+
+// ExportedNote is an internal note as an export shows it.
+type ExportedNote struct {
+	ID             string            `json:"id"`
+	Object         string            `json:"object"`
+	ConversationID string            `json:"conversation_id"`
+	AuthorID       *string           `json:"author_id"`
+	Body           string            `json:"body"`
+	CreatedAt      storage.Timestamp `json:"created_at"`
+}
+
+// TicketExport is one of the contact's tickets with its comments (none
+// are kept yet, so the list is empty).
+type TicketExport struct {
+	Ticket   *storage.Ticket `json:"ticket"`
+	Comments []any           `json:"comments"`
+}
+
+// ExportContact gathers, from one snapshot, the contact and the
+// conversations and tickets that erasing it would scrub (see heldAbout),
+// oldest first, with their messages (attachment URLs signed) and notes.
+// It returns a NotFound error for an unknown contact.
+func (s *Service) ExportContact(ctx context.Context, mode storage.Mode, id string) (*ContactExport, error) {
+	out := &ContactExport{Object: "contact_export", Conversations: []ConversationExport{}, Tickets: []TicketExport{}}
+	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
+		c, err := q.Contact(ctx, mode, id)
+		if err != nil {
+			return found(err, noSuch("contact", id))
+		}
+		out.Contact = c
+		convs, tickets, err := heldAbout(ctx, q, mode, id)
+		if err != nil {
+			return err
+		}
+		for _, conv := range convs {
+			ce, err := exportConversation(ctx, q, conv)
+			if err != nil {
+				return err
+			}
+			out.Conversations = append(out.Conversations, ce)
+		}
+		for _, t := range tickets {
+			out.Tickets = append(out.Tickets, TicketExport{Ticket: t, Comments: []any{}})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, ce := range out.Conversations {
+		if err := s.present(ctx, ce.Messages...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func exportConversation(ctx context.Context, q *storage.Q, c *storage.Conversation) (ConversationExport, error) {
+	msgs, err := q.AllMessages(ctx, c.ID)
+	if err != nil {
+		return ConversationExport{}, err
+	}
+	notes, err := q.Notes(ctx, c.ID)
+	if err != nil {
+		return ConversationExport{}, err
+	}
+	ce := ConversationExport{Conversation: c, Messages: msgs, Notes: make([]ExportedNote, len(notes))}
+	if ce.Messages == nil {
+		ce.Messages = []*storage.Message{}
+	}
+	for i, n := range notes {
+		ce.Notes[i] = ExportedNote{ID: n.ID, Object: "note", ConversationID: n.ConversationID, AuthorID: n.AuthorID,
+			Body: n.Body, CreatedAt: n.CreatedAt}
+	}
+	return ce, nil
+}
