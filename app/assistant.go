@@ -46,10 +46,6 @@ const (
 	maxThinking = 16
 )
 
-// retryDelays are the waits after a failed attempt; when they run out the
-// visitor is told a person will follow up and the conversation is handed off.
-var retryDelays = []time.Duration{5 * time.Second, 30 * time.Second}
-
 // FallbackReply is what the assistant says when it cannot answer at all.
 const FallbackReply = "Sorry, I can't answer right now. A person from the team will follow up here."
 
@@ -134,10 +130,9 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 	}
 	if err != nil {
 		slog.Warn("assistant failed", "message_id", j.MessageID, "attempt", j.Attempts+1, "err", err)
-		if j.Attempts < len(retryDelays) {
-			next := storage.At(s.now().Add(retryDelays[j.Attempts]))
+		if next, ok := assistantRetry.Next(j.Attempts+1, j.CreatedAt.Time(), s.now()); ok {
 			return s.write(ctx, func(q *storage.Q) error {
-				return orGone(q.RetryAssistantJob(ctx, j.MessageID, next, err.Error()))
+				return orGone(q.RetryAssistantJob(ctx, j.MessageID, storage.At(next), err.Error()))
 			})
 		}
 		a = Answer{Body: FallbackReply, HandOff: true}

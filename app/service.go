@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"database/sql"
 	"encoding/base64"
 	"errors"
 	"strconv"
@@ -86,8 +87,8 @@ func (s *Service) WakeOn(kinds storage.Queue, c chan struct{}) {
 // Now is the service's clock.
 func (s *Service) Now() time.Time { return s.now() }
 
-// DB returns the database the service works on.
-func (s *Service) DB() *storage.DB { return s.db }
+// PoolStats reports the database's connection pools, for the metrics.
+func (s *Service) PoolStats() (writer, readers sql.DBStats) { return s.db.Stats() }
 
 func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
 

@@ -171,7 +171,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 			}
 			return false, q.InsertWebhookAttempt(ctx, attempt)
 		}
-		if next, ok := s.nextAttempt(send, at); ok {
+		if next, ok := webhookRetry(s.hooks).Next(send.Attempts+1, send.CreatedAt.Time(), at); ok {
 			ts := storage.At(next)
 			attempt.NextAttemptAt = &ts
 			err = q.RescheduleWebhook(ctx, send.ID, send.Attempts+1, ts)
@@ -198,21 +198,6 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 		s.wake(storage.QueueMail) // the owner is owed an e-mail
 	}
 	return err
-}
-
-// nextAttempt is when a delivery that failed its attempt at `at` is tried
-// again; ok is false when its retry window is over.
-func (s *Service) nextAttempt(send *storage.WebhookSend, at time.Time) (time.Time, bool) {
-	d := s.hooks.RetryDelays
-	next := at.Add(d[min(send.Attempts, len(d)-1)])
-	end := send.CreatedAt.Time().Add(s.hooks.GiveUpAfter)
-	switch {
-	case !next.After(end):
-		return next, true
-	case at.Before(end):
-		return end, true // a last attempt when the window closes
-	}
-	return time.Time{}, false
 }
 
 // MailWebhookEndpointDisabled is the template of the e-mail telling the

@@ -1,8 +1,9 @@
 // Package mailer sends the e-mails of the outbox over SMTP. Rows are queued
 // by package app in the same transaction as the change they tell about; the
-// worker here sends them, retries temporary failures with growing delays,
-// gives up on permanent ones (5xx) with the reason stored, and resumes after
-// a restart from what the table says.
+// worker here sends them and tells the service how each attempt went
+// (temporary failure, or a permanent 5xx refusal), and the service records
+// it and decides when to try again (app.MailRetry). A restart resumes from
+// what the outbox says.
 package mailer
 
 import (
@@ -47,15 +48,7 @@ func FromConfig(cfg *config.Config) Config {
 		TemplateDir: filepath.Join(cfg.DataDir, TemplateDirName)}
 }
 
-// Retry schedule: the wait after the n-th failed attempt doubles from
-// FirstRetry up to MaxRetryDelay; a message still unsent GiveUpAfter its
-// creation is marked failed.
-const (
-	FirstRetry    = time.Minute
-	MaxRetryDelay = time.Hour
-	GiveUpAfter   = 72 * time.Hour
-	batchSize     = 20
-)
+const batchSize = 20
 
 // Mailer drains the outbox.
 type Mailer struct {
@@ -82,10 +75,9 @@ func (m *Mailer) Worker() app.Worker {
 // Step sends the e-mails that are due, up to a batch, and reports whether
 // more may be due.
 func (m *Mailer) Step(ctx context.Context) (bool, error) {
-	db := m.svc.DB()
 	if m.cfg.Host == "" {
 		if !m.warned {
-			n, err := db.Read().PendingMails(ctx)
+			n, err := m.svc.PendingMails(ctx)
 			if err != nil {
 				return false, err
 			}
@@ -97,7 +89,7 @@ func (m *Mailer) Step(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	now := m.svc.Now()
-	due, err := db.Read().DueMails(ctx, storage.At(now), batchSize)
+	due, err := m.svc.DueMails(ctx, batchSize)
 	if err != nil || len(due) == 0 {
 		return false, err
 	}
@@ -139,36 +131,10 @@ func (m *Mailer) recordAll(ctx context.Context, due []*storage.Mail, now time.Ti
 	return nil
 }
 
-// record stores the outcome of one attempt.
+// record stores the outcome of one attempt; the service decides what
+// follows (app.MailRetry).
 func (m *Mailer) record(ctx context.Context, ml *storage.Mail, now time.Time, sendErr error) error {
-	ml.Attempts++
-	at := storage.At(now)
-	switch {
-	case sendErr == nil:
-		ml.Status, ml.SentAt, ml.LastError = storage.MailSent, &at, nil
-	case permanent(sendErr):
-		reason := sendErr.Error()
-		ml.Status, ml.LastError = storage.MailFailed, &reason
-		slog.Warn("e-mail refused for good", "mail", ml.ID, "template", ml.Template, "err", sendErr)
-	default:
-		reason := sendErr.Error()
-		next := now.Add(RetryDelay(ml.Attempts))
-		if next.Sub(ml.CreatedAt.Time()) > GiveUpAfter {
-			reason = fmt.Sprintf("gave up after %d attempts: %s", ml.Attempts, reason)
-			ml.Status = storage.MailFailed
-		}
-		ml.LastError, ml.NextAttemptAt = &reason, storage.At(next)
-	}
-	return m.svc.DB().Write(ctx, func(q *storage.Q) error { return q.MailAttempted(ctx, ml) })
-}
-
-// RetryDelay is the wait after the n-th failed attempt (n from 1).
-func RetryDelay(n int) time.Duration {
-	d := FirstRetry
-	for i := 1; i < n && d < MaxRetryDelay; i++ {
-		d *= 2
-	}
-	return min(d, MaxRetryDelay)
+	return m.svc.RecordMailAttempt(ctx, ml, now, sendErr, sendErr != nil && permanent(sendErr))
 }
 
 // permanent tells a refusal that sending again cannot fix: a 5xx reply to

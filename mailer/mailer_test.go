@@ -289,7 +289,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 	e.step(m)
 	row := e.outbox(tk.ID)[0]
 	if row.Status != storage.MailPending || row.Attempts != 1 || row.LastError == nil ||
-		row.NextAttemptAt.Time() != created.Add(mailer.FirstRetry) {
+		row.NextAttemptAt.Time() != created.Add(app.MailRetry.Delays[0]) {
 		t.Fatalf("after a failed connection: %+v", row)
 	}
 	// Not due yet: no attempt.
@@ -298,10 +298,10 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 		t.Fatalf("attempted again before the delay: %+v", row)
 	}
 	// Due: a second attempt, then a doubled delay.
-	e.clock.advance(mailer.FirstRetry)
+	e.clock.advance(app.MailRetry.Delays[0])
 	e.step(m)
 	row = e.outbox(tk.ID)[0]
-	if row.Attempts != 2 || row.NextAttemptAt.Time() != e.clock.Now().Add(2*mailer.FirstRetry) {
+	if row.Attempts != 2 || row.NextAttemptAt.Time() != e.clock.Now().Add(2*app.MailRetry.Delays[0]) {
 		t.Fatalf("after the second attempt: %+v", row)
 	}
 
@@ -309,7 +309,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 	// when it is due, and sends it once.
 	e.smtp.start()
 	m = e.mailer()
-	e.clock.advance(2 * mailer.FirstRetry)
+	e.clock.advance(2 * app.MailRetry.Delays[0])
 	e.step(m)
 	got := e.smtp.received()
 	if len(got) != 1 || !slices.Equal(got[0].to, []string{"ada@example.com"}) {
@@ -323,13 +323,17 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 	}
 }
 
-func TestRetryDelays(t *testing.T) {
+func TestMailRetryDelays(t *testing.T) {
 	want := []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute,
 		32 * time.Minute, time.Hour, time.Hour}
+	start := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	for i, w := range want {
-		if got := mailer.RetryDelay(i + 1); got != w {
-			t.Errorf("RetryDelay(%d) = %s, want %s", i+1, got, w)
+		if next, ok := app.MailRetry.Next(i+1, start, start); !ok || next.Sub(start) != w {
+			t.Errorf("after %d failures: %s (%v), want %s", i+1, next.Sub(start), ok, w)
 		}
+	}
+	if _, ok := app.MailRetry.Next(99, start, start.Add(app.MailRetry.GiveUpAfter)); ok {
+		t.Error("retried past the give-up time")
 	}
 }
 
@@ -358,7 +362,7 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 	// goes through once the mailbox accepts.
 	e.smtp.refuseRcpt("full@example.com", 0, "")
 	e.smtp.refuseRcpt("gone@example.com", 0, "")
-	e.clock.advance(mailer.FirstRetry)
+	e.clock.advance(app.MailRetry.Delays[0])
 	e.step(m)
 	if f := e.outbox(full.ID)[0]; f.Status != storage.MailSent || f.Attempts != 2 {
 		t.Errorf("4xx after recovery: %+v", f)
@@ -386,13 +390,13 @@ func TestGivesUpAfterThreeDays(t *testing.T) {
 		if e.outbox(tk.ID)[0].Status != storage.MailPending {
 			break
 		}
-		e.clock.advance(mailer.MaxRetryDelay)
+		e.clock.advance(time.Hour)
 	}
 	row := e.outbox(tk.ID)[0]
 	if row.Status != storage.MailFailed || !strings.Contains(deref(row.LastError), "gave up after") {
 		t.Fatalf("after three days of 4xx: %+v (%s)", row, deref(row.LastError))
 	}
-	if elapsed := e.clock.Now().Sub(row.CreatedAt.Time()); elapsed > mailer.GiveUpAfter || elapsed < mailer.GiveUpAfter-2*mailer.MaxRetryDelay {
+	if elapsed := e.clock.Now().Sub(row.CreatedAt.Time()); elapsed > app.MailRetry.GiveUpAfter || elapsed < app.MailRetry.GiveUpAfter-2*time.Hour {
 		t.Fatalf("gave up after %s", elapsed)
 	}
 }
@@ -517,7 +521,7 @@ func TestImplicitTLS(t *testing.T) {
 	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.LastError == nil {
 		t.Fatalf("starttls against implicit TLS: %+v", row)
 	}
-	e.clock.advance(mailer.FirstRetry)
+	e.clock.advance(app.MailRetry.Delays[0])
 	e.step(e.mailer(func(c *mailer.Config) { c.TLS = "tls" }))
 	got := e.smtp.received()
 	if len(got) != 1 || !got[0].tls {

@@ -1,0 +1,46 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// DueMails returns up to limit e-mails of the outbox whose next attempt is due.
+func (s *Service) DueMails(ctx context.Context, limit int) ([]*storage.Mail, error) {
+	return s.db.Read().DueMails(ctx, s.stamp(), limit)
+}
+
+// PendingMails counts the e-mails waiting in the outbox.
+func (s *Service) PendingMails(ctx context.Context) (int, error) {
+	return s.db.Read().PendingMails(ctx)
+}
+
+// RecordMailAttempt stores the outcome of one attempt to send ml at `at`:
+// sent (sendErr nil); refused for good (permanent), with the reason kept;
+// or failed for now, to be tried again by MailRetry until it gives up.
+func (s *Service) RecordMailAttempt(ctx context.Context, ml *storage.Mail, at time.Time, sendErr error, permanent bool) error {
+	ml.Attempts++
+	stamp := storage.At(at)
+	switch {
+	case sendErr == nil:
+		ml.Status, ml.SentAt, ml.LastError = storage.MailSent, &stamp, nil
+	case permanent:
+		reason := sendErr.Error()
+		ml.Status, ml.LastError = storage.MailFailed, &reason
+		slog.Warn("e-mail refused for good", "mail", ml.ID, "template", ml.Template, "err", sendErr)
+	default:
+		reason := sendErr.Error()
+		if next, ok := MailRetry.Next(ml.Attempts, ml.CreatedAt.Time(), at); ok {
+			ml.NextAttemptAt = storage.At(next)
+		} else {
+			reason = fmt.Sprintf("gave up after %d attempts: %s", ml.Attempts, reason)
+			ml.Status = storage.MailFailed
+		}
+		ml.LastError = &reason
+	}
+	return s.db.Write(ctx, func(q *storage.Q) error { return q.MailAttempted(ctx, ml) })
+}
