@@ -10,7 +10,7 @@ import (
 
 // InboxStatuses is the order the inbox shows conversations in: those
 // waiting for a person first, closed ones last.
-var InboxStatuses = []string{"waiting", "handed_off", "open", "closed"}
+var InboxStatuses = []string{StatusWaiting, StatusHandedOff, StatusOpen, StatusClosed}
 
 // InboxRow is a conversation in the inbox with the messages the member has not seen.
 type InboxRow struct {

@@ -160,6 +160,24 @@ type List[T any] struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// Collect pages through a list from the start and returns up to max of
+// its items, for screens that show a whole list at once.
+func Collect[T any](max int, page func(ListParams) (List[T], error)) ([]T, error) {
+	var all []T
+	lp := ListParams{Limit: strconv.Itoa(MaxLimit)}
+	for {
+		l, err := page(lp)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, l.Data...)
+		if !l.HasMore || len(all) >= max {
+			return all, nil
+		}
+		lp.Cursor = *l.NextCursor
+	}
+}
+
 // ListParams are the pagination parameters of every list, as received.
 type ListParams struct {
 	Limit  string

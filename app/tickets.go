@@ -23,8 +23,10 @@ const (
 )
 
 var (
-	ticketStatuses = []string{TicketOpen, TicketPending, TicketSolved, TicketClosed}
-	priorities     = []string{"low", PriorityNormal, "high", "urgent"}
+	// TicketStatuses lists the ticket statuses in the order they usually go.
+	TicketStatuses = []string{TicketOpen, TicketPending, TicketSolved, TicketClosed}
+	// Priorities lists the ticket priorities, lowest first.
+	Priorities = []string{"low", PriorityNormal, "high", "urgent"}
 )
 
 // Ticket limits of SPEC.md.
@@ -82,7 +84,7 @@ func (in TicketCreate) validate() error {
 		return missing("contact.email")
 	}
 	if in.Priority.has() {
-		if err := oneOf("priority", in.Priority.V, priorities...); err != nil {
+		if err := oneOf("priority", in.Priority.V, Priorities...); err != nil {
 			return err
 		}
 	}
@@ -257,12 +259,12 @@ func (in TicketQuery) filter(mode storage.Mode) (storage.TicketFilter, error) {
 		return f, err
 	}
 	if in.Status != "" {
-		if err := oneOf("status", in.Status, ticketStatuses...); err != nil {
+		if err := oneOf("status", in.Status, TicketStatuses...); err != nil {
 			return f, err
 		}
 	}
 	if in.Priority != "" {
-		if err := oneOf("priority", in.Priority, priorities...); err != nil {
+		if err := oneOf("priority", in.Priority, Priorities...); err != nil {
 			return f, err
 		}
 	}
@@ -312,12 +314,12 @@ func (in TicketUpdate) validate() error {
 		}
 	}
 	if in.Status.Set {
-		if err := oneOf("status", in.Status.V, ticketStatuses...); err != nil {
+		if err := oneOf("status", in.Status.V, TicketStatuses...); err != nil {
 			return err
 		}
 	}
 	if in.Priority.Set {
-		if err := oneOf("priority", in.Priority.V, priorities...); err != nil {
+		if err := oneOf("priority", in.Priority.V, Priorities...); err != nil {
 			return err
 		}
 	}

@@ -15,56 +15,8 @@ const (
 	VisitorTicketsPerHour = 3
 )
 
-// visitorLimits counts each visitor's actions in fixed windows of length
-// per, allowing max in each. It lives in memory: a restart forgets the
-// counts, which only ever lets a visitor act sooner.
-type visitorLimits struct {
-	max     int
-	per     time.Duration
-	mu      sync.Mutex
-	windows map[string]*window
-	pruned  time.Time // when ended windows were last forgotten
-}
-
-type window struct {
-	start time.Time
-	n     int
-}
-
-// allow counts one action of a visitor at now, or says how long to wait.
-func (l *visitorLimits) allow(visitorID string, now time.Time) (time.Duration, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.windows == nil {
-		l.windows = map[string]*window{}
-	}
-	// Forget ended windows now and then: at most once a window, so that
-	// many visitors acting at once do not make every action scan them all.
-	if len(l.windows) > 10000 && now.Sub(l.pruned) >= l.per {
-		l.pruned = now
-		for id, w := range l.windows {
-			if now.Sub(w.start) >= l.per {
-				delete(l.windows, id)
-			}
-		}
-	}
-	w := l.windows[visitorID]
-	if w == nil || now.Sub(w.start) >= l.per {
-		w = &window{start: now}
-		l.windows[visitorID] = w
-	}
-	if w.n >= l.max {
-		return w.start.Add(l.per).Sub(now), false
-	}
-	w.n++
-	return 0, true
-}
-
-// CodeRateLimited is the code of a request refused for coming too fast.
-const CodeRateLimited = "rate_limited"
-
 func (s *Service) checkVisitorRate(v *Visit) error {
-	wait, ok := s.widget.limits.allow(v.Visitor.ID, s.now())
+	wait, ok := s.widget.limits.Allow(v.Visitor.ID, s.now())
 	if ok {
 		return nil
 	}
@@ -73,7 +25,7 @@ func (s *Service) checkVisitorRate(v *Visit) error {
 }
 
 func (s *Service) checkVisitorTicketRate(v *Visit) error {
-	wait, ok := s.widget.ticketLimits.allow(v.Visitor.ID, s.now())
+	wait, ok := s.widget.ticketLimits.Allow(v.Visitor.ID, s.now())
 	if ok {
 		return nil
 	}

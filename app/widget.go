@@ -27,26 +27,25 @@ const MaxPageURL = 2048
 
 // widgetState is what the Service keeps in memory for visitors.
 type widgetState struct {
-	changes   changes
-	keyMu     sync.Mutex
-	key       []byte // signs visitor tokens; loaded or made on first use
-	responder Responder
-	replyWait time.Duration
-	claims    sync.Map       // message id -> struct{}: questions taken by this process
-	claimed   atomic.Int32   // how many claims there are
-	thinking  atomic.Int32   // how many answers the responder is working out
-	answering sync.WaitGroup // goroutines answering, waited for when the worker stops
-	replies   sync.Map       // message id -> chan *storage.Message: requests waiting for its answer
-	limits    visitorLimits  // messages per visitor
-	// ticketLimits bounds tickets per visitor.
-	ticketLimits visitorLimits
-	streams      streamSlots // event streams open per visitor
+	changes      changes
+	keyMu        sync.Mutex
+	key          []byte // signs visitor tokens; loaded or made on first use
+	responder    Responder
+	replyWait    time.Duration
+	claims       sync.Map       // message id -> struct{}: questions taken by this process
+	claimed      atomic.Int32   // how many claims there are
+	thinking     atomic.Int32   // how many answers the responder is working out
+	answering    sync.WaitGroup // goroutines answering, waited for when the worker stops
+	replies      sync.Map       // message id -> chan *storage.Message: requests waiting for its answer
+	limits       *Limiter       // messages per visitor
+	ticketLimits *Limiter       // tickets per visitor
+	streams      streamSlots    // event streams open per visitor
 }
 
 func newWidgetState(o Options) *widgetState {
 	w := &widgetState{responder: o.Assistant, replyWait: o.ReplyWait,
-		limits:       visitorLimits{max: VisitorMessagesPerMinute, per: time.Minute},
-		ticketLimits: visitorLimits{max: VisitorTicketsPerHour, per: time.Hour}}
+		limits:       NewLimiter(VisitorMessagesPerMinute, time.Minute),
+		ticketLimits: NewLimiter(VisitorTicketsPerHour, time.Hour)}
 	if w.replyWait == 0 {
 		w.replyWait = DefaultReplyWait
 	}

@@ -33,7 +33,7 @@ type dashboard struct {
 	origin string // public_url's scheme and host, an origin forms may come from
 	pages  map[string]*template.Template
 	// signInLimit bounds sign-in attempts per client address.
-	signInLimit *limiter
+	signInLimit *app.Limiter
 }
 
 // dashHandler is a dashboard page or action of a signed-in member.
@@ -41,7 +41,7 @@ type dashHandler func(w http.ResponseWriter, r *http.Request, d *app.DashboardSe
 
 func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string) {
 	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages(),
-		signInLimit: newLimiter(signInPerMinute/60.0, signInBurst)}
+		signInLimit: app.NewRateLimiter(signInPerMinute/60.0, signInBurst)}
 	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
 		d.origin = u.Scheme + "://" + u.Host
 	}

@@ -26,17 +26,11 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 		return err
 	}
 	v := conversationView{Conv: c}
-	lp := app.ListParams{Limit: "100"}
-	for {
-		l, err := svc.Messages(ctx, s.Mode, id, lp)
-		if err != nil {
-			return err
-		}
-		v.Messages = append(v.Messages, l.Data...)
-		if !l.HasMore || len(v.Messages) >= 1000 {
-			break
-		}
-		lp.Cursor = *l.NextCursor
+	v.Messages, err = app.Collect(1000, func(lp app.ListParams) (app.List[*storage.Message], error) {
+		return svc.Messages(ctx, s.Mode, id, lp)
+	})
+	if err != nil {
+		return err
 	}
 	if v.Notes, err = svc.Notes(ctx, s.Mode, id); err != nil {
 		return err
@@ -94,16 +88,21 @@ func (d *dashboard) reply(w http.ResponseWriter, r *http.Request, s *app.Dashboa
 func (d *dashboard) assign(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	id, to := r.PathValue("id"), r.PostFormValue("assignee_id")
 	in := app.ConversationUpdate{AssigneeID: app.Field[string]{Set: true, Null: true}}
-	if to == "me" {
-		to = s.Member.ID
-	}
 	if to != "" {
-		in.AssigneeID = app.Value(to)
+		in.AssigneeID = app.Value(memberRef(s, to))
 	}
 	if _, err := d.h.svc.UpdateConversation(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
 	return back(w, r, convPath(id), "Assignment saved.")
+}
+
+// memberRef reads a member field of a form: "me" is the signed-in member.
+func memberRef(s *app.DashboardSession, v string) string {
+	if v == "me" {
+		return s.Member.ID
+	}
+	return v
 }
 
 func (d *dashboard) handOff(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -113,10 +112,7 @@ func (d *dashboard) handOff(w http.ResponseWriter, r *http.Request, s *app.Dashb
 		in.Note = app.Value(note)
 	}
 	if to := r.PostFormValue("assignee_id"); to != "" {
-		if to == "me" {
-			to = s.Member.ID
-		}
-		in.AssigneeID = app.Value(to)
+		in.AssigneeID = app.Value(memberRef(s, to))
 	}
 	if _, err := d.h.svc.HandOff(r.Context(), s.Mode, id, in); err != nil {
 		return err

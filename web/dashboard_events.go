@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"log/slog"
 	"net/http"
 	"time"
 
@@ -29,7 +28,7 @@ func (d *dashboard) inboxState(ctx context.Context, s *app.DashboardSession) (in
 	h := fnv.New64a()
 	for _, g := range groups {
 		for _, row := range g.Rows {
-			if g.Status == "waiting" {
+			if g.Status == app.StatusWaiting {
 				st.Waiting++
 			}
 			st.Unread += row.Unread
@@ -49,61 +48,23 @@ const inboxCheckEvery = 250 * time.Millisecond
 // what waits. It looks again after every committed write; the stream ends
 // when the client leaves, the session ends or the server shuts down.
 func (d *dashboard) events(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
-	rc := http.NewResponseController(w)
-	// The server's WriteTimeout would cut the stream after a minute.
-	if err := rc.SetWriteDeadline(time.Time{}); err != nil {
-		slog.DebugContext(r.Context(), "dashboard stream: no write deadline control", "err", err)
-	}
 	changed := d.h.svc.Changes()
 	defer changed.Stop()
-	hd := w.Header()
-	hd.Set("Content-Type", "text/event-stream")
-	hd.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	fmt.Fprint(w, "retry: 2000\n\n")
-	tick := time.NewTicker(keepAlive)
-	defer tick.Stop()
 	last := ""
-	for {
-		st, err := d.inboxState(r.Context(), s)
-		if err != nil {
-			if r.Context().Err() == nil {
-				slog.ErrorContext(r.Context(), "dashboard stream failed", "request_id", requestID(r), "err", err)
+	d.h.serveEvents(w, r, eventStream{Changed: changed.C, Coalesce: inboxCheckEvery,
+		Send: func() (bool, error) {
+			st, err := d.inboxState(r.Context(), s)
+			if err == nil && st.Digest != last {
+				writeEvent(w, "", "inbox", st)
+				last = st.Digest
 			}
-			return nil
-		}
-		if st.Digest != last {
-			writeEvent(w, "", "inbox", st)
-			last = st.Digest
-		}
-		if err := rc.Flush(); err != nil {
-			return nil
-		}
-		select {
-		case <-r.Context().Done():
-			return nil
-		case <-d.h.closing:
-			return nil
-		case <-changed.C:
-			// Writes coalesce: each stream looks at most every
-			// inboxCheckEvery, however busy the service is.
-			select {
-			case <-time.After(inboxCheckEvery):
-			case <-r.Context().Done():
-				return nil
-			case <-d.h.closing:
-				return nil
-			}
-		case <-tick.C:
-			// A signed-out or expired session stops receiving.
-			if _, err := d.h.svc.DashboardSessionOf(r.Context(), sessionToken(r)); err != nil {
-				return nil
-			}
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
-				return nil
-			}
-		}
-	}
+			return false, err
+		},
+		Alive: func() bool {
+			_, err := d.h.svc.DashboardSessionOf(r.Context(), sessionToken(r))
+			return err == nil
+		}})
+	return nil
 }
 
 func sessionToken(r *http.Request) string {

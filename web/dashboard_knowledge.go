@@ -13,18 +13,11 @@ func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.Das
 
 // knowledgePage lists the sources, with the answer of the assistant test box when there is one.
 func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app.DashboardSession, a *app.Answer, question string) error {
-	var sources []*storage.KnowledgeSource
-	lp := app.ListParams{Limit: "100"}
-	for {
-		l, err := d.h.svc.KnowledgeSources(r.Context(), s.Mode, lp)
-		if err != nil {
-			return err
-		}
-		sources = append(sources, l.Data...)
-		if !l.HasMore || len(sources) >= 1000 {
-			break
-		}
-		lp.Cursor = *l.NextCursor
+	sources, err := app.Collect(1000, func(lp app.ListParams) (app.List[*storage.KnowledgeSource], error) {
+		return d.h.svc.KnowledgeSources(r.Context(), s.Mode, lp)
+	})
+	if err != nil {
+		return err
 	}
 	sites, err := d.h.svc.Sites(r.Context())
 	if err != nil {

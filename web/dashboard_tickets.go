@@ -48,8 +48,8 @@ func (d *dashboard) ticket(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	}
 	d.render(w, r, http.StatusOK, "ticket", view{Title: t.Subject, Nav: "tickets", Session: s,
 		Data: map[string]any{"T": t, "Members": members, "Contact": contact,
-			"Statuses":   []string{app.TicketOpen, app.TicketPending, app.TicketSolved, app.TicketClosed},
-			"Priorities": []string{"low", "normal", "high", "urgent"}}})
+			"Statuses":   app.TicketStatuses,
+			"Priorities": app.Priorities}})
 	return nil
 }
 

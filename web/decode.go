@@ -19,6 +19,18 @@ const MaxBodyBytes = 1 << 20
 var errTooLarge = &app.Error{Kind: app.TooLarge, Code: "body_too_large",
 	Message: "The request body is larger than " + strconv.Itoa(MaxBodyBytes) + " bytes."}
 
+// readBody reads the whole request body, up to MaxBodyBytes.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, errTooLarge
+	} else if err != nil {
+		return nil, &app.Error{Kind: app.Invalid, Code: app.CodeBodyInvalid, Message: "The request body could not be read."}
+	}
+	return data, nil
+}
+
 // body is a JSON object being read field by field. The first problem found
 // is kept in err and reported with the parameter's dotted name.
 type body struct {
@@ -30,12 +42,9 @@ type body struct {
 // decodeBody reads the request's JSON object (an empty body is an empty
 // object) and refuses fields outside allowed.
 func decodeBody(w http.ResponseWriter, r *http.Request, allowed ...string) (*body, error) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return nil, errTooLarge
-	} else if err != nil {
-		return nil, &app.Error{Kind: app.Invalid, Code: app.CodeBodyInvalid, Message: "The request body could not be read."}
+	data, err := readBody(w, r)
+	if err != nil {
+		return nil, err
 	}
 	var first error
 	b := &body{raw: map[string]json.RawMessage{}, err: &first}

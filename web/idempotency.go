@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -22,13 +21,9 @@ func withIdempotency(svc *app.Service, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeError(w, r, errTooLarge)
-			return
-		} else if err != nil {
-			writeError(w, r, &app.Error{Kind: app.Invalid, Code: app.CodeBodyInvalid, Message: "The request body could not be read."})
+		body, err := readBody(w, r)
+		if err != nil {
+			writeError(w, r, err)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

@@ -6,72 +6,20 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
-	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"chatsvc/app"
 )
 
-// limiter hands out one token bucket per client key (an API key's mode and
-// hash, or a visitor's IP address). Buckets unused for a while are dropped.
-type limiter struct {
-	perSecond rate.Limit
-	burst     int
-	mu        sync.Mutex
-	buckets   map[string]*bucket
-	lastSweep time.Time
-}
-
-type bucket struct {
-	*rate.Limiter
-	seen time.Time
-}
-
-// newLimiter returns a limiter, or nil (no limit) when perSecond is 0.
-func newLimiter(perSecond float64, burst int) *limiter {
-	if perSecond <= 0 {
-		return nil
-	}
-	return &limiter{perSecond: rate.Limit(perSecond), burst: max(burst, 1), buckets: map[string]*bucket{}}
-}
-
-// allow takes a token for key, or reports how long until one is available.
-func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now.Sub(l.lastSweep) > time.Minute {
-		for k, b := range l.buckets {
-			if now.Sub(b.seen) > 10*time.Minute {
-				delete(l.buckets, k)
-			}
-		}
-		l.lastSweep = now
-	}
-	b, ok := l.buckets[key]
-	if !ok {
-		b = &bucket{Limiter: rate.NewLimiter(l.perSecond, l.burst)}
-		l.buckets[key] = b
-	}
-	b.seen = now
-	r := b.ReserveN(now, 1)
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return false, d
-	}
-	return true, 0
-}
-
 // withRateLimit refuses requests over the limit with 429 rate_limited and a
 // Retry-After header. key picks the bucket of a request.
-func withRateLimit(l *limiter, key func(*http.Request) string, next http.Handler) http.Handler {
+func withRateLimit(l *app.Limiter, key func(*http.Request) string, next http.Handler) http.Handler {
 	if l == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ok, wait := l.allow(key(r), time.Now()); !ok {
-			writeError(w, r, &app.Error{Kind: app.RateLimited, Code: "rate_limited", RetryAfter: wait,
+		if wait, ok := l.Allow(key(r), time.Now()); !ok {
+			writeError(w, r, &app.Error{Kind: app.RateLimited, Code: app.CodeRateLimited, RetryAfter: wait,
 				Message: "Too many requests; slow down and retry after the time in the Retry-After header."})
 			return
 		}

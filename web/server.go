@@ -46,7 +46,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	m := newMetrics(svc)
 
 	mux := http.NewServeMux()
-	apiLimit := newLimiter(o.APIPerSecond, o.APIBurst)
+	apiLimit := app.NewRateLimiter(o.APIPerSecond, o.APIBurst)
 	mux.Handle("/v1/", withAPIKey(svc, withRateLimit(apiLimit, keyBucket, withIdempotency(svc, withPattern(api)))))
 	mux.HandleFunc("GET /v1/openapi.json", openAPIDocument(svc.PublicURL())) // public, see openapi.go
 	mux.Handle("GET /metrics", m.handler(o.MetricsToken))
@@ -67,7 +67,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.HandleFunc("GET /files/{id}/{name}", h.downloadFile) // signed URLs: no API key
-	h.widgetRoutes(mux, newLimiter(o.WidgetPerSecond, o.WidgetBurst))
+	h.widgetRoutes(mux, app.NewRateLimiter(o.WidgetPerSecond, o.WidgetBurst))
 	h.dashboardRoutes(mux, o.PublicURL)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
