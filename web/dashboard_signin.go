@@ -34,7 +34,7 @@ func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	email := r.PostFormValue("email")
 	next := safeNext(r.PostFormValue("next"))
-	if wait, ok := d.signInLimit.Allow(clientIP(r), time.Now()); !ok {
+	if wait, ok := d.signInLimit.Allow(clientIP(r), d.h.svc.Now()); !ok {
 		d.signInRefused(w, r, next, email, &app.Error{Kind: app.RateLimited, Code: app.CodeRateLimited, RetryAfter: wait,
 			Message: "Too many sign-in attempts from your network. Try again in a minute."})
 		return

@@ -12,13 +12,13 @@ import (
 )
 
 // withRateLimit refuses requests over the limit with 429 rate_limited and a
-// Retry-After header. key picks the bucket of a request.
-func withRateLimit(l *app.Limiter, key func(*http.Request) string, next http.Handler) http.Handler {
+// Retry-After header. key picks the bucket of a request; now is the service's clock.
+func withRateLimit(now func() time.Time, l *app.Limiter, key func(*http.Request) string, next http.Handler) http.Handler {
 	if l == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if wait, ok := l.Allow(key(r), time.Now()); !ok {
+		if wait, ok := l.Allow(key(r), now()); !ok {
 			writeError(w, r, &app.Error{Kind: app.RateLimited, Code: app.CodeRateLimited, RetryAfter: wait,
 				Message: "Too many requests; slow down and retry after the time in the Retry-After header."})
 			return

@@ -47,7 +47,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 
 	mux := http.NewServeMux()
 	apiLimit := app.NewRateLimiter(o.APIPerSecond, o.APIBurst)
-	mux.Handle("/v1/", withAPIKey(svc, withRateLimit(apiLimit, keyBucket, withIdempotency(svc, withPattern(api)))))
+	mux.Handle("/v1/", withAPIKey(svc, withRateLimit(svc.Now, apiLimit, keyBucket, withIdempotency(svc, withPattern(api)))))
 	mux.HandleFunc("GET /v1/openapi.json", openAPIDocument(svc.PublicURL())) // public, see openapi.go
 	mux.Handle("GET /metrics", m.handler(o.MetricsToken))
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {

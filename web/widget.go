@@ -20,7 +20,7 @@ func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api.Handle("POST /widget/v1/tickets", noQuery(h.createVisitorTicket))
 	api.HandleFunc("OPTIONS /widget/v1/", preflight)
 	api.HandleFunc("/widget/v1/", unknownRoute(api, "/widget/v1/"))
-	mux.Handle("/widget/v1/", withCORS(withRateLimit(limit, clientIP, api)))
+	mux.Handle("/widget/v1/", withCORS(withRateLimit(h.svc.Now, limit, clientIP, api)))
 	mux.HandleFunc("GET /widget.js", serveWidgetJS)
 	mux.Handle("GET /demo", withSecureHeaders(demoCSP, http.HandlerFunc(serveDemo)))
 }
