@@ -1,13 +1,16 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"chatsvc/app"
 )
@@ -52,8 +55,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, allowed ...string) (*bod
 		return b, nil
 	}
 	if err := json.Unmarshal(data, &b.raw); err != nil || b.raw == nil {
-		return nil, &app.Error{Kind: app.Invalid, Code: app.CodeBodyInvalid,
-			Message: "The request body must be a JSON object (send Content-Type: application/json)."}
+		return nil, &app.Error{Kind: app.Invalid, Code: app.CodeBodyInvalid, Message: notAnObject(r, data, err)}
 	}
 	return b, b.only(allowed)
 }
@@ -200,4 +202,35 @@ func query(r *http.Request, allowed ...string) (url.Values, error) {
 // listParams reads the pagination parameters.
 func listParams(q url.Values) app.ListParams {
 	return app.ListParams{Limit: q.Get("limit"), Cursor: q.Get("cursor")}
+}
+
+// notAnObject says what is wrong with a body that is not a JSON object, and
+// where: the line and column of a syntax error, or what was sent instead.
+func notAnObject(r *http.Request, data []byte, err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	msg := "The request body must be a JSON object, not null."
+	switch {
+	case errors.As(err, &syntax):
+		at := syntax.Offset - 1 // the byte that broke the syntax
+		if at >= int64(len(data))-1 && strings.HasPrefix(syntax.Error(), "unexpected end") {
+			at = int64(len(data)) // just after the last byte
+		}
+		line, col := position(data, at)
+		msg = fmt.Sprintf("The request body is not valid JSON: %s, at line %d, column %d.", syntax, line, col)
+	case errors.As(err, &typ):
+		msg = fmt.Sprintf("The request body must be a JSON object, not %s.", jsonKinds[typ.Value])
+	}
+	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), "application/json") {
+		msg += " Send it with Content-Type: application/json."
+	}
+	return msg
+}
+
+var jsonKinds = map[string]string{"array": "an array", "string": "a string", "number": "a number", "bool": "true or false"}
+
+// position is the line and column, both from 1, of the byte at offset.
+func position(data []byte, offset int64) (line, col int) {
+	before := data[:min(int(offset), len(data))]
+	return bytes.Count(before, []byte("\n")) + 1, len(before) - bytes.LastIndexByte(before, '\n')
 }

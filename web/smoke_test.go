@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -28,4 +29,30 @@ func TestAuthorizationNeedsBearer(t *testing.T) {
 	req, _ := http.NewRequest("GET", e.srv.URL+"/v1/contacts", nil)
 	req.Header.Set("Authorization", "bearer "+e.testKey)
 	e.send(req).ok(t, 200)
+}
+
+// A body that is not a JSON object is answered with what is wrong and
+// where, and with the Content-Type hint only when the header is missing.
+func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct {
+		body, contentType, want string
+		hint                    bool
+	}{
+		{"{\n  \"email\": \"ann@example.com\",\n  \"name\": Ann\n}", "application/json",
+			"not valid JSON: invalid character 'A' looking for beginning of value, at line 3, column 11.", false},
+		{`{"email": "ann@example.com"`, "application/json", "unexpected end of JSON input, at line 1, column 28.", false},
+		{`["ann@example.com"]`, "application/json; charset=utf-8", "must be a JSON object, not an array.", false},
+		{"email=ann@example.com", "application/x-www-form-urlencoded", "at line 1, column 1.", true},
+	} {
+		req, _ := http.NewRequest("POST", e.srv.URL+"/v1/contacts", strings.NewReader(c.body))
+		req.Header.Set("Authorization", "Bearer "+e.testKey)
+		req.Header.Set("Content-Type", c.contentType)
+		r := e.send(req)
+		r.fails(t, 400, "body_invalid", "")
+		msg := r.body["error"].(map[string]any)["message"].(string)
+		if !strings.Contains(msg, c.want) || strings.Contains(msg, "Content-Type") != c.hint {
+			t.Errorf("body %q: message %q, want it to hold %q (Content-Type hint: %v)", c.body, msg, c.want, c.hint)
+		}
+	}
 }
