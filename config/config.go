@@ -118,6 +118,14 @@ func Load(src Sources) (*Config, error) {
 			path = "config.yaml"
 		}
 	}
+	o, err := readOrigins(src, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.unknownKeys(k.Keys(), src.Flags); err != nil {
+		return nil, err
+	}
+	defaults := k.Copy()
 	if err := loadSettings(k, src, path); err != nil {
 		return nil, err
 	}
@@ -134,7 +142,7 @@ func Load(src Sources) (*Config, error) {
 		ErrorUnused:      true, // a misspelt key is an error, not a silent default
 	}
 	if err := k.UnmarshalWithConf("", &c, koanf.UnmarshalConf{Tag: "koanf", DecoderConfig: dc}); err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
+		return nil, o.badValues(err, defaults, src.Flags)
 	}
 	if !set.Exists("public_url") {
 		c.PublicURL = localURL(c.Addr)

@@ -159,3 +159,36 @@ func TestPublicURLFollowsAddrUnlessSet(t *testing.T) {
 		}
 	}
 }
+
+// A mistake names where it was made, suggests the setting meant, and shows
+// the value with the default as an example.
+func TestMistakesSayWhereAndWhat(t *testing.T) {
+	file := writeFile(t, "adr: \":9000\"\ncrawler:\n  max_pages: many\n")
+	for _, c := range []struct {
+		name string
+		src  config.Sources
+		want []string
+	}{
+		{"a misspelt key in the file", config.Sources{File: file},
+			[]string{"config file " + file + `: unknown setting "adr" (did you mean "addr"?)`}},
+		{"a misspelt environment variable", config.Sources{File: writeFile(t, "{}\n"), Environ: []string{"CHATSVC_SMTP__PORTT=25"}},
+			[]string{`environment variable CHATSVC_SMTP__PORTT: unknown setting "smtp.portt" (did you mean "smtp.port"?)`}},
+		{"bad values", config.Sources{File: writeFile(t, "knowledge:\n  sync_min_interval: 10x\n"),
+			Environ: []string{"CHATSVC_WEBHOOKS__ENABLED=maybe"}},
+			[]string{`knowledge.sync_min_interval is "10x", which is not a duration such as 90s, 10m, 2h or 30d (the default is 10m)`,
+				`environment variable CHATSVC_WEBHOOKS__ENABLED: webhooks.enabled is "maybe", which is not true or false (the default is true)`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.src.Defaults = defaults(t)
+			_, err := config.Load(c.src)
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
