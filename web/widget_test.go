@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -481,4 +483,21 @@ func TestWidgetMessageRate(t *testing.T) {
 	e.say(other, "another visitor is not held back")
 	e.clock.advance(time.Minute)
 	e.say(tok, "a minute later")
+}
+
+// The demo page shows the snippet for a live site and the one for trying
+// the widget with the test key, so a pasted snippet matches the key in hand.
+func TestDemoPageShowsBothSnippets(t *testing.T) {
+	e := newEnv(t)
+	res, err := http.Get(e.srv.URL + "/demo?site=" + e.site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	page, _ := io.ReadAll(res.Body)
+	live := `data-site="` + e.site + `" async&gt;`
+	test := `data-site="` + e.site + `" data-test="true" async&gt;`
+	if !strings.Contains(string(page), live) || !strings.Contains(string(page), test) {
+		t.Fatalf("demo page lacks a snippet:\n%s", page)
+	}
 }
