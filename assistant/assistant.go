@@ -63,7 +63,7 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	if err != nil {
 		return app.Answer{}, fmt.Errorf("search: %w", err)
 	}
-	passages := Relevant(q.Text, found)
+	passages := Relevant(found)
 	if len(passages) == 0 {
 		return app.Answer{Body: UnknownReply}, nil
 	}
@@ -98,7 +98,7 @@ func sourcesOf(passages []search.Passage, used []int) ([]storage.Source, []float
 			title = p.URL
 		}
 		out = append(out, storage.Source{Title: title, URL: p.URL})
-		scores = append(scores, p.Score)
+		scores = append(scores, p.Match)
 	}
 	return out, scores
 }

@@ -63,7 +63,11 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*storage.Mes
 		}
 		b.WriteString(s)
 	}
-	return Draft{Body: b.String(), Used: []int{0}, Known: b.Len() > 0}, nil
+	used := make([]int, len(passages))
+	for i := range used {
+		used[i] = i
+	}
+	return Draft{Body: b.String(), Used: used, Known: b.Len() > 0}, nil
 }
 
 // cut shortens s to at most n bytes at a word boundary, with an ellipsis.

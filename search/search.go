@@ -26,6 +26,9 @@ type Passage struct {
 	Heading  string // the nearest heading above the chunk
 	Text     string
 	Score    float64 // higher is better; comparable within one result only
+	// Match is the share of the question's words (weighted by rarity, a
+	// synonym counting) that the passage's page has: 0 to 1.
+	Match float64
 }
 
 // Searcher finds passages. The bleve index implements it; the assistant
