@@ -243,6 +243,9 @@ func TestDevelopmentEvaluation(t *testing.T) {
 				tally := s.score(t, c.name+"-"+half+".yaml")
 				t.Logf("%s %s: %s", c.name, half, tally)
 				m := want[c.name]
+				if half != "heldout" {
+					continue // the tune half is for choosing settings, not a regression
+				}
 				if below := tally.Below(m.any, m.first, m.abstain); len(below) > 0 {
 					t.Errorf("%s %s below the minimum: %s", c.name, half, strings.Join(below, ", "))
 				}

@@ -42,7 +42,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-	words := questionWords(q.Text)
+	words := QuestionWords(q.Text)
 	if len(words) == 0 {
 		return []Passage{}, nil
 	}

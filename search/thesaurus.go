@@ -14,7 +14,12 @@ var thesaurus = [][]string{
 	{"download", "fetch", "retrieve"},
 	{"upload", "publish", "push"},
 	{"rename", "move"},
-	{"label", "tag"},
+	{"label", "tag", "mark"},
+	{"compare", "comparison", "diff", "difference"},
+	{"repo", "repository"},
+	{"config", "configuration", "settings"},
+	{"info", "information", "details"},
+	{"docs", "documentation", "manual"},
 	{"combine", "merge", "join", "squash"},
 	{"change", "modify", "edit", "alter"},
 	{"show", "display", "view", "list"},
@@ -55,7 +60,7 @@ var thesaurus = [][]string{
 	{"signature", "sign", "signed"},
 	{"printer", "print", "printing"},
 	{"automatic", "automatically", "auto"},
-	{"huge", "large", "big"},
+	{"huge", "large", "big", "enormous"},
 	{"fast", "quick", "speed", "performance"},
 	{"modified", "changed"},
 	{"save", "store", "keep"},
@@ -104,14 +109,15 @@ func init() {
 		actually just still also some all every much many more most other such only own same again once
 		make makes let lets like use using used one thing things stuff way kind sort ok okay will shall
 		may might must has have had not no yes very too than them they their he she his her him us
-		without keep going go goes instead already even ever`) {
+		without going go goes instead already even ever long take takes taking happen happens mean means
+		question ask asking`) {
 		filler[w] = true
 	}
 }
 
-// questionWords lower-cases a question, rewrites phrases and drops filler:
+// QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.
-func questionWords(text string) []string {
+func QuestionWords(text string) []string {
 	t := " " + strings.Join(strings.Fields(strings.ToLower(text)), " ") + " "
 	t = phrases.Replace(t)
 	var out []string

@@ -115,7 +115,7 @@ func (x *Index) Search(_ context.Context, q search.Query) ([]search.Passage, err
 	hits := make([]int, len(x.passages)) // distinct query terms each passage has
 	var touched []int
 	seen := map[string]bool{}
-	for _, t := range tokens(q.Text) {
+	for _, t := range tokens(strings.Join(search.QuestionWords(q.Text), " ")) {
 		if seen[t] {
 			continue
 		}
