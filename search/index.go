@@ -62,8 +62,9 @@ var versionKey = []byte("chatsvc_mapping_version")
 // Index is the bleve index of every source's chunks. It implements
 // Searcher for the assistant and Replace for the indexing worker.
 type Index struct {
-	mu  sync.Mutex // one Replace at a time: each reads, then swaps, a source's documents
-	idx bleve.Index
+	mu    sync.Mutex // one Replace at a time: each reads, then swaps, a source's documents
+	idx   bleve.Index
+	stems *stemmer
 
 	once     sync.Once
 	closeErr error
@@ -95,7 +96,7 @@ func open(path string) (*Index, error) {
 		}
 		return nil, fmt.Errorf("open search index %s: %w", path, err)
 	}
-	return &Index{idx: idx}, nil
+	return &Index{idx: idx, stems: newStemmer()}, nil
 }
 
 // ofThisVersion returns idx when it was built by this version's mapping;

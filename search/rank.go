@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
@@ -48,11 +47,16 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(wordsQuery(words), scope(q)), poolSize, 0, false)
 	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path"}
-	req.SortBy([]string{"-_score", "_id"}) // ties in a stable order, the same after a rebuild
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, err
 	}
+	// Ties in a stable order, the same after a rebuild. Sorted here, among
+	// the pool only: asking bleve to sort by id reads every match's id.
+	sort.SliceStable(res.Hits, func(i, j int) bool {
+		a, b := res.Hits[i], res.Hits[j]
+		return a.Score > b.Score || a.Score == b.Score && a.ID < b.ID
+	})
 	concepts, err := x.concepts(words)
 	if err != nil {
 		return nil, err
@@ -183,7 +187,6 @@ type page struct {
 // score plus a share of the next ones (a page that answers in several
 // places), times how much of the question the page covers.
 func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concept) []*page {
-	an := x.idx.Mapping().AnalyzerNamed("en")
 	byKey := map[string]*page{}
 	var order []*page
 	for _, h := range hits {
@@ -195,12 +198,15 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 				Heading: str("heading"), Text: str("text"), Score: h.Score}, about: map[string]bool{}, words: map[string]bool{}}
 			byKey[key] = p
 			order = append(order, p)
-			addStems(an, p.about, str("title"), str("lead"), str("path"), str("heading"))
+			for _, f := range []string{"title", "lead", "path", "heading"} {
+				x.stems.add(p.about, str(f))
+			}
 			p.score = h.Score
 		} else {
 			p.score += moreChunks * h.Score
 		}
-		addStems(an, p.words, str("heading"), str("text"))
+		x.stems.add(p.words, str("heading"))
+		x.stems.add(p.words, str("text"))
 	}
 	for _, p := range order {
 		p.best.Match = coverage(concepts, p.about, p.words)
@@ -208,15 +214,6 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].score > order[j].score })
 	return order
-}
-
-// addStems adds the stems of texts to into.
-func addStems(an analysis.Analyzer, into map[string]bool, texts ...string) {
-	for _, t := range texts {
-		for _, tok := range an.Analyze([]byte(t)) {
-			into[string(tok.Term)] = true
-		}
-	}
 }
 
 // coverage is the weighted share of the concepts the page has a stem of:
