@@ -21,6 +21,7 @@ const (
 const (
 	poolSize      = 80   // chunks read to rank pages from
 	synonymWeight = 0.6  // a thesaurus word counts this much of the customer's own
+	maxSynonyms   = 3    // thesaurus words searched per word of the question, the commonest first
 	moreChunks    = 0.05 // each further matching chunk of a page adds this share of its score
 	textCredit    = 0.7  // a word only in a page's text counts this much of one the page is about
 )
@@ -74,7 +75,8 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 func wordsQuery(words []string) query.Query {
 	var syn []string
 	for _, w := range words {
-		syn = append(syn, synonyms[w]...)
+		s := synonyms[w]
+		syn = append(syn, s[:min(len(s), maxSynonyms)]...)
 	}
 	any := bleve.NewDisjunctionQuery()
 	for _, f := range fieldBoosts {

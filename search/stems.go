@@ -27,26 +27,29 @@ func newStemmer() *stemmer {
 
 // add adds the stems of text's words to into.
 func (s *stemmer) add(into map[string]bool, text string) {
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		into[s.stem(w)] = true
+	})
+	var missed []string
+	s.mu.RLock() // once per text: a lock per word costs more than the lookups
+	for _, w := range words {
+		if st, ok := s.cache[w]; ok {
+			into[st] = true
+		} else {
+			missed = append(missed, w)
+		}
 	}
-}
-
-func (s *stemmer) stem(w string) string {
-	s.mu.RLock()
-	st, ok := s.cache[w]
 	s.mu.RUnlock()
-	if ok {
-		return st
+	if len(missed) == 0 {
+		return
 	}
-	out := s.filter.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})
-	st = string(out[0].Term)
 	s.mu.Lock()
-	if len(s.cache) < maxStemCache {
-		s.cache[w] = st
+	defer s.mu.Unlock()
+	for _, w := range missed {
+		st := string(s.filter.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})[0].Term)
+		if len(s.cache) < maxStemCache {
+			s.cache[w] = st
+		}
+		into[st] = true
 	}
-	s.mu.Unlock()
-	return st
 }
