@@ -99,17 +99,25 @@ func stem(w string) string {
 // synonyms counting; search.Passage.Match) that a page must have for the
 // assistant to answer from it: below it, it says it does not know. It was
 // calibrated on the development evaluation (docs/assistant.md).
-const MinMatch = 0.45
+const MinMatch = 0.35
 
 // Cited is how many pages an answer lists at most.
 const Cited = 3
 
+// CitedMargin: a page is cited beside the best one only when it matches
+// at least this share of what the best one matches.
+const CitedMargin = 0.6
+
 // Relevant keeps, in the index's order, the passages whose page matches
-// enough of the question, at most Cited of them.
+// enough of the question and nearly as much as the best, at most Cited.
 func Relevant(found []search.Passage) []search.Passage {
 	var out []search.Passage
+	best := 0.0
 	for _, p := range found {
-		if p.Match >= MinMatch && len(out) < Cited {
+		best = max(best, p.Match)
+	}
+	for _, p := range found {
+		if p.Match >= MinMatch && p.Match >= CitedMargin*best && len(out) < Cited {
 			out = append(out, p)
 		}
 	}

@@ -23,7 +23,7 @@ const (
 	synonymWeight = 0.6  // a thesaurus word counts this much of the customer's own
 	maxSynonyms   = 3    // thesaurus words searched per word of the question, the commonest first
 	moreChunks    = 0.05 // each further matching chunk of a page adds this share of its score
-	textCredit    = 0.7  // a word only in a page's text counts this much of one the page is about
+	textCredit    = 0.5  // a word only in a page's text counts this much of one the page is about
 )
 
 // fieldBoosts weigh where a question's words are found: the page's title,
