@@ -21,8 +21,8 @@ const (
 const (
 	poolSize      = 80   // chunks read to rank pages from
 	synonymWeight = 0.6  // a thesaurus word counts this much of the customer's own
-	maxSynonyms   = 3    // thesaurus words searched per word of the question, the commonest first
-	moreChunks    = 0.05 // each further matching chunk of a page adds this share of its score
+	maxSynonyms   = 3    // thesaurus words searched per word of the question, in the thesaurus's order
+	moreChunks    = 0.02 // each further matching chunk of a page adds this share of its score
 	textCredit    = 0.5  // a word only in a page's text counts this much of one the page is about
 )
 
@@ -58,7 +58,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		a, b := res.Hits[i], res.Hits[j]
 		return a.Score > b.Score || a.Score == b.Score && a.ID < b.ID
 	})
-	concepts, err := x.concepts(words)
+	concepts, err := x.concepts(ctx, words)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ type concept struct {
 }
 
 // concepts analyses the question's words as the index does.
-func (x *Index) concepts(words []string) ([]concept, error) {
+func (x *Index) concepts(ctx context.Context, words []string) ([]concept, error) {
 	an := x.idx.Mapping().AnalyzerNamed("en")
 	adv, err := x.idx.Advanced()
 	if err != nil {
@@ -142,7 +142,7 @@ func (x *Index) concepts(words []string) ([]concept, error) {
 		stem := string(toks[0].Term)
 		c := concept{stems: []string{stem}}
 		df := uint64(0)
-		if tfr, err := r.TermFieldReader(context.Background(), []byte(stem), "text", false, false, false); err == nil {
+		if tfr, err := r.TermFieldReader(ctx, []byte(stem), "text", false, false, false); err == nil {
 			df = tfr.Count()
 			tfr.Close()
 		}
@@ -213,6 +213,7 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 	for _, p := range order {
 		p.best.Match = coverage(concepts, p.about, p.words)
 		p.score *= 0.25 + p.best.Match
+		p.best.Score = p.score
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].score > order[j].score })
 	return order
