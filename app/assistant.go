@@ -31,6 +31,8 @@ type Question struct {
 type Answer struct {
 	Body    string
 	Sources []storage.Source
+	Scores  []float64 // per source, how well it matched (0 to 1)
+	Known   bool      // the body answers from the knowledge, not a stock reply
 	HandOff bool
 }
 

@@ -63,7 +63,7 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	if err != nil {
 		return app.Answer{}, fmt.Errorf("search: %w", err)
 	}
-	passages := Relevant(q.Text, found)
+	passages := Relevant(found)
 	if len(passages) == 0 {
 		return app.Answer{Body: UnknownReply}, nil
 	}
@@ -74,12 +74,14 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	if !d.Known || strings.TrimSpace(d.Body) == "" {
 		return app.Answer{Body: UnknownReply}, nil
 	}
-	return app.Answer{Body: strings.TrimSpace(d.Body), Sources: sourcesOf(passages, d.Used)}, nil
+	srcs, scores := sourcesOf(passages, d.Used)
+	return app.Answer{Body: strings.TrimSpace(d.Body), Sources: srcs, Scores: scores, Known: true}, nil
 }
 
-// sourcesOf lists the pages of the used passages, each page once.
-func sourcesOf(passages []search.Passage, used []int) []storage.Source {
-	out := []storage.Source{}
+// sourcesOf lists the pages of the used passages, each page once, with
+// their scores.
+func sourcesOf(passages []search.Passage, used []int) ([]storage.Source, []float64) {
+	out, scores := []storage.Source{}, []float64{}
 	seen := map[string]bool{}
 	for _, i := range used {
 		if i < 0 || i >= len(passages) {
@@ -96,6 +98,7 @@ func sourcesOf(passages []search.Passage, used []int) []storage.Source {
 			title = p.URL
 		}
 		out = append(out, storage.Source{Title: title, URL: p.URL})
+		scores = append(scores, p.Match)
 	}
-	return out
+	return out, scores
 }

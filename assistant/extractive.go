@@ -2,6 +2,7 @@ package assistant
 
 import (
 	"context"
+	"math"
 	"sort"
 	"strings"
 
@@ -10,12 +11,19 @@ import (
 )
 
 // Extractive is the default provider: it needs no network and answers with
-// the sentences of the best passage that share most words with the question.
+// the sentences of the best passage that answer the question, after the
+// title of their page.
 type Extractive struct {
 	MaxChars int // answer length bound; 0 means 400
 }
 
-// Compose picks up to two sentences of the first (best) passage.
+// answerSentences is how many sentences an answer quotes at most.
+const answerSentences = 2
+
+// Compose quotes the sentences of the best passage that hold most of the
+// question's rarer words: a word every sentence of the passage repeats
+// (the page's subject) says little about which sentence answers. It cites
+// every passage given: the others are where else to read.
 func (e Extractive) Compose(_ context.Context, question string, _ []*storage.Message, passages []search.Passage) (Draft, error) {
 	if len(passages) == 0 {
 		return Draft{}, nil
@@ -24,46 +32,83 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*storage.Mes
 	if limit <= 0 {
 		limit = 400
 	}
-	q := map[string]bool{}
-	for _, t := range Terms(question) {
-		q[t] = true
+	best := passages[0]
+	sents := sentences(best.Text)
+	pick := answering(Terms(question), sents)
+	var b strings.Builder
+	if t := strings.TrimSpace(best.Title); t != "" && len(pick) > 0 && !strings.HasPrefix(sents[pick[0]], t) {
+		b.WriteString(t + ": ")
 	}
-	sents := sentences(passages[0].Text)
-	type scored struct{ i, score int }
-	var ranked []scored
+	prefix := b.Len()
+	for _, i := range pick {
+		s := sents[i]
+		if b.Len() > prefix && b.Len()+1+len(s) > limit {
+			break
+		}
+		if b.Len() > prefix {
+			b.WriteByte(' ')
+		}
+		if b.Len()+len(s) > limit {
+			s = cut(s, limit-b.Len())
+		}
+		b.WriteString(s)
+	}
+	used := make([]int, len(passages))
+	for i := range used {
+		used[i] = i
+	}
+	return Draft{Body: b.String(), Used: used, Known: b.Len() > prefix}, nil
+}
+
+// answering returns, in text order, the sentences with the highest sum of
+// the weights of the question's terms they hold, a term weighing more the
+// fewer sentences have it; with no term in any, the first sentence.
+func answering(question []string, sents []string) []int {
+	if len(sents) == 0 {
+		return nil
+	}
+	has := make([]map[string]bool, len(sents))
+	df := map[string]int{}
 	for i, s := range sents {
-		n := 0
+		has[i] = map[string]bool{}
 		for _, t := range Terms(s) {
-			if q[t] {
-				n++
+			if !has[i][t] {
+				has[i][t] = true
+				df[t]++
 			}
 		}
-		ranked = append(ranked, scored{i, n})
+	}
+	type scored struct {
+		i     int
+		score float64
+	}
+	ranked := make([]scored, len(sents))
+	seen := map[string]bool{}
+	for _, t := range question {
+		if seen[t] || df[t] == 0 {
+			continue
+		}
+		seen[t] = true
+		w := 1 + math.Log(float64(len(sents))/float64(df[t]))
+		for i := range sents {
+			if has[i][t] {
+				ranked[i].score += w
+			}
+		}
+	}
+	for i := range ranked {
+		ranked[i].i = i
 	}
 	sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].score > ranked[b].score })
 	var pick []int
 	for _, r := range ranked {
-		if len(pick) == 2 || (r.score == 0 && len(pick) > 0) {
+		if len(pick) == answerSentences || (r.score == 0 && len(pick) > 0) {
 			break
 		}
 		pick = append(pick, r.i)
 	}
 	sort.Ints(pick)
-	var b strings.Builder
-	for _, i := range pick {
-		s := sents[i]
-		if b.Len() > 0 && b.Len()+1+len(s) > limit {
-			break
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		if len(s) > limit {
-			s = cut(s, limit)
-		}
-		b.WriteString(s)
-	}
-	return Draft{Body: b.String(), Used: []int{0}, Known: b.Len() > 0}, nil
+	return pick
 }
 
 // cut shortens s to at most n bytes at a word boundary, with an ellipsis.

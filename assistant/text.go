@@ -95,55 +95,31 @@ func stem(w string) string {
 	return strings.TrimSuffix(w, "e")
 }
 
-// MinCoverage is the share of a question's content words a passage must
-// contain to count as relevant: below it the assistant says it does not know.
-const MinCoverage = 0.5
+// MinMatch is the least share of a question's words (weighted by rarity,
+// synonyms counting; search.Passage.Match) that a page must have for the
+// assistant to answer from it: below it, it says it does not know. It was
+// calibrated on the development evaluation (docs/assistant.md).
+const MinMatch = 0.35
 
-// coverage is the share of the question's distinct terms found in the passage.
-func coverage(q []string, p search.Passage) float64 {
-	if len(q) == 0 {
-		return 0
-	}
-	have := map[string]bool{}
-	for _, t := range Terms(p.Title + " " + p.Heading + " " + p.Text) {
-		have[t] = true
-	}
-	seen, hit := map[string]bool{}, 0
-	for _, t := range q {
-		if seen[t] {
-			continue
-		}
-		seen[t] = true
-		if have[t] {
-			hit++
-		}
-	}
-	return float64(hit) / float64(len(seen))
-}
+// Cited is how many pages an answer lists at most.
+const Cited = 3
 
-// Relevant keeps the passages that cover enough of the question, best
-// covered first; the index's order breaks ties.
-func Relevant(question string, found []search.Passage) []search.Passage {
-	q := Terms(question)
-	type scored struct {
-		p   search.Passage
-		cov float64
-	}
-	var keep []scored
+// CitedMargin: a page is cited beside the best one only when it matches
+// at least this share of what the best one matches.
+const CitedMargin = 0.6
+
+// Relevant keeps, in the index's order, the passages whose page matches
+// enough of the question and nearly as much as the best, at most Cited.
+func Relevant(found []search.Passage) []search.Passage {
+	var out []search.Passage
+	best := 0.0
 	for _, p := range found {
-		if c := coverage(q, p); c >= MinCoverage {
-			keep = append(keep, scored{p, c})
-		}
+		best = max(best, p.Match)
 	}
-	// A stable insertion sort: few passages, and ties keep the index's order.
-	for i := 1; i < len(keep); i++ {
-		for j := i; j > 0 && keep[j].cov > keep[j-1].cov; j-- {
-			keep[j], keep[j-1] = keep[j-1], keep[j]
+	for _, p := range found {
+		if p.Match >= MinMatch && p.Match >= CitedMargin*best && len(out) < Cited {
+			out = append(out, p)
 		}
-	}
-	out := make([]search.Passage, len(keep))
-	for i, k := range keep {
-		out[i] = k.p
 	}
 	return out
 }

@@ -105,6 +105,13 @@ func TestReindexOnACopyGivesTheSameResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := find(t, idx, queries)
+	// BM25's statistics count replaced documents until segments merge, so
+	// scores may differ; the passages and their order may not.
+	for _, r := range append(before, after...) {
+		for i := range r {
+			r[i].Score = 0
+		}
+	}
 	if !reflect.DeepEqual(before, after) {
 		t.Fatalf("before reindex %v\nafter %v", before, after)
 	}

@@ -52,7 +52,7 @@ func newRoot(defaults []byte, version string) *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (default ./config.yaml when present)")
 	root.PersistentFlags().StringVar(&g.dataDir, "data", "", "data dir (overrides data_dir)")
-	root.AddCommand(serveCmd(g), keysCmd(g), sitesCmd(g), membersCmd(g), backupCmd(g), restoreCmd(g), reindexCmd(g), &cobra.Command{
+	root.AddCommand(serveCmd(g), keysCmd(g), sitesCmd(g), membersCmd(g), backupCmd(g), restoreCmd(g), reindexCmd(g), evalCmd(g), &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,

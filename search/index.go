@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ import (
 	_ "github.com/blevesearch/bleve/v2/analysis/lang/en"          // registers "en"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"chatsvc/storage"
@@ -37,7 +38,9 @@ type Chunk struct {
 	Text     string
 }
 
-// doc is a chunk as bleve stores it.
+// doc is a chunk as bleve stores it, with the fields of its page that
+// every chunk of the page repeats: a question names the page's subject
+// more often than the words of the one passage that answers it.
 type doc struct {
 	SourceID string `json:"source_id"`
 	SiteID   string `json:"site_id"`
@@ -46,13 +49,22 @@ type doc struct {
 	Title    string `json:"title"`
 	Heading  string `json:"heading"`
 	Text     string `json:"text"`
+	Lead     string `json:"lead"` // the page's first passage, cut to leadChars
+	Path     string `json:"path"` // the words of the URL's path
 }
+
+// mappingVersion changes whenever the documents or the mapping do; an index
+// of another version is emptied on open, and serve refills it.
+const mappingVersion = "2"
+
+var versionKey = []byte("chatsvc_mapping_version")
 
 // Index is the bleve index of every source's chunks. It implements
 // Searcher for the assistant and Replace for the indexing worker.
 type Index struct {
-	mu  sync.Mutex // one Replace at a time: each reads, then swaps, a source's documents
-	idx bleve.Index
+	mu    sync.Mutex // one Replace at a time: each reads, then swaps, a source's documents
+	idx   bleve.Index
+	stems *stemmer
 
 	once     sync.Once
 	closeErr error
@@ -69,8 +81,14 @@ func Open(dataDir string) (*Index, error) {
 func open(path string) (*Index, error) {
 	// bolt_timeout: a second process gets ErrInUse instead of waiting forever.
 	idx, err := bleve.OpenUsing(path, map[string]any{"bolt_timeout": "1s"})
+	if err == nil {
+		idx, err = ofThisVersion(path, idx)
+	}
 	if errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
 		idx, err = bleve.NewUsing(path, indexMapping(), scorch.Name, scorch.Name, map[string]any{"bolt_timeout": "1s"})
+		if err == nil {
+			err = idx.SetInternal(versionKey, []byte(mappingVersion))
+		}
 	}
 	if err != nil {
 		if isTimeout(err) {
@@ -78,7 +96,23 @@ func open(path string) (*Index, error) {
 		}
 		return nil, fmt.Errorf("open search index %s: %w", path, err)
 	}
-	return &Index{idx: idx}, nil
+	return &Index{idx: idx, stems: newStemmer()}, nil
+}
+
+// ofThisVersion returns idx when it was built by this version's mapping;
+// otherwise it deletes it and reports the path missing, so a new one is made.
+func ofThisVersion(path string, idx bleve.Index) (bleve.Index, error) {
+	v, err := idx.GetInternal(versionKey)
+	if err == nil && string(v) == mappingVersion {
+		return idx, nil
+	}
+	if err := idx.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.RemoveAll(path); err != nil {
+		return nil, err
+	}
+	return nil, bleve.ErrorIndexPathDoesNotExist
 }
 
 // isTimeout recognises bolt's lock timeout: another process has the index.
@@ -88,7 +122,8 @@ func isTimeout(err error) bool {
 
 // indexMapping: the text fields are analysed as English (stemmed, stop
 // words dropped) and stored, so a passage is returned without a database
-// read; the filters are exact keywords.
+// read; the filters are exact keywords. Scores are BM25's, which stops a
+// long page from winning by repeating a word.
 func indexMapping() mapping.IndexMapping {
 	text := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
@@ -109,8 +144,11 @@ func indexMapping() mapping.IndexMapping {
 	d.AddFieldMappingsAt("title", text())
 	d.AddFieldMappingsAt("heading", text())
 	d.AddFieldMappingsAt("text", text())
+	d.AddFieldMappingsAt("lead", text())
+	d.AddFieldMappingsAt("path", text())
 
 	m := bleve.NewIndexMapping()
+	m.ScoringModel = index.BM25Scoring
 	m.DefaultMapping = d
 	m.DefaultAnalyzer = "en"
 	return m
@@ -134,10 +172,11 @@ func (x *Index) Replace(ctx context.Context, sourceID string, chunks []Chunk) er
 	}
 	b := x.idx.NewBatch()
 	keep := make(map[string]bool, len(chunks))
+	var leads leads
 	for i, c := range chunks {
 		id := docID(sourceID, i)
 		keep[id] = true
-		if err := b.Index(id, toDoc(c)); err != nil {
+		if err := b.Index(id, toDoc(c, leads.of(c))); err != nil {
 			return err
 		}
 	}
@@ -154,13 +193,13 @@ func (x *Index) Replace(ctx context.Context, sourceID string, chunks []Chunk) er
 
 func docID(sourceID string, i int) string { return sourceID + "/" + strconv.Itoa(i) }
 
-func toDoc(c Chunk) doc {
+func toDoc(c Chunk, lead string) doc {
 	site := c.SiteID
 	if site == "" {
 		site = allSites
 	}
 	return doc{SourceID: c.SourceID, SiteID: site, Mode: string(c.Mode), URL: c.URL, Title: c.Title,
-		Heading: c.Heading, Text: c.Text}
+		Heading: c.Heading, Text: c.Text, Lead: lead, Path: pathWords(c.URL)}
 }
 
 // docIDs lists the documents of a source.
@@ -186,51 +225,3 @@ func (x *Index) docIDs(sourceID string) ([]string, error) {
 
 // Count returns how many documents the index holds.
 func (x *Index) Count() (uint64, error) { return x.idx.DocCount() }
-
-// Default and largest number of passages a search returns.
-const (
-	DefaultLimit = 5
-	MaxLimit     = 50
-)
-
-// Search returns the passages best matching q.Text among the chunks of
-// q.Mode whose source serves q.SiteID or every site.
-func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
-	limit := q.Limit
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	limit = min(limit, MaxLimit)
-	match := func(field string, boost float64) query.Query {
-		m := bleve.NewMatchQuery(q.Text)
-		m.SetField(field)
-		m.SetBoost(boost)
-		return m
-	}
-	words := bleve.NewDisjunctionQuery(match("text", 1), match("title", 2), match("heading", 1.5))
-	filter := func(field, value string) *query.TermQuery {
-		t := bleve.NewTermQuery(value)
-		t.SetField(field)
-		t.SetBoost(0) // filters decide membership, not rank
-		return t
-	}
-	sites := bleve.NewDisjunctionQuery(filter("site_id", allSites))
-	if q.SiteID != "" {
-		sites.AddQuery(filter("site_id", q.SiteID))
-	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(words, sites, filter("mode", string(q.Mode))),
-		limit, 0, false)
-	req.Fields = []string{"source_id", "url", "title", "heading", "text"}
-	req.SortBy([]string{"-_score", "_id"}) // ties in a stable order, the same after a rebuild
-	res, err := x.idx.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Passage, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		str := func(k string) string { s, _ := h.Fields[k].(string); return s }
-		out = append(out, Passage{SourceID: str("source_id"), URL: str("url"), Title: str("title"),
-			Heading: str("heading"), Text: str("text"), Score: h.Score})
-	}
-	return out, nil
-}

@@ -217,6 +217,13 @@ func TestRebuildGivesTheSameResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// BM25's statistics count the replaced documents until segments merge,
+	// so scores may differ; the passages and their order may not.
+	for _, ps := range [][]Passage{before, after} {
+		for i := range ps {
+			ps[i].Score = 0
+		}
+	}
 	if len(before) == 0 || !reflect.DeepEqual(before, after) {
 		t.Fatalf("before rebuild %v\nafter %v", before, after)
 	}

@@ -55,10 +55,11 @@ func (x *Index) fill(fill func(add func(Chunk) error) error) (int, error) {
 	b := x.idx.NewBatch()
 	seq := map[string]int{}
 	n := 0
+	var leads leads
 	err := fill(func(c Chunk) error {
 		i := seq[c.SourceID]
 		seq[c.SourceID] = i + 1
-		if err := b.Index(docID(c.SourceID, i), toDoc(c)); err != nil {
+		if err := b.Index(docID(c.SourceID, i), toDoc(c, leads.of(c))); err != nil {
 			return err
 		}
 		n++

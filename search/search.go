@@ -9,13 +9,13 @@ import (
 	"chatsvc/storage"
 )
 
-// Query asks for the passages best matching Text among the sources of one
-// site plus the all-site sources, in one mode.
+// Query asks for the pages best matching Text among the sources of one
+// site plus the all-site sources, in one mode: the best passage of each.
 type Query struct {
 	Mode   storage.Mode
 	SiteID string // "" searches only all-site sources
 	Text   string
-	Limit  int
+	Limit  int // pages at most
 }
 
 // Passage is one indexed chunk of a page, with where it came from.
@@ -25,7 +25,10 @@ type Passage struct {
 	Title    string // the page's (or text source's) title
 	Heading  string // the nearest heading above the chunk
 	Text     string
-	Score    float64 // higher is better; comparable within one result only
+	Score    float64 // the page's rank: higher is better; comparable within one result only
+	// Match is the share of the question's words (weighted by rarity, a
+	// synonym counting) that the passage's page has: 0 to 1.
+	Match float64
 }
 
 // Searcher finds passages. The bleve index implements it; the assistant

@@ -21,9 +21,11 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"chatsvc/app"
+	"chatsvc/assistant"
 	"chatsvc/docs"
 	"chatsvc/docs/openapicheck"
 	"chatsvc/files"
+	"chatsvc/search/searchtest"
 	"chatsvc/storage"
 	"chatsvc/web"
 	"chatsvc/webhooks"
@@ -201,6 +203,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	e := newEnv(t, func(o *app.Options) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
+		o.Assistant = assistant.New(searchtest.New(), assistant.Extractive{})
 	})
 	check := e.srv.Client().Transport.(*openapicheck.Checker)
 	id := func(r resp, status int) string { return r.ok(t, status)["id"].(string) }
@@ -249,6 +252,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	// Knowledge sources.
 	src := id(e.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ", "content": "# Shipping\nTwo days."}), 201)
 	e.test("GET", "/v1/knowledge-sources", nil).ok(t, 200)
+	e.test("POST", "/v1/assistant/answers", map[string]any{"question": "How fast do you ship?", "site_id": e.site}).ok(t, 200)
 	e.test("GET", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
 	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).fails(t, 429, "sync_rate_limited", "")
 	e.clock.advance(11 * time.Minute)

@@ -121,6 +121,7 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("GET /v1/knowledge-sources/{id}", noQuery(h.getKnowledgeSource))
 	mux.Handle("DELETE /v1/knowledge-sources/{id}", noQuery(h.deleteKnowledgeSource))
 	mux.Handle("POST /v1/knowledge-sources/{id}/sync", noQuery(h.syncKnowledgeSource))
+	mux.Handle("POST /v1/assistant/answers", noQuery(h.answerQuestion))
 
 	h.webhookRoutes(mux)
 }

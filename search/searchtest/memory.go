@@ -112,9 +112,10 @@ func (x *Index) Search(_ context.Context, q search.Query) ([]search.Passage, err
 	const k1, b = 1.2, 0.75
 	avg := float64(x.total) / float64(len(x.passages))
 	scores := make([]float64, len(x.passages))
+	hits := make([]int, len(x.passages)) // distinct query terms each passage has
 	var touched []int
 	seen := map[string]bool{}
-	for _, t := range tokens(q.Text) {
+	for _, t := range tokens(strings.Join(search.QuestionWords(q.Text), " ")) {
 		if seen[t] {
 			continue
 		}
@@ -132,6 +133,7 @@ func (x *Index) Search(_ context.Context, q search.Query) ([]search.Passage, err
 			if scores[i] == 0 {
 				touched = append(touched, i)
 			}
+			hits[i]++
 			tf := float64(po.tf)
 			scores[i] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(p.length)/avg))
 		}
@@ -159,13 +161,16 @@ func (x *Index) Search(_ context.Context, q search.Query) ([]search.Passage, err
 	for n, i := range ids {
 		out[n] = x.passages[i].Passage
 		out[n].Score = scores[i]
+		out[n].Match = float64(hits[i]) / float64(len(seen))
 	}
 	return out, nil
 }
 
 var stop = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "to": true,
 	"in": true, "on": true, "is": true, "are": true, "it": true, "for": true, "with": true, "be": true,
-	"how": true, "do": true, "i": true, "can": true, "what": true, "my": true, "does": true, "you": true}
+	"how": true, "do": true, "i": true, "can": true, "what": true, "my": true, "does": true, "you": true,
+	"when": true, "where": true, "why": true, "which": true, "who": true, "there": true, "your": true, "we": true,
+	"our": true, "have": true, "has": true, "get": true, "me": true, "this": true, "that": true, "at": true}
 
 func tokens(s string) []string {
 	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
@@ -174,10 +179,25 @@ func tokens(s string) []string {
 		if stop[w] {
 			continue
 		}
-		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-			w = w[:len(w)-1]
-		}
-		out = append(out, w)
+		out = append(out, stem(w))
 	}
 	return out
+}
+
+// stem strips common English endings, so "fails" meets "failed" and
+// "deliveries" meets "delivery"; both sides get it.
+func stem(w string) string {
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "es") && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxz"):
+		w = w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		w = w[:len(w)-1]
+	}
+	return strings.TrimSuffix(w, "e")
 }

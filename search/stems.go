@@ -1,0 +1,55 @@
+package search
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+)
+
+// maxStemCache bounds the words whose stems are remembered.
+const maxStemCache = 200_000
+
+// stemmer finds the stems the index's English analyser gives the words of
+// a text, the fast way: ranking reads many passages per question, and
+// their words repeat, so each word is stemmed once and remembered.
+type stemmer struct {
+	filter *en.EnglishStemmerFilter
+	mu     sync.RWMutex
+	cache  map[string]string
+}
+
+func newStemmer() *stemmer {
+	return &stemmer{filter: en.NewEnglishStemmerFilter(), cache: map[string]string{}}
+}
+
+// add adds the stems of text's words to into.
+func (s *stemmer) add(into map[string]bool, text string) {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	var missed []string
+	s.mu.RLock() // once per text: a lock per word costs more than the lookups
+	for _, w := range words {
+		if st, ok := s.cache[w]; ok {
+			into[st] = true
+		} else {
+			missed = append(missed, w)
+		}
+	}
+	s.mu.RUnlock()
+	if len(missed) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range missed {
+		st := string(s.filter.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})[0].Term)
+		if len(s.cache) < maxStemCache {
+			s.cache[w] = st
+		}
+		into[st] = true
+	}
+}

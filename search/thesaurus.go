@@ -1,0 +1,136 @@
+package search
+
+import "strings"
+
+// thesaurus groups words that customers and help pages use for the same
+// thing. It is about the language of support for software in general, not
+// about any one product: a question's words are expanded with the others
+// of their group, at a lower weight than the words the customer wrote.
+var thesaurus = [][]string{
+	{"remove", "delete", "erase", "wipe", "discard", "drop", "purge", "uninstall"},
+	{"undo", "revert", "reverse", "rollback", "restore"},
+	{"folder", "directory"},
+	{"copy", "clone", "duplicate"},
+	{"download", "fetch", "retrieve"},
+	{"upload", "publish", "push"},
+	{"rename", "move"},
+	{"label", "tag", "mark"},
+	{"compare", "comparison", "diff", "difference"},
+	{"repo", "repository"},
+	{"config", "configuration", "settings"},
+	{"info", "information", "details"},
+	{"docs", "documentation", "manual"},
+	{"combine", "merge", "join", "squash"},
+	{"change", "modify", "edit", "alter"},
+	{"show", "display", "view", "list"},
+	{"search", "find", "locate", "lookup"},
+	{"start", "begin", "launch", "boot", "startup"},
+	{"stop", "halt", "kill", "terminate", "quit", "abort"},
+	{"error", "failure", "fault"},
+	{"fix", "repair", "correct", "resolve"},
+	{"password", "passphrase", "credential"},
+	{"login", "signin", "logon", "authenticate"},
+	{"computer", "machine", "host"},
+	{"program", "application", "software", "package"},
+	{"install", "setup"},
+	{"language", "locale", "translation"},
+	{"keyboard", "keymap"},
+	{"encrypt", "encryption", "cipher"},
+	{"compress", "compression", "zip", "archive"},
+	{"backup", "snapshot"},
+	{"picture", "image", "photo"},
+	{"schedule", "scheduled", "periodic", "cron", "timer"},
+	{"version", "release", "revision"},
+	{"history", "log"},
+	{"ignore", "exclude"},
+	{"permission", "access", "privilege"},
+	{"admin", "administrator", "root", "superuser"},
+	{"wifi", "wireless", "wlan"},
+	{"email", "mail"},
+	{"sync", "synchronize", "mirror"},
+	{"disk", "drive", "storage"},
+	{"latest", "newest", "recent"},
+	{"freeze", "froze", "frozen", "hang", "stuck", "unresponsive"},
+	{"crash", "crashes", "segfault"},
+	{"debug", "debugger", "troubleshoot", "diagnose"},
+	{"compile", "build"},
+	{"user", "account"},
+	{"upgrade", "update"},
+	{"convert", "conversion", "transform"},
+	{"signature", "sign", "signed"},
+	{"printer", "print", "printing"},
+	{"automatic", "automatically", "auto"},
+	{"huge", "large", "big", "enormous"},
+	{"fast", "quick", "speed", "performance"},
+	{"modified", "changed"},
+	{"save", "store", "keep"},
+	{"summary", "summarize", "overview"},
+}
+
+// phrases rewrites expressions of several words into the one word of the
+// thesaurus they mean.
+var phrases = func() *strings.Replacer {
+	var pairs []string
+	for _, p := range [][2]string{
+		{"get rid of", "remove"}, {"take back", "undo"}, {"take out", "remove"}, {"throw away", "discard"},
+		{"log into", "login"}, {"log in", "login"}, {"sign in", "signin"}, {"back up", "backup"},
+		{"set up", "setup"}, {"roll back", "rollback"}, {"clean up", "cleanup"}, {"wi-fi", "wifi"},
+		{"e-mail", "email"}, {"up to date", "latest"}, {"start up", "startup"},
+	} {
+		pairs = append(pairs, " "+p[0]+" ", " "+p[1]+" ")
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// synonyms maps each word of the thesaurus to the others of its group.
+var synonyms = func() map[string][]string {
+	m := map[string][]string{}
+	for _, g := range thesaurus {
+		for _, w := range g {
+			for _, o := range g {
+				if o != w {
+					m[w] = append(m[w], o)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// filler words are how questions are asked, not what they are about.
+var filler = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`how what why when where which who whom whose can could would should
+		do does did doing is are was were be been am i me my mine we our you your it its this that these
+		those there here a an the and or but if then of to in on at by for with from into about as so
+		want wanted need needs needed way ways trying try tried possible please help thanks thank hi hello
+		hey know tell any anyone somebody someone something anything get gets got getting able really
+		actually just still also some all every much many more most other such only own same again once
+		make makes let lets like use using used one thing things stuff way kind sort ok okay will shall
+		may might must has have had not no yes very too than them they their he she his her him us
+		without going go goes instead already even ever long take takes taking happen happens mean means
+		question ask asking`) {
+		filler[w] = true
+	}
+}
+
+// QuestionWords lower-cases a question, rewrites phrases and drops filler:
+// what remains says what the question is about.
+func QuestionWords(text string) []string {
+	t := " " + strings.Join(strings.Fields(strings.ToLower(text)), " ") + " "
+	t = phrases.Replace(t)
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 || r == '\'')
+	}) {
+		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
+		if len(w) < 2 || filler[w] || seen[w] || strings.ContainsRune(w, '\'') {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
