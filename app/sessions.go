@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/url"
+	"time"
 
 	"chatsvc/storage"
 )
@@ -20,6 +21,28 @@ type SessionStart struct {
 type Session struct {
 	VisitorToken string               `json:"visitor_token"`
 	Conversation *VisitorConversation `json:"conversation"`
+	Site         *VisitorSite         `json:"site"`
+}
+
+// VisitorSite is what the widget needs to know of its site: whether the
+// team is in now, and how to look.
+type VisitorSite struct {
+	Availability string             `json:"availability"` // online or offline
+	NextOpenAt   *storage.Timestamp `json:"next_open_at"` // when offline: when the team is back
+	WidgetSettings
+}
+
+// visitorSite is the widget's view of site at now.
+func visitorSite(site *Site, now time.Time) *VisitorSite {
+	v := &VisitorSite{Availability: "online", WidgetSettings: site.Widget}
+	if online, next := site.BusinessHours.Availability(now); !online {
+		v.Availability = "offline"
+		if next != nil {
+			t := storage.At(*next)
+			v.NextOpenAt = &t
+		}
+	}
+	return v
 }
 
 // StartSession starts or resumes a visitor's session. A token from an
@@ -87,7 +110,11 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 	if err != nil {
 		return nil, err
 	}
-	return &Session{VisitorToken: token, Conversation: visitorConversation(c)}, nil
+	view, err := siteView(site)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{VisitorToken: token, Conversation: visitorConversation(c), Site: visitorSite(view, s.now())}, nil
 }
 
 // checkPageURL accepts an absolute http(s) URL of reasonable length.

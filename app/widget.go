@@ -60,9 +60,9 @@ type Origin struct {
 }
 
 // allowedFrom refuses a browser request from a page the site does not own.
-// Pages on the site's domain or its subdomains may call the widget API, and
-// so may pages of this server itself (the demo page). A site without a
-// domain accepts every origin. Requests without an Origin header (not from
+// Pages on the site's domains or their subdomains may call the widget API, and
+// so may pages of this server itself (the demo page). A site without
+// domains accepts every origin. Requests without an Origin header (not from
 // a browser page) carry no ambient credential, so they are let through.
 func allowedFrom(site *storage.Site, o Origin) error {
 	if o.Origin == "" {
@@ -72,13 +72,15 @@ func allowedFrom(site *storage.Site, o Origin) error {
 	if err == nil && u.Host != "" && strings.EqualFold(u.Host, o.Host) {
 		return nil
 	}
-	if site.Domain == nil || *site.Domain == "" {
+	if len(site.Domains) == 0 {
 		return nil
 	}
 	if err == nil {
-		host, domain := strings.ToLower(u.Hostname()), siteDomain(*site.Domain)
-		if host == domain || strings.HasSuffix(host, "."+domain) {
-			return nil
+		host := strings.ToLower(u.Hostname())
+		for _, d := range site.Domains {
+			if domain := siteDomain(d); host == domain || strings.HasSuffix(host, "."+domain) {
+				return nil
+			}
 		}
 	}
 	return &Error{Kind: Forbidden, Code: CodeOriginNotAllowed,

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAllowedFrom(t *testing.T) {
-	domain := func(d string) *storage.Site { return &storage.Site{ID: "site_x", Domain: &d} }
+	domain := func(d string) *storage.Site { return &storage.Site{ID: "site_x", Domains: []string{d}} }
 	cases := []struct {
 		site   *storage.Site
 		origin string
@@ -32,7 +32,7 @@ func TestAllowedFrom(t *testing.T) {
 	for _, c := range cases {
 		err := allowedFrom(c.site, Origin{Origin: c.origin, Host: "chat.internal:8080"})
 		if (err == nil) != c.ok {
-			t.Errorf("domain %v, origin %q: %v, want allowed=%v", *c.site.Domain, c.origin, err, c.ok)
+			t.Errorf("domains %v, origin %q: %v, want allowed=%v", c.site.Domains, c.origin, err, c.ok)
 		}
 	}
 }

@@ -94,9 +94,14 @@ func (s *Service) CreateSite(ctx context.Context, name, domain string) (*storage
 	if err := checkLen("name", name, 200, true); err != nil {
 		return nil, err
 	}
-	site := &storage.Site{ID: NewID(PrefixSite), Name: name, CreatedAt: s.stamp()}
+	now := s.stamp()
+	site := &storage.Site{ID: NewID(PrefixSite), Name: name, Domains: []string{}, CreatedAt: now, UpdatedAt: now}
 	if domain != "" {
-		site.Domain = &domain
+		d, err := checkDomain("domain", domain)
+		if err != nil {
+			return nil, err
+		}
+		site.Domains = []string{d}
 	}
 	return site, s.write(ctx, func(q *storage.Q) error { return q.InsertSite(ctx, site) })
 }

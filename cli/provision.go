@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -92,9 +93,9 @@ func sitesCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return table(out, []string{"ID", "NAME", "DOMAIN", "CREATED"}, len(sites), func(i int) []any {
+			return table(out, []string{"ID", "NAME", "DOMAINS", "CREATED"}, len(sites), func(i int) []any {
 				s := sites[i]
-				return []any{s.ID, s.Name, deref(s.Domain), s.CreatedAt}
+				return []any{s.ID, s.Name, strings.Join(s.Domains, ","), s.CreatedAt}
 			})
 		}),
 	}

@@ -1,6 +1,9 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // APIKey is a secret API key's record; the secret itself is kept only hashed.
 type APIKey struct {
@@ -46,32 +49,72 @@ func (q *Q) RevokeKey(ctx context.Context, id string, at Timestamp) error {
 }
 
 // Site is a website the widget runs on. Sites are shared by both modes.
+// BusinessHours (nil: always open) and Widget are JSON that package app
+// reads and writes whole.
 type Site struct {
 	ID             string
 	Name           string
-	Domain         *string
+	Domains        []string
+	BusinessHours  []byte
+	Widget         []byte
 	IdentitySecret *string
 	CreatedAt      Timestamp
+	UpdatedAt      Timestamp
 }
 
-const siteCols = `id, name, domain, identity_secret, created_at`
+const siteCols = `id, name, domains, business_hours, widget, identity_secret, created_at, updated_at`
 
 func scanSite(s interface{ Scan(...any) error }) (*Site, error) {
 	v := &Site{}
-	err := s.Scan(&v.ID, &v.Name, &v.Domain, &v.IdentitySecret, &v.CreatedAt)
+	var domains string
+	err := s.Scan(&v.ID, &v.Name, &domains, &v.BusinessHours, &v.Widget, &v.IdentitySecret, &v.CreatedAt, &v.UpdatedAt)
+	if err == nil {
+		err = json.Unmarshal([]byte(domains), &v.Domains)
+	}
 	return v, notFound(err)
+}
+
+func siteArgs(s *Site) []any {
+	if s.Domains == nil {
+		s.Domains = []string{}
+	}
+	domains, _ := json.Marshal(s.Domains)
+	widget := s.Widget
+	if widget == nil {
+		widget = []byte("{}")
+	}
+	var hours any // NULL: always open
+	if s.BusinessHours != nil {
+		hours = string(s.BusinessHours)
+	}
+	return []any{s.ID, s.Name, string(domains), hours, string(widget), s.IdentitySecret,
+		s.CreatedAt, s.UpdatedAt}
 }
 
 // InsertSite stores a new site.
 func (q *Q) InsertSite(ctx context.Context, s *Site) error {
-	_, err := q.exec(ctx, `INSERT INTO sites (`+siteCols+`) VALUES (?,?,?,?,?)`,
-		s.ID, s.Name, s.Domain, s.IdentitySecret, s.CreatedAt)
+	_, err := q.exec(ctx, `INSERT INTO sites (`+siteCols+`) VALUES (?,?,?,?,?,?,?,?)`, siteArgs(s)...)
 	return err
+}
+
+// UpdateSite saves a site's name, domains, business hours and widget settings.
+func (q *Q) UpdateSite(ctx context.Context, s *Site) error {
+	a := siteArgs(s)
+	res, err := q.exec(ctx, `UPDATE sites SET name = ?, domains = ?, business_hours = ?, widget = ?, updated_at = ?
+		WHERE id = ?`, a[1], a[2], a[3], a[4], a[7], s.ID)
+	return affected(res, err)
 }
 
 // Site returns the site with id, or ErrNotFound.
 func (q *Q) Site(ctx context.Context, id string) (*Site, error) {
 	return scanSite(q.row(ctx, `SELECT `+siteCols+` FROM sites WHERE id = ?`, id))
+}
+
+// SitePage lists sites newest first.
+func (q *Q) SitePage(ctx context.Context, p Page) ([]*Site, error) {
+	where, tail, args := keyset("created_at", true, p, nil, nil)
+	rows, err := q.query(ctx, `SELECT `+siteCols+` FROM sites`+where+tail, args...)
+	return collect(rows, err, scanSite)
 }
 
 // Sites lists every site, oldest first.

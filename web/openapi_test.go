@@ -249,6 +249,13 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("PATCH", "/v1/tickets/"+tkt["id"].(string), map[string]any{"status": "solved", "assignee_id": e.member2}).ok(t, 200)
 	e.test("DELETE", "/v1/tickets/1", nil).ok(t, 200)
 
+	// Sites.
+	e.test("GET", "/v1/sites", nil).ok(t, 200)
+	e.test("GET", "/v1/sites/"+e.site, nil).ok(t, 200)
+	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"example.com"},
+		"business_hours": map[string]any{"timezone": "Europe/Berlin", "weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}},
+		"widget":         map[string]any{"color": "#112233"}}).ok(t, 200)
+
 	// Knowledge sources.
 	src := id(e.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ", "content": "# Shipping\nTwo days."}), 201)
 	e.test("GET", "/v1/knowledge-sources", nil).ok(t, 200)

@@ -109,6 +109,9 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("PATCH /v1/tickets/{id}", noQuery(h.updateTicket))
 	mux.Handle("DELETE /v1/tickets/{id}", noQuery(h.deleteTicket))
 
+	mux.HandleFunc("GET /v1/sites", h.listSites)
+	mux.Handle("GET /v1/sites/{id}", noQuery(h.getSite))
+	mux.Handle("PATCH /v1/sites/{id}", noQuery(h.updateSite))
 	mux.Handle("POST /v1/contacts", noQuery(h.upsertContact))
 	mux.HandleFunc("GET /v1/contacts", h.listContacts)
 	mux.Handle("GET /v1/contacts/{id}", noQuery(h.getContact))

@@ -1,0 +1,84 @@
+package web_test
+
+import (
+	"testing"
+)
+
+func TestSites(t *testing.T) {
+	e := newEnv(t)
+	list := e.test("GET", "/v1/sites", nil).ok(t, 200)
+	if data := list["data"].([]any); len(data) != 1 || data[0].(map[string]any)["id"] != e.site {
+		t.Fatalf("sites %v", list)
+	}
+	s := e.live("GET", "/v1/sites/"+e.site, nil).ok(t, 200) // shared by both modes
+	if s["object"] != "site" || s["business_hours"] != nil || s["identity_verification"] != false ||
+		s["widget"].(map[string]any)["locale"] != "en" || s["widget"].(map[string]any)["position"] != "right" {
+		t.Fatalf("a new site: %v", s)
+	}
+	e.test("GET", "/v1/sites/site_nope", nil).fails(t, 404, "resource_missing", "id")
+
+	up := e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"name": "Shop", "domains": []string{"https://Shop.Example.com/", "example.org"},
+		"business_hours": map[string]any{"timezone": "America/New_York",
+			"weekly":   map[string]any{"mon": [][]string{{"09:00", "12:00"}, {"13:00", "17:30"}}, "sat": [][]string{}},
+			"holidays": []string{"2026-12-25"}},
+		"widget": map[string]any{"color": "#FF8800", "locale": "de", "require_email": true}}).ok(t, 200)
+	w := up["widget"].(map[string]any)
+	bh := up["business_hours"].(map[string]any)
+	if up["name"] != "Shop" || up["domains"].([]any)[0] != "shop.example.com" || w["color"] != "#FF8800" ||
+		w["locale"] != "de" || w["require_email"] != true || w["position"] != "right" ||
+		bh["timezone"] != "America/New_York" || len(bh["weekly"].(map[string]any)["mon"].([]any)) != 2 ||
+		len(bh["weekly"].(map[string]any)["tue"].([]any)) != 0 {
+		t.Fatalf("updated site %v", up)
+	}
+	// widget changes only what it names; business_hours null means always open.
+	up = e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"position": "left"}, "business_hours": nil}).ok(t, 200)
+	if w := up["widget"].(map[string]any); w["position"] != "left" || w["color"] != "#FF8800" || up["business_hours"] != nil {
+		t.Fatalf("second update %v", up)
+	}
+
+	hours := func(h map[string]any) map[string]any { return map[string]any{"business_hours": h} }
+	for _, c := range []struct {
+		name        string
+		body        map[string]any
+		code, param string
+	}{
+		{"colour", map[string]any{"widget": map[string]any{"color": "orange"}}, "parameter_invalid", "widget.color"},
+		{"position", map[string]any{"widget": map[string]any{"position": "top"}}, "parameter_invalid", "widget.position"},
+		{"locale", map[string]any{"widget": map[string]any{"locale": "xx"}}, "parameter_invalid", "widget.locale"},
+		{"widget field", map[string]any{"widget": map[string]any{"font": "serif"}}, "parameter_unknown", "widget.font"},
+		{"require_email", map[string]any{"widget": map[string]any{"require_email": "yes"}}, "parameter_invalid", "widget.require_email"},
+		{"domain", map[string]any{"domains": []string{"example.com", "not a domain"}}, "parameter_invalid", "domains.1"},
+		{"empty name", map[string]any{"name": " "}, "parameter_invalid", "name"},
+		{"no time zone", hours(map[string]any{"weekly": map[string]any{}}), "parameter_missing", "business_hours.timezone"},
+		{"time zone", hours(map[string]any{"timezone": "Mars/Olympus"}), "parameter_invalid", "business_hours.timezone"},
+		{"time", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"mon": [][]string{{"9am", "17:00"}}}}), "parameter_invalid", "business_hours.weekly.mon.0"},
+		{"backwards", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00", "12:00"}, {"11:00", "10:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.1"},
+		{"overlap", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00", "12:00"}, {"11:00", "13:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.1"},
+		{"day", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"monday": [][]string{}}}), "parameter_unknown", "business_hours.weekly.monday"},
+		{"holiday", hours(map[string]any{"timezone": "UTC", "holidays": []string{"2026-12-25", "25/12/2026"}}), "parameter_invalid", "business_hours.holidays.1"},
+		{"hours field", hours(map[string]any{"timezone": "UTC", "open": true}), "parameter_unknown", "business_hours.open"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.test("PATCH", "/v1/sites/"+e.site, c.body).fails(t, 400, c.code, c.param)
+		})
+	}
+}
+
+// The widget learns at session start whether the team is in, and how to look.
+func TestWidgetSessionCarriesTheSite(t *testing.T) {
+	e := newEnv(t) // the clock stands at Thursday 2026-10-01 12:00 UTC
+	start := func() map[string]any {
+		return e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": "https://example.com/",
+			"test": true}).ok(t, 200)["site"].(map[string]any)
+	}
+	if s := start(); s["availability"] != "online" || s["next_open_at"] != nil || s["locale"] != "en" || s["require_email"] != false {
+		t.Fatalf("always open: %v", s)
+	}
+	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"greeting": "Moin!", "locale": "de"},
+		"business_hours": map[string]any{"timezone": "Europe/Berlin", "weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}}}).ok(t, 200)
+	s := start()
+	if s["availability"] != "offline" || s["next_open_at"] != "2026-10-05T07:00:00.000Z" || s["greeting"] != "Moin!" ||
+		s["locale"] != "de" || s["offline_message"] == "" {
+		t.Fatalf("offline: %v", s)
+	}
+}
