@@ -160,11 +160,17 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 			return settled{ok: true}, orGone(err)
 		}
 		now := s.stamp()
+		body := a.Body
 		if a.HandOff {
 			c.Status = StatusWaiting
+			if away, ok, err := s.awayReply(ctx, q, c); err != nil {
+				return settled{}, err
+			} else if ok {
+				body = away
+			}
 		}
 		// Only the status may have changed: the narrow update will do.
-		reply, err := s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, a.Body, a.Sources, now,
+		reply, err := s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, body, a.Sources, now,
 			q.UpdateConversationActivity)
 		if err != nil {
 			return settled{}, err

@@ -89,34 +89,39 @@ type Handoff struct {
 // assignee is given, else to `waiting`. The assistant stops answering.
 func (s *Service) HandOff(ctx context.Context, mode storage.Mode, id string, in Handoff) (*storage.Conversation, error) {
 	return writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
-		c, err := q.Conversation(ctx, mode, id)
-		if err != nil {
-			return nil, found(err, noSuch("conversation", id))
-		}
-		if c.Status == StatusClosed {
-			return nil, closedErr(id)
-		}
-		now := s.stamp()
-		c.Status = StatusWaiting
-		if in.AssigneeID.has() {
-			if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
-				return nil, err
-			}
-			c.Status, c.AssigneeID = StatusHandedOff, in.AssigneeID.ptr()
-		}
-		if in.Note.has() && strings.TrimSpace(in.Note.V) != "" {
-			err := q.InsertNote(ctx, &storage.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
-				AuthorID: in.AssigneeID.ptr(), Body: in.Note.V, CreatedAt: now})
-			if err != nil {
-				return nil, err
-			}
-		}
-		c.UpdatedAt = now
-		if err := q.UpdateConversation(ctx, c); err != nil {
+		return s.handOff(ctx, q, mode, id, in)
+	})
+}
+
+// handOff is HandOff in the caller's transaction.
+func (s *Service) handOff(ctx context.Context, q *storage.Q, mode storage.Mode, id string, in Handoff) (*storage.Conversation, error) {
+	c, err := q.Conversation(ctx, mode, id)
+	if err != nil {
+		return nil, found(err, noSuch("conversation", id))
+	}
+	if c.Status == StatusClosed {
+		return nil, closedErr(id)
+	}
+	now := s.stamp()
+	c.Status = StatusWaiting
+	if in.AssigneeID.has() {
+		if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
 			return nil, err
 		}
-		return c, s.emit(ctx, q, mode, EventConversationHandedOff, c.ID, c, now)
-	})
+		c.Status, c.AssigneeID = StatusHandedOff, in.AssigneeID.ptr()
+	}
+	if in.Note.has() && strings.TrimSpace(in.Note.V) != "" {
+		err := q.InsertNote(ctx, &storage.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
+			AuthorID: in.AssigneeID.ptr(), Body: in.Note.V, CreatedAt: now})
+		if err != nil {
+			return nil, err
+		}
+	}
+	c.UpdatedAt = now
+	if err := q.UpdateConversation(ctx, c); err != nil {
+		return nil, err
+	}
+	return c, s.emit(ctx, q, mode, EventConversationHandedOff, c.ID, c, now)
 }
 
 // Close closes a conversation. Closing a closed one changes nothing.

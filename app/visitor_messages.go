@@ -73,6 +73,9 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 	if err := s.checkVisitorRate(v); err != nil {
 		return nil, err
 	}
+	if err := s.checkPreChat(ctx, v); err != nil {
+		return nil, err
+	}
 	// queued: the message waits for the assistant's answer.
 	type posted struct {
 		msg    *storage.Message
@@ -163,7 +166,9 @@ func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (
 }
 
 // VisitorHandOff is the visitor asking for a person: their conversation
-// moves to `waiting` and the assistant stops answering.
+// moves to `waiting` and the assistant stops answering. Outside business
+// hours the assistant says when the team is back and that the answer will
+// come by e-mail.
 func (s *Service) VisitorHandOff(ctx context.Context, v *Visit) (*VisitorConversation, error) {
 	c, err := orNil(s.db.Read().LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 	if err != nil {
@@ -173,6 +178,39 @@ func (s *Service) VisitorHandOff(ctx context.Context, v *Visit) (*VisitorConvers
 		return nil, &Error{Kind: NotFound, Code: CodeResourceMissing,
 			Message: "There is no conversation to hand off yet; send a message first."}
 	}
-	c, err = s.HandOff(ctx, v.Mode, c.ID, Handoff{})
+	c, err = writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
+		c, err := s.handOff(ctx, q, v.Mode, c.ID, Handoff{})
+		if err != nil {
+			return nil, err
+		}
+		if away, ok, err := s.awayReply(ctx, q, c); err != nil || !ok {
+			return c, err
+		} else if _, err := s.addMessage(ctx, q, c, storage.Author{Type: storage.AuthorBot}, away, nil, s.stamp()); err != nil {
+			return nil, err
+		}
+		return c, nil
+	})
 	return visitorConversation(c), err
+}
+
+// checkPreChat refuses a message while the site requires an e-mail address
+// first (widget.require_email) and the visitor has not left one.
+func (s *Service) checkPreChat(ctx context.Context, v *Visit) error {
+	site, err := siteView(v.Site)
+	if err != nil || !site.Widget.RequireEmail {
+		return err
+	}
+	q := s.db.Read()
+	visitor, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
+	if err != nil {
+		return err
+	}
+	if visitor.ContactID != nil {
+		c, err := orNil(q.Contact(ctx, v.Mode, *visitor.ContactID))
+		if err != nil || c != nil && c.Email != nil {
+			return err
+		}
+	}
+	return &Error{Kind: Invalid, Code: CodeParameterMissing, Param: "email",
+		Message: "This site asks for your e-mail address before the first message: send it with POST /widget/v1/identify."}
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -81,4 +82,43 @@ func TestWidgetSessionCarriesTheSite(t *testing.T) {
 		s["locale"] != "de" || s["offline_message"] == "" {
 		t.Fatalf("offline: %v", s)
 	}
+}
+
+// Outside business hours the assistant still answers, and a hand-off says
+// when the team is back and that the answer comes by e-mail.
+func TestWidgetOfflineHandOff(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{}) // Thursday 2026-10-01 12:00 UTC
+	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"business_hours": map[string]any{"timezone": "Europe/Berlin",
+		"weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}}}).ok(t, 200)
+	tok := e.session(false)
+	if reply := e.say(tok, "How long does a refund take?")["reply"]; reply == nil || len(reply.(map[string]any)["sources"].([]any)) == 0 {
+		t.Fatalf("the assistant did not answer while the team is away: %v", reply)
+	}
+	reply := e.say(tok, "I want to talk to a person")["reply"].(map[string]any)
+	if body := reply["body"].(string); !strings.Contains(body, "back Monday 5 October at 09:00 (CEST)") ||
+		!strings.Contains(body, "please leave your e-mail address") {
+		t.Fatalf("offline hand-off reply %q", body)
+	}
+	// With an address known, the button's hand-off names it.
+	tok2 := e.session(false)
+	e.say(tok2, "Hello")
+	e.wdo("POST", "/widget/v1/identify", tok2, map[string]any{"email": "ada@example.com"}).ok(t, 200)
+	if c := e.wdo("POST", "/widget/v1/handoff", tok2, nil).ok(t, 200); c["status"] != "waiting" {
+		t.Fatalf("hand-off %v", c)
+	}
+	msgs := e.wdo("GET", "/widget/v1/messages", tok2, nil).ok(t, 200)["data"].([]any)
+	last := msgs[len(msgs)-1].(map[string]any)["body"].(string)
+	if !strings.Contains(last, "by e-mail at ada@example.com") {
+		t.Fatalf("last message %q", last)
+	}
+}
+
+// With require_email, the first message waits for an e-mail address.
+func TestWidgetPreChatEmail(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"require_email": true}}).ok(t, 200)
+	tok := e.session(false)
+	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi"}).fails(t, 400, "parameter_missing", "email")
+	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "bo@example.com"}).ok(t, 200)
+	e.say(tok, "Hi")
 }
