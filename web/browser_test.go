@@ -77,3 +77,100 @@ func TestBrowserWidget(t *testing.T) {
 	}
 	screenshot(t, ctx, "widget.png")
 }
+
+// TestBrowserWidgetFollowsTheSite drives the widget through a site's
+// settings: away outside business hours with the e-mail form, the pre-chat
+// form, and the German texts. Screenshots of each are saved.
+func TestBrowserWidgetFollowsTheSite(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{}) // the clock stands on a Thursday at 12:00 UTC
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
+	site := func(body map[string]any) { e.test("PATCH", "/v1/sites/"+e.site, body).ok(t, 200) }
+	visible := func(sel string) chromedp.Action[chromedp.Void] {
+		return chromedp.Poll[chromedp.Void](`(() => { const n = document.querySelector("`+sel+`"); return n && !n.closest("[hidden]"); })()`,
+			chromedp.WithPollingTimeout(5*time.Second))
+	}
+	open := func(step string) {
+		t.Helper()
+		err := chromedp.Do(ctx,
+			// A new visitor: storage is cleared on a page without the widget.
+			chromedp.Navigate(e.srv.URL+"/healthz"),
+			chromedp.Evaluate[chromedp.Void](`localStorage.clear()`),
+			chromedp.Navigate(e.srv.URL+"/demo?site="+e.site),
+			chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
+			chromedp.Click(chromedp.CSS(".csw-launch")),
+			chromedp.WaitVisible(chromedp.CSS(".csw-head h2")),
+		)
+		if err != nil {
+			t.Fatalf("%s: opening the widget: %v", step, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("%s: %v", sel, err)
+		}
+		return s
+	}
+
+	// Away: the banner says when the team is back, the e-mail form asks for an address.
+	site(map[string]any{"business_hours": map[string]any{"timezone": "Europe/Berlin",
+		"weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}},
+		"widget": map[string]any{"offline_message": "We're out of the office.", "greeting": "Hello! Ask us anything."}})
+	open("away")
+	if err := chromedp.Do(ctx, visible(".csw-away"), visible(".csw-mail"), visible(".csw-form"), visible(".csw-hello")); err != nil {
+		t.Fatalf("away: %v", err)
+	}
+	if s := text(".csw-away"); !strings.Contains(s, "We're out of the office.") || !strings.Contains(s, "We're back Monday") {
+		t.Fatalf("away banner %q", s)
+	}
+	screenshot(t, ctx, "widget-offline.png")
+	err := chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("csw-email"), "ada@example.com"),
+		chromedp.Click(chromedp.CSS(".csw-mail button[type=submit]")),
+		chromedp.Poll[chromedp.Void](`document.querySelector(".csw-status").textContent.includes("answer by e-mail")`,
+			chromedp.WithPollingTimeout(5*time.Second)),
+	)
+	if err != nil {
+		t.Fatalf("away: leaving an address: %v", err)
+	}
+	if got := e.test("GET", "/v1/contacts?email=ada@example.com", nil).ok(t, 200)["data"].([]any); len(got) != 1 {
+		t.Fatalf("the address left while away made no contact: %v", got)
+	}
+
+	// Pre-chat: the composer waits for an e-mail address.
+	site(map[string]any{"business_hours": nil, "widget": map[string]any{"require_email": true}})
+	open("pre-chat")
+	if err := chromedp.Do(ctx, visible(".csw-mail")); err != nil {
+		t.Fatalf("pre-chat form: %v", err)
+	}
+	if hidden, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector(".csw-form").hidden`)); !hidden {
+		t.Fatal("pre-chat: the composer shows before the address is given")
+	}
+	screenshot(t, ctx, "widget-prechat.png")
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("csw-email"), "bo@example.com"),
+		chromedp.Click(chromedp.CSS(".csw-mail button[type=submit]")),
+		visible(".csw-form"),
+		chromedp.SendKeys(chromedp.ID("csw-input"), "How long does a refund take?"),
+		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(".csw-bot .csw-body")),
+	)
+	if err != nil {
+		t.Fatalf("pre-chat: writing after the form: %v", err)
+	}
+
+	// German: every fixed text follows the site's locale.
+	site(map[string]any{"widget": map[string]any{"require_email": false, "locale": "de", "greeting": "Hallo! Wie können wir helfen?"}})
+	open("German")
+	if h, human, hello := text(".csw-head h2"), text(".csw-human"), text(".csw-hello"); h != "Schreiben Sie uns" ||
+		human != "Mit einem Menschen sprechen" || hello != "Hallo! Wie können wir helfen?" {
+		t.Fatalf("German texts: heading %q, button %q, greeting %q", h, human, hello)
+	}
+	screenshot(t, ctx, "widget-de.png")
+}

@@ -1,7 +1,9 @@
 /* chatsvc chat widget. Embed with:
  *   <script src="{public_url}/widget.js" data-site="site_…" async></script>
- * Optional attributes: data-test="true" (test mode), data-title="…".
- * No dependencies; talks to {public_url}/widget/v1. */
+ * Optional attributes: data-test="true" (test mode), data-title="…",
+ * data-locale="auto" (the visitor's browser language before the site's).
+ * Its looks, language, hours and forms come from the site's settings.
+ * No dependencies; talks to {public_url}/widget/v1 only. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -9,32 +11,96 @@
   window.__chatsvcWidget = true;
   var site = script.getAttribute("data-site");
   var test = script.getAttribute("data-test") === "true";
-  var title = script.getAttribute("data-title") || "Chat with us";
+  var auto = script.getAttribute("data-locale") === "auto";
   var base = new URL(script.src, location.href).origin + "/widget/v1";
   var storeKey = "chatsvc:" + site + (test ? ":test" : "");
   var token = null, events = null, retry = 1000, seen = {}, opened = false, starting = null;
+  var conf = { locale: "en", position: "right", color: "#2563EB", greeting: "", availability: "online" };
+  var conv = null, rated = {};
 
-  function load() { try { return localStorage.getItem(storeKey); } catch (e) { return null; } }
-  function save(t) { try { t ? localStorage.setItem(storeKey, t) : localStorage.removeItem(storeKey); } catch (e) {} }
+  // ---- texts -----------------------------------------------------------
+  var T = {
+    en: ["Chat", "Chat with us", "Close chat", "Messages", "You: ", "Assistant", "Team", "Sources", "Talk to a person",
+      "Your message", "Type your question…", "Send", "A person from the team will join shortly.",
+      "You are chatting with the team.", "This conversation is closed. Write again to start a new one.",
+      "We're back {when}.", "Your e-mail address", "Save", "Thanks! We'll answer by e-mail.",
+      "Please leave your e-mail address to start the chat.", "Start chat", "How was this conversation?",
+      "Anything to add? (optional)", "Send rating", "Thank you for your feedback!", "Chat is unavailable right now.",
+      "Your message could not be sent.", "Could not reach the team.", "I'd like to talk to a person.", "{n} of 5",
+      "just now", "Away"],
+    de: ["Chat", "Schreiben Sie uns", "Chat schließen", "Nachrichten", "Sie: ", "Assistent", "Team", "Quellen",
+      "Mit einem Menschen sprechen", "Ihre Nachricht", "Ihre Frage…", "Senden", "Gleich meldet sich jemand aus dem Team.",
+      "Sie schreiben mit dem Team.", "Dieses Gespräch ist beendet. Schreiben Sie erneut, um ein neues zu beginnen.",
+      "Wir sind {when} wieder da.", "Ihre E-Mail-Adresse", "Speichern", "Danke! Wir antworten per E-Mail.",
+      "Bitte geben Sie Ihre E-Mail-Adresse an, um den Chat zu starten.", "Chat starten", "Wie war dieses Gespräch?",
+      "Möchten Sie etwas hinzufügen? (optional)", "Bewertung senden", "Vielen Dank für Ihre Rückmeldung!",
+      "Der Chat ist gerade nicht erreichbar.", "Ihre Nachricht konnte nicht gesendet werden.",
+      "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend"],
+    fr: ["Chat", "Discutons", "Fermer le chat", "Messages", "Vous : ", "Assistant", "Équipe", "Sources",
+      "Parler à une personne", "Votre message", "Posez votre question…", "Envoyer",
+      "Une personne de l'équipe va vous répondre.", "Vous discutez avec l'équipe.",
+      "Cette conversation est close. Écrivez à nouveau pour en commencer une autre.", "Nous revenons {when}.",
+      "Votre adresse e-mail", "Enregistrer", "Merci ! Nous répondrons par e-mail.",
+      "Indiquez votre adresse e-mail pour commencer.", "Commencer", "Comment s'est passée cette conversation ?",
+      "Un commentaire ? (facultatif)", "Envoyer la note", "Merci pour votre avis !", "Le chat est indisponible.",
+      "Votre message n'a pas pu être envoyé.", "Impossible de joindre l'équipe.", "Je voudrais parler à une personne.",
+      "{n} sur 5", "à l'instant", "Absents"],
+    es: ["Chat", "Escríbenos", "Cerrar el chat", "Mensajes", "Tú: ", "Asistente", "Equipo", "Fuentes",
+      "Hablar con una persona", "Tu mensaje", "Escribe tu pregunta…", "Enviar", "Una persona del equipo te atenderá enseguida.",
+      "Estás hablando con el equipo.", "Esta conversación está cerrada. Escribe de nuevo para empezar otra.",
+      "Volvemos {when}.", "Tu correo electrónico", "Guardar", "¡Gracias! Te responderemos por correo.",
+      "Déjanos tu correo electrónico para empezar.", "Empezar", "¿Qué tal ha ido esta conversación?",
+      "¿Algo que añadir? (opcional)", "Enviar valoración", "¡Gracias por tu opinión!", "El chat no está disponible.",
+      "No se pudo enviar tu mensaje.", "No se pudo contactar con el equipo.", "Quiero hablar con una persona.",
+      "{n} de 5", "ahora mismo", "Ausentes"],
+    nl: ["Chat", "Chat met ons", "Chat sluiten", "Berichten", "Jij: ", "Assistent", "Team", "Bronnen",
+      "Met een mens praten", "Je bericht", "Typ je vraag…", "Versturen", "Iemand van het team komt zo bij je.",
+      "Je chat met het team.", "Dit gesprek is gesloten. Schrijf opnieuw om een nieuw gesprek te beginnen.",
+      "We zijn {when} terug.", "Je e-mailadres", "Opslaan", "Bedankt! We antwoorden per e-mail.",
+      "Laat je e-mailadres achter om de chat te starten.", "Chat starten", "Hoe was dit gesprek?",
+      "Nog iets toe te voegen? (optioneel)", "Beoordeling versturen", "Bedankt voor je feedback!",
+      "De chat is nu niet beschikbaar.", "Je bericht kon niet worden verstuurd.", "Het team is niet bereikbaar.",
+      "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig"]
+  };
+  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away".split(" ");
+  var lang = "en", L = {};
+  function pick(l) { return T[l] ? l : T[(l || "").slice(0, 2)] ? l.slice(0, 2) : null; }
+  function setLocale() {
+    lang = (auto && pick(navigator.language)) || pick(conf.locale) || "en";
+    KEYS.forEach(function (k, i) { L[k] = T[lang][i]; });
+  }
+  function t(k, v) { return L[k].replace(/\{(\w+)\}/g, function (_, n) { return v[n]; }); }
+  setLocale();
 
-  // ---- DOM -----------------------------------------------------------
-  var css = ".csw-launch{position:fixed;right:20px;bottom:20px;z-index:2147483000;border:0;border-radius:28px;" +
-    "background:#2451d6;color:#fff;font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
-    ".csw-launch:focus-visible,.csw button:focus-visible,.csw textarea:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}" +
-    ".csw{position:fixed;right:20px;bottom:84px;z-index:2147483000;width:360px;max-width:calc(100vw - 40px);height:520px;" +
+  function load(k) { try { return localStorage.getItem(storeKey + (k || "")); } catch (e) { return null; } }
+  function save(v, k) { try { v ? localStorage.setItem(storeKey + (k || ""), v) : localStorage.removeItem(storeKey + (k || "")); } catch (e) {} }
+
+  // ---- DOM -------------------------------------------------------------
+  // Logical properties (inset-inline-*, margin-inline-*) keep the layout
+  // right for right-to-left pages; the side comes from the site's settings.
+  var css = ".csw-launch{position:fixed;bottom:20px;z-index:2147483000;border:0;border-radius:28px;background:var(--csw-c);" +
+    "color:#fff;font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
+    ".csw-launch,.csw{inset-inline-end:20px}.csw-left .csw-launch,.csw-left .csw{inset-inline-end:auto;inset-inline-start:20px}" +
+    ".csw-root button:focus-visible,.csw-root textarea:focus-visible,.csw-root input:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}" +
+    ".csw{position:fixed;bottom:84px;z-index:2147483000;width:360px;max-width:calc(100vw - 40px);height:540px;" +
     "max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:#fff;color:#1d2330;border-radius:12px;" +
     "box-shadow:0 8px 30px rgba(0,0,0,.3);font:14px/1.45 system-ui,sans-serif;overflow:hidden}" +
-    ".csw[hidden]{display:none}.csw-head{display:flex;align-items:center;justify-content:space-between;background:#2451d6;color:#fff;padding:10px 14px}" +
+    ".csw[hidden],.csw-root [hidden]{display:none}.csw-head{display:flex;align-items:center;justify-content:space-between;background:var(--csw-c);color:#fff;padding:10px 14px}" +
     ".csw-head h2{font-size:16px;margin:0}.csw-x{background:none;border:0;color:#fff;font-size:22px;cursor:pointer;line-height:1}" +
+    ".csw-away{background:#fff6e0;color:#5c4400;padding:8px 12px;font-size:13px;border-bottom:1px solid #f0e0b0}" +
     ".csw-log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:8px;margin:0;list-style:none}" +
-    ".csw-msg{max-width:85%;padding:8px 11px;border-radius:10px;white-space:pre-wrap;word-wrap:break-word}" +
-    ".csw-contact{align-self:flex-end;background:#2451d6;color:#fff}.csw-bot,.csw-agent,.csw-system{align-self:flex-start;background:#eef1f7}" +
+    ".csw-msg{max-width:85%;padding:8px 11px;border-radius:10px;white-space:pre-wrap;overflow-wrap:anywhere;text-align:start}" +
+    ".csw-contact{align-self:flex-end;background:var(--csw-c);color:#fff}.csw-bot,.csw-agent,.csw-system,.csw-hello{align-self:flex-start;background:#eef1f7}" +
     ".csw-agent{background:#e3f4e8}.csw-who{display:block;font-size:11px;font-weight:600;opacity:.75;margin-bottom:2px}" +
-    ".csw-src{margin:6px 0 0;padding-left:16px;font-size:12px}.csw-msg a{color:inherit}" +
+    ".csw-time{display:block;font-size:10px;opacity:.65;margin-top:2px}" +
+    ".csw-src{margin:6px 0 0;padding-inline-start:16px;font-size:12px}.csw-msg a{color:inherit}" +
     ".csw-status{font-size:12px;color:#4a5570;padding:4px 12px;min-height:1em}" +
-    ".csw-form{display:flex;gap:6px;padding:8px;border-top:1px solid #e1e5ee}.csw-form textarea{flex:1;resize:none;font:inherit;padding:6px;border:1px solid #c4cad8;border-radius:6px}" +
-    ".csw-form button,.csw-human{border:0;border-radius:6px;background:#2451d6;color:#fff;font:600 13px system-ui,sans-serif;padding:0 12px;cursor:pointer}" +
-    ".csw-human{background:none;color:#2451d6;text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
+    ".csw-form,.csw-mail,.csw-rate{display:flex;flex-wrap:wrap;gap:6px;padding:8px;border-top:1px solid #e1e5ee}" +
+    ".csw-form textarea,.csw-root input[type=email],.csw-rate textarea{flex:1;min-width:0;resize:none;font:inherit;padding:6px;border:1px solid #c4cad8;border-radius:6px}" +
+    ".csw-root form button,.csw-human{border:0;border-radius:6px;background:var(--csw-c);color:#fff;font:600 13px system-ui,sans-serif;padding:6px 12px;cursor:pointer}" +
+    ".csw-human{background:none;color:var(--csw-c);text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
+    ".csw-note{width:100%;margin:0;font-size:13px}.csw-rate .csw-stars button{background:#eef1f7;color:#1d2330;min-width:34px}" +
+    ".csw-rate .csw-stars button[aria-pressed=true]{background:var(--csw-c);color:#fff}.csw-stars{display:flex;gap:4px;width:100%}" +
     ".csw-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}";
   var style = document.createElement("style");
   style.textContent = css;
@@ -46,23 +112,81 @@
     if (text != null) e.textContent = text;
     return e;
   }
-  var launch = el("button", { "class": "csw-launch", type: "button", "aria-expanded": "false", "aria-controls": "csw-panel" }, "Chat");
-  var panel = el("section", { "class": "csw", id: "csw-panel", role: "dialog", "aria-label": title, hidden: "" });
-  var head = el("div", { "class": "csw-head" });
-  head.appendChild(el("h2", {}, title));
-  var close = el("button", { "class": "csw-x", type: "button", "aria-label": "Close chat" }, "\u00d7");
-  head.appendChild(close);
-  var log = el("ol", { "class": "csw-log", "aria-live": "polite", "aria-label": "Messages" });
+  function add(parent) { for (var i = 1; i < arguments.length; i++) parent.appendChild(arguments[i]); return parent; }
+  var root = el("div", { "class": "csw-root" });
+  var launch = el("button", { "class": "csw-launch", type: "button", "aria-expanded": "false", "aria-controls": "csw-panel" });
+  var panel = el("section", { "class": "csw", id: "csw-panel", role: "dialog", hidden: "" });
+  var heading = el("h2");
+  var close = el("button", { "class": "csw-x", type: "button" }, "\u00d7");
+  var away = el("p", { "class": "csw-away", hidden: "" });
+  var log = el("ol", { "class": "csw-log", "aria-live": "polite" });
+  var hello = el("li", { "class": "csw-msg csw-hello", hidden: "" });
   var status = el("div", { "class": "csw-status", role: "status" });
-  var human = el("button", { "class": "csw-human", type: "button" }, "Talk to a person");
+  var human = el("button", { "class": "csw-human", type: "button" });
   var form = el("form", { "class": "csw-form" });
-  var label = el("label", { "for": "csw-input", "class": "csw-sr" }, "Your message");
-  var input = el("textarea", { id: "csw-input", rows: "2", maxlength: "4000", placeholder: "Type your question…" });
-  var send = el("button", { type: "submit" }, "Send");
-  form.appendChild(label); form.appendChild(input); form.appendChild(send);
-  panel.appendChild(head); panel.appendChild(log); panel.appendChild(status); panel.appendChild(human); panel.appendChild(form);
-  document.body.appendChild(panel);
-  document.body.appendChild(launch);
+  var label = el("label", { "for": "csw-input", "class": "csw-sr" });
+  var input = el("textarea", { id: "csw-input", rows: "2", maxlength: "4000" });
+  var send = el("button", { type: "submit" });
+  // The e-mail form: before the first message (require_email) or while away.
+  var mail = el("form", { "class": "csw-mail", hidden: "" });
+  var mailNote = el("p", { "class": "csw-note", id: "csw-mail-note" });
+  var mailLabel = el("label", { "for": "csw-email", "class": "csw-sr" });
+  var mailInput = el("input", { id: "csw-email", type: "email", required: "", autocomplete: "email", "aria-describedby": "csw-mail-note" });
+  var mailSend = el("button", { type: "submit" });
+  // The rating form, once a conversation is closed.
+  var rate = el("form", { "class": "csw-rate", hidden: "" });
+  var rateNote = el("p", { "class": "csw-note", id: "csw-rate-note" });
+  var stars = el("div", { "class": "csw-stars", role: "group", "aria-labelledby": "csw-rate-note" });
+  var rateLabel = el("label", { "for": "csw-comment", "class": "csw-sr" });
+  var comment = el("textarea", { id: "csw-comment", rows: "2", maxlength: "1000" });
+  var rateSend = el("button", { type: "submit" });
+  var score = 0;
+  for (var n = 1; n <= 5; n++) stars.appendChild(el("button", { type: "button", "data-score": n, "aria-pressed": "false" }, "\u2605".repeat(n)));
+  add(form, label, input, send);
+  add(mail, mailNote, mailLabel, mailInput, mailSend);
+  add(rate, rateNote, stars, rateLabel, comment, rateSend);
+  log.appendChild(hello);
+  add(panel, add(el("div", { "class": "csw-head" }), heading, close), away, log, status, human, mail, rate, form);
+  add(root, panel, launch);
+  document.body.appendChild(root);
+
+  // texts paints every fixed text in the widget's language.
+  function texts() {
+    var title = script.getAttribute("data-title") || L.title;
+    launch.textContent = L.chat; panel.setAttribute("aria-label", title); heading.textContent = title;
+    close.setAttribute("aria-label", L.close); log.setAttribute("aria-label", L.messages); human.textContent = L.human;
+    label.textContent = L.label; input.placeholder = L.placeholder; send.textContent = L.send;
+    mailLabel.textContent = L.email; mailInput.placeholder = L.email; mailSend.textContent = L.save;
+    rateNote.textContent = L.rate; rateLabel.textContent = L.comment; comment.placeholder = L.comment; rateSend.textContent = L.rateSend;
+    [].forEach.call(stars.children, function (b) { b.setAttribute("aria-label", t("stars", { n: b.getAttribute("data-score") })); });
+    panel.setAttribute("lang", lang); launch.setAttribute("lang", lang);
+  }
+  // look applies the site's settings from the session.
+  function look(s) {
+    for (var k in s) conf[k] = s[k];
+    setLocale(); texts();
+    root.style.setProperty("--csw-c", /^#[0-9a-f]{6}$/i.test(conf.color) ? conf.color : "#2563EB");
+    root.classList.toggle("csw-left", conf.position === "left");
+    hello.textContent = conf.greeting || ""; hello.hidden = !conf.greeting || log.children.length > 1;
+    var off = conf.availability === "offline";
+    away.hidden = !off;
+    away.textContent = off ? [conf.offline_message || L.away, conf.next_open_at ? t("back", { when: when(conf.next_open_at) }) : ""].join(" ") : "";
+    ask();
+  }
+  function when(ts) {
+    return new Date(ts).toLocaleString(lang, { weekday: "long", hour: "2-digit", minute: "2-digit" });
+  }
+  // ask shows the e-mail form when the site wants an address and has none.
+  function ask() {
+    var need = !load(":email") && (conf.require_email || conf.availability === "offline");
+    mail.hidden = !need;
+    mailNote.textContent = conf.require_email ? L.prechat : L.email;
+    form.hidden = need && !!conf.require_email;
+    showConversation(conv);
+    mailSend.textContent = conf.require_email ? L.start : L.save;
+  }
+  root.style.setProperty("--csw-c", conf.color);
+  texts();
 
   // ---- rendering -------------------------------------------------------
   var linkRE = /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g;
@@ -76,23 +200,30 @@
     }
     node.appendChild(document.createTextNode(text.slice(last)));
   }
-  var names = { bot: "Assistant", agent: "Team", system: "" };
+  // ago is a message's time as the visitor reads it: relative when recent.
+  function ago(ts) {
+    var d = new Date(ts), s = (Date.now() - d) / 1000;
+    if (s < 60) return L.now;
+    if (s < 3600 && window.Intl && Intl.RelativeTimeFormat) return new Intl.RelativeTimeFormat(lang, { numeric: "auto" }).format(-Math.round(s / 60), "minute");
+    return d.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+  }
   function show(m) {
     if (!m || seen[m.id]) return;
     seen[m.id] = true;
+    hello.hidden = true;
     var type = m.author && m.author.type || "system";
-    var li = el("li", { "class": "csw-msg csw-" + type, "data-id": m.id });
+    var li = el("li", { "class": "csw-msg csw-" + type, "data-id": m.id, dir: "auto" });
     if (type !== "contact") {
-      var who = (m.author && m.author.name) || names[type];
+      var who = (m.author && m.author.name) || { bot: L.bot, agent: L.agent }[type];
       if (who) li.appendChild(el("span", { "class": "csw-who" }, who));
     } else {
-      li.appendChild(el("span", { "class": "csw-sr" }, "You: "));
+      li.appendChild(el("span", { "class": "csw-sr" }, L.you));
     }
     var body = el("span", { "class": "csw-body" });
     richText(body, m.body);
     li.appendChild(body);
     if (m.sources && m.sources.length) {
-      var ul = el("ul", { "class": "csw-src", "aria-label": "Sources" });
+      var ul = el("ul", { "class": "csw-src", "aria-label": L.sources });
       m.sources.forEach(function (s) {
         var item = el("li");
         if (s.url) item.appendChild(el("a", { href: s.url, target: "_blank", rel: "noopener" }, s.title || s.url));
@@ -101,12 +232,17 @@
       });
       li.appendChild(ul);
     }
+    if (m.created_at) li.appendChild(el("time", { "class": "csw-time", datetime: m.created_at }, ago(m.created_at)));
     log.appendChild(li);
     log.scrollTop = log.scrollHeight;
   }
-  var statusText = { waiting: "A person from the team will join shortly.", handed_off: "You are chatting with the team.",
-    closed: "This conversation is closed. Write again to start a new one.", open: "" };
-  function showConversation(c) { status.textContent = c ? (statusText[c.status] || "") : ""; }
+  function showConversation(c) {
+    conv = c;
+    var st = c && c.status;
+    status.textContent = st && st !== "open" ? L[st] || "" : "";
+    human.hidden = form.hidden || st === "waiting" || st === "handed_off" || st === "closed";
+    rate.hidden = !(st === "closed" && !rated[c.id]);
+  }
 
   // ---- API -------------------------------------------------------------
   function call(method, path, body) {
@@ -115,7 +251,7 @@
     return fetch(base + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined })
       .then(function (r) {
         return r.json().then(function (j) {
-          if (!r.ok) { var e = new Error((j.error && j.error.message) || r.statusText); e.status = r.status; throw e; }
+          if (!r.ok) { var e = new Error((j.error && j.error.message) || r.statusText); e.status = r.status; e.param = j.error && j.error.param; throw e; }
           return j;
         });
       });
@@ -126,16 +262,17 @@
     var req = { site_id: site, page_url: location.href, test: test };
     if (saved) req.visitor_token = saved;
     starting = call("POST", "/sessions", req).catch(function (e) {
-      if (e.status === 401 && saved) { save(null); delete req.visitor_token; return call("POST", "/sessions", req); }
+      if (e.status === 401 && saved) { save(null); save(null, ":email"); delete req.visitor_token; return call("POST", "/sessions", req); }
       throw e;
     }).then(function (s) {
       token = s.visitor_token;
       save(token);
+      if (s.site) look(s.site);
       showConversation(s.conversation);
       if (s.conversation) return call("GET", "/messages").then(function (l) { l.data.forEach(show); });
     }).then(listen).catch(function (e) {
       starting = null;
-      status.textContent = "Chat is unavailable right now (" + e.message + ").";
+      status.textContent = L.unavailable + " (" + e.message + ")";
     });
     return starting;
   }
@@ -154,8 +291,11 @@
   }
   function post(text) {
     return start().then(function () { return call("POST", "/messages", { body: text, page_url: location.href }); })
-      .then(function (r) { show(r.message); show(r.reply); })
-      .catch(function (e) { status.textContent = "Your message could not be sent (" + e.message + ")."; });
+      .then(function (r) { rate.hidden = true; show(r.message); show(r.reply); })
+      .catch(function (e) {
+        if (e.param === "email") { conf.require_email = true; save(null, ":email"); ask(); }
+        status.textContent = L.notSent + " (" + e.message + ")";
+      });
   }
 
   // ---- events ----------------------------------------------------------
@@ -163,7 +303,7 @@
     opened = open;
     panel.hidden = !open;
     launch.setAttribute("aria-expanded", String(open));
-    if (open) { start(); input.focus(); } else { launch.focus(); }
+    if (open) { start(); (form.hidden ? mailInput : input).focus(); } else { launch.focus(); }
   }
   launch.addEventListener("click", function () { toggle(!opened); });
   close.addEventListener("click", function () { toggle(false); });
@@ -178,12 +318,33 @@
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit ? form.requestSubmit() : form.dispatchEvent(new Event("submit")); }
   });
+  mail.addEventListener("submit", function (e) {
+    e.preventDefault();
+    start().then(function () { return call("POST", "/identify", { email: mailInput.value.trim() }); })
+      .then(function () { save("1", ":email"); mail.hidden = true; form.hidden = false; showConversation(conv); status.textContent = L.saved; input.focus(); })
+      .catch(function (e) { status.textContent = e.message; });
+  });
+  stars.addEventListener("click", function (e) {
+    var b = e.target.closest("button");
+    if (!b) return;
+    score = +b.getAttribute("data-score");
+    [].forEach.call(stars.children, function (s) { s.setAttribute("aria-pressed", String(s === b)); });
+  });
+  rate.addEventListener("submit", function (e) {
+    e.preventDefault();
+    if (!score) return;
+    var body = { score: score };
+    if (comment.value.trim()) body.comment = comment.value.trim();
+    call("POST", "/rating", body).then(function (c) { rated[c.id] = true; rate.hidden = true; status.textContent = L.thanks; })
+      .catch(function (e) { status.textContent = e.message; });
+  });
   human.addEventListener("click", function () {
     start().then(function () { return call("POST", "/handoff"); })
-      .then(showConversation)
+      .then(function (c) { showConversation(c); return call("GET", "/messages"); })
+      .then(function (l) { l.data.forEach(show); })
       .catch(function (e) {
-        if (e.status === 404) return post("I'd like to talk to a person.");
-        status.textContent = "Could not reach the team (" + e.message + ").";
+        if (e.status === 404) return post(L.ask);
+        status.textContent = L.noTeam + " (" + e.message + ")";
       });
   });
   if (load()) start(); // a returning visitor gets live replies even before opening the panel
