@@ -206,15 +206,16 @@ func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode stor
 }
 
 // subjectOf makes a short subject from a first message: its first sentence
-// (ended by . ? or ! before white space), cut at a word
-// boundary to at most 80 characters.
+// that is more than a greeting, cut at a word boundary to 80 characters.
 func subjectOf(body string) *string {
 	text := strings.Join(strings.Fields(body), " ")
-	for i := 0; i+1 < len(text); i++ {
-		if strings.IndexByte(".?!", text[i]) >= 0 && text[i+1] == ' ' {
-			text = text[:i+1]
+	for {
+		first, rest := firstSentence(text)
+		if rest == "" || !greeting(first) {
+			text = first
 			break
 		}
+		text = rest // "Hi! Do you ship to Canada?" is about shipping
 	}
 	if r := []rune(text); len(r) > 80 {
 		r = r[:80]
@@ -228,6 +229,37 @@ func subjectOf(body string) *string {
 	}
 	return &text
 }
+
+// firstSentence splits text after its first sentence (ended by . ? or !
+// before a space).
+func firstSentence(text string) (first, rest string) {
+	for i := 0; i+1 < len(text); i++ {
+		if strings.IndexByte(".?!", text[i]) >= 0 && text[i+1] == ' ' {
+			return text[:i+1], text[i+2:]
+		}
+	}
+	return text, ""
+}
+
+// greeting tells a sentence that only greets ("Hi!", "Hello there.",
+// "Good morning team!"), which says nothing of what a conversation is about.
+func greeting(sentence string) bool {
+	words := strings.Fields(strings.ToLower(strings.Trim(sentence, ".!?, ")))
+	if len(words) == 0 || len(words) > 4 {
+		return false
+	}
+	for _, w := range words {
+		if !greetingWords[strings.Trim(w, ",")] {
+			return false
+		}
+	}
+	return true
+}
+
+var greetingWords = map[string]bool{"hi": true, "hello": true, "hey": true, "hiya": true, "there": true, "good": true,
+	"morning": true, "afternoon": true, "evening": true, "dear": true, "team": true, "all": true, "everyone": true,
+	"folks": true, "guys": true, "greetings": true, "hallo": true, "moin": true, "bonjour": true, "hola": true,
+	"hoi": true, "ciao": true, "salut": true, "guten": true, "tag": true, "morgen": true, "buenos": true, "días": true}
 
 func lastSpace(r []rune) int {
 	for i := len(r) - 1; i >= 0; i-- {

@@ -80,16 +80,18 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 		var msg *storage.Message
 		now := s.stamp()
 		// One statement on the single writer in the usual case: count the
-		// message on the conversation unless it is closed, handing off a
-		// waiting one. Only when that fails is the reason looked up.
+		// message on the conversation unless it is closed or open, handing
+		// off a waiting one. Only when that fails is the reason looked up.
 		err := memberErr
 		if err == nil {
-			err = q.CountMessage(ctx, mode, convID, now, StatusWaiting, StatusHandedOff, StatusClosed)
+			err = q.CountMessage(ctx, mode, convID, now, StatusWaiting, StatusHandedOff, StatusClosed, StatusOpen)
 		}
 		if errors.Is(err, storage.ErrNotFound) {
-			if _, why := agentMessageAllowed(ctx, q, mode, convID, in, memberErr); why != nil {
+			c, why := agentMessageAllowed(ctx, q, mode, convID, in, memberErr)
+			if why != nil {
 				return nil, why
 			}
+			err = s.takeOver(ctx, q, c, author, now)
 		}
 		if err != nil {
 			return nil, err
@@ -97,6 +99,22 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 		msg, err = s.insertMessage(ctx, q, mode, convID, author, in.Body.V, nil, stored, now)
 		return msg, err
 	})
+}
+
+// takeOver is a person's first reply in a conversation the assistant is
+// answering (open): it hands the conversation off, so the assistant stops,
+// and gives it to the replier when nobody has it.
+func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author, now storage.Timestamp) error {
+	c.Status = StatusHandedOff
+	if c.AssigneeID == nil {
+		c.AssigneeID = author.ID
+	}
+	c.MessageCount++
+	c.LastMessageAt, c.UpdatedAt = now, now
+	if err := q.UpdateConversation(ctx, c); err != nil {
+		return err
+	}
+	return s.emit(ctx, q, c.Mode, EventConversationHandedOff, c.ID, c, now)
 }
 
 // author returns the team member id as a message author. Members are never

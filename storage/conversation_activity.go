@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"strings"
 )
 
 // UpdateConversationActivity writes only c's status, message count and
@@ -23,11 +24,15 @@ func (q *Q) UpdateConversationActivity(ctx context.Context, c *Conversation) err
 // the statement for them does not name it, so SQLite leaves the status
 // index untouched (a random page written per message otherwise); only a
 // conversation in from takes a second statement. ErrNotFound when there is
-// no such conversation or it is in status refused.
-func (q *Q) CountMessage(ctx context.Context, mode Mode, id string, at Timestamp, from, to, refused string) error {
+// no such conversation or it is in one of the statuses refused.
+func (q *Q) CountMessage(ctx context.Context, mode Mode, id string, at Timestamp, from, to string, refused ...string) error {
 	q.changed(&id)
+	args := []any{at, at, id, mode, from}
+	for _, r := range refused {
+		args = append(args, r)
+	}
 	res, err := q.exec(ctx, `UPDATE conversations SET message_count = message_count + 1, last_message_at = ?, updated_at = ?
-		WHERE id = ? AND mode = ? AND status NOT IN (?, ?)`, at, at, id, mode, from, refused)
+		WHERE id = ? AND mode = ? AND status NOT IN (?`+strings.Repeat(", ?", len(refused))+`)`, args...)
 	if err := affected(res, err); !errors.Is(err, ErrNotFound) {
 		return err
 	}

@@ -168,6 +168,11 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	// German: every fixed text follows the site's locale.
 	site(map[string]any{"widget": map[string]any{"require_email": false, "locale": "de", "greeting": "Hallo! Wie können wir helfen?"}})
 	open("German")
+	err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelector(".csw-head h2").textContent === "Schreiben Sie uns"`,
+		chromedp.WithPollingTimeout(5*time.Second)))
+	if err != nil {
+		t.Fatalf("German heading: %v", err)
+	}
 	if h, human, hello := text(".csw-head h2"), text(".csw-human"), text(".csw-hello"); h != "Schreiben Sie uns" ||
 		human != "Mit einem Menschen sprechen" || hello != "Hallo! Wie können wir helfen?" {
 		t.Fatalf("German texts: heading %q, button %q, greeting %q", h, human, hello)

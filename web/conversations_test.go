@@ -338,7 +338,7 @@ func TestConversationShape(t *testing.T) {
 	conv := e.conversation(storage.Test, "Hello there. I need help with my invoice")
 	c := cvGet(t, e, conv)
 	want := map[string]any{"id": conv, "object": "conversation", "site_id": e.site, "status": "open",
-		"subject": "Hello there.", "contact_id": nil, "assignee_id": nil, "message_count": float64(1),
+		"subject": "I need help with my invoice", "contact_id": nil, "assignee_id": nil, "message_count": float64(1),
 		"page_url": "https://example.com/pricing", "metadata": map[string]any{}}
 	for k, v := range want {
 		cvEqual(t, "conversation."+k, c[k], v)
@@ -1099,7 +1099,7 @@ func TestConversationHandoff(t *testing.T) {
 func TestConversationAgentMessage(t *testing.T) {
 	e := newEnv(t)
 	for _, c := range []struct{ from, want string }{
-		{"open", "open"},
+		{"open", "handed_off"}, // a person's reply takes over from the assistant
 		{"waiting", "handed_off"},
 		{"handed_off", "handed_off"},
 	} {
@@ -1129,10 +1129,20 @@ func TestConversationAgentMessage(t *testing.T) {
 			if got["updated_at"].(string) < m["created_at"].(string) {
 				t.Fatalf("updated_at %v before the message %v", got["updated_at"], m["created_at"])
 			}
-			// Only the message is an event: the conversation's own events are unchanged.
-			cvEqual(t, "conversation events", e.events(conv), events)
+			// Only the message is an event, but for the take-over of an open
+			// conversation, which is handed off (once) to the replier.
+			if c.from == "open" {
+				events = append(events, "test:conversation.handed_off")
+				if got["assignee_id"] != e.member {
+					t.Fatalf("assignee after taking over: %v", got["assignee_id"])
+				}
+			}
 			msgs := cvMessages(t, e, conv)
 			cvEqual(t, "last listed message", msgs[len(msgs)-1], m)
+			if c.from == "open" {
+				cvSay(t, e, conv, "Still here.") // no second hand-off
+			}
+			cvEqual(t, "conversation events", e.events(conv), events)
 		})
 	}
 }
@@ -1204,7 +1214,7 @@ func TestConversationClose(t *testing.T) {
 			t.Fatalf("end state %v", c)
 		}
 		cvEqual(t, "events", e.events(conv), []string{"test:conversation.created", "test:conversation.handed_off",
-			"test:conversation.closed"})
+			"test:conversation.handed_off", "test:conversation.closed"}) // the first reply took over, then a hand-off
 	})
 }
 
@@ -1215,7 +1225,11 @@ func TestConversationSubject(t *testing.T) {
 	e := newEnv(t)
 	long := strings.TrimSpace(str("word ", 30)) // 149 characters
 	for _, c := range []struct{ body, want string }{
-		{"Hello there. I need help", "Hello there."},
+		{"Hello there. I need help", "I need help"}, // a greeting says nothing of what it is about
+		{"Hi! Do you ship to Canada?", "Do you ship to Canada?"},
+		{"Good morning team! Hello. My invoice is wrong. Please fix it.", "My invoice is wrong."},
+		{"Hello!", "Hello!"},
+		{"Hello, my order never came.", "Hello, my order never came."},
 		{"Can you help? Thanks", "Can you help?"},
 		{"Wow! Great product", "Wow!"},
 		{"  many   spaces\n\there  ", "many spaces here"},

@@ -501,3 +501,22 @@ func TestDemoPageShowsBothSnippets(t *testing.T) {
 		t.Fatalf("demo page lacks a snippet:\n%s", page)
 	}
 }
+
+// A person's reply takes over from the assistant: the visitor's next
+// message gets no assistant answer.
+func TestWidgetAgentReplyTakesOver(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(true)
+	first := e.say(tok, "How long does a refund take?")
+	if first["reply"] == nil {
+		t.Fatal("the assistant did not answer the first question")
+	}
+	conv := first["message"].(map[string]any)["conversation_id"].(string)
+	e.test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": "Hi, Ann from the team here.", "author_id": e.member}).ok(t, 201)
+	if next := e.say(tok, "Thanks! And shipping?"); next["reply"] != nil {
+		t.Fatalf("the assistant answered after a person took over: %v", next["reply"])
+	}
+	if c := e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200); c["status"] != "handed_off" || c["assignee_id"] != e.member {
+		t.Fatalf("conversation after the take-over: %v", c)
+	}
+}
