@@ -28,8 +28,6 @@ type Config struct {
 	Addr       string `koanf:"addr"`
 	DataDir    string `koanf:"data_dir"`
 	PublicURL  string `koanf:"public_url"`
-	// derivedURL tells that PublicURL was made from Addr, not set.
-	derivedURL bool
 	OwnerEmail string `koanf:"owner_email"`
 	Log        struct {
 		Format string `koanf:"format"`
@@ -95,6 +93,8 @@ type Config struct {
 			Model   string `koanf:"model"`
 		} `koanf:"openai"`
 	} `koanf:"assistant"`
+
+	derivedURL bool // PublicURL was made from Addr, not set
 }
 
 // Sources says where to read configuration from, above the defaults.
