@@ -24,6 +24,7 @@ type install struct {
 	t        *testing.T
 	defaults []byte
 	config   string
+	data     string
 	addr     string
 }
 
@@ -34,12 +35,21 @@ func newInstall(t *testing.T) *install {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.yaml")
-	body := fmt.Sprintf("addr: \"127.0.0.1:0\"\ndata_dir: %q\n", filepath.Join(dir, "data"))
-	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
+	in := &install{t: t, defaults: defaults, config: filepath.Join(dir, "config.yaml"), data: filepath.Join(dir, "data")}
+	in.writeConfig("")
+	return in
+}
+
+// writeConfig writes the config file, with a public_url when one is given.
+func (in *install) writeConfig(publicURL string) {
+	in.t.Helper()
+	body := fmt.Sprintf("addr: \"127.0.0.1:0\"\ndata_dir: %q\n", in.data)
+	if publicURL != "" {
+		body += fmt.Sprintf("public_url: %q\n", publicURL)
 	}
-	return &install{t: t, defaults: defaults, config: cfg}
+	if err := os.WriteFile(in.config, []byte(body), 0o600); err != nil {
+		in.t.Fatal(err)
+	}
 }
 
 // run runs a command to completion and returns its exit code and output.
@@ -132,8 +142,11 @@ type running struct {
 }
 
 // serve starts the server serve runs, with this install's configuration.
+// Its public_url follows the port it gets; the config file then names that
+// URL, as an operator's would, for the commands that call the server.
 func (in *install) serve() *running {
 	in.t.Helper()
+	in.writeConfig("")
 	cfg, err := config.Load(config.Sources{Defaults: in.defaults, File: in.config})
 	if err != nil {
 		in.t.Fatal(err)
@@ -143,6 +156,7 @@ func (in *install) serve() *running {
 		in.t.Fatal(err)
 	}
 	in.addr = r.srv.Addr()
+	in.writeConfig("http://" + in.addr)
 	var ctx context.Context
 	ctx, r.cancel = context.WithCancel(context.Background())
 	go func() { r.done <- r.srv.Run(ctx) }()

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -27,7 +26,6 @@ func TestServeRefusesAnAddressBeforeProvisioning(t *testing.T) {
 	}
 	defer busy.Close()
 	in := newInstall(t)
-	data := filepath.Join(filepath.Dir(in.config), "data")
 	for _, c := range []struct{ addr, want string }{
 		{busy.Addr().String(), "address already in use"},
 		{"19085", "is not HOST:PORT"},
@@ -41,7 +39,7 @@ func TestServeRefusesAnAddressBeforeProvisioning(t *testing.T) {
 		if out != "" {
 			t.Errorf("serve --addr %s printed before failing:\n%s", c.addr, out)
 		}
-		if _, err := os.Stat(data); !os.IsNotExist(err) {
+		if _, err := os.Stat(in.data); !os.IsNotExist(err) {
 			t.Fatalf("serve --addr %s created the data dir (%v)", c.addr, err)
 		}
 	}
