@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,13 +14,17 @@ import (
 	"time"
 
 	"chatsvc/cli"
+	"chatsvc/config"
+	"chatsvc/server"
 )
 
-// install is a data dir with a config file pointing at it and a free port.
+// install is a data dir with a config file pointing at it; serve listens on
+// a port the system picks, and addr is where the running server listens.
 type install struct {
 	t        *testing.T
 	defaults []byte
 	config   string
+	data     string
 	addr     string
 }
 
@@ -32,18 +35,21 @@ func newInstall(t *testing.T) *install {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	in := &install{t: t, defaults: defaults, config: filepath.Join(dir, "config.yaml"), data: filepath.Join(dir, "data")}
+	in.writeConfig("")
+	return in
+}
+
+// writeConfig writes the config file, with a public_url when one is given.
+func (in *install) writeConfig(publicURL string) {
+	in.t.Helper()
+	body := fmt.Sprintf("addr: \"127.0.0.1:0\"\ndata_dir: %q\n", in.data)
+	if publicURL != "" {
+		body += fmt.Sprintf("public_url: %q\n", publicURL)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cfg := filepath.Join(dir, "config.yaml")
-	body := fmt.Sprintf("addr: %q\ndata_dir: %q\npublic_url: \"http://%s\"\n", addr, filepath.Join(dir, "data"), addr)
-	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
+	if err := os.WriteFile(in.config, []byte(body), 0o600); err != nil {
+		in.t.Fatal(err)
 	}
-	return &install{t: t, defaults: defaults, config: cfg, addr: addr}
 }
 
 // run runs a command to completion and returns its exit code and output.
@@ -127,46 +133,49 @@ func TestConfigErrorsAreReported(t *testing.T) {
 	}
 }
 
-// server is `chatsvc serve` running in the background.
-type server struct {
+// running is the server of `chatsvc serve` running in the background.
+type running struct {
 	cancel context.CancelFunc
-	done   chan int
-	out    *bytes.Buffer
+	done   chan error
+	srv    *server.Server
+	out    *bytes.Buffer // the first-start banner
 }
 
-func (in *install) serve() *server {
+// serve starts the server serve runs, with this install's configuration.
+// Its public_url follows the port it gets; the config file then names that
+// URL, as an operator's would, for the commands that call the server.
+func (in *install) serve() *running {
 	in.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{cancel: cancel, done: make(chan int, 1), out: &bytes.Buffer{}}
-	go func() {
-		s.done <- cli.Execute(ctx, in.defaults, "1.2.3", []string{"serve", "--config", in.config}, s.out, io.Discard)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		res, err := http.Get("http://" + in.addr + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return s
-			}
-		}
-		if time.Now().After(deadline) {
-			in.t.Fatalf("serve did not answer /healthz: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a real server coming up, not waiting on a schedule
+	in.writeConfig("")
+	cfg, err := config.Load(config.Sources{Defaults: in.defaults, File: in.config})
+	if err != nil {
+		in.t.Fatal(err)
 	}
+	r := &running{done: make(chan error, 1), out: &bytes.Buffer{}}
+	if r.srv, err = server.New(context.Background(), cfg, server.Options{Out: r.out, Version: "1.2.3"}); err != nil {
+		in.t.Fatal(err)
+	}
+	in.addr = r.srv.Addr()
+	in.writeConfig("http://" + in.addr)
+	var ctx context.Context
+	ctx, r.cancel = context.WithCancel(context.Background())
+	go func() { r.done <- r.srv.Run(ctx) }()
+	return r
 }
 
-func (s *server) stop(t *testing.T) {
+func (r *running) stop(t *testing.T) {
 	t.Helper()
-	s.cancel()
+	r.cancel()
 	select {
-	case code := <-s.done:
-		if code != 0 {
-			t.Fatalf("serve exited %d", code)
+	case err := <-r.done:
+		if err != nil {
+			t.Fatalf("serve ended with %v", err)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not shut down")
+	}
+	if err := r.srv.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -29,43 +30,35 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	start := func() (*exec.Cmd, string) {
+	// start runs the binary on a port the system picks; it learns the port
+	// from the log line serve writes once it listens, and the test key from
+	// the first start's banner.
+	start := func(firstStart bool) (*exec.Cmd, string) {
 		cmd := exec.Command(bin, "serve", "--config", in.config)
 		stdout, _ := cmd.StdoutPipe()
-		cmd.Stderr = nil
+		stderr, _ := cmd.StderrPipe()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// The first start prints the key; read stdout in the background.
-		keys := make(chan string, 1)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				if k := regexp.MustCompile(`csk_test_\w+`).FindString(sc.Text()); k != "" {
-					keys <- k
-				}
-			}
-			close(keys)
-		}()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			if res, err := http.Get("http://" + in.addr + "/healthz"); err == nil {
-				res.Body.Close()
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("server did not come up")
-			}
-			time.Sleep(20 * time.Millisecond) // a real process starting, not a schedule
+		keys, addrs := make(chan string, 1), make(chan string, 1)
+		go scan(stdout, regexp.MustCompile(`csk_test_\w+`), keys)
+		go scan(stderr, regexp.MustCompile(`chatsvc listening.* addr=(\S+)`), addrs)
+		select {
+		case in.addr = <-addrs:
+		case <-time.After(15 * time.Second):
+			t.Fatal("server did not come up")
+		}
+		if !firstStart {
+			return cmd, ""
 		}
 		select {
 		case k := <-keys:
 			return cmd, k
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(15 * time.Second):
 			return cmd, ""
 		}
 	}
-	cmd, key := start()
+	cmd, key := start(true)
 	if key == "" {
 		t.Fatal("no key printed at first start")
 	}
@@ -113,7 +106,7 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 	if err := storage.CheckIntegrity(context.Background(), filepath.Join(filepath.Dir(in.config), "data", storage.FileName)); err != nil {
 		t.Fatalf("after SIGKILL: %v", err)
 	}
-	cmd, _ = start()
+	cmd, _ = start(false)
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
 	subjects := map[string]bool{}
 	for cursor := ""; ; {
@@ -136,4 +129,16 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 		}
 	}
 	t.Logf("%d writes acknowledged before SIGKILL, all present after restart", len(acked))
+}
+
+// scan sends the first match of re in r (its first group, if it has one) to
+// found, and reads r to its end so the process never blocks on a full pipe.
+func scan(r io.Reader, re *regexp.Regexp, found chan<- string) {
+	sc := bufio.NewScanner(r)
+	for sent := false; sc.Scan(); {
+		if m := re.FindStringSubmatch(sc.Text()); m != nil && !sent {
+			found <- m[len(m)-1]
+			sent = true
+		}
+	}
 }

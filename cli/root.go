@@ -8,13 +8,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"chatsvc/app"
 	"chatsvc/config"
-	"chatsvc/files"
+	"chatsvc/server"
 	"chatsvc/storage"
 	"chatsvc/web"
 )
@@ -88,10 +87,7 @@ func (g *globals) open(ctx context.Context) (*config.Config, *app.Service, func(
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open database: %w", err)
 	}
-	store := files.New(files.Options{Dir: filepath.Join(cfg.DataDir, "files"), MaxBytes: cfg.Attachments.MaxBytes,
-		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
-	svc := app.New(db, app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg)})
-	return cfg, svc, func() { db.Close() }, nil
+	return cfg, server.NewService(db, cfg), func() { db.Close() }, nil
 }
 
 func setupLogging(cfg *config.Config) {

@@ -93,6 +93,8 @@ type Config struct {
 			Model   string `koanf:"model"`
 		} `koanf:"openai"`
 	} `koanf:"assistant"`
+
+	derivedURL bool // PublicURL was made from Addr, not set
 }
 
 // Sources says where to read configuration from, above the defaults.
@@ -145,9 +147,23 @@ func Load(src Sources) (*Config, error) {
 		return nil, o.badValues(err, defaults, src.Flags)
 	}
 	if !set.Exists("public_url") {
-		c.PublicURL = localURL(c.Addr)
+		c.PublicURL, c.derivedURL = localURL(c.Addr), true
 	}
 	return &c, c.check()
+}
+
+// ListeningOn returns the configuration of a server whose listener got
+// bound, the address that names the port when Addr asked for port 0: a
+// public_url nobody set follows that port.
+func (c *Config) ListeningOn(bound string) *Config {
+	host, _, err := net.SplitHostPort(c.Addr)
+	_, port, err2 := net.SplitHostPort(bound)
+	if !c.derivedURL || err != nil || err2 != nil {
+		return c
+	}
+	b := *c
+	b.PublicURL = localURL(net.JoinHostPort(host, port))
+	return &b
 }
 
 // loadSettings loads into k, over what it holds, the config file at path
@@ -181,14 +197,27 @@ func loadSettings(k *koanf.Koanf, src Sources, path string) error {
 // localURL is the public_url of a server nobody named: http on localhost
 // (or the address's own host) at the port it listens on.
 func localURL(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "http://localhost:8080" // serve refuses the address itself
+	if CheckAddr(addr) != nil {
+		return "http://localhost:8080" // serve refuses the address before it prints a URL
 	}
+	host, port, _ := net.SplitHostPort(addr)
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
+}
+
+// CheckAddr tells whether addr is a listen address, HOST:PORT with a port
+// from 0 to 65535, and says what to fix when it is not.
+func CheckAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("addr %q is not HOST:PORT (for example :8080 or 127.0.0.1:8080)", addr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("addr %q: the port must be a number from 0 to 65535", addr)
+	}
+	return nil
 }
 
 // check refuses settings the service cannot run with.

@@ -134,6 +134,30 @@ func TestBadSettingsAreRefused(t *testing.T) {
 	}
 }
 
+// A server asked for port 0 links to the port its listener got, unless a
+// public_url was set.
+func TestPublicURLFollowsTheBoundPort(t *testing.T) {
+	cases := []struct {
+		flags map[string]string
+		bound string
+		want  string
+	}{
+		{map[string]string{"addr": ":0"}, "[::]:41234", "http://localhost:41234"},
+		{map[string]string{"addr": "127.0.0.1:0"}, "127.0.0.1:41234", "http://127.0.0.1:41234"},
+		{map[string]string{"addr": "localhost:9090"}, "127.0.0.1:9090", "http://localhost:9090"},
+		{map[string]string{"addr": ":0", "public_url": "https://chat.example.com"}, "[::]:41234", "https://chat.example.com"},
+	}
+	for _, c := range cases {
+		cfg, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, "{}\n"), Flags: c.flags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.ListeningOn(c.bound).PublicURL; got != c.want {
+			t.Errorf("flags %v bound to %s: public_url %q, want %q", c.flags, c.bound, got, c.want)
+		}
+	}
+}
+
 // Without a public_url of its own, a server on another address links to
 // that address; a public_url given anywhere is kept.
 func TestPublicURLFollowsAddrUnlessSet(t *testing.T) {

@@ -1,17 +1,18 @@
 package webhooks_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,23 +68,16 @@ func TestCrashResumesAndRepeatsNothingAcknowledged(t *testing.T) {
 	t.Cleanup(open) // runs first: no handler stays blocked
 
 	dir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
 	cfg := filepath.Join(dir, "config.yaml")
 	data := filepath.Join(dir, "data")
-	err = os.WriteFile(cfg, []byte(fmt.Sprintf(`addr: %q
+	err := os.WriteFile(cfg, []byte(fmt.Sprintf(`addr: "127.0.0.1:0"
 data_dir: %q
-public_url: "http://%s"
 network:
   allow_private: true
 webhooks:
   allow_http: true
   timeout: "5s"
-`, addr, data, addr)), 0o600)
+`, data)), 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +89,7 @@ webhooks:
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	key := lines[len(lines)-1]
 
-	child := startServe(t, cfg, addr)
+	child, addr := startServe(t, cfg)
 	call := func(method, path, body string) map[string]any {
 		t.Helper()
 		req, _ := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
@@ -136,7 +130,7 @@ webhooks:
 	}
 	mu.Unlock()
 
-	child = startServe(t, cfg, addr)
+	child, _ = startServe(t, cfg)
 	waitFor(t, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -169,13 +163,17 @@ webhooks:
 	t.Logf("%d of %d acknowledged before the crash; %d in flight at the crash were sent again", len(acked), tickets, again)
 }
 
-// startServe runs `chatsvc serve` in a child process and waits until it answers.
-func startServe(t *testing.T, cfg, addr string) *exec.Cmd {
+// startServe runs `chatsvc serve` in a child process on a port the system
+// picks, and returns once the child logs the address it listens on.
+func startServe(t *testing.T, cfg string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), serveEnv+"="+cfg)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
+	cmd.Stdout = io.Discard
+	logs, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -185,15 +183,22 @@ func startServe(t *testing.T, cfg, addr string) *exec.Cmd {
 			cmd.Wait()
 		}
 	})
-	waitFor(t, func() bool {
-		res, err := http.Get("http://" + addr + "/healthz")
-		if err != nil {
-			return false
+	addrs := make(chan string, 1)
+	go func() {
+		listening := regexp.MustCompile(`msg="chatsvc listening" addr=(\S+)`)
+		for sc := bufio.NewScanner(logs); sc.Scan(); {
+			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				addrs <- m[1]
+			}
 		}
-		res.Body.Close()
-		return res.StatusCode == 200
-	}, "serve answers /healthz")
-	return cmd
+	}()
+	select {
+	case addr := <-addrs:
+		return cmd, addr
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not start listening")
+		return nil, ""
+	}
 }
 
 // deliveredEvents reads, from the database a crashed process left, the

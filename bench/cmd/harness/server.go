@@ -2,12 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
-	"net"
-	"net/http"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -37,24 +38,17 @@ type server struct {
 	done chan error
 }
 
-// start runs `chatsvc serve` on dataDir and a free loopback port, and
-// waits until it answers /healthz.
+// start runs `chatsvc serve` on dataDir and a loopback port the system
+// picks, and returns once serve logs the address it listens on.
 func start(bin, dataDir string, s settings) (*server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	addr := ln.Addr().String()
-	ln.Close()
 	smtpHost := "" // e-mail waits in the outbox
 	if s.smtpPort != 0 {
 		smtpHost = "127.0.0.1"
 	}
-	cfg := fmt.Sprintf(`addr: %q
+	cfg := fmt.Sprintf(`addr: "127.0.0.1:0"
 data_dir: %q
-public_url: "http://%s"
 log:
-  level: "warn"
+  level: "info"
 rate_limit:
   api_per_second: 0
   widget_per_second: 0
@@ -67,37 +61,56 @@ smtp:
   host: %q
   port: %d
   tls: "none"
-`, addr, dataDir, addr, s.webhooks, smtpHost, s.smtpPort)
+`, dataDir, s.webhooks, smtpHost, s.smtpPort)
 	path := filepath.Join(filepath.Dir(dataDir), "config.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "serve", "--config", path, "--data", dataDir, "--addr", addr)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd := exec.Command(bin, "serve", "--config", path, "--data", dataDir)
+	log := &serveLog{out: os.Stderr, addr: make(chan string, 1)}
+	cmd.Stdout, cmd.Stderr = os.Stderr, log
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	srv := &server{cmd: cmd, url: "http://" + addr, done: make(chan error, 1)}
+	srv := &server{cmd: cmd, done: make(chan error, 1)}
 	go func() { srv.done <- cmd.Wait() }()
-	deadline := time.Now().Add(60 * time.Second)
+	select {
+	case addr := <-log.addr:
+		srv.url = "http://" + addr
+		return srv, nil
+	case err := <-srv.done:
+		return nil, fmt.Errorf("serve exited: %v", err)
+	case <-time.After(60 * time.Second):
+		srv.stop()
+		return nil, fmt.Errorf("serve did not start listening within 60s")
+	}
+}
+
+// listening matches the line serve logs once it accepts connections.
+var listening = regexp.MustCompile(`msg="chatsvc listening" addr=(\S+)`)
+
+// serveLog passes serve's log on to the harness's stderr without its info
+// lines, as at level warn, and sends the address serve listens on to addr.
+type serveLog struct {
+	out     io.Writer
+	addr    chan string
+	partial []byte // a line not yet ended
+}
+
+func (l *serveLog) Write(p []byte) (int, error) {
+	l.partial = append(l.partial, p...)
 	for {
-		resp, err := http.Get(srv.url + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return srv, nil
-			}
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			return len(p), nil
 		}
-		select {
-		case err := <-srv.done:
-			return nil, fmt.Errorf("serve exited: %v", err)
-		default:
+		line := l.partial[:i+1]
+		if m := listening.FindSubmatch(line); m != nil {
+			l.addr <- string(m[1])
+		} else if !bytes.Contains(line, []byte(" level=INFO ")) {
+			l.out.Write(line)
 		}
-		if time.Now().After(deadline) {
-			srv.stop()
-			return nil, fmt.Errorf("serve did not become healthy: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
+		l.partial = l.partial[i+1:]
 	}
 }
 
