@@ -201,6 +201,12 @@ func TestServeBootstrapsWorksWithCLIAndSurvivesRestart(t *testing.T) {
 	if key == "" || site == "" {
 		t.Fatalf("first start must print a site and a test key:\n%s", srv.out)
 	}
+	// With no team member yet, it says where the dashboard is and how to get in.
+	for _, want := range []string{"dashboard: http://", "/app/", "chatsvc members create --email you@example.com --name \"Your Name\" --password "} {
+		if !strings.Contains(srv.out.String(), want) {
+			t.Fatalf("first start lacks %q:\n%s", want, srv.out)
+		}
+	}
 	if code, body := in.call("POST", "/v1/tickets", key, `{"subject":"Printer on fire","contact":{"email":"ada@example.com"}}`); code != 201 {
 		t.Fatalf("create ticket with the printed key: %d %s", code, body)
 	}

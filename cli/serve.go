@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -21,7 +23,7 @@ func serveCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			srv, err := server.New(ctx, cfg, server.Options{Out: cmd.OutOrStdout(), Version: g.version})
+			srv, err := server.New(ctx, cfg, server.Options{Out: cmd.OutOrStdout(), Version: g.version, Command: g.command()})
 			if err != nil {
 				return err
 			}
@@ -31,4 +33,30 @@ func serveCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&g.addr, "addr", "", "listen address (overrides addr)")
 	return cmd
+}
+
+// command is how the operator runs this command line against the same
+// configuration and data: "go run ." when started that way, else the
+// program as invoked, with the --config and --data given.
+func (g *globals) command() string {
+	cmd := os.Args[0]
+	if strings.Contains(cmd, "go-build") { // a binary go run built in a temporary folder
+		cmd = "go run ."
+	}
+	for _, f := range []struct{ flag, v string }{{"--config", g.configFile}, {"--data", g.dataDir}} {
+		if f.v != "" {
+			cmd += " " + f.flag + " " + shellQuote(f.v)
+		}
+	}
+	return cmd
+}
+
+// shellQuote quotes v for a POSIX shell when it needs it.
+func shellQuote(v string) string {
+	if v != "" && strings.IndexFunc(v, func(r rune) bool {
+		return !strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=", r)
+	}) < 0 {
+		return v
+	}
+	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
 }

@@ -26,6 +26,10 @@ import (
 type Options struct {
 	Out     io.Writer // receives the first-start banner
 	Version string    // recorded in scheduled backups
+	// Command is how the operator runs the command line against the same
+	// data ("chatsvc --data /srv/chat", "go run ."), for the commands the
+	// banner shows; "" is "chatsvc".
+	Command string
 }
 
 // Server is the service ready to run: a bound listener, the open database
@@ -33,6 +37,7 @@ type Options struct {
 type Server struct {
 	cfg     *config.Config
 	version string
+	command string // how the operator runs the command line (Options.Command)
 	ln      net.Listener
 	db      *storage.DB
 	index   *search.Index
@@ -48,7 +53,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg.ListeningOn(ln.Addr().String()), version: o.Version, ln: ln}
+	s := &Server{cfg: cfg.ListeningOn(ln.Addr().String()), version: o.Version, command: o.Command, ln: ln}
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -153,6 +158,17 @@ func (s *Server) bootstrap(ctx context.Context, out io.Writer) error {
 			"  demo:     %s/demo?site=%s   (the widget, in test mode)\n",
 			site.ID, secret, u, u, site.ID)
 	}
+	members, err := s.svc.Members(ctx)
+	if err != nil || len(members) > 0 || out == nil {
+		return err
+	}
+	cmd := s.command
+	if cmd == "" {
+		cmd = "chatsvc"
+	}
+	fmt.Fprintf(out, "  dashboard: %s/app/   (sign in as a team member; there is none yet, so make yourself one:)\n"+
+		"    %s members create --email you@example.com --name \"Your Name\" --password 'a long password'\n",
+		s.cfg.PublicURL, cmd)
 	return nil
 }
 
