@@ -27,7 +27,7 @@ var (
 	priorities     = []string{"low", PriorityNormal, "high", "urgent"}
 )
 
-// Ticket limits of SPEC.md.
+// Ticket limits (docs/api.md, Limits).
 const (
 	MaxTicketSubject     = 200
 	MaxTicketDescription = 10000
