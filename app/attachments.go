@@ -20,7 +20,7 @@ import (
 )
 
 // AttachmentURLTTL is how long a signed download URL works after the
-// response that carries it was made (SPEC.md: one hour).
+// response that carries it was made: one hour, as the API promises.
 const AttachmentURLTTL = time.Hour
 
 // Error codes of attachments and their downloads.

@@ -8,7 +8,7 @@ import (
 	"chatsvc/storage"
 )
 
-// Event is SPEC.md's event object: the webhook payload, and what GET
+// Event is the API's event object: the webhook payload, and what GET
 // /events returns.
 type Event struct {
 	ID        string            `json:"id"`

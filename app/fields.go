@@ -28,7 +28,7 @@ func (f Field[T]) ptr() *T {
 	return &v
 }
 
-// Metadata limits of SPEC.md.
+// Metadata limits (docs/api.md, Limits).
 const (
 	MaxMetadataPairs = 20
 	MaxMetadataKey   = 40
@@ -36,7 +36,7 @@ const (
 )
 
 // mergeMetadata applies patch (a nil value deletes its key) to a copy of cur
-// and checks SPEC.md's limits.
+// and checks the metadata limits.
 func mergeMetadata(param string, cur map[string]string, patch map[string]*string) (map[string]string, error) {
 	out := make(map[string]string, len(cur)+len(patch))
 	for k, v := range cur {

@@ -16,7 +16,7 @@ import (
 // PrefixSource starts knowledge source ids.
 const PrefixSource = "src_"
 
-// Knowledge source types and statuses of SPEC.md.
+// Knowledge source types and statuses (docs/api.md, Knowledge sources).
 const (
 	SourceURL     = "url"
 	SourceSitemap = "sitemap"
@@ -28,7 +28,7 @@ const (
 	SourceFailed   = "failed"
 )
 
-// Knowledge source events of SPEC.md.
+// Knowledge source events, one per completed sync.
 const (
 	EventKnowledgeSourceReady  = "knowledge_source.ready"
 	EventKnowledgeSourceFailed = "knowledge_source.failed"
@@ -37,14 +37,15 @@ const (
 // CodeSyncRateLimited refuses a sync asked for too soon after the previous one.
 const CodeSyncRateLimited = "sync_rate_limited"
 
-// Knowledge source limits: content is SPEC.md's; name and url are ours.
+// Knowledge source limits (docs/api.md, Limits): the content limit is the
+// API contract's; name and url are this server's choice.
 const (
 	MaxSourceContent = 100000
 	MaxSourceName    = 200
 	MaxSourceURL     = 2048
 )
 
-// Defaults of DESIGN.md's knowledge.* settings, used when unset.
+// Defaults of the knowledge.* settings, used when unset.
 const (
 	DefaultSyncMinInterval = 10 * time.Minute
 	DefaultNightlyAt       = "03:00"

@@ -7,7 +7,7 @@ import (
 	"chatsvc/storage"
 )
 
-// Message limits of SPEC.md.
+// Message limits (docs/api.md, Limits).
 const (
 	MaxMessageBody = 4000
 	MaxAttachments = 5

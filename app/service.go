@@ -140,7 +140,7 @@ func (s *Service) emit(ctx context.Context, q *storage.Q, mode storage.Mode, typ
 		Data: data, CreatedAt: at})
 }
 
-// Event types of SPEC.md.
+// Event types (docs/api.md, Events).
 const (
 	EventConversationCreated   = "conversation.created"
 	EventConversationHandedOff = "conversation.handed_off"
@@ -152,7 +152,7 @@ const (
 	EventContactCreated        = "contact.created"
 )
 
-// List is SPEC.md's list envelope.
+// List is the API's list envelope.
 type List[T any] struct {
 	Object     string  `json:"object"`
 	Data       []T     `json:"data"`
@@ -184,7 +184,7 @@ type ListParams struct {
 	Cursor string
 }
 
-// Pagination limits of SPEC.md.
+// Pagination limits (docs/api.md, Limits).
 const (
 	DefaultLimit = 20
 	MaxLimit     = 100
@@ -248,7 +248,7 @@ func decodeCursor(s string) (*storage.Cursor, error) {
 	return &storage.Cursor{Key: n, ID: id}, nil
 }
 
-// Deleted is SPEC.md's deleted envelope.
+// Deleted is the API's deleted envelope, returned by deletions.
 type Deleted struct {
 	ID      string `json:"id"`
 	Object  string `json:"object"`

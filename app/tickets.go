@@ -29,7 +29,7 @@ var (
 	Priorities = []string{"low", PriorityNormal, "high", "urgent"}
 )
 
-// Ticket limits of SPEC.md.
+// Ticket limits (docs/api.md, Limits).
 const (
 	MaxTicketSubject     = 200
 	MaxTicketDescription = 10000

@@ -65,7 +65,8 @@ const (
 	eventAll              = "*"
 )
 
-// WebhookEventTypes are the event types an endpoint may subscribe to (SPEC.md).
+// WebhookEventTypes are the event types an endpoint may subscribe to
+// (docs/api.md, Events).
 var WebhookEventTypes = []string{
 	EventConversationCreated, EventConversationHandedOff, EventConversationClosed, EventMessageCreated,
 	EventTicketCreated, EventTicketUpdated, EventTicketSolved, EventContactCreated,
@@ -160,7 +161,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 		return nil, err
 	}
 	if in.Enabled.Set {
-		return nil, Unknown("enabled") // endpoints start enabled (SPEC.md)
+		return nil, Unknown("enabled") // endpoints start enabled; only PATCH sets it
 	}
 	return writeResult(ctx, s, func(q *storage.Q) (*CreatedWebhookEndpoint, error) {
 		var out *CreatedWebhookEndpoint

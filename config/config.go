@@ -23,7 +23,8 @@ import (
 	"github.com/knadh/koanf/v2"
 )
 
-// Config is every setting of DESIGN.md; config.example.yaml documents them.
+// Config is every setting; config.example.yaml documents each with its
+// default (see docs/operations.md, Configuration).
 type Config struct {
 	Addr       string `koanf:"addr"`
 	DataDir    string `koanf:"data_dir"`

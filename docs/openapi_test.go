@@ -7,7 +7,7 @@ import (
 )
 
 // The document loads in kin-openapi and passes its validator, and states
-// what SPEC.md fixes: OpenAPI 3.1, version 2026-10-01, bearer keys on every
+// what the API promises: OpenAPI 3.1, version 2026-10-01, bearer keys on every
 // operation, the server at {public_url}/v1.
 func TestOpenAPIDocumentIsValid(t *testing.T) {
 	doc, err := openapicheck.Load()

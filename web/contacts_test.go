@@ -20,7 +20,7 @@ var ctContactFields = map[string]cvKind{
 	"updated_at": cvTime,
 }
 
-// ctContact checks the shape of a contact of SPEC.md.
+// ctContact checks the shape of a contact as the API documents it.
 func ctContact(t *testing.T, c map[string]any) {
 	t.Helper()
 	cvFields(t, "contact", c, ctContactFields)

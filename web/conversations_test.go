@@ -114,7 +114,7 @@ var cvConversationFields = map[string]cvKind{
 	"last_message_at": cvTime, "metadata": cvObject, "created_at": cvTime, "updated_at": cvTime,
 }
 
-// cvConversation checks the shape of a conversation of SPEC.md.
+// cvConversation checks the shape of a conversation as the API documents it.
 func cvConversation(t *testing.T, c map[string]any) {
 	t.Helper()
 	cvFields(t, "conversation", c, cvConversationFields)
@@ -131,7 +131,7 @@ func cvConversation(t *testing.T, c map[string]any) {
 	}
 }
 
-// cvMessage checks the shape of a message of SPEC.md.
+// cvMessage checks the shape of a message as the API documents it.
 func cvMessage(t *testing.T, m map[string]any) {
 	t.Helper()
 	cvFields(t, "message", m, map[string]cvKind{
@@ -953,7 +953,7 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// Transitions of SPEC.md's table and DESIGN.md's state rules.
+// Conversation transitions and state rules (docs/api.md, Conversations).
 
 func TestConversationCreated(t *testing.T) {
 	e := newEnv(t)

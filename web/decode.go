@@ -15,7 +15,7 @@ import (
 	"chatsvc/app"
 )
 
-// MaxBodyBytes bounds every request body. The largest field SPEC.md allows
+// MaxBodyBytes bounds every request body. The largest field the API allows
 // (100000 characters of knowledge source content) fits with room to spare.
 const MaxBodyBytes = 1 << 20
 

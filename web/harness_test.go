@@ -189,8 +189,9 @@ func (r resp) ok(t *testing.T, status int) map[string]any {
 	return r.body
 }
 
-// fails asserts an error response of SPEC.md's shape with the given status,
-// code and param ("" for a null param), and that Request-Id matches.
+// fails asserts an error response of the API's shape (docs/api.md, Errors)
+// with the given status, code and param ("" for a null param), and that
+// Request-Id matches.
 func (r resp) fails(t *testing.T, status int, code, param string) {
 	t.Helper()
 	if r.status != status {

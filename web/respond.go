@@ -11,7 +11,7 @@ import (
 	"chatsvc/app"
 )
 
-// apiError is the error object of SPEC.md.
+// apiError is the API's error object (docs/api.md, Errors).
 type apiError struct {
 	Type      string  `json:"type"`
 	Message   string  `json:"message"`
@@ -64,7 +64,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(out.Bytes())
 }
 
-// writeError answers with SPEC.md's error shape. Errors that are not
+// writeError answers with the API's error shape. Errors that are not
 // *app.Error are logged and answered as a bare 500: internals never leak.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	id := requestID(r)

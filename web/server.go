@@ -1,4 +1,4 @@
-// Package web serves chatsvc over HTTP: the REST API of SPEC.md under /v1,
+// Package web serves chatsvc over HTTP: the REST API under /v1 (docs/api.md),
 // the widget's API, the team's dashboard under /app/ and the health check.
 // Handlers decode, call package app, and encode.
 package web
@@ -90,7 +90,7 @@ type root struct {
 // CloseStreams ends every open event stream.
 func (r root) CloseStreams() { r.h.once.Do(func() { close(r.h.closing) }) }
 
-// routes registers the REST API of SPEC.md. Endpoints without query
+// routes registers the REST API. Endpoints without query
 // parameters are wrapped in noQuery, so a stray parameter is refused rather
 // than silently ignored.
 func (h *handlers) routes(mux *http.ServeMux) {

@@ -106,7 +106,8 @@ func tkListIDs(e *env, key, rawQuery string) []string {
 	return ids
 }
 
-// tkPage checks SPEC.md's list envelope and returns its tickets.
+// tkPage checks the list envelope (docs/api.md, Conventions) and returns
+// its tickets.
 func tkPage(t *testing.T, b map[string]any) []map[string]any {
 	t.Helper()
 	if b["object"] != "list" {
@@ -162,7 +163,7 @@ func tkTime(t *testing.T, field string, v any) time.Time {
 var tkFields = []string{"id", "object", "number", "subject", "description", "status", "priority", "contact_id",
 	"conversation_id", "assignee_id", "tags", "metadata", "created_at", "updated_at", "solved_at"}
 
-// tkShape checks that tk has exactly the fields of SPEC.md's Ticket, each of
+// tkShape checks that tk has exactly the documented fields of a ticket, each of
 // the right type.
 func tkShape(t *testing.T, tk map[string]any) {
 	t.Helper()
@@ -178,7 +179,7 @@ func tkShape(t *testing.T, tk map[string]any) {
 				extra = append(extra, k)
 			}
 		}
-		t.Fatalf("ticket has fields outside SPEC.md: %v", extra)
+		t.Fatalf("ticket has undocumented fields: %v", extra)
 	}
 	if tk["object"] != "ticket" {
 		t.Fatalf("object %v, want ticket", tk["object"])

@@ -97,7 +97,7 @@ func (h *handlers) listWebhookDeliveries(w http.ResponseWriter, r *http.Request)
 	reply(w, r, http.StatusOK, list, err)
 }
 
-// webhookRoutes registers the webhook endpoints of SPEC.md, their delivery
+// webhookRoutes registers the webhook endpoints (docs/webhooks.md), their delivery
 // log, and the event log with resend.
 func (h *handlers) webhookRoutes(mux *http.ServeMux) {
 	only := h.webhooksOnly

@@ -6,9 +6,9 @@ import (
 	"chatsvc/app"
 )
 
-// widgetRoutes registers the widget API of DESIGN.md under /widget/v1 and
-// the widget's assets. The API needs no key: a visitor token, made by
-// POST /widget/v1/sessions, authenticates every other call.
+// widgetRoutes registers the widget API under /widget/v1 (docs/api.md,
+// Widget API) and the widget's assets. The API needs no key: a visitor
+// token, made by POST /widget/v1/sessions, authenticates every other call.
 func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api := http.NewServeMux()
 	api.Handle("POST /widget/v1/sessions", noQuery(h.startSession))

@@ -170,7 +170,7 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 		c.do()
 		e.flush()
 		e.flush() // a second round sends nothing more
-		// Order of arrival is not guaranteed (SPEC.md): compare as sets.
+		// Order of arrival is not guaranteed (docs/webhooks.md): compare as sets.
 		got := slices.Sorted(slices.Values(rc.types()[before:]))
 		if join(got) != join(slices.Sorted(slices.Values(c.want))) {
 			t.Fatalf("%s: receiver got %v, want %v", c.action, got, c.want)
