@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // SessionStart is the body of POST /widget/v1/sessions.
@@ -35,9 +36,9 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 	if err := checkPageURL(in.PageURL.V); err != nil {
 		return nil, err
 	}
-	mode := storage.Live
+	mode := support.Live
 	if in.Test.has() && in.Test.V {
-		mode = storage.Test
+		mode = support.Test
 	}
 	site, err := s.db.Read().Site(ctx, in.SiteID.V)
 	if err != nil {
@@ -58,10 +59,10 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 		}
 		returning = c.VisitorID
 	}
-	v, err := writeResult(ctx, s, func(q *storage.Q) (*storage.Visitor, error) {
+	v, err := writeResult(ctx, s, func(q *storage.Q) (*support.Visitor, error) {
 		now := s.stamp()
 		if returning == "" {
-			v := &storage.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
+			v := &support.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
 				CreatedAt: now, LastSeenAt: now}
 			return v, q.InsertVisitor(ctx, v)
 		}
@@ -102,7 +103,7 @@ func checkPageURL(v string) error {
 }
 
 // markSeen sets last_seen_at of an identified visitor's contact.
-func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode storage.Mode, contactID *string, now storage.Timestamp) error {
+func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode support.Mode, contactID *string, now support.Timestamp) error {
 	if contactID == nil {
 		return nil
 	}
@@ -117,7 +118,7 @@ func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode storage.Mode,
 // linkVisitor records that the visitor is the given contact, from now on
 // and in their conversations that have no contact yet. It leaves v alone,
 // as the write may be replayed: the caller updates v once it commits.
-func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, now storage.Timestamp) error {
+func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, now support.Timestamp) error {
 	cur, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
 	if err != nil {
 		return err

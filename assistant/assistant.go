@@ -12,13 +12,13 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Provider writes a reply to a question from passages, best first. It
 // reports which passages it used, or Known false when they do not answer.
 type Provider interface {
-	Compose(ctx context.Context, question string, history []*storage.Message, passages []search.Passage) (Draft, error)
+	Compose(ctx context.Context, question string, history []*support.Message, passages []search.Passage) (Draft, error)
 }
 
 // Draft is a provider's reply.
@@ -78,8 +78,8 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 }
 
 // sourcesOf lists the pages of the used passages, each page once.
-func sourcesOf(passages []search.Passage, used []int) []storage.Source {
-	out := []storage.Source{}
+func sourcesOf(passages []search.Passage, used []int) []support.Source {
+	out := []support.Source{}
 	seen := map[string]bool{}
 	for _, i := range used {
 		if i < 0 || i >= len(passages) {
@@ -95,7 +95,7 @@ func sourcesOf(passages []search.Passage, used []int) []storage.Source {
 		if title == "" {
 			title = p.URL
 		}
-		out = append(out, storage.Source{Title: title, URL: p.URL})
+		out = append(out, support.Source{Title: title, URL: p.URL})
 	}
 	return out
 }

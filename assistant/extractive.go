@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Extractive is the default provider: it needs no network and answers with
@@ -16,7 +16,7 @@ type Extractive struct {
 }
 
 // Compose picks up to two sentences of the first (best) passage.
-func (e Extractive) Compose(_ context.Context, question string, _ []*storage.Message, passages []search.Passage) (Draft, error) {
+func (e Extractive) Compose(_ context.Context, question string, _ []*support.Message, passages []search.Passage) (Draft, error) {
 	if len(passages) == 0 {
 		return Draft{}, nil
 	}

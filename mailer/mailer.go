@@ -24,6 +24,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/config"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Config is what the mailer needs to know.
@@ -97,7 +98,7 @@ func (m *Mailer) Step(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	now := m.svc.Now()
-	due, err := db.Read().DueMails(ctx, storage.At(now), batchSize)
+	due, err := db.Read().DueMails(ctx, support.At(now), batchSize)
 	if err != nil || len(due) == 0 {
 		return false, err
 	}
@@ -142,7 +143,7 @@ func (m *Mailer) recordAll(ctx context.Context, due []*storage.Mail, now time.Ti
 // record stores the outcome of one attempt.
 func (m *Mailer) record(ctx context.Context, ml *storage.Mail, now time.Time, sendErr error) error {
 	ml.Attempts++
-	at := storage.At(now)
+	at := support.At(now)
 	switch {
 	case sendErr == nil:
 		ml.Status, ml.SentAt, ml.LastError = storage.MailSent, &at, nil
@@ -157,7 +158,7 @@ func (m *Mailer) record(ctx context.Context, ml *storage.Mail, now time.Time, se
 			reason = fmt.Sprintf("gave up after %d attempts: %s", ml.Attempts, reason)
 			ml.Status = storage.MailFailed
 		}
-		ml.LastError, ml.NextAttemptAt = &reason, storage.At(next)
+		ml.LastError, ml.NextAttemptAt = &reason, support.At(next)
 	}
 	return m.svc.DB().Write(ctx, func(q *storage.Q) error { return q.MailAttempted(ctx, ml) })
 }
@@ -227,7 +228,7 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ml.Mode == storage.Test {
+	if ml.Mode == support.Test {
 		subject = "[TEST] " + subject
 	}
 	msg := gomail.NewMsg()

@@ -17,7 +17,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	bolterrors "go.etcd.io/bbolt/errors"
 
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // DirName is the index's folder inside the data dir.
@@ -30,7 +30,7 @@ const allSites = "*"
 type Chunk struct {
 	SourceID string
 	SiteID   string // "" for a source of every site
-	Mode     storage.Mode
+	Mode     support.Mode
 	URL      string
 	Title    string
 	Heading  string

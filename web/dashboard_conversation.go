@@ -6,17 +6,17 @@ import (
 	"strings"
 
 	"chatsvc/app"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // conversationView is the conversation page's data.
 type conversationView struct {
-	Conv     *storage.Conversation
-	Messages []*storage.Message
-	Notes    []*storage.Note
-	Contact  *storage.Contact
-	Members  []*storage.Member
-	Assignee *storage.Member
+	Conv     *support.Conversation
+	Messages []*support.Message
+	Notes    []*support.Note
+	Contact  *support.Contact
+	Members  []*support.Member
+	Assignee *support.Member
 }
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -61,7 +61,7 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 	return nil
 }
 
-func subjectOr(c *storage.Conversation) string {
+func subjectOr(c *support.Conversation) string {
 	if c.Subject != nil {
 		return *c.Subject
 	}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"chatsvc/app"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -13,7 +13,7 @@ func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.Das
 
 // knowledgePage lists the sources, with the answer of the assistant test box when there is one.
 func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app.DashboardSession, a *app.Answer, question string) error {
-	var sources []*storage.KnowledgeSource
+	var sources []*support.KnowledgeSource
 	lp := app.ListParams{Limit: "100"}
 	for {
 		l, err := d.h.svc.KnowledgeSources(r.Context(), s.Mode, lp)
