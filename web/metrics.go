@@ -105,7 +105,7 @@ func (c stateCollector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(descStore, prometheus.GaugeValue, float64(n), kind)
 		}
 	}
-	w, r := c.svc.DB().Stats()
+	w, r := c.svc.PoolStats()
 	for pool, st := range map[string]struct{ inUse, idle, waits int64 }{
 		"writer":  {int64(w.InUse), int64(w.Idle), w.WaitCount},
 		"readers": {int64(r.InUse), int64(r.Idle), r.WaitCount},
