@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Responder works out the assistant's reply to a visitor's question. The
@@ -19,18 +20,18 @@ type Responder interface {
 
 // Question is a visitor message the assistant is asked to answer.
 type Question struct {
-	Mode           storage.Mode
+	Mode           support.Mode
 	SiteID         string
 	ConversationID string
 	Text           string
-	History        []*storage.Message // the conversation before Text, oldest first (at most HistoryLen)
+	History        []*support.Message // the conversation before Text, oldest first (at most HistoryLen)
 }
 
 // Answer is the assistant's reply. HandOff asks for a person: the
 // conversation moves to `waiting` with the reply.
 type Answer struct {
 	Body    string
-	Sources []storage.Source
+	Sources []support.Source
 	Scores  []float64 // per source, how well it matched (0 to 1)
 	Known   bool      // the body answers from the knowledge, not a stock reply
 	HandOff bool
@@ -134,7 +135,7 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 		slog.Warn("assistant failed", "message_id", j.MessageID, "attempt", j.Attempts+1, "err", err)
 		if next, ok := assistantRetry.Next(j.Attempts+1, j.CreatedAt.Time(), s.now()); ok {
 			return s.write(ctx, func(q *storage.Q) error {
-				return orGone(q.RetryAssistantJob(ctx, j.MessageID, storage.At(next), err.Error()))
+				return orGone(q.RetryAssistantJob(ctx, j.MessageID, support.At(next), err.Error()))
 			})
 		}
 		a = Answer{Body: FallbackReply, HandOff: true}
@@ -149,7 +150,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 	// settled: the job was still there to remove; reply: the answer stored.
 	type settled struct {
 		ok    bool
-		reply *storage.Message
+		reply *support.Message
 	}
 	done, err := writeResult(ctx, s, func(q *storage.Q) (settled, error) {
 		if err := q.DeleteAssistantJob(ctx, j.MessageID); err != nil {
@@ -170,7 +171,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 			}
 		}
 		// Only the status may have changed: the narrow update will do.
-		reply, err := s.addMessageSaving(ctx, q, c, storage.Author{Type: storage.AuthorBot}, body, a.Sources, now,
+		reply, err := s.addMessageSaving(ctx, q, c, support.Author{Type: support.AuthorBot}, body, a.Sources, now,
 			q.UpdateConversationActivity)
 		if err != nil {
 			return settled{}, err
@@ -183,7 +184,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 	if err == nil && done.ok {
 		if ch, ok := s.widget.replies.Load(j.MessageID); ok {
 			select {
-			case ch.(chan *storage.Message) <- done.reply:
+			case ch.(chan *support.Message) <- done.reply:
 			default: // never blocks: a job is settled once, into a buffer of one
 			}
 		}
@@ -203,8 +204,8 @@ func orGone(err error) error {
 // the visitor live) or the assistant stays silent. The answer is handed
 // over in memory (settle); only one given before the wait began is read
 // back from the database.
-func (s *Service) waitReply(ctx context.Context, mode storage.Mode, msg *storage.Message) (*storage.Message, error) {
-	handed := make(chan *storage.Message, 1)
+func (s *Service) waitReply(ctx context.Context, mode support.Mode, msg *support.Message) (*support.Message, error) {
+	handed := make(chan *support.Message, 1)
 	s.widget.replies.Store(msg.ID, handed)
 	defer s.widget.replies.Delete(msg.ID)
 	q := s.db.Read()
@@ -226,13 +227,13 @@ func (s *Service) waitReply(ctx context.Context, mode storage.Mode, msg *storage
 }
 
 // storedReply returns the assistant's reply to msg, if it stored one.
-func storedReply(ctx context.Context, q *storage.Q, msg *storage.Message) (*storage.Message, error) {
+func storedReply(ctx context.Context, q *storage.Q, msg *support.Message) (*support.Message, error) {
 	rows, err := q.MessagesAfter(ctx, msg.ConversationID, msg.ID, 10)
 	if err != nil {
 		return nil, err
 	}
 	for _, m := range rows {
-		if m.Author.Type == storage.AuthorBot {
+		if m.Author.Type == support.AuthorBot {
 			return m, nil
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // The assistant's answer reaches the visitor's waiting request at once,
@@ -15,10 +16,10 @@ func TestWaitReply(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := newTestService(t)
 	svc.widget.replyWait = time.Minute // an answer must not wait for the timer
-	conv := &storage.Conversation{ID: NewID(PrefixConversation), Mode: storage.Test, SiteID: "site_1",
+	conv := &support.Conversation{ID: NewID(PrefixConversation), Mode: support.Test, SiteID: "site_1",
 		Status: StatusOpen, Metadata: map[string]string{}}
 	err := svc.write(ctx, func(q *storage.Q) error {
-		if err := q.InsertSite(ctx, &storage.Site{ID: "site_1", Name: "A"}); err != nil {
+		if err := q.InsertSite(ctx, &support.Site{ID: "site_1", Name: "A"}); err != nil {
 			return err
 		}
 		return q.InsertConversation(ctx, conv)
@@ -26,12 +27,12 @@ func TestWaitReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ask := func() (*storage.Message, *storage.AssistantJob) {
+	ask := func() (*support.Message, *storage.AssistantJob) {
 		t.Helper()
 		now := svc.stamp()
-		m := &storage.Message{ID: NewID(PrefixMessage), Mode: storage.Test, ConversationID: conv.ID,
-			Author: storage.Author{Type: storage.AuthorContact}, Body: "Where is my order?", CreatedAt: now}
-		j := &storage.AssistantJob{MessageID: m.ID, Mode: storage.Test, ConversationID: conv.ID, NextAttemptAt: now, CreatedAt: now}
+		m := &support.Message{ID: NewID(PrefixMessage), Mode: support.Test, ConversationID: conv.ID,
+			Author: support.Author{Type: support.AuthorContact}, Body: "Where is my order?", CreatedAt: now}
+		j := &storage.AssistantJob{MessageID: m.ID, Mode: support.Test, ConversationID: conv.ID, NextAttemptAt: now, CreatedAt: now}
 		err := svc.write(ctx, func(q *storage.Q) error {
 			if err := q.InsertMessage(ctx, m); err != nil {
 				return err
@@ -45,11 +46,11 @@ func TestWaitReply(t *testing.T) {
 	}
 	// wait starts waiting for msg's reply, returns once the wait has begun
 	// or ended, and gives what the wait gives.
-	wait := func(msg *storage.Message) <-chan *storage.Message {
-		got, ended := make(chan *storage.Message, 1), make(chan struct{})
+	wait := func(msg *support.Message) <-chan *support.Message {
+		got, ended := make(chan *support.Message, 1), make(chan struct{})
 		go func() {
 			defer close(ended)
-			r, err := svc.waitReply(ctx, storage.Test, msg)
+			r, err := svc.waitReply(ctx, support.Test, msg)
 			if err != nil {
 				t.Error(err)
 			}
@@ -66,7 +67,7 @@ func TestWaitReply(t *testing.T) {
 			}
 		}
 	}
-	receive := func(got <-chan *storage.Message) *storage.Message {
+	receive := func(got <-chan *support.Message) *support.Message {
 		t.Helper()
 		select {
 		case r := <-got:
@@ -83,7 +84,7 @@ func TestWaitReply(t *testing.T) {
 	if err := svc.settle(ctx, job, &Answer{Body: "It ships today."}); err != nil {
 		t.Fatal(err)
 	}
-	if r := receive(got); r == nil || r.Body != "It ships today." || r.Author.Type != storage.AuthorBot {
+	if r := receive(got); r == nil || r.Body != "It ships today." || r.Author.Type != support.AuthorBot {
 		t.Fatalf("handed over: %+v", r)
 	}
 

@@ -17,6 +17,7 @@ import (
 
 	"chatsvc/files"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // AttachmentURLTTL is how long a signed download URL works after the
@@ -69,8 +70,8 @@ func (a *attachments) check(i int, in AttachmentInput) error {
 // fetchAttachments downloads every attachment at once, before any write, so
 // a failure leaves nothing behind but unreferenced bytes. The first failure
 // in request order is reported.
-func (s *Service) fetchAttachments(ctx context.Context, in []AttachmentInput) ([]storage.StoredFile, error) {
-	out := make([]storage.StoredFile, len(in))
+func (s *Service) fetchAttachments(ctx context.Context, in []AttachmentInput) ([]support.StoredFile, error) {
+	out := make([]support.StoredFile, len(in))
 	errs := make([]error, len(in))
 	var wg sync.WaitGroup
 	for i, a := range in {
@@ -86,7 +87,7 @@ func (s *Service) fetchAttachments(ctx context.Context, in []AttachmentInput) ([
 			if a.Name.has() {
 				name = files.CleanName(a.Name.V)
 			}
-			out[i] = storage.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: name, Size: b.Size,
+			out[i] = support.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: name, Size: b.Size,
 				ContentType: b.ContentType}
 		}()
 	}
@@ -159,18 +160,18 @@ func fileSignature(key []byte, id, name string, expires int64) string {
 
 // sign fills m.Attachments from its stored files, with URLs valid for
 // AttachmentURLTTL from now.
-func (s *Service) sign(key []byte, m *storage.Message) {
+func (s *Service) sign(key []byte, m *support.Message) {
 	expires := s.now().Add(AttachmentURLTTL).Unix()
-	m.Attachments = make([]storage.Attachment, len(m.Files))
+	m.Attachments = make([]support.Attachment, len(m.Files))
 	for i, f := range m.Files {
 		u := strings.TrimRight(s.att.publicURL, "/") + "/files/" + f.ID + "/" + url.PathEscape(f.Name) +
 			"?expires=" + strconv.FormatInt(expires, 10) + "&signature=" + fileSignature(key, f.ID, f.Name, expires)
-		m.Attachments[i] = storage.Attachment{URL: u, Name: f.Name, Size: f.Size}
+		m.Attachments[i] = support.Attachment{URL: u, Name: f.Name, Size: f.Size}
 	}
 }
 
 // present signs the attachments of messages about to be shown.
-func (s *Service) present(ctx context.Context, msgs ...*storage.Message) error {
+func (s *Service) present(ctx context.Context, msgs ...*support.Message) error {
 	for _, m := range msgs {
 		if len(m.Files) == 0 {
 			continue
@@ -234,7 +235,7 @@ func (s *Service) OpenAttachment(ctx context.Context, id, name, expires, signatu
 // EventObject returns an event's data.object for delivery now: a message's
 // attachment URLs are signed afresh, since those stored with the event
 // expire an hour after it.
-func (s *Service) EventObject(ctx context.Context, ev *storage.Event) (json.RawMessage, error) {
+func (s *Service) EventObject(ctx context.Context, ev *support.Event) (json.RawMessage, error) {
 	if ev.Type != EventMessageCreated {
 		return ev.Data, nil
 	}

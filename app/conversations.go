@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Conversation statuses.
@@ -16,7 +17,7 @@ const (
 )
 
 // Conversation returns a conversation, or a NotFound error.
-func (s *Service) Conversation(ctx context.Context, mode storage.Mode, id string) (*storage.Conversation, error) {
+func (s *Service) Conversation(ctx context.Context, mode support.Mode, id string) (*support.Conversation, error) {
 	c, err := s.db.Read().Conversation(ctx, mode, id)
 	return c, found(err, noSuch("conversation", id))
 }
@@ -28,23 +29,23 @@ type ConversationQuery struct {
 }
 
 // Conversations lists conversations newest first.
-func (s *Service) Conversations(ctx context.Context, mode storage.Mode, in ConversationQuery) (List[*storage.Conversation], error) {
+func (s *Service) Conversations(ctx context.Context, mode support.Mode, in ConversationQuery) (List[*support.Conversation], error) {
 	pg, err := in.page()
 	if err != nil {
-		return List[*storage.Conversation]{}, err
+		return List[*support.Conversation]{}, err
 	}
 	if in.Status != "" {
 		if err := oneOf("status", in.Status, StatusOpen, StatusWaiting, StatusHandedOff, StatusClosed); err != nil {
-			return List[*storage.Conversation]{}, err
+			return List[*support.Conversation]{}, err
 		}
 	}
 	rows, err := s.db.Read().Conversations(ctx, storage.ConversationFilter{
 		Mode: mode, Status: in.Status, SiteID: in.SiteID, ContactID: in.ContactID, Page: pg})
 	if err != nil {
-		return List[*storage.Conversation]{}, err
+		return List[*support.Conversation]{}, err
 	}
-	return makeList(rows, pg, func(c *storage.Conversation) storage.Cursor {
-		return storage.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
+	return makeList(rows, pg, func(c *support.Conversation) support.Cursor {
+		return support.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
 	}), nil
 }
 
@@ -55,8 +56,8 @@ type ConversationUpdate struct {
 }
 
 // UpdateConversation assigns a conversation or changes its metadata.
-func (s *Service) UpdateConversation(ctx context.Context, mode storage.Mode, id string, in ConversationUpdate) (*storage.Conversation, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
+func (s *Service) UpdateConversation(ctx context.Context, mode support.Mode, id string, in ConversationUpdate) (*support.Conversation, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("conversation", id))
@@ -87,14 +88,14 @@ type Handoff struct {
 
 // HandOff moves a conversation to a person: to `handed_off` when an
 // assignee is given, else to `waiting`. The assistant stops answering.
-func (s *Service) HandOff(ctx context.Context, mode storage.Mode, id string, in Handoff) (*storage.Conversation, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
+func (s *Service) HandOff(ctx context.Context, mode support.Mode, id string, in Handoff) (*support.Conversation, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
 		return s.handOff(ctx, q, mode, id, in)
 	})
 }
 
 // handOff is HandOff in the caller's transaction.
-func (s *Service) handOff(ctx context.Context, q *storage.Q, mode storage.Mode, id string, in Handoff) (*storage.Conversation, error) {
+func (s *Service) handOff(ctx context.Context, q *storage.Q, mode support.Mode, id string, in Handoff) (*support.Conversation, error) {
 	c, err := q.Conversation(ctx, mode, id)
 	if err != nil {
 		return nil, found(err, noSuch("conversation", id))
@@ -111,7 +112,7 @@ func (s *Service) handOff(ctx context.Context, q *storage.Q, mode storage.Mode, 
 		c.Status, c.AssigneeID = StatusHandedOff, in.AssigneeID.ptr()
 	}
 	if in.Note.has() && strings.TrimSpace(in.Note.V) != "" {
-		err := q.InsertNote(ctx, &storage.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
+		err := q.InsertNote(ctx, &support.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
 			AuthorID: in.AssigneeID.ptr(), Body: in.Note.V, CreatedAt: now})
 		if err != nil {
 			return nil, err
@@ -125,8 +126,8 @@ func (s *Service) handOff(ctx context.Context, q *storage.Q, mode storage.Mode, 
 }
 
 // Close closes a conversation. Closing a closed one changes nothing.
-func (s *Service) Close(ctx context.Context, mode storage.Mode, id string) (*storage.Conversation, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
+func (s *Service) Close(ctx context.Context, mode support.Mode, id string) (*support.Conversation, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("conversation", id))
@@ -161,13 +162,13 @@ type VisitorStart struct {
 
 // StartConversation opens a conversation with the visitor's first message
 // and records conversation.created and message.created.
-func (s *Service) StartConversation(ctx context.Context, mode storage.Mode, in VisitorStart) (*storage.Conversation, *storage.Message, error) {
+func (s *Service) StartConversation(ctx context.Context, mode support.Mode, in VisitorStart) (*support.Conversation, *support.Message, error) {
 	if err := checkLen("body", in.Body, MaxMessageBody, true); err != nil {
 		return nil, nil, err
 	}
 	type started struct {
-		conv *storage.Conversation
-		msg  *storage.Message
+		conv *support.Conversation
+		msg  *support.Message
 	}
 	out, err := writeResult(ctx, s, func(q *storage.Q) (started, error) {
 		if _, err := q.Site(ctx, in.SiteID); err != nil {
@@ -181,9 +182,9 @@ func (s *Service) StartConversation(ctx context.Context, mode storage.Mode, in V
 
 // startConversation does StartConversation's work in the caller's
 // transaction, for a site known to exist.
-func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode storage.Mode, in VisitorStart,
-	now storage.Timestamp) (*storage.Conversation, *storage.Message, error) {
-	conv := &storage.Conversation{ID: NewID(PrefixConversation), Object: "conversation", Mode: mode,
+func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode support.Mode, in VisitorStart,
+	now support.Timestamp) (*support.Conversation, *support.Message, error) {
+	conv := &support.Conversation{ID: NewID(PrefixConversation), Mode: mode,
 		SiteID: in.SiteID, Status: StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{},
 		Subject: subjectOf(in.Body), LastMessageAt: now, CreatedAt: now, UpdatedAt: now}
 	if in.VisitorID != "" {
@@ -195,7 +196,7 @@ func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode stor
 	if err := q.InsertConversation(ctx, conv); err != nil {
 		return nil, nil, err
 	}
-	author := storage.Author{Type: storage.AuthorContact, ID: conv.ContactID}
+	author := support.Author{Type: support.AuthorContact, ID: conv.ContactID}
 	msg, err := s.addMessage(ctx, q, conv, author, in.Body, nil, now)
 	if err != nil {
 		return nil, nil, err

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Dashboard sign-in rules.
@@ -35,8 +36,8 @@ const (
 
 // DashboardSession is a signed-in team member, as the dashboard sees them.
 type DashboardSession struct {
-	Member *storage.Member
-	Mode   storage.Mode
+	Member *support.Member
+	Mode   support.Mode
 	CSRF   string
 	hash   string
 }
@@ -61,12 +62,12 @@ func hashPassword(password string) (string, error) {
 
 // SetMemberPassword sets the dashboard password of the member with the
 // e-mail address and ends their open sessions.
-func (s *Service) SetMemberPassword(ctx context.Context, email, password string) (*storage.Member, error) {
+func (s *Service) SetMemberPassword(ctx context.Context, email, password string) (*support.Member, error) {
 	h, err := hashPassword(password)
 	if err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.Member, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.Member, error) {
 		m, err := q.MemberByEmail(ctx, lower(email))
 		if err != nil {
 			return nil, found(err, noSuchRef("email", "team member", email))
@@ -125,7 +126,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn
 
 // passwordMatches checks the password against the member's hash, or
 // against dummyHash for an unknown address, so both take as long.
-func passwordMatches(m *storage.Member, password string) bool {
+func passwordMatches(m *support.Member, password string) bool {
 	hash := dummyHash
 	if m != nil && m.PasswordHash != nil {
 		hash = []byte(*m.PasswordHash)
@@ -134,11 +135,11 @@ func passwordMatches(m *storage.Member, password string) bool {
 }
 
 // openDashboardSession forgets the address's failures and stores a new session.
-func (s *Service) openDashboardSession(ctx context.Context, key string, m *storage.Member) (*SignedIn, error) {
+func (s *Service) openDashboardSession(ctx context.Context, key string, m *support.Member) (*SignedIn, error) {
 	now := s.now()
 	token := RandomToken(43)
-	sess := &storage.DashboardSession{TokenHash: tokenHash(token), MemberID: m.ID, Mode: storage.Test,
-		CSRF: RandomToken(32), CreatedAt: storage.At(now), ExpiresAt: storage.At(now.Add(DashboardSessionTTL))}
+	sess := &storage.DashboardSession{TokenHash: tokenHash(token), MemberID: m.ID, Mode: support.Test,
+		CSRF: RandomToken(32), CreatedAt: support.At(now), ExpiresAt: support.At(now.Add(DashboardSessionTTL))}
 	err := s.write(ctx, func(q *storage.Q) error {
 		if err := q.ClearSignInFailures(ctx, key); err != nil {
 			return err
@@ -187,11 +188,11 @@ func nextSignInAttempt(f *storage.SignInFailures, now time.Time) (signInAttempt,
 	if f.LockedUntil != nil || !now.Before(f.LastAt.Time().Add(SignInLockout)) {
 		n = 0
 	}
-	next := &storage.SignInFailures{Email: f.Email, Count: n + 1, LastAt: storage.At(now)}
+	next := &storage.SignInFailures{Email: f.Email, Count: n + 1, LastAt: support.At(now)}
 	if next.Count < MaxSignInFailures {
 		return signInAttempt{}, next
 	}
-	until := storage.At(now.Add(SignInLockout))
+	until := support.At(now.Add(SignInLockout))
 	next.LockedUntil = &until
 	return signInAttempt{locks: true}, next
 }
@@ -202,7 +203,7 @@ func nextSignInAttempt(f *storage.SignInFailures, now time.Time) (signInAttempt,
 func (s *Service) PruneSignInFailures(ctx context.Context) (int64, error) {
 	now := s.now()
 	w, err := storage.Write(ctx, s.db, func(q *storage.Q) (int64, error) {
-		return q.DeleteSignInFailures(ctx, storage.At(now.Add(-SignInLockout)), storage.At(now))
+		return q.DeleteSignInFailures(ctx, support.At(now.Add(-SignInLockout)), support.At(now))
 	})
 	return w.Result, err
 }
@@ -257,10 +258,10 @@ func (s *Service) SignOut(ctx context.Context, d *DashboardSession) error {
 
 // SetDashboardMode switches the session between live and test data.
 func (s *Service) SetDashboardMode(ctx context.Context, d *DashboardSession, mode string) error {
-	if err := oneOf("mode", mode, string(storage.Live), string(storage.Test)); err != nil {
+	if err := oneOf("mode", mode, string(support.Live), string(support.Test)); err != nil {
 		return err
 	}
-	d.Mode = storage.Mode(mode)
+	d.Mode = support.Mode(mode)
 	return s.write(ctx, func(q *storage.Q) error { return q.SetDashboardMode(ctx, d.hash, d.Mode) })
 }
 

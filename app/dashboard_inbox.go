@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // InboxStatuses is the order the inbox shows conversations in: those
@@ -14,7 +15,7 @@ var InboxStatuses = []string{StatusWaiting, StatusHandedOff, StatusOpen, StatusC
 
 // InboxRow is a conversation in the inbox with the messages the member has not seen.
 type InboxRow struct {
-	*storage.Conversation
+	*support.Conversation
 	Unread int
 }
 
@@ -31,7 +32,7 @@ const inboxPerStatus = 50
 
 // Inbox returns the newest conversations of each status, in InboxStatuses
 // order, with the member's unread counts.
-func (s *Service) Inbox(ctx context.Context, mode storage.Mode, memberID string) ([]InboxGroup, error) {
+func (s *Service) Inbox(ctx context.Context, mode support.Mode, memberID string) ([]InboxGroup, error) {
 	groups := make([]InboxGroup, 0, len(InboxStatuses))
 	for _, st := range InboxStatuses {
 		g, err := s.InboxPage(ctx, mode, memberID, st, "")
@@ -45,7 +46,7 @@ func (s *Service) Inbox(ctx context.Context, mode storage.Mode, memberID string)
 
 // InboxPage returns one page of the inbox's conversations of a status,
 // after cursor ("" for the newest).
-func (s *Service) InboxPage(ctx context.Context, mode storage.Mode, memberID, status, cursor string) (*InboxGroup, error) {
+func (s *Service) InboxPage(ctx context.Context, mode support.Mode, memberID, status, cursor string) (*InboxGroup, error) {
 	if status == "" {
 		return nil, missing("status")
 	}
@@ -74,14 +75,14 @@ func (s *Service) InboxPage(ctx context.Context, mode storage.Mode, memberID, st
 
 // MarkConversationRead records that the member has seen every message of
 // the conversation as it is now.
-func (s *Service) MarkConversationRead(ctx context.Context, memberID string, c *storage.Conversation) error {
+func (s *Service) MarkConversationRead(ctx context.Context, memberID string, c *support.Conversation) error {
 	return s.write(ctx, func(q *storage.Q) error {
 		return q.MarkConversationRead(ctx, memberID, c.ID, c.MessageCount)
 	})
 }
 
 // Member returns the team member with id.
-func (s *Service) Member(ctx context.Context, id string) (*storage.Member, error) {
+func (s *Service) Member(ctx context.Context, id string) (*support.Member, error) {
 	m, err := s.db.Read().Member(ctx, id)
 	return m, found(err, noSuch("team member", id))
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Redacted replaces personal data that erasure finds in free text.
@@ -29,7 +30,7 @@ const Redacted = "[redacted]"
 // that name it are removed; and the stored events of all these objects are
 // scrubbed the same way. The conversations and tickets themselves stay.
 // See docs/privacy.md.
-func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
+func (s *Service) DeleteContact(ctx context.Context, mode support.Mode, id string) (*Deleted, error) {
 	err := s.write(ctx, func(q *storage.Q) error {
 		c, err := q.Contact(ctx, mode, id)
 		if err != nil {
@@ -78,7 +79,7 @@ func (s *Service) DeleteContact(ctx context.Context, mode storage.Mode, id strin
 // heldAbout lists a contact's conversations and tickets in mode: the
 // conversations linked to it, and the unlinked ones its tickets came from
 // (a conversation linked to someone else stays theirs).
-func heldAbout(ctx context.Context, q *storage.Q, mode storage.Mode, id string) ([]*storage.Conversation, []*storage.Ticket, error) {
+func heldAbout(ctx context.Context, q *storage.Q, mode support.Mode, id string) ([]*support.Conversation, []*support.Ticket, error) {
 	convs, err := q.ConversationsOfContact(ctx, mode, id)
 	if err != nil {
 		return nil, nil, err
@@ -91,7 +92,7 @@ func heldAbout(ctx context.Context, q *storage.Q, mode storage.Mode, id string) 
 	for _, conv := range convs {
 		seen[conv.ID] = true
 	}
-	var tickets []*storage.Ticket
+	var tickets []*support.Ticket
 	for _, t := range all {
 		if t.Mode != mode {
 			continue
@@ -116,7 +117,7 @@ func heldAbout(ctx context.Context, q *storage.Q, mode storage.Mode, id string) 
 
 // eraseVisitorPages scrubs the page last seen of the contact's visitors
 // and of the browsers its conversations came from.
-func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode storage.Mode, convs []*storage.Conversation) error {
+func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode support.Mode, convs []*support.Conversation) error {
 	vs, err := q.VisitorsOfContact(ctx, mode, r.contactID)
 	if err != nil {
 		return err
@@ -144,7 +145,7 @@ func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode stor
 // eraseStoredResponses removes the responses kept for Idempotency-Keys that
 // name the contact (its id, or its personal data), so that no replay
 // returns them.
-func eraseStoredResponses(ctx context.Context, q *storage.Q, r *redactor, mode storage.Mode) error {
+func eraseStoredResponses(ctx context.Context, q *storage.Q, r *redactor, mode support.Mode) error {
 	stored, err := q.StoredResponses(ctx, mode)
 	if err != nil {
 		return err
@@ -160,7 +161,7 @@ func eraseStoredResponses(ctx context.Context, q *storage.Q, r *redactor, mode s
 	return nil
 }
 
-func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *storage.Conversation) error {
+func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *support.Conversation) error {
 	c.PageURL = r.pageURL(c.PageURL)
 	c.Subject = r.ptr(c.Subject)
 	c.Metadata = r.metadata(c.Metadata)
@@ -175,7 +176,7 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *storag
 		return err
 	}
 	for _, m := range msgs {
-		if m.Author.Type == storage.AuthorContact {
+		if m.Author.Type == support.AuthorContact {
 			m.Author.ID, m.Author.Name = nil, nil
 		}
 		m.Body = r.str(m.Body)
@@ -208,7 +209,7 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *storag
 	return nil
 }
 
-func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *storage.Ticket) error {
+func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *support.Ticket) error {
 	t.Subject = r.str(t.Subject)
 	t.Description = r.ptr(t.Description)
 	t.Metadata = r.metadata(t.Metadata)
@@ -252,7 +253,7 @@ type redactor struct {
 // phone number (its digits, whatever separators are written between them)
 // and external_id; each also as a URL writes it (ada%40example.com,
 // Ada+Lovelace), since page URLs and pasted links carry them encoded.
-func newRedactor(c *storage.Contact) *redactor {
+func newRedactor(c *support.Contact) *redactor {
 	r := &redactor{contactID: c.ID}
 	add := func(expr string) { r.patterns = append(r.patterns, regexp.MustCompile(expr)) }
 	if c.Email != nil && *c.Email != "" {
@@ -384,7 +385,7 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 				obj["page_url"] = r.pageURL(u)
 			}
 		case "message":
-			if a, ok := obj["author"].(map[string]any); ok && a["type"] == storage.AuthorContact {
+			if a, ok := obj["author"].(map[string]any); ok && a["type"] == support.AuthorContact {
 				a["id"], a["name"] = nil, nil
 			}
 			// The name is also in the download URL, escaped. The URL's

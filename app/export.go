@@ -4,21 +4,22 @@ import (
 	"context"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // ContactExport is everything held about one contact: the answer to an
 // access request (GET /contacts/{id}/export).
 type ContactExport struct {
 	Object        string               `json:"object"`
-	Contact       *storage.Contact     `json:"contact"`
+	Contact       *support.Contact     `json:"contact"`
 	Conversations []ConversationExport `json:"conversations"`
 	Tickets       []TicketExport       `json:"tickets"`
 }
 
 // ConversationExport is one of the contact's conversations, whole.
 type ConversationExport struct {
-	Conversation *storage.Conversation `json:"conversation"`
-	Messages     []*storage.Message    `json:"messages"`
+	Conversation *support.Conversation `json:"conversation"`
+	Messages     []*support.Message    `json:"messages"`
 	Notes        []ExportedNote        `json:"notes"`
 }
 
@@ -29,13 +30,13 @@ type ExportedNote struct {
 	ConversationID string            `json:"conversation_id"`
 	AuthorID       *string           `json:"author_id"`
 	Body           string            `json:"body"`
-	CreatedAt      storage.Timestamp `json:"created_at"`
+	CreatedAt      support.Timestamp `json:"created_at"`
 }
 
 // TicketExport is one of the contact's tickets with its comments (none
 // are kept yet, so the list is empty).
 type TicketExport struct {
-	Ticket   *storage.Ticket `json:"ticket"`
+	Ticket   *support.Ticket `json:"ticket"`
 	Comments []any           `json:"comments"`
 }
 
@@ -43,7 +44,7 @@ type TicketExport struct {
 // conversations and tickets that erasing it would scrub (see heldAbout),
 // oldest first, with their messages (attachment URLs signed) and notes.
 // It returns a NotFound error for an unknown contact.
-func (s *Service) ExportContact(ctx context.Context, mode storage.Mode, id string) (*ContactExport, error) {
+func (s *Service) ExportContact(ctx context.Context, mode support.Mode, id string) (*ContactExport, error) {
 	out := &ContactExport{Object: "contact_export", Conversations: []ConversationExport{}, Tickets: []TicketExport{}}
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		c, err := q.Contact(ctx, mode, id)
@@ -78,7 +79,7 @@ func (s *Service) ExportContact(ctx context.Context, mode storage.Mode, id strin
 	return out, nil
 }
 
-func exportConversation(ctx context.Context, q *storage.Q, c *storage.Conversation) (ConversationExport, error) {
+func exportConversation(ctx context.Context, q *storage.Q, c *support.Conversation) (ConversationExport, error) {
 	msgs, err := q.AllMessages(ctx, c.ID)
 	if err != nil {
 		return ConversationExport{}, err
@@ -89,7 +90,7 @@ func exportConversation(ctx context.Context, q *storage.Q, c *storage.Conversati
 	}
 	ce := ConversationExport{Conversation: c, Messages: msgs, Notes: make([]ExportedNote, len(notes))}
 	if ce.Messages == nil {
-		ce.Messages = []*storage.Message{}
+		ce.Messages = []*support.Message{}
 	}
 	for i, n := range notes {
 		ce.Notes[i] = ExportedNote{ID: n.ID, Object: "note", ConversationID: n.ConversationID, AuthorID: n.AuthorID,

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"database/sql"
 
 	"chatsvc/storage"
 )
@@ -16,3 +17,7 @@ func (s *Service) Ping(ctx context.Context) error {
 func (s *Service) Gauges(ctx context.Context) (*storage.Gauges, error) {
 	return s.db.Read().ReadGauges(ctx)
 }
+
+// PoolStats reports the database's writer connection and reader pool, for
+// the metrics.
+func (s *Service) PoolStats() (writer, readers sql.DBStats) { return s.db.Stats() }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // TestKeyRevokedElsewhereIsRefusedAtOnce: a revocation made through
@@ -24,16 +25,16 @@ func TestKeyRevokedElsewhereIsRefusedAtOnce(t *testing.T) {
 		return New(db, Options{})
 	}
 	serving, cli := open(), open()
-	secret, key, err := serving.CreateKey(ctx, storage.Live, "crm")
+	secret, key, err := serving.CreateKey(ctx, support.Live, "crm")
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _, err := serving.CreateKey(ctx, storage.Test, "other")
+	other, _, err := serving.CreateKey(ctx, support.Test, "other")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		if m, err := serving.Authenticate(ctx, secret); err != nil || m != storage.Live {
+		if m, err := serving.Authenticate(ctx, secret); err != nil || m != support.Live {
 			t.Fatalf("authenticate %d: %v %v", i, m, err)
 		}
 	}
@@ -47,7 +48,7 @@ func TestKeyRevokedElsewhereIsRefusedAtOnce(t *testing.T) {
 	if _, err := serving.Authenticate(ctx, secret); !errors.As(err, &ae) || ae.Code != CodeAPIKeyInvalid {
 		t.Fatalf("revoked key: %v", err)
 	}
-	if m, err := serving.Authenticate(ctx, other); err != nil || m != storage.Test {
+	if m, err := serving.Authenticate(ctx, other); err != nil || m != support.Test {
 		t.Fatalf("a key not revoked: %v %v", m, err)
 	}
 }
@@ -78,12 +79,12 @@ func TestKeyCacheDropsAnswersOlderThanTheMarker(t *testing.T) {
 	if _, ok := c.get("other", after); ok { // a later request saw the new marker
 		t.Fatal("hit in an empty cache")
 	}
-	c.put("h", storage.Live, before)
+	c.put("h", support.Live, before)
 	if _, ok := c.get("h", after); ok {
 		t.Fatal("an answer read before the revocation was marked was kept")
 	}
-	c.put("h", storage.Live, after)
-	if m, ok := c.get("h", after); !ok || m != storage.Live {
+	c.put("h", support.Live, after)
+	if m, ok := c.get("h", after); !ok || m != support.Live {
 		t.Fatalf("get after put: %v %v", m, ok)
 	}
 }
@@ -95,7 +96,7 @@ func TestKeyCacheDropsAnswersOlderThanTheMarker(t *testing.T) {
 func BenchmarkAuthenticate(b *testing.B) {
 	ctx := context.Background()
 	svc, db := newTestService(b)
-	secret, _, err := svc.CreateKey(ctx, storage.Live, "bench")
+	secret, _, err := svc.CreateKey(ctx, support.Live, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}

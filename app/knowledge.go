@@ -11,6 +11,7 @@ import (
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // PrefixSource starts knowledge source ids.
@@ -155,18 +156,18 @@ func (in SourceCreate) validate() error {
 
 // CreateKnowledgeSource stores a source, pending, and owes it its first
 // sync, which the sync worker starts at once.
-func (s *Service) CreateKnowledgeSource(ctx context.Context, mode storage.Mode, in SourceCreate) (*storage.KnowledgeSource, error) {
+func (s *Service) CreateKnowledgeSource(ctx context.Context, mode support.Mode, in SourceCreate) (*support.KnowledgeSource, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.KnowledgeSource, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.KnowledgeSource, error) {
 		if in.SiteID.has() {
 			if _, err := q.Site(ctx, in.SiteID.V); err != nil {
 				return nil, found(err, noSuchRef("site_id", "site", in.SiteID.V))
 			}
 		}
 		now := s.stamp()
-		k := &storage.KnowledgeSource{ID: NewID(PrefixSource), Object: "knowledge_source", Type: in.Type.V,
+		k := &support.KnowledgeSource{ID: NewID(PrefixSource), Type: in.Type.V,
 			Name: in.Name.V, URL: in.URL.ptr(), Status: SourcePending, CreatedAt: now, Mode: mode,
 			SiteID: in.SiteID.ptr(), Content: in.Content.ptr(), SyncRequestedAt: &now, LastSyncRequestAt: now}
 		if err := q.InsertKnowledgeSource(ctx, k); err != nil {
@@ -177,29 +178,29 @@ func (s *Service) CreateKnowledgeSource(ctx context.Context, mode storage.Mode, 
 }
 
 // KnowledgeSource returns a source, or a NotFound error.
-func (s *Service) KnowledgeSource(ctx context.Context, mode storage.Mode, id string) (*storage.KnowledgeSource, error) {
+func (s *Service) KnowledgeSource(ctx context.Context, mode support.Mode, id string) (*support.KnowledgeSource, error) {
 	k, err := s.db.Read().KnowledgeSource(ctx, mode, id)
 	return k, found(err, noSuch("knowledge source", id))
 }
 
 // KnowledgeSources lists sources newest first.
-func (s *Service) KnowledgeSources(ctx context.Context, mode storage.Mode, p ListParams) (List[*storage.KnowledgeSource], error) {
+func (s *Service) KnowledgeSources(ctx context.Context, mode support.Mode, p ListParams) (List[*support.KnowledgeSource], error) {
 	pg, err := p.page()
 	if err != nil {
-		return List[*storage.KnowledgeSource]{}, err
+		return List[*support.KnowledgeSource]{}, err
 	}
 	rows, err := s.db.Read().KnowledgeSources(ctx, mode, pg)
 	if err != nil {
-		return List[*storage.KnowledgeSource]{}, err
+		return List[*support.KnowledgeSource]{}, err
 	}
-	return makeList(rows, pg, func(k *storage.KnowledgeSource) storage.Cursor {
-		return storage.Cursor{Key: int64(k.CreatedAt), ID: k.ID}
+	return makeList(rows, pg, func(k *support.KnowledgeSource) support.Cursor {
+		return support.Cursor{Key: int64(k.CreatedAt), ID: k.ID}
 	}), nil
 }
 
 // DeleteKnowledgeSource removes a source and its pages; the index worker
 // then removes them from search.
-func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
+func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode support.Mode, id string) (*Deleted, error) {
 	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
 		var out *Deleted
 		if err := found(q.DeleteKnowledgeSource(ctx, mode, id), noSuch("knowledge source", id)); err != nil {
@@ -213,8 +214,8 @@ func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode storage.Mode, 
 // SyncKnowledgeSource owes a source a new sync and marks it indexing. It is
 // RateLimited within sync_min_interval of the previous sync (the first one
 // being the creation's), with the wait in RetryAfter.
-func (s *Service) SyncKnowledgeSource(ctx context.Context, mode storage.Mode, id string) (*storage.KnowledgeSource, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.KnowledgeSource, error) {
+func (s *Service) SyncKnowledgeSource(ctx context.Context, mode support.Mode, id string) (*support.KnowledgeSource, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.KnowledgeSource, error) {
 		k, err := q.KnowledgeSource(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("knowledge source", id))
@@ -227,7 +228,7 @@ func (s *Service) SyncKnowledgeSource(ctx context.Context, mode storage.Mode, id
 				Message: fmt.Sprintf("A knowledge source can be synced once every %s; try again in %d seconds.",
 					humanDuration(every), secs)}
 		}
-		at := storage.At(now)
+		at := support.At(now)
 		k.Status = SourceIndexing
 		if k.SyncRequestedAt == nil {
 			k.SyncRequestedAt = &at

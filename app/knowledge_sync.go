@@ -10,6 +10,7 @@ import (
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // settingNightlyRun stores the scheduled time of the last nightly sync
@@ -50,7 +51,7 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 	} else if err != nil {
 		return false, err
 	}
-	k, err := writeResult(ctx, s, func(q *storage.Q) (*storage.KnowledgeSource, error) {
+	k, err := writeResult(ctx, s, func(q *storage.Q) (*support.KnowledgeSource, error) {
 		k, err := orNil(q.NextDueKnowledgeSource(ctx))
 		if err != nil || k == nil || k.Status == SourceIndexing {
 			return k, err
@@ -125,7 +126,7 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 
 // readSource reads a source's pages into chunks. A source that cannot be
 // read gives a reason for the team; err is only for an interrupted read.
-func (s *Service) readSource(ctx context.Context, k *storage.KnowledgeSource) (chunks []storage.KnowledgeChunk, pages int, reason string, err error) {
+func (s *Service) readSource(ctx context.Context, k *support.KnowledgeSource) (chunks []storage.KnowledgeChunk, pages int, reason string, err error) {
 	if k.Type == SourceText {
 		for _, c := range crawler.TextChunks(deref(k.Content)) {
 			chunks = append(chunks, storage.KnowledgeChunk{SourceID: k.ID, Title: k.Name, Heading: c.Heading, Text: c.Text})
@@ -158,7 +159,7 @@ func (s *Service) readSource(ctx context.Context, k *storage.KnowledgeSource) (c
 }
 
 // searchChunks gives a source's chunks what the index filters on.
-func searchChunks(k *storage.KnowledgeSource, chunks []storage.KnowledgeChunk) []search.Chunk {
+func searchChunks(k *support.KnowledgeSource, chunks []storage.KnowledgeChunk) []search.Chunk {
 	docs := make([]search.Chunk, len(chunks))
 	for i, c := range chunks {
 		docs[i] = search.Chunk{SourceID: k.ID, SiteID: deref(k.SiteID), Mode: k.Mode, URL: c.URL, Title: c.Title,
@@ -273,7 +274,7 @@ func lastSlot(now time.Time, at string) (time.Time, error) {
 // what `chatsvc reindex` rebuilds the index from.
 func (s *Service) KnowledgeChunks(ctx context.Context, fn func(search.Chunk) error) error {
 	return s.db.ReadTx(ctx, func(q *storage.Q) error {
-		return q.EachKnowledgeChunk(ctx, func(k *storage.KnowledgeSource, c storage.KnowledgeChunk) error {
+		return q.EachKnowledgeChunk(ctx, func(k *support.KnowledgeSource, c storage.KnowledgeChunk) error {
 			return fn(searchChunks(k, []storage.KnowledgeChunk{c})[0])
 		})
 	})

@@ -21,6 +21,7 @@ import (
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // fakeClock is a clock tests move by hand.
@@ -116,7 +117,7 @@ func (in *install) nightly(at time.Time) {
 func (in *install) owed() []string {
 	in.t.Helper()
 	var names []string
-	for _, mode := range []storage.Mode{storage.Test, storage.Live} {
+	for _, mode := range []support.Mode{support.Test, support.Live} {
 		l, err := in.svc.KnowledgeSources(context.Background(), mode, app.ListParams{Limit: "100"})
 		if err != nil {
 			in.t.Fatal(err)
@@ -131,7 +132,7 @@ func (in *install) owed() []string {
 	return names
 }
 
-func (in *install) source(id string) *storage.KnowledgeSource {
+func (in *install) source(id string) *support.KnowledgeSource {
 	in.t.Helper()
 	k, err := in.db.Read().KnowledgeSourceByID(context.Background(), id)
 	if err != nil {
@@ -154,7 +155,7 @@ func (in *install) events(id string) map[string]int {
 	return n
 }
 
-func (in *install) create(mode storage.Mode, typ, name, target string) string {
+func (in *install) create(mode support.Mode, typ, name, target string) string {
 	in.t.Helper()
 	body := app.SourceCreate{Type: app.Value(typ), Name: app.Value(name)}
 	if typ == app.SourceText {
@@ -171,7 +172,7 @@ func (in *install) create(mode storage.Mode, typ, name, target string) string {
 
 func (in *install) search(text string) []search.Passage {
 	in.t.Helper()
-	ps, err := in.idx.Search(context.Background(), search.Query{Mode: storage.Test, Text: text, Limit: 10})
+	ps, err := in.idx.Search(context.Background(), search.Query{Mode: support.Test, Text: text, Limit: 10})
 	if err != nil {
 		in.t.Fatal(err)
 	}
@@ -219,10 +220,10 @@ func TestNightlySyncRunsOnceADayFailedSourcesIncluded(t *testing.T) {
 	flaky := newSwitchable(t, "Gift cards never expire.")
 	flaky.set(func(s *switchable) { s.down = true })
 	ids := map[string]string{
-		"faq":   in.create(storage.Test, app.SourceText, "faq", "Opening hours are nine to five."),
-		"good":  in.create(storage.Test, app.SourceURL, "good", good.URL+"/"),
-		"flaky": in.create(storage.Test, app.SourceURL, "flaky", flaky.URL+"/"),
-		"live":  in.create(storage.Live, app.SourceText, "live", "Live mode text."),
+		"faq":   in.create(support.Test, app.SourceText, "faq", "Opening hours are nine to five."),
+		"good":  in.create(support.Test, app.SourceURL, "good", good.URL+"/"),
+		"flaky": in.create(support.Test, app.SourceURL, "flaky", flaky.URL+"/"),
+		"live":  in.create(support.Live, app.SourceText, "live", "Live mode text."),
 	}
 	in.work()
 	if k := in.source(ids["flaky"]); k.Status != app.SourceFailed || k.FailureReason == nil ||
@@ -282,7 +283,7 @@ func TestNightlySyncRunsOnceADayFailedSourcesIncluded(t *testing.T) {
 func TestSyncInterruptedByARestartIsResumed(t *testing.T) {
 	in := newInstall(t)
 	site := newSwitchable(t, "Returns are accepted for thirty days.")
-	id := in.create(storage.Test, app.SourceURL, "help", site.URL+"/")
+	id := in.create(support.Test, app.SourceURL, "help", site.URL+"/")
 	in.work()
 	in.nightly(in.clock.Now())
 	if ps := in.search("returns"); len(ps) != 1 || !strings.Contains(ps[0].Text, "thirty days") {
@@ -337,10 +338,10 @@ func TestSyncInterruptedByARestartIsResumed(t *testing.T) {
 func TestSourceDeletedDuringItsSyncLeavesNothing(t *testing.T) {
 	in := newInstall(t)
 	site := newSwitchable(t, "Warranty lasts two years.")
-	id := in.create(storage.Test, app.SourceURL, "help", site.URL+"/")
+	id := in.create(support.Test, app.SourceURL, "help", site.URL+"/")
 	site.set(func(s *switchable) {
 		s.onPage = func() {
-			if _, err := in.svc.DeleteKnowledgeSource(context.Background(), storage.Test, id); err != nil {
+			if _, err := in.svc.DeleteKnowledgeSource(context.Background(), support.Test, id); err != nil {
 				t.Error(err)
 			}
 			// The index worker handles the deletion before the sync ends.
@@ -361,7 +362,7 @@ func TestSourceDeletedDuringItsSyncLeavesNothing(t *testing.T) {
 func TestFailedSyncAfterACrashKeepsTheRecordedPages(t *testing.T) {
 	in := newInstall(t)
 	site := newSwitchable(t, "Support answers within one day.")
-	id := in.create(storage.Test, app.SourceURL, "help", site.URL+"/")
+	id := in.create(support.Test, app.SourceURL, "help", site.URL+"/")
 	in.work()
 	in.nightly(in.clock.Now())
 
@@ -407,7 +408,7 @@ func TestGzipBombSitemapFailsTheSource(t *testing.T) {
 	site.set(func(s *switchable) { s.onPage = func() { pages.Add(1) } })
 	site.Config.Handler = gzipAt(site.Config.Handler, "/sitemap.xml.gz", bomb.Bytes())
 
-	id := in.create(storage.Test, app.SourceSitemap, "bomb", site.URL+"/sitemap.xml.gz")
+	id := in.create(support.Test, app.SourceSitemap, "bomb", site.URL+"/sitemap.xml.gz")
 	in.work()
 	k := in.source(id)
 	if k.Status != app.SourceFailed || k.FailureReason == nil || !strings.Contains(*k.FailureReason, "once decompressed") {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // DueMails returns up to limit e-mails of the outbox whose next attempt is due.
@@ -24,7 +25,7 @@ func (s *Service) PendingMails(ctx context.Context) (int, error) {
 // or failed for now, to be tried again by MailRetry until it gives up.
 func (s *Service) RecordMailAttempt(ctx context.Context, ml *storage.Mail, at time.Time, sendErr error, permanent bool) error {
 	ml.Attempts++
-	stamp := storage.At(at)
+	stamp := support.At(at)
 	switch {
 	case sendErr == nil:
 		ml.Status, ml.SentAt, ml.LastError = storage.MailSent, &stamp, nil
@@ -35,7 +36,7 @@ func (s *Service) RecordMailAttempt(ctx context.Context, ml *storage.Mail, at ti
 	default:
 		reason := sendErr.Error()
 		if next, ok := MailRetry.Next(ml.Attempts, ml.CreatedAt.Time(), at); ok {
-			ml.NextAttemptAt = storage.At(next)
+			ml.NextAttemptAt = support.At(next)
 		} else {
 			reason = fmt.Sprintf("gave up after %d attempts: %s", ml.Attempts, reason)
 			ml.Status = storage.MailFailed

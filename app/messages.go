@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Message limits (docs/api.md, Limits).
@@ -50,12 +51,12 @@ func (in AgentMessage) validate(a *attachments) error {
 // PostAgentMessage sends a team member's message to the visitor. A
 // conversation in `waiting` moves to `handed_off`; a closed one refuses.
 // Attachments are downloaded first: if one fails, nothing is written.
-func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convID string, in AgentMessage) (*storage.Message, error) {
+func (s *Service) PostAgentMessage(ctx context.Context, mode support.Mode, convID string, in AgentMessage) (*support.Message, error) {
 	if err := in.validate(&s.att); err != nil {
 		return nil, err
 	}
 	author, memberErr := s.author(ctx, in.AuthorID.V)
-	var stored []storage.StoredFile
+	var stored []support.StoredFile
 	if len(in.Attachments.V) > 0 {
 		if s.att.store == nil {
 			return nil, &Error{Kind: Invalid, Code: CodeFeatureUnavailable, Param: "attachments",
@@ -76,8 +77,8 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.Message, error) {
-		var msg *storage.Message
+	return writeResult(ctx, s, func(q *storage.Q) (*support.Message, error) {
+		var msg *support.Message
 		now := s.stamp()
 		// One statement on the single writer in the usual case: count the
 		// message on the conversation unless it is closed or open, handing
@@ -104,7 +105,7 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode storage.Mode, convI
 // takeOver is a person's first reply in a conversation the assistant is
 // answering (open): it hands the conversation off, so the assistant stops,
 // and gives it to the replier when nobody has it.
-func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author, now storage.Timestamp) error {
+func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *support.Conversation, author support.Author, now support.Timestamp) error {
 	c.Status = StatusHandedOff
 	if c.AssigneeID == nil {
 		c.AssigneeID = author.ID
@@ -119,15 +120,15 @@ func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *storage.Convers
 
 // author returns the team member id as a message author. Members are never
 // deleted and never renamed, so each is read once.
-func (s *Service) author(ctx context.Context, id string) (storage.Author, error) {
+func (s *Service) author(ctx context.Context, id string) (support.Author, error) {
 	if a, ok := s.authors.Load(id); ok {
-		return a.(storage.Author), nil
+		return a.(support.Author), nil
 	}
 	m, err := s.db.Read().Member(ctx, id)
 	if err != nil {
-		return storage.Author{}, err
+		return support.Author{}, err
 	}
-	a := storage.Author{Type: storage.AuthorAgent, ID: &m.ID, Name: &m.Name}
+	a := support.Author{Type: support.AuthorAgent, ID: &m.ID, Name: &m.Name}
 	s.authors.Store(id, a)
 	return a, nil
 }
@@ -135,7 +136,7 @@ func (s *Service) author(ctx context.Context, id string) (storage.Author, error)
 // agentMessageAllowed checks that the conversation exists and is not closed
 // and that the author is a team member (memberErr is the error of looking
 // the author up), and returns the conversation.
-func agentMessageAllowed(ctx context.Context, q *storage.Q, mode storage.Mode, convID string, in AgentMessage, memberErr error) (*storage.Conversation, error) {
+func agentMessageAllowed(ctx context.Context, q *storage.Q, mode support.Mode, convID string, in AgentMessage, memberErr error) (*support.Conversation, error) {
 	c, err := q.Conversation(ctx, mode, convID)
 	if err != nil {
 		return nil, found(err, noSuch("conversation", convID))
@@ -151,16 +152,16 @@ func agentMessageAllowed(ctx context.Context, q *storage.Q, mode storage.Mode, c
 
 // addMessage stores a message, counts it on its conversation (whose other
 // changes the caller made on c) and records message.created.
-func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
-	body string, sources []storage.Source, now storage.Timestamp) (*storage.Message, error) {
+func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *support.Conversation, author support.Author,
+	body string, sources []support.Source, now support.Timestamp) (*support.Message, error) {
 	return s.addMessageSaving(ctx, q, c, author, body, sources, now, q.UpdateConversation)
 }
 
 // addMessageSaving is addMessage with the conversation written by save:
 // q.UpdateConversationActivity when the caller changed at most its status.
-func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *storage.Conversation, author storage.Author,
-	body string, sources []storage.Source, now storage.Timestamp,
-	save func(context.Context, *storage.Conversation) error) (*storage.Message, error) {
+func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *support.Conversation, author support.Author,
+	body string, sources []support.Source, now support.Timestamp,
+	save func(context.Context, *support.Conversation) error) (*support.Message, error) {
 	c.MessageCount++
 	c.LastMessageAt, c.UpdatedAt = now, now
 	if err := save(ctx, c); err != nil {
@@ -173,12 +174,12 @@ func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *storage
 // and records message.created; the caller counts it on its conversation.
 // With attachments, the signing key must have been loaded (signingKey)
 // beforehand, since the event carries signed URLs.
-func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode storage.Mode, convID string, author storage.Author,
-	body string, sources []storage.Source, stored []storage.StoredFile, now storage.Timestamp) (*storage.Message, error) {
-	m := &storage.Message{ID: NewID(PrefixMessage), Object: "message", Mode: mode, ConversationID: convID,
-		Author: author, Body: body, Attachments: []storage.Attachment{}, Files: stored, Sources: sources, CreatedAt: now}
+func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode support.Mode, convID string, author support.Author,
+	body string, sources []support.Source, stored []support.StoredFile, now support.Timestamp) (*support.Message, error) {
+	m := &support.Message{ID: NewID(PrefixMessage), Mode: mode, ConversationID: convID,
+		Author: author, Body: body, Attachments: []support.Attachment{}, Files: stored, Sources: sources, CreatedAt: now}
 	if m.Sources == nil {
-		m.Sources = []storage.Source{}
+		m.Sources = []support.Source{}
 	}
 	if err := q.InsertMessage(ctx, m); err != nil {
 		return nil, err
@@ -197,7 +198,7 @@ func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode storage.
 }
 
 // Message returns a message, or a NotFound error.
-func (s *Service) Message(ctx context.Context, mode storage.Mode, id string) (*storage.Message, error) {
+func (s *Service) Message(ctx context.Context, mode support.Mode, id string) (*support.Message, error) {
 	m, err := s.db.Read().Message(ctx, mode, id)
 	if err != nil {
 		return nil, found(err, noSuch("message", id))
@@ -206,12 +207,12 @@ func (s *Service) Message(ctx context.Context, mode storage.Mode, id string) (*s
 }
 
 // Messages lists a conversation's messages oldest first.
-func (s *Service) Messages(ctx context.Context, mode storage.Mode, convID string, lp ListParams) (List[*storage.Message], error) {
+func (s *Service) Messages(ctx context.Context, mode support.Mode, convID string, lp ListParams) (List[*support.Message], error) {
 	pg, err := lp.page()
 	if err != nil {
-		return List[*storage.Message]{}, err
+		return List[*support.Message]{}, err
 	}
-	var rows []*storage.Message
+	var rows []*support.Message
 	err = s.db.ReadTx(ctx, func(q *storage.Q) error {
 		if _, err := q.Conversation(ctx, mode, convID); err != nil {
 			return found(err, noSuch("conversation", convID))
@@ -220,12 +221,12 @@ func (s *Service) Messages(ctx context.Context, mode storage.Mode, convID string
 		return err
 	})
 	if err != nil {
-		return List[*storage.Message]{}, err
+		return List[*support.Message]{}, err
 	}
 	if err := s.present(ctx, rows...); err != nil {
-		return List[*storage.Message]{}, err
+		return List[*support.Message]{}, err
 	}
-	return makeList(rows, pg, func(m *storage.Message) storage.Cursor {
-		return storage.Cursor{Key: int64(m.CreatedAt), ID: m.ID}
+	return makeList(rows, pg, func(m *support.Message) support.Cursor {
+		return support.Cursor{Key: int64(m.CreatedAt), ID: m.ID}
 	}), nil
 }

@@ -5,7 +5,6 @@ package app
 
 import (
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"errors"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"chatsvc/files"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Service carries out every operation of the API, the widget and the CLI.
@@ -27,7 +27,7 @@ type Service struct {
 	widget  *widgetState // visitors, live updates and the assistant (widget.go)
 	hooks   WebhookOptions
 	keys    keyCache // API keys already checked (keycache.go)
-	authors sync.Map // member id -> storage.Author, for agent messages
+	authors sync.Map // member id -> support.Author, for agent messages
 
 	passwordChecks passwordChecks // bounds concurrent sign-in checks (password_checks.go)
 
@@ -87,10 +87,7 @@ func (s *Service) WakeOn(kinds storage.Queue, c chan struct{}) {
 // Now is the service's clock.
 func (s *Service) Now() time.Time { return s.now() }
 
-// PoolStats reports the database's connection pools, for the metrics.
-func (s *Service) PoolStats() (writer, readers sql.DBStats) { return s.db.Stats() }
-
-func (s *Service) stamp() storage.Timestamp { return storage.At(s.now()) }
+func (s *Service) stamp() support.Timestamp { return support.At(s.now()) }
 
 // writeResult runs fn in a write transaction, wakes the workers of the work
 // it queued, and returns fn's result. fn may run more than once (see
@@ -131,12 +128,12 @@ func (s *Service) wake(kinds storage.Queue) {
 }
 
 // emit records an event about obj in the caller's transaction.
-func (s *Service) emit(ctx context.Context, q *storage.Q, mode storage.Mode, typ, objectID string, obj any, at storage.Timestamp) error {
+func (s *Service) emit(ctx context.Context, q *storage.Q, mode support.Mode, typ, objectID string, obj any, at support.Timestamp) error {
 	data, err := marshal(obj) // as the API writes it, so webhooks carry the same bytes
 	if err != nil {
 		return err
 	}
-	return q.InsertEvent(ctx, &storage.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
+	return q.InsertEvent(ctx, &support.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
 		Data: data, CreatedAt: at})
 }
 
@@ -213,7 +210,7 @@ func (p ListParams) page() (storage.Page, error) {
 }
 
 // makeList cuts rows (fetched with page()) to the limit and fills the envelope.
-func makeList[T any](rows []T, pg storage.Page, key func(T) storage.Cursor) List[T] {
+func makeList[T any](rows []T, pg storage.Page, key func(T) support.Cursor) List[T] {
 	l := List[T]{Object: "list", Data: rows}
 	if l.Data == nil {
 		l.Data = []T{}
@@ -228,11 +225,11 @@ func makeList[T any](rows []T, pg storage.Page, key func(T) storage.Cursor) List
 }
 
 // Cursors are opaque to clients: base64url of "<sort key>.<id>".
-func encodeCursor(c storage.Cursor) string {
+func encodeCursor(c support.Cursor) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.Key, 10) + "." + c.ID))
 }
 
-func decodeCursor(s string) (*storage.Cursor, error) {
+func decodeCursor(s string) (*support.Cursor, error) {
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return nil, err
@@ -245,7 +242,7 @@ func decodeCursor(s string) (*storage.Cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &storage.Cursor{Key: n, ID: id}, nil
+	return &support.Cursor{Key: n, ID: id}, nil
 }
 
 // Deleted is the API's deleted envelope, returned by deletions.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // SessionStart is the body of POST /widget/v1/sessions.
@@ -28,7 +29,7 @@ type Session struct {
 // team is in now, and how to look.
 type VisitorSite struct {
 	Availability string             `json:"availability"` // online or offline
-	NextOpenAt   *storage.Timestamp `json:"next_open_at"` // when offline: when the team is back
+	NextOpenAt   *support.Timestamp `json:"next_open_at"` // when offline: when the team is back
 	WidgetSettings
 }
 
@@ -38,7 +39,7 @@ func visitorSite(site *Site, now time.Time) *VisitorSite {
 	if online, next := site.BusinessHours.Availability(now); !online {
 		v.Availability = "offline"
 		if next != nil {
-			t := storage.At(*next)
+			t := support.At(*next)
 			v.NextOpenAt = &t
 		}
 	}
@@ -58,9 +59,9 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 	if err := checkPageURL(in.PageURL.V); err != nil {
 		return nil, err
 	}
-	mode := storage.Live
+	mode := support.Live
 	if in.Test.has() && in.Test.V {
-		mode = storage.Test
+		mode = support.Test
 	}
 	site, err := s.db.Read().Site(ctx, in.SiteID.V)
 	if err != nil {
@@ -81,10 +82,10 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 		}
 		returning = c.VisitorID
 	}
-	v, err := writeResult(ctx, s, func(q *storage.Q) (*storage.Visitor, error) {
+	v, err := writeResult(ctx, s, func(q *storage.Q) (*support.Visitor, error) {
 		now := s.stamp()
 		if returning == "" {
-			v := &storage.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
+			v := &support.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
 				CreatedAt: now, LastSeenAt: now}
 			return v, q.InsertVisitor(ctx, v)
 		}
@@ -129,7 +130,7 @@ func checkPageURL(v string) error {
 }
 
 // markSeen sets last_seen_at of an identified visitor's contact.
-func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode storage.Mode, contactID *string, now storage.Timestamp) error {
+func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode support.Mode, contactID *string, now support.Timestamp) error {
 	if contactID == nil {
 		return nil
 	}
@@ -144,7 +145,7 @@ func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode storage.Mode,
 // linkVisitor records that the visitor is the given contact, from now on
 // and in their conversations that have no contact yet. It leaves v alone,
 // as the write may be replayed: the caller updates v once it commits.
-func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, now storage.Timestamp) error {
+func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, now support.Timestamp) error {
 	cur, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
 	if err != nil {
 		return err

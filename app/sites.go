@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Site is a website the widget runs on, as the API shows it. Sites are
@@ -23,8 +24,8 @@ type Site struct {
 	// IdentityVerification tells that an identity secret is set; the
 	// secret itself is never shown.
 	IdentityVerification bool              `json:"identity_verification"`
-	CreatedAt            storage.Timestamp `json:"created_at"`
-	UpdatedAt            storage.Timestamp `json:"updated_at"`
+	CreatedAt            support.Timestamp `json:"created_at"`
+	UpdatedAt            support.Timestamp `json:"updated_at"`
 }
 
 // WidgetSettings are how a site's widget looks and behaves.
@@ -54,7 +55,7 @@ const (
 )
 
 // siteView is the API's site from its row.
-func siteView(s *storage.Site) (*Site, error) {
+func siteView(s *support.Site) (*Site, error) {
 	out := &Site{ID: s.ID, Object: "site", Name: s.Name, Domains: s.Domains, Widget: DefaultWidget,
 		IdentityVerification: s.IdentitySecret != nil && *s.IdentitySecret != "", CreatedAt: s.CreatedAt,
 		UpdatedAt: s.UpdatedAt}
@@ -100,8 +101,8 @@ func (s *Service) SiteList(ctx context.Context, in ListParams) (List[*Site], err
 			return List[*Site]{}, err
 		}
 	}
-	return makeList(sites, pg, func(s *Site) storage.Cursor {
-		return storage.Cursor{Key: int64(s.CreatedAt), ID: s.ID}
+	return makeList(sites, pg, func(s *Site) support.Cursor {
+		return support.Cursor{Key: int64(s.CreatedAt), ID: s.ID}
 	}), nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Ticket statuses and priorities.
@@ -106,7 +107,7 @@ func checkTags(tags []string) error {
 // CreateTicket opens a ticket for an existing contact or one found or created
 // by e-mail, records ticket.created (and contact.created for a new contact)
 // and queues the confirmation e-mail unless notify_contact is false.
-func (s *Service) CreateTicket(ctx context.Context, mode storage.Mode, in TicketCreate) (*storage.Ticket, error) {
+func (s *Service) CreateTicket(ctx context.Context, mode support.Mode, in TicketCreate) (*support.Ticket, error) {
 	confirm := s.mailTicketCreated
 	if in.NotifyContact.has() && !in.NotifyContact.V {
 		confirm = nil
@@ -116,26 +117,26 @@ func (s *Service) CreateTicket(ctx context.Context, mode storage.Mode, in Ticket
 
 // ticketConfirmation queues the e-mail confirming a new ticket to its
 // contact, in the ticket's transaction: its error undoes the ticket.
-type ticketConfirmation func(ctx context.Context, q *storage.Q, c *storage.Contact, t *storage.Ticket, now storage.Timestamp) error
+type ticketConfirmation func(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, now support.Timestamp) error
 
 // mailTicketCreated is the confirmation of tickets the team's own systems
 // open: it repeats the subject and greets the contact by name.
-func (s *Service) mailTicketCreated(ctx context.Context, q *storage.Q, c *storage.Contact, t *storage.Ticket, now storage.Timestamp) error {
+func (s *Service) mailTicketCreated(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, now support.Timestamp) error {
 	return s.mailContact(ctx, q, c, t, MailTicketCreated, now)
 }
 
 // createTicket is CreateTicket with the confirmation to send (nil: none).
-func (s *Service) createTicket(ctx context.Context, mode storage.Mode, in TicketCreate, confirm ticketConfirmation) (*storage.Ticket, error) {
+func (s *Service) createTicket(ctx context.Context, mode support.Mode, in TicketCreate, confirm ticketConfirmation) (*support.Ticket, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.Ticket, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.Ticket, error) {
 		now := s.stamp()
 		contact, err := s.ticketContact(ctx, q, mode, in, now)
 		if err != nil {
 			return nil, err
 		}
-		t := &storage.Ticket{ID: NewID(PrefixTicket), Object: "ticket", Mode: mode, Subject: in.Subject.V,
+		t := &support.Ticket{ID: NewID(PrefixTicket), Mode: mode, Subject: in.Subject.V,
 			Description: in.Description.ptr(), Status: TicketOpen, Priority: PriorityNormal, ContactID: contact.ID,
 			Tags: dedupe(in.Tags.V), CreatedAt: now, UpdatedAt: now}
 		if in.Priority.has() {
@@ -173,7 +174,7 @@ func (s *Service) createTicket(ctx context.Context, mode storage.Mode, in Ticket
 }
 
 // ticketContact resolves the contact of a new ticket.
-func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode storage.Mode, in TicketCreate, now storage.Timestamp) (*storage.Contact, error) {
+func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode support.Mode, in TicketCreate, now support.Timestamp) (*support.Contact, error) {
 	if in.ContactID.has() {
 		c, err := q.Contact(ctx, mode, in.ContactID.V)
 		return c, found(err, noSuchRef("contact_id", "contact", in.ContactID.V))
@@ -186,7 +187,7 @@ func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode storage.
 	if err == nil || !isNotFound(err) {
 		return c, err
 	}
-	c = &storage.Contact{ID: NewID(PrefixContact), Object: "contact", Mode: mode, Email: &email,
+	c = &support.Contact{ID: NewID(PrefixContact), Mode: mode, Email: &email,
 		Name: in.Contact.V.Name.ptr(), Attributes: map[string]json.RawMessage{}, CreatedAt: now, UpdatedAt: now}
 	if err := q.InsertContact(ctx, c, &norm); err != nil {
 		return nil, err
@@ -196,7 +197,7 @@ func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode storage.
 
 // mailContact queues an e-mail about ticket t to its contact, when the
 // contact has an address.
-func (s *Service) mailContact(ctx context.Context, q *storage.Q, c *storage.Contact, t *storage.Ticket, template string, now storage.Timestamp) error {
+func (s *Service) mailContact(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, template string, now support.Timestamp) error {
 	if c == nil || c.Email == nil {
 		return nil
 	}
@@ -209,12 +210,12 @@ func (s *Service) mailContact(ctx context.Context, q *storage.Q, c *storage.Cont
 }
 
 // Ticket returns a ticket by id (tkt_…) or number (42 or T-42).
-func (s *Service) Ticket(ctx context.Context, mode storage.Mode, ref string) (*storage.Ticket, error) {
+func (s *Service) Ticket(ctx context.Context, mode support.Mode, ref string) (*support.Ticket, error) {
 	return s.ticket(ctx, s.db.Read(), mode, ref)
 }
 
-func (s *Service) ticket(ctx context.Context, q *storage.Q, mode storage.Mode, ref string) (*storage.Ticket, error) {
-	var t *storage.Ticket
+func (s *Service) ticket(ctx context.Context, q *storage.Q, mode support.Mode, ref string) (*support.Ticket, error) {
+	var t *support.Ticket
 	var err error
 	if n, ok := ticketNumber(ref); ok {
 		t, err = q.TicketByNumber(ctx, mode, n)
@@ -238,21 +239,21 @@ type TicketQuery struct {
 }
 
 // Tickets lists tickets newest first.
-func (s *Service) Tickets(ctx context.Context, mode storage.Mode, in TicketQuery) (List[*storage.Ticket], error) {
+func (s *Service) Tickets(ctx context.Context, mode support.Mode, in TicketQuery) (List[*support.Ticket], error) {
 	f, err := in.filter(mode)
 	if err != nil {
-		return List[*storage.Ticket]{}, err
+		return List[*support.Ticket]{}, err
 	}
 	rows, err := s.db.Read().Tickets(ctx, f)
 	if err != nil {
-		return List[*storage.Ticket]{}, err
+		return List[*support.Ticket]{}, err
 	}
-	return makeList(rows, f.Page, func(t *storage.Ticket) storage.Cursor {
-		return storage.Cursor{Key: int64(t.CreatedAt), ID: t.ID}
+	return makeList(rows, f.Page, func(t *support.Ticket) support.Cursor {
+		return support.Cursor{Key: int64(t.CreatedAt), ID: t.ID}
 	}), nil
 }
 
-func (in TicketQuery) filter(mode storage.Mode) (storage.TicketFilter, error) {
+func (in TicketQuery) filter(mode support.Mode) (storage.TicketFilter, error) {
 	f := storage.TicketFilter{Mode: mode, Status: in.Status, Priority: in.Priority, ContactID: in.ContactID, Tag: in.Tag}
 	var err error
 	if f.Page, err = in.page(); err != nil {
@@ -279,7 +280,7 @@ func (in TicketQuery) filter(mode storage.Mode) (storage.TicketFilter, error) {
 // Stored timestamps are whole milliseconds, so a finer bound is rounded down
 // (created_after: "> t" is "> floor(t)") or, with roundUp, up
 // (created_before: "< t" is "< ceil(t)"), keeping both bounds exclusive.
-func parseTime(param, v string, roundUp bool) (*storage.Timestamp, error) {
+func parseTime(param, v string, roundUp bool) (*support.Timestamp, error) {
 	if v == "" {
 		return nil, nil
 	}
@@ -289,7 +290,7 @@ func parseTime(param, v string, roundUp bool) (*storage.Timestamp, error) {
 			if roundUp && ms.Before(t) {
 				ms = ms.Add(time.Millisecond)
 			}
-			ts := storage.At(ms)
+			ts := support.At(ms)
 			return &ts, nil
 		}
 	}
@@ -330,11 +331,11 @@ func (in TicketUpdate) validate() error {
 // tags records ticket.updated; a move to solved also records ticket.solved
 // and sets solved_at, which a move back to open or pending clears. A status
 // change e-mails the contact unless notify_contact is false.
-func (s *Service) UpdateTicket(ctx context.Context, mode storage.Mode, ref string, in TicketUpdate) (*storage.Ticket, error) {
+func (s *Service) UpdateTicket(ctx context.Context, mode support.Mode, ref string, in TicketUpdate) (*support.Ticket, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.Ticket, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.Ticket, error) {
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
 			return nil, err
@@ -408,7 +409,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode storage.Mode, ref strin
 }
 
 // DeleteTicket removes a ticket for good.
-func (s *Service) DeleteTicket(ctx context.Context, mode storage.Mode, ref string) (*Deleted, error) {
+func (s *Service) DeleteTicket(ctx context.Context, mode support.Mode, ref string) (*Deleted, error) {
 	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
 		var out *Deleted
 		t, err := s.ticket(ctx, q, mode, ref)

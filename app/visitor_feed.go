@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // VisitorFeed is the position of a visitor's live event stream.
@@ -13,7 +14,7 @@ type VisitorFeed struct {
 	// What the conversation looked like when last sent. Two changes can
 	// share a millisecond of updated_at, so the count and status are
 	// compared too.
-	UpdatedAt    storage.Timestamp
+	UpdatedAt    support.Timestamp
 	MessageCount int
 	Status       string
 }
@@ -23,8 +24,8 @@ type VisitorFeed struct {
 // MaxVisitorPage; call again while more come), and the conversation when it
 // changed. It advances feed. When the visitor starts a new conversation the
 // feed follows it.
-func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFeed) ([]*storage.Message, *VisitorConversation, error) {
-	var msgs []*storage.Message
+func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFeed) ([]*support.Message, *VisitorConversation, error) {
+	var msgs []*support.Message
 	var conv *VisitorConversation
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // VisitorConversation is a conversation as its visitor sees it: the team's
@@ -16,24 +17,24 @@ type VisitorConversation struct {
 	Subject       *string           `json:"subject"`
 	MessageCount  int               `json:"message_count"`
 	PageURL       string            `json:"page_url"`
-	LastMessageAt storage.Timestamp `json:"last_message_at"`
-	CreatedAt     storage.Timestamp `json:"created_at"`
-	UpdatedAt     storage.Timestamp `json:"updated_at"`
+	LastMessageAt support.Timestamp `json:"last_message_at"`
+	CreatedAt     support.Timestamp `json:"created_at"`
+	UpdatedAt     support.Timestamp `json:"updated_at"`
 }
 
-func visitorConversation(c *storage.Conversation) *VisitorConversation {
+func visitorConversation(c *support.Conversation) *VisitorConversation {
 	if c == nil {
 		return nil
 	}
-	return &VisitorConversation{ID: c.ID, Object: c.Object, SiteID: c.SiteID, Status: c.Status, Subject: c.Subject,
+	return &VisitorConversation{ID: c.ID, Object: "conversation", SiteID: c.SiteID, Status: c.Status, Subject: c.Subject,
 		MessageCount: c.MessageCount, PageURL: c.PageURL, LastMessageAt: c.LastMessageAt, CreatedAt: c.CreatedAt,
 		UpdatedAt: c.UpdatedAt}
 }
 
 // visitorMessage is a message as the visitor sees it: a team member is
 // shown by name, not by id.
-func visitorMessage(m *storage.Message) *storage.Message {
-	if m == nil || m.Author.Type != storage.AuthorAgent {
+func visitorMessage(m *support.Message) *support.Message {
+	if m == nil || m.Author.Type != support.AuthorAgent {
 		return m
 	}
 	c := *m
@@ -50,8 +51,8 @@ type VisitorMessage struct {
 // VisitorExchange is a visitor's message with the assistant's reply, when
 // it came in time.
 type VisitorExchange struct {
-	Message *storage.Message `json:"message"`
-	Reply   *storage.Message `json:"reply"`
+	Message *support.Message `json:"message"`
+	Reply   *support.Message `json:"reply"`
 }
 
 // PostVisitorMessage adds a visitor's message to their conversation, opening
@@ -78,7 +79,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 	}
 	// queued: the message waits for the assistant's answer.
 	type posted struct {
-		msg    *storage.Message
+		msg    *support.Message
 		queued bool
 	}
 	p, err := writeResult(ctx, s, func(q *storage.Q) (posted, error) {
@@ -91,7 +92,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 		if err != nil {
 			return posted{}, err
 		}
-		var msg *storage.Message
+		var msg *support.Message
 		if c == nil || c.Status == StatusClosed {
 			start := VisitorStart{SiteID: v.Site.ID, VisitorID: visitor.ID, PageURL: visitor.PageURL, Body: in.Body.V}
 			if in.PageURL.has() {
@@ -104,7 +105,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 				return posted{}, err
 			}
 		} else {
-			author := storage.Author{Type: storage.AuthorContact, ID: c.ContactID}
+			author := support.Author{Type: support.AuthorContact, ID: c.ContactID}
 			if visitor.ContactID != nil {
 				author.ID = visitor.ContactID
 			}
@@ -135,8 +136,8 @@ const MaxVisitorPage = 100
 
 // VisitorMessages lists the messages of the visitor's current conversation
 // (their most recent one), oldest first, after the message id given.
-func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (List[*storage.Message], error) {
-	l := List[*storage.Message]{Object: "list", Data: []*storage.Message{}}
+func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (List[*support.Message], error) {
+	l := List[*support.Message]{Object: "list", Data: []*support.Message{}}
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 		if err != nil || c == nil {
@@ -178,14 +179,14 @@ func (s *Service) VisitorHandOff(ctx context.Context, v *Visit) (*VisitorConvers
 		return nil, &Error{Kind: NotFound, Code: CodeResourceMissing,
 			Message: "There is no conversation to hand off yet; send a message first."}
 	}
-	c, err = writeResult(ctx, s, func(q *storage.Q) (*storage.Conversation, error) {
+	c, err = writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
 		c, err := s.handOff(ctx, q, v.Mode, c.ID, Handoff{})
 		if err != nil {
 			return nil, err
 		}
 		if away, ok, err := s.awayReply(ctx, q, c); err != nil || !ok {
 			return c, err
-		} else if _, err := s.addMessage(ctx, q, c, storage.Author{Type: storage.AuthorBot}, away, nil, s.stamp()); err != nil {
+		} else if _, err := s.addMessage(ctx, q, c, support.Author{Type: support.AuthorBot}, away, nil, s.stamp()); err != nil {
 			return nil, err
 		}
 		return c, nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // VisitorTicketsPerAddressPerDay bounds the widget tickets confirmed to one
@@ -28,7 +29,7 @@ type VisitorTicket struct {
 // visitor not yet linked to a contact becomes linked to it. Returns a
 // RateLimited error beyond VisitorTicketsPerHour for the visitor or
 // VisitorTicketsPerAddressPerDay for the address.
-func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorTicket) (*storage.Ticket, error) {
+func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorTicket) (*support.Ticket, error) {
 	if !in.Subject.has() {
 		return nil, missing("subject")
 	}
@@ -74,13 +75,13 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 // visitor typed goes into it (no subject, description or name, not even in
 // the To header): the sender's address is unverified, so the e-mail says
 // only that ticket T-n was opened on the operator's site.
-func (s *Service) mailTicketReceived(site *storage.Site) ticketConfirmation {
-	return func(ctx context.Context, q *storage.Q, c *storage.Contact, t *storage.Ticket, now storage.Timestamp) error {
+func (s *Service) mailTicketReceived(site *support.Site) ticketConfirmation {
+	return func(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, now support.Timestamp) error {
 		if c.Email == nil {
 			return nil
 		}
 		day := now.Time().Add(-24 * time.Hour)
-		n, first, err := q.MailsToAfter(ctx, MailTicketReceived, *c.Email, storage.At(day))
+		n, first, err := q.MailsToAfter(ctx, MailTicketReceived, *c.Email, support.At(day))
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // settingTokenKey is the settings row holding the key that signs visitor
@@ -21,7 +22,7 @@ const settingTokenKey = "widget.visitor_token_key"
 // visitorClaims is what a visitor token says: who, on which site, in which
 // mode, since when (Unix seconds).
 type visitorClaims struct {
-	Mode      storage.Mode
+	Mode      support.Mode
 	SiteID    string
 	VisitorID string
 	IssuedAt  int64
@@ -85,7 +86,7 @@ func (s *Service) verifyToken(ctx context.Context, token string) (visitorClaims,
 		return visitorClaims{}, &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid,
 			Message: "This visitor token has expired. Start a new session without it."}
 	}
-	return visitorClaims{Mode: storage.Mode(parts[0]), SiteID: parts[1], VisitorID: parts[2], IssuedAt: iat}, nil
+	return visitorClaims{Mode: support.Mode(parts[0]), SiteID: parts[1], VisitorID: parts[2], IssuedAt: iat}, nil
 }
 
 func mac(key []byte, msg string) []byte {

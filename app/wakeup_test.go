@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Workers are woken by commits that queue their kind of work, and by
@@ -34,7 +35,7 @@ func TestWakeupsFollowQueuedWork(t *testing.T) {
 			return more, err
 		}},
 		{"a write that queues nothing", func(ctx context.Context) (bool, error) {
-			return false, svc.write(ctx, func(q *storage.Q) error { return q.InsertSite(ctx, &storage.Site{ID: "site_1", Name: "A"}) })
+			return false, svc.write(ctx, func(q *storage.Q) error { return q.InsertSite(ctx, &support.Site{ID: "site_1", Name: "A"}) })
 		}},
 	}
 	for _, st := range steps {
@@ -46,7 +47,7 @@ func TestWakeupsFollowQueuedWork(t *testing.T) {
 		}
 	}
 	err := svc.write(ctx, func(q *storage.Q) error {
-		return svc.emit(ctx, q, storage.Test, EventConversationCreated, "conv_1", map[string]string{}, 1)
+		return svc.emit(ctx, q, support.Test, EventConversationCreated, "conv_1", map[string]string{}, 1)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // fanoutKey is the setting holding the seq of the last event fanned out.
@@ -96,7 +97,7 @@ func fanoutPosition(ctx context.Context, q *storage.Q) (int64, error) {
 	return strconv.ParseInt(v, 10, 64)
 }
 
-func subscribed(e *storage.WebhookEndpoint, typ string) bool {
+func subscribed(e *support.WebhookEndpoint, typ string) bool {
 	return slices.Contains(e.Events, eventAll) || slices.Contains(e.Events, typ)
 }
 
@@ -148,7 +149,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 			if _, err := q.WebhookEndpoint(ctx, job.Send.Mode, job.Send.EndpointID); err != nil {
 				return false, orGone(err)
 			}
-			ev := &storage.Event{ID: job.Send.EventID, Mode: job.Send.Mode, Type: job.Type}
+			ev := &support.Event{ID: job.Send.EventID, Mode: job.Send.Mode, Type: job.Type}
 			return false, q.InsertWebhookAttempt(ctx, attemptOf(job.Send.EndpointID, ev, job.Send.Attempts+1, at, res))
 		} else if err != nil {
 			return false, err
@@ -157,7 +158,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 		if err != nil {
 			return false, err
 		}
-		ev := &storage.Event{ID: send.EventID, Mode: send.Mode, Type: job.Type}
+		ev := &support.Event{ID: send.EventID, Mode: send.Mode, Type: job.Type}
 		attempt := attemptOf(e.ID, ev, send.Attempts+1, at, res)
 		if attempt.Delivered {
 			if err := q.DequeueWebhook(ctx, send.ID); err != nil {
@@ -172,7 +173,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 			return false, q.InsertWebhookAttempt(ctx, attempt)
 		}
 		if next, ok := webhookRetry(s.hooks).Next(send.Attempts+1, send.CreatedAt.Time(), at); ok {
-			ts := storage.At(next)
+			ts := support.At(next)
 			attempt.NextAttemptAt = &ts
 			err = q.RescheduleWebhook(ctx, send.ID, send.Attempts+1, ts)
 		} else {
@@ -184,7 +185,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 		if err := q.InsertWebhookAttempt(ctx, attempt); err != nil {
 			return false, err
 		}
-		stamp := storage.At(at)
+		stamp := support.At(at)
 		if e.FailingSince == nil {
 			e.FailingSince = &stamp
 		} else if e.Enabled && at.Sub(e.FailingSince.Time()) >= s.hooks.GiveUpAfter {
@@ -204,7 +205,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 // owner an endpoint was disabled.
 const MailWebhookEndpointDisabled = "webhook_endpoint_disabled"
 
-func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *storage.WebhookEndpoint, reason string, now storage.Timestamp) error {
+func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *support.WebhookEndpoint, reason string, now support.Timestamp) error {
 	if err := s.fanOutAll(ctx, q); err != nil { // what came before the disabling is still owed
 		return err
 	}
@@ -224,10 +225,10 @@ func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *storage.
 }
 
 // attemptOf makes the log row of an attempt to deliver ev to an endpoint.
-func attemptOf(endpointID string, ev *storage.Event, n int, at time.Time, res WebhookResult) *storage.WebhookAttempt {
-	a := &storage.WebhookAttempt{ID: NewID(PrefixWebhookAttempt), Object: "webhook_delivery", Mode: ev.Mode,
+func attemptOf(endpointID string, ev *support.Event, n int, at time.Time, res WebhookResult) *support.WebhookAttempt {
+	a := &support.WebhookAttempt{ID: NewID(PrefixWebhookAttempt), Mode: ev.Mode,
 		EndpointID: endpointID, EventID: ev.ID, EventType: ev.Type, Attempt: n, Delivered: res.Delivered(),
-		DurationMS: res.Duration.Milliseconds(), CreatedAt: storage.At(at)}
+		DurationMS: res.Duration.Milliseconds(), CreatedAt: support.At(at)}
 	if res.StatusCode != 0 {
 		code := res.StatusCode
 		a.StatusCode = &code

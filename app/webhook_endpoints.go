@@ -11,6 +11,7 @@ import (
 
 	"chatsvc/outbound"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // WebhookOptions are the webhooks.* settings (and owner_email); zero values
@@ -93,7 +94,7 @@ type WebhookEndpointInput struct {
 // CreatedWebhookEndpoint is the creation response: the endpoint and, this
 // once, its signing secret.
 type CreatedWebhookEndpoint struct {
-	*storage.WebhookEndpoint
+	*support.WebhookEndpoint
 	Secret string `json:"secret"`
 }
 
@@ -140,7 +141,7 @@ func checkEvents(v []string) ([]string, error) {
 
 // CreateWebhookEndpoint registers a URL for events of mode. The endpoint
 // receives events written from now on; its secret is returned this once.
-func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode storage.Mode, in WebhookEndpointInput) (*CreatedWebhookEndpoint, error) {
+func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode support.Mode, in WebhookEndpointInput) (*CreatedWebhookEndpoint, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 		if err != nil {
 			return nil, err
 		}
-		e := &storage.WebhookEndpoint{ID: NewID(PrefixWebhookEndpoint), Object: "webhook_endpoint", Mode: mode,
+		e := &support.WebhookEndpoint{ID: NewID(PrefixWebhookEndpoint), Mode: mode,
 			URL: in.URL.V, Events: events, Enabled: true, Description: in.Description.ptr(),
 			Secret: WebhookSecretPrefix + RandomToken(32), AfterSeq: after, CreatedAt: now, UpdatedAt: now}
 		out = &CreatedWebhookEndpoint{WebhookEndpoint: e, Secret: e.Secret}
@@ -179,7 +180,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 }
 
 // WebhookEndpoint returns an endpoint (without its secret).
-func (s *Service) WebhookEndpoint(ctx context.Context, mode storage.Mode, id string) (*storage.WebhookEndpoint, error) {
+func (s *Service) WebhookEndpoint(ctx context.Context, mode support.Mode, id string) (*support.WebhookEndpoint, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -188,27 +189,27 @@ func (s *Service) WebhookEndpoint(ctx context.Context, mode storage.Mode, id str
 }
 
 // WebhookEndpoints lists a mode's endpoints newest first.
-func (s *Service) WebhookEndpoints(ctx context.Context, mode storage.Mode, in ListParams) (List[*storage.WebhookEndpoint], error) {
+func (s *Service) WebhookEndpoints(ctx context.Context, mode support.Mode, in ListParams) (List[*support.WebhookEndpoint], error) {
 	if err := s.WebhookFeature(); err != nil {
-		return List[*storage.WebhookEndpoint]{}, err
+		return List[*support.WebhookEndpoint]{}, err
 	}
 	pg, err := in.page()
 	if err != nil {
-		return List[*storage.WebhookEndpoint]{}, err
+		return List[*support.WebhookEndpoint]{}, err
 	}
 	rows, err := s.db.Read().WebhookEndpoints(ctx, mode, pg)
 	if err != nil {
-		return List[*storage.WebhookEndpoint]{}, err
+		return List[*support.WebhookEndpoint]{}, err
 	}
-	return makeList(rows, pg, func(e *storage.WebhookEndpoint) storage.Cursor {
-		return storage.Cursor{Key: int64(e.CreatedAt), ID: e.ID}
+	return makeList(rows, pg, func(e *support.WebhookEndpoint) support.Cursor {
+		return support.Cursor{Key: int64(e.CreatedAt), ID: e.ID}
 	}), nil
 }
 
 // UpdateWebhookEndpoint changes an endpoint. Re-enabling one forgets its
 // failures and makes its queued deliveries due at once; disabling one keeps
 // them queued, unsent, until it is enabled again.
-func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode storage.Mode, id string, in WebhookEndpointInput) (*storage.WebhookEndpoint, error) {
+func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode support.Mode, id string, in WebhookEndpointInput) (*support.WebhookEndpoint, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -227,7 +228,7 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 	if err := checkLen("description", in.Description.V, MaxWebhookDescription, false); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*storage.WebhookEndpoint, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*support.WebhookEndpoint, error) {
 		e, err := q.WebhookEndpoint(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("webhook endpoint", id))
@@ -263,7 +264,7 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode storage.Mode, 
 
 // DeleteWebhookEndpoint removes an endpoint; deliveries still queued for it
 // are dropped, so nothing more is sent to its URL.
-func (s *Service) DeleteWebhookEndpoint(ctx context.Context, mode storage.Mode, id string) (*Deleted, error) {
+func (s *Service) DeleteWebhookEndpoint(ctx context.Context, mode support.Mode, id string) (*Deleted, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -287,7 +288,7 @@ type WebhookTest struct {
 // TestWebhookEndpoint sends a ping event to an endpoint, enabled or not,
 // waits for the answer and logs the attempt. The ping's data.object is the
 // endpoint itself; pings are not stored as events.
-func (s *Service) TestWebhookEndpoint(ctx context.Context, mode storage.Mode, id string) (*WebhookTest, error) {
+func (s *Service) TestWebhookEndpoint(ctx context.Context, mode support.Mode, id string) (*WebhookTest, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -300,8 +301,8 @@ func (s *Service) TestWebhookEndpoint(ctx context.Context, mode storage.Mode, id
 		return nil, err
 	}
 	at := s.now()
-	ev := &storage.Event{ID: NewID(PrefixEvent), Mode: mode, Type: EventPing, ObjectID: e.ID, Data: data,
-		CreatedAt: storage.At(at)}
+	ev := &support.Event{ID: NewID(PrefixEvent), Mode: mode, Type: EventPing, ObjectID: e.ID, Data: data,
+		CreatedAt: support.At(at)}
 	payload, err := EventPayload(ev)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Error codes of the widget API.
@@ -36,7 +36,7 @@ type widgetState struct {
 	claimed      atomic.Int32   // how many claims there are
 	thinking     atomic.Int32   // how many answers the responder is working out
 	answering    sync.WaitGroup // goroutines answering, waited for when the worker stops
-	replies      sync.Map       // message id -> chan *storage.Message: requests waiting for its answer
+	replies      sync.Map       // message id -> chan *support.Message: requests waiting for its answer
 	limits       *Limiter       // messages per visitor
 	ticketLimits *Limiter       // tickets per visitor
 	streams      streamSlots    // event streams open per visitor
@@ -64,7 +64,7 @@ type Origin struct {
 // so may pages of this server itself (the demo page). A site without
 // domains accepts every origin. Requests without an Origin header (not from
 // a browser page) carry no ambient credential, so they are let through.
-func allowedFrom(site *storage.Site, o Origin) error {
+func allowedFrom(site *support.Site, o Origin) error {
 	if o.Origin == "" {
 		return nil
 	}
@@ -103,9 +103,9 @@ func siteDomain(d string) string {
 
 // Visit is a visitor authenticated by their token.
 type Visit struct {
-	Mode    storage.Mode
-	Site    *storage.Site
-	Visitor *storage.Visitor
+	Mode    support.Mode
+	Site    *support.Site
+	Visitor *support.Visitor
 }
 
 // Visit authenticates a visitor token and checks the request's origin

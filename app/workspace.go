@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // KeyPrefix starts every secret API key: csk_live_… or csk_test_….
@@ -15,12 +16,12 @@ const KeyPrefix = "csk_"
 
 // CreateKey makes a new secret API key for mode. The secret is returned once
 // and only its hash is stored.
-func (s *Service) CreateKey(ctx context.Context, mode storage.Mode, name string) (secret string, key *storage.APIKey, err error) {
-	if mode != storage.Live && mode != storage.Test {
+func (s *Service) CreateKey(ctx context.Context, mode support.Mode, name string) (secret string, key *support.APIKey, err error) {
+	if mode != support.Live && mode != support.Test {
 		return "", nil, invalid("mode", "mode must be live or test (got '%s').", mode)
 	}
 	secret = KeyPrefix + string(mode) + "_" + RandomToken(32)
-	key = &storage.APIKey{ID: NewID(PrefixKey), Mode: mode, Hash: hashKey(secret), Hint: secret[len(secret)-4:],
+	key = &support.APIKey{ID: NewID(PrefixKey), Mode: mode, Hash: hashKey(secret), Hint: secret[len(secret)-4:],
 		CreatedAt: s.stamp()}
 	if name != "" {
 		key.Name = &name
@@ -42,7 +43,7 @@ func AuthorizationSchemeError() error {
 		Message: "The Authorization header must read 'Bearer ' followed by the API key (Authorization: Bearer csk_…)."}
 }
 
-func (s *Service) Authenticate(ctx context.Context, secret string) (storage.Mode, error) {
+func (s *Service) Authenticate(ctx context.Context, secret string) (support.Mode, error) {
 	if secret == "" {
 		return "", &Error{Kind: Unauthorized, Code: CodeAPIKeyMissing,
 			Message: "No API key provided. Send it in the header 'Authorization: Bearer csk_…'."}
@@ -75,7 +76,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (storage.Mode
 }
 
 // Keys lists every API key (never their secrets).
-func (s *Service) Keys(ctx context.Context) ([]*storage.APIKey, error) { return s.db.Read().Keys(ctx) }
+func (s *Service) Keys(ctx context.Context) ([]*support.APIKey, error) { return s.db.Read().Keys(ctx) }
 
 // RevokeKey revokes a key by id; it is refused from then on, also by
 // servers running in other processes (see keyCache).
@@ -90,12 +91,12 @@ func (s *Service) RevokeKey(ctx context.Context, id string) error {
 }
 
 // CreateSite adds a website the widget can run on.
-func (s *Service) CreateSite(ctx context.Context, name, domain string) (*storage.Site, error) {
+func (s *Service) CreateSite(ctx context.Context, name, domain string) (*support.Site, error) {
 	if err := checkLen("name", name, 200, true); err != nil {
 		return nil, err
 	}
 	now := s.stamp()
-	site := &storage.Site{ID: NewID(PrefixSite), Name: name, Domains: []string{}, CreatedAt: now, UpdatedAt: now}
+	site := &support.Site{ID: NewID(PrefixSite), Name: name, Domains: []string{}, CreatedAt: now, UpdatedAt: now}
 	if domain != "" {
 		d, err := checkDomain("domain", domain)
 		if err != nil {
@@ -107,10 +108,10 @@ func (s *Service) CreateSite(ctx context.Context, name, domain string) (*storage
 }
 
 // Sites lists every site.
-func (s *Service) Sites(ctx context.Context) ([]*storage.Site, error) { return s.db.Read().Sites(ctx) }
+func (s *Service) Sites(ctx context.Context) ([]*support.Site, error) { return s.db.Read().Sites(ctx) }
 
 // CreateMember adds a team member; a password lets them sign in to the dashboard.
-func (s *Service) CreateMember(ctx context.Context, email, name, password string) (*storage.Member, error) {
+func (s *Service) CreateMember(ctx context.Context, email, name, password string) (*support.Member, error) {
 	email, _, err := normalizeEmail("email", email)
 	if err != nil {
 		return nil, err
@@ -118,7 +119,7 @@ func (s *Service) CreateMember(ctx context.Context, email, name, password string
 	if err := checkLen("name", name, 200, true); err != nil {
 		return nil, err
 	}
-	m := &storage.Member{ID: NewID(PrefixMember), Email: email, Name: name, CreatedAt: s.stamp()}
+	m := &support.Member{ID: NewID(PrefixMember), Email: email, Name: name, CreatedAt: s.stamp()}
 	if password != "" {
 		h, err := hashPassword(password)
 		if err != nil {
@@ -134,14 +135,14 @@ func (s *Service) CreateMember(ctx context.Context, email, name, password string
 }
 
 // Members lists every team member.
-func (s *Service) Members(ctx context.Context) ([]*storage.Member, error) {
+func (s *Service) Members(ctx context.Context) ([]*support.Member, error) {
 	return s.db.Read().Members(ctx)
 }
 
 // Bootstrap prepares an empty installation: when there is no site and no
 // API key yet, it creates a default site and a test-mode key and returns
 // them (the key's secret is shown this once). Otherwise it returns nils.
-func (s *Service) Bootstrap(ctx context.Context) (*storage.Site, string, error) {
+func (s *Service) Bootstrap(ctx context.Context) (*support.Site, string, error) {
 	q := s.db.Read()
 	sites, err := q.Sites(ctx)
 	if err != nil {
@@ -155,6 +156,6 @@ func (s *Service) Bootstrap(ctx context.Context) (*storage.Site, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	secret, _, err := s.CreateKey(ctx, storage.Test, "default")
+	secret, _, err := s.CreateKey(ctx, support.Test, "default")
 	return site, secret, err
 }

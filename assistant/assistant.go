@@ -12,13 +12,13 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Provider writes a reply to a question from passages, best first. It
 // reports which passages it used, or Known false when they do not answer.
 type Provider interface {
-	Compose(ctx context.Context, question string, history []*storage.Message, passages []search.Passage) (Draft, error)
+	Compose(ctx context.Context, question string, history []*support.Message, passages []search.Passage) (Draft, error)
 }
 
 // Draft is a provider's reply.
@@ -80,8 +80,8 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 
 // sourcesOf lists the pages of the used passages, each page once, with
 // their scores.
-func sourcesOf(passages []search.Passage, used []int) ([]storage.Source, []float64) {
-	out, scores := []storage.Source{}, []float64{}
+func sourcesOf(passages []search.Passage, used []int) ([]support.Source, []float64) {
+	out, scores := []support.Source{}, []float64{}
 	seen := map[string]bool{}
 	for _, i := range used {
 		if i < 0 || i >= len(passages) {
@@ -97,7 +97,7 @@ func sourcesOf(passages []search.Passage, used []int) ([]storage.Source, []float
 		if title == "" {
 			title = p.URL
 		}
-		out = append(out, storage.Source{Title: title, URL: p.URL})
+		out = append(out, support.Source{Title: title, URL: p.URL})
 		scores = append(scores, p.Match)
 	}
 	return out, scores

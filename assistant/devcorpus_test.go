@@ -19,6 +19,7 @@ import (
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -117,7 +118,7 @@ func newEvalServer(t *testing.T, c devCorpus) *evalServer {
 	svc.UseKnowledge(app.Knowledge{Index: idx, SyncMinInterval: time.Minute, Crawler: crawler.Options{
 		MaxPages: 500, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 10 * time.Second,
 		MaxPageBytes: 2 << 20, AllowPrivate: true}})
-	key, _, err := svc.CreateKey(ctx, storage.Test, "eval")
+	key, _, err := svc.CreateKey(ctx, support.Test, "eval")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"chatsvc/search/searchtest"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // docs is a small, realistic documentation set (the product's own help
@@ -21,7 +21,7 @@ const docsBase = "https://docs.example.com/"
 
 // docPages reads the documentation set as pages of one mode, available to
 // all sites. The first line of each file is its title.
-func docPages(t testing.TB, mode storage.Mode) []searchtest.Page {
+func docPages(t testing.TB, mode support.Mode) []searchtest.Page {
 	t.Helper()
 	entries, err := docs.ReadDir("testdata/docs")
 	if err != nil {
@@ -42,7 +42,7 @@ func docPages(t testing.TB, mode storage.Mode) []searchtest.Page {
 }
 
 // docsIndex is the in-memory index over the documentation set, in mode.
-func docsIndex(t testing.TB, mode storage.Mode) *searchtest.Index {
+func docsIndex(t testing.TB, mode support.Mode) *searchtest.Index {
 	idx := searchtest.New()
 	for _, p := range docPages(t, mode) {
 		idx.Add(p)

@@ -7,7 +7,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/assistant"
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // evalSet pairs visitor questions, worded as visitors write them rather
@@ -50,7 +50,7 @@ var evalSet = []struct{ question, page string }{
 // share whose first source is the expected page. It takes any
 // search.Searcher, so the same evaluation runs over the product's index
 // once that index is fed the pages of docPages.
-func evalHitRate(t *testing.T, index search.Searcher, mode storage.Mode) float64 {
+func evalHitRate(t *testing.T, index search.Searcher, mode support.Mode) float64 {
 	t.Helper()
 	a := assistant.New(index, assistant.Extractive{})
 	hits := 0
@@ -75,7 +75,7 @@ func TestRetrievalQuality(t *testing.T) {
 	if len(evalSet) < 20 {
 		t.Fatalf("the evaluation needs at least 20 questions, has %d", len(evalSet))
 	}
-	rate := evalHitRate(t, docsIndex(t, storage.Live), storage.Live)
+	rate := evalHitRate(t, docsIndex(t, support.Live), support.Live)
 	t.Logf("retrieval hit rate: %.1f%% of %d questions", 100*rate, len(evalSet))
 	if rate < 0.85 {
 		t.Fatalf("hit rate %.1f%%, want at least 85%%", 100*rate)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Extractive is the default provider: it needs no network and answers with
@@ -24,7 +24,7 @@ const answerSentences = 2
 // question's rarer words: a word every sentence of the passage repeats
 // (the page's subject) says little about which sentence answers. It cites
 // every passage given: the others are where else to read.
-func (e Extractive) Compose(_ context.Context, question string, _ []*storage.Message, passages []search.Passage) (Draft, error) {
+func (e Extractive) Compose(_ context.Context, question string, _ []*support.Message, passages []search.Passage) (Draft, error) {
 	if len(passages) == 0 {
 		return Draft{}, nil
 	}

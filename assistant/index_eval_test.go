@@ -6,7 +6,7 @@ import (
 
 	"chatsvc/crawler"
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // TestRetrievalQualityOnTheProductIndex runs the same evaluation over the
@@ -18,7 +18,7 @@ func TestRetrievalQualityOnTheProductIndex(t *testing.T) {
 	}
 	defer idx.Close()
 	var chunks []search.Chunk
-	for _, p := range docPages(t, storage.Live) {
+	for _, p := range docPages(t, support.Live) {
 		for _, c := range crawler.TextChunks(p.Text) {
 			chunks = append(chunks, search.Chunk{SourceID: p.SourceID, Mode: p.Mode, URL: p.URL, Title: p.Title,
 				Heading: c.Heading, Text: c.Text})
@@ -27,7 +27,7 @@ func TestRetrievalQualityOnTheProductIndex(t *testing.T) {
 	if err := idx.Replace(context.Background(), "src_docs", chunks); err != nil {
 		t.Fatal(err)
 	}
-	rate := evalHitRate(t, idx, storage.Live)
+	rate := evalHitRate(t, idx, support.Live)
 	t.Logf("retrieval hit rate on the bleve index: %.1f%% of %d questions (%d chunks)", 100*rate, len(evalSet), len(chunks))
 	if rate < 0.85 {
 		t.Fatalf("hit rate %.1f%%, want at least 85%%", 100*rate)

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // OpenAI is the provider for any OpenAI-compatible chat-completions
@@ -52,7 +52,7 @@ type chatResponse struct {
 var citation = regexp.MustCompile(`\s*\[(\d{1,2})\]`)
 
 // Compose asks the model and maps its citations back to the passages.
-func (o OpenAI) Compose(ctx context.Context, question string, history []*storage.Message, passages []search.Passage) (Draft, error) {
+func (o OpenAI) Compose(ctx context.Context, question string, history []*support.Message, passages []search.Passage) (Draft, error) {
 	var ctxText strings.Builder
 	ctxText.WriteString(systemPrompt + "\n\n")
 	for i, p := range passages {
@@ -65,7 +65,7 @@ func (o OpenAI) Compose(ctx context.Context, question string, history []*storage
 	msgs := []chatMessage{{Role: "system", Content: ctxText.String()}}
 	for _, m := range history {
 		role := "assistant"
-		if m.Author.Type == storage.AuthorContact {
+		if m.Author.Type == support.AuthorContact {
 			role = "user"
 		}
 		msgs = append(msgs, chatMessage{Role: role, Content: m.Body})

@@ -15,6 +15,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/backup"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 func create(t *testing.T, dataDir, out string) *backup.Manifest {
@@ -59,7 +60,7 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for !stop.Load() {
-				tk, err := svc.CreateTicket(ctx, storage.Test, app.TicketCreate{Subject: app.Value("Backup me"),
+				tk, err := svc.CreateTicket(ctx, support.Test, app.TicketCreate{Subject: app.Value("Backup me"),
 					Contact: app.Value(app.ContactRef{Email: app.Value("ada@example.com")})})
 				if err != nil {
 					t.Error(err)
@@ -102,7 +103,7 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 	}
 	defer rdb.Close()
 	for _, id := range before {
-		if _, err := rdb.Read().Ticket(ctx, storage.Test, id); err != nil {
+		if _, err := rdb.Read().Ticket(ctx, support.Test, id); err != nil {
 			t.Fatalf("ticket %s, acknowledged before the backup, is missing: %v", id, err)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/assistant"
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // BenchmarkAssistantAnswer5000Pages reports, in one run, pages indexed/s
@@ -36,7 +36,7 @@ func BenchmarkAssistantAnswer5000Pages(b *testing.B) {
 			for p := 0; p < perSource; p++ {
 				title := strings.Join(pickWords(rng, vocab, 3), " ")
 				for c := 0; c < perPage; c++ {
-					chunks = append(chunks, search.Chunk{SourceID: fmt.Sprintf("src_%d", s), Mode: storage.Test,
+					chunks = append(chunks, search.Chunk{SourceID: fmt.Sprintf("src_%d", s), Mode: support.Test,
 						URL: fmt.Sprintf("https://docs.example.com/%d/%s", s, strings.ReplaceAll(title, " ", "-")), Title: title,
 						Heading: strings.Join(pickWords(rng, vocab, 2), " "), Text: benchSentences(rng, vocab, 700)})
 				}
@@ -51,7 +51,7 @@ func BenchmarkAssistantAnswer5000Pages(b *testing.B) {
 		for q := 0; q < 500; q++ {
 			text := "How do I " + strings.Join(pickWords(rng, vocab, 2+q%4), " ") + "?"
 			t0 := time.Now()
-			if _, err := a.Respond(context.Background(), app.Question{Mode: storage.Test, Text: text}); err != nil {
+			if _, err := a.Respond(context.Background(), app.Question{Mode: support.Test, Text: text}); err != nil {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(t0))

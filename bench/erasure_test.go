@@ -8,6 +8,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // BenchmarkErasure reports how long DELETE /contacts/{id} holds the one
@@ -36,19 +37,19 @@ func BenchmarkErasure(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
 		email := fmt.Sprintf("person%d@example.com", i)
-		c, _, err := svc.UpsertContact(ctx, storage.Live, app.ContactInput{Email: app.Value(email),
+		c, _, err := svc.UpsertContact(ctx, support.Live, app.ContactInput{Email: app.Value(email),
 			Name: app.Value("Person Number" + fmt.Sprint(i)), Phone: app.Value("+1 555 010 " + fmt.Sprint(1000+i))})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for j := 0; j < convs; j++ {
-			conv, _, err := svc.StartConversation(ctx, storage.Live, app.VisitorStart{SiteID: site.ID, ContactID: c.ID,
+			conv, _, err := svc.StartConversation(ctx, support.Live, app.VisitorStart{SiteID: site.ID, ContactID: c.ID,
 				Body: "Hello, I am Person Number" + fmt.Sprint(i) + ", write to " + email})
 			if err != nil {
 				b.Fatal(err)
 			}
 			for k := 1; k < msgs; k++ {
-				if _, err := svc.PostAgentMessage(ctx, storage.Live, conv.ID, app.AgentMessage{Body: app.Value("Reply to " + email),
+				if _, err := svc.PostAgentMessage(ctx, support.Live, conv.ID, app.AgentMessage{Body: app.Value("Reply to " + email),
 					AuthorID: app.Value(member.ID)}); err != nil {
 					b.Fatal(err)
 				}
@@ -56,7 +57,7 @@ func BenchmarkErasure(b *testing.B) {
 		}
 		start := time.Now()
 		for j := 0; j < tickets; j++ {
-			if _, err := svc.CreateTicket(ctx, storage.Live, app.TicketCreate{Subject: app.Value("About " + email),
+			if _, err := svc.CreateTicket(ctx, support.Live, app.TicketCreate{Subject: app.Value("About " + email),
 				ContactID: app.Value(c.ID)}); err != nil {
 				b.Fatal(err)
 			}
@@ -64,7 +65,7 @@ func BenchmarkErasure(b *testing.B) {
 		create += time.Since(start) / tickets
 		b.StartTimer()
 		start = time.Now()
-		if _, err := svc.DeleteContact(ctx, storage.Live, c.ID); err != nil {
+		if _, err := svc.DeleteContact(ctx, support.Live, c.ID); err != nil {
 			b.Fatal(err)
 		}
 		erase += time.Since(start)

@@ -18,6 +18,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -107,20 +108,20 @@ func newAPI(b *testing.B) *api {
 	svc := app.New(db, app.Options{})
 	a := &api{srv: httptest.NewServer(web.Handler(svc))}
 	b.Cleanup(a.srv.Close)
-	if a.key, _, err = svc.CreateKey(ctx, storage.Test, "bench"); err != nil {
+	if a.key, _, err = svc.CreateKey(ctx, support.Test, "bench"); err != nil {
 		b.Fatal(err)
 	}
 	site, err := svc.CreateSite(ctx, "Bench", "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, _, err := svc.UpsertContact(ctx, storage.Test, app.ContactInput{Email: app.Value("bench@example.com")})
+	c, _, err := svc.UpsertContact(ctx, support.Test, app.ContactInput{Email: app.Value("bench@example.com")})
 	if err != nil {
 		b.Fatal(err)
 	}
 	a.contact = c.ID
 	for i := 0; i < 1000; i++ {
-		conv, _, err := svc.StartConversation(ctx, storage.Test, app.VisitorStart{SiteID: site.ID,
+		conv, _, err := svc.StartConversation(ctx, support.Test, app.VisitorStart{SiteID: site.ID,
 			PageURL: "https://example.com/", Body: fmt.Sprintf("Question number %d about pricing.", i)})
 		if err != nil {
 			b.Fatal(err)

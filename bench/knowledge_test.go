@@ -13,7 +13,7 @@ import (
 	"chatsvc/assistant"
 	"chatsvc/crawler"
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // sitePages is the size of the local site the crawl benchmark reads.
@@ -101,7 +101,7 @@ func indexChunks(b *testing.B) (int, float64) {
 				t.WriteString(words[(s*7+i*13+w*w)%len(words)])
 				t.WriteByte(' ')
 			}
-			batches[s][i] = search.Chunk{SourceID: fmt.Sprintf("src_%d", s), Mode: storage.Test,
+			batches[s][i] = search.Chunk{SourceID: fmt.Sprintf("src_%d", s), Mode: support.Test,
 				URL: fmt.Sprintf("https://example.com/%d/%d", s, i), Title: "Help page", Heading: "Section",
 				Text: t.String()}
 		}

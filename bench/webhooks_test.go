@@ -13,6 +13,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/webhooks"
 )
 
@@ -56,7 +57,7 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 				unique.Add(1)
 			}
 		}))
-		if _, err := svc.CreateWebhookEndpoint(ctx, storage.Test, app.WebhookEndpointInput{
+		if _, err := svc.CreateWebhookEndpoint(ctx, support.Test, app.WebhookEndpointInput{
 			URL: app.Value(recv.URL), Events: app.Value([]string{"*"})}); err != nil {
 			b.Fatal(err)
 		}
@@ -64,8 +65,8 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 		for i := 0; i < queuedEvents; i += 500 {
 			err := db.Write(ctx, func(q *storage.Q) error {
 				for j := 0; j < 500; j++ {
-					if err := q.InsertEvent(ctx, &storage.Event{ID: app.NewID(app.PrefixEvent), Mode: storage.Test,
-						Type: app.EventContactCreated, ObjectID: "ctc_bench", Data: data, CreatedAt: storage.At(time.Now())}); err != nil {
+					if err := q.InsertEvent(ctx, &support.Event{ID: app.NewID(app.PrefixEvent), Mode: support.Test,
+						Type: app.EventContactCreated, ObjectID: "ctc_bench", Data: data, CreatedAt: support.At(time.Now())}); err != nil {
 						return err
 					}
 				}

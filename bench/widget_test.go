@@ -19,6 +19,7 @@ import (
 	"chatsvc/assistant"
 	"chatsvc/search/searchtest"
 	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -85,7 +86,7 @@ func benchDocs() ([]searchtest.Page, []string) {
 		text := fmt.Sprintf("The %s %s option controls how %s reports are sent to your team. %s\n\n"+
 			"Turn %s %s on from the Settings page; %s reports then arrive every morning. %s",
 			a, c, d, filler, a, c, d, filler)
-		pages = append(pages, searchtest.Page{SourceID: "src_bench", Mode: storage.Test,
+		pages = append(pages, searchtest.Page{SourceID: "src_bench", Mode: support.Test,
 			URL: fmt.Sprintf("https://docs.example.com/p/%d", i), Title: title, Text: text})
 		questions = append(questions, fmt.Sprintf("How do I turn on the %s %s option for %s reports?", a, c, d))
 	}
@@ -156,7 +157,7 @@ func (w *widgetBench) run(b *testing.B, questions []string, wantReply bool) (flo
 				t0 := time.Now()
 				var ex struct {
 					Reply *struct {
-						Sources []storage.Source `json:"sources"`
+						Sources []support.Source `json:"sources"`
 					} `json:"reply"`
 				}
 				err := w.call(client, token, "/widget/v1/messages", map[string]any{"body": q}, 201, &ex)

@@ -12,6 +12,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/search"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // knowledgeDir fills a data dir with synced text sources, one deleted, and
@@ -39,9 +40,9 @@ func knowledgeDir(t *testing.T, dir string, queries []search.Query) [][]search.P
 	}
 	var last string
 	for i, text := range texts {
-		mode := storage.Test
+		mode := support.Test
 		if i == 2 {
-			mode = storage.Live
+			mode = support.Live
 		}
 		k, err := svc.CreateKnowledgeSource(ctx, mode, app.SourceCreate{Type: app.Value("text"),
 			Name: app.Value("Source " + string(rune('A'+i))), Content: app.Value(text)})
@@ -55,7 +56,7 @@ func knowledgeDir(t *testing.T, dir string, queries []search.Query) [][]search.P
 			t.Fatal(err)
 		}
 	}
-	if _, err := svc.DeleteKnowledgeSource(ctx, storage.Test, last); err != nil {
+	if _, err := svc.DeleteKnowledgeSource(ctx, support.Test, last); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := svc.IndexStep(ctx); err != nil {
@@ -81,9 +82,9 @@ func TestReindexOnACopyGivesTheSameResults(t *testing.T) {
 	in := newInstall(t)
 	data := filepath.Join(filepath.Dir(in.config), "data")
 	queries := []search.Query{
-		{Mode: storage.Test, Text: "shipping returns refunds"},
-		{Mode: storage.Test, Text: "card"},
-		{Mode: storage.Live, Text: "shipping customs"},
+		{Mode: support.Test, Text: "shipping returns refunds"},
+		{Mode: support.Test, Text: "card"},
+		{Mode: support.Live, Text: "shipping customs"},
 	}
 	before := knowledgeDir(t, data, queries)
 	if len(before[0]) == 0 || len(before[2]) == 0 {

@@ -25,6 +25,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/config"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Config is what the mailer needs to know.
@@ -193,7 +194,7 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ml.Mode == storage.Test {
+	if ml.Mode == support.Test {
 		subject = "[TEST] " + subject
 	}
 	msg := gomail.NewMsg()

@@ -21,6 +21,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/mailer"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // clock is a fake clock the tests move by hand.
@@ -85,7 +86,7 @@ func (e *env) step(m *mailer.Mailer) {
 }
 
 // ticket opens a ticket for a new contact by e-mail.
-func (e *env) ticket(mode storage.Mode, email, name, subject string, notify bool) *storage.Ticket {
+func (e *env) ticket(mode support.Mode, email, name, subject string, notify bool) *support.Ticket {
 	e.t.Helper()
 	in := app.TicketCreate{Subject: app.Value(subject), Contact: app.Value(app.ContactRef{Email: app.Value(email)}),
 		NotifyContact: app.Value(notify)}
@@ -99,7 +100,7 @@ func (e *env) ticket(mode storage.Mode, email, name, subject string, notify bool
 	return tk
 }
 
-func (e *env) setStatus(tk *storage.Ticket, status string) {
+func (e *env) setStatus(tk *support.Ticket, status string) {
 	e.t.Helper()
 	if _, err := e.svc.UpdateTicket(e.ctx, tk.Mode, tk.ID, app.TicketUpdate{Status: app.Value(status)}); err != nil {
 		e.t.Fatal(err)
@@ -181,17 +182,17 @@ func contains(t *testing.T, what, text string, wants ...string) {
 func TestTicketMailsAreSentThreaded(t *testing.T) {
 	e := newEnv(t)
 	m := e.mailer()
-	tk := e.ticket(storage.Live, "ada@example.com", "Ada Lovelace", "Refund for order 42", true)
+	tk := e.ticket(support.Live, "ada@example.com", "Ada Lovelace", "Refund for order 42", true)
 	e.clock.advance(time.Minute)
 	e.setStatus(tk, app.TicketPending)
 	e.clock.advance(time.Minute)
 	e.setStatus(tk, app.TicketSolved)
-	quiet := e.ticket(storage.Live, "quiet@example.com", "", "No mail please", false)
-	if _, err := e.svc.UpdateTicket(e.ctx, storage.Live, quiet.ID, app.TicketUpdate{Status: app.Value(app.TicketClosed),
+	quiet := e.ticket(support.Live, "quiet@example.com", "", "No mail please", false)
+	if _, err := e.svc.UpdateTicket(e.ctx, support.Live, quiet.ID, app.TicketUpdate{Status: app.Value(app.TicketClosed),
 		NotifyContact: app.Value(false)}); err != nil {
 		t.Fatal(err)
 	}
-	e.ticket(storage.Test, "tester@example.com", "", "Trying things", true)
+	e.ticket(support.Test, "tester@example.com", "", "Trying things", true)
 
 	e.step(m)
 	got := e.smtp.received()
@@ -283,7 +284,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 	e := newEnv(t)
 	e.smtp.stop()
 	m := e.mailer()
-	tk := e.ticket(storage.Live, "ada@example.com", "", "Where is my parcel?", true)
+	tk := e.ticket(support.Live, "ada@example.com", "", "Where is my parcel?", true)
 	created := e.clock.Now()
 
 	e.step(m)
@@ -342,9 +343,9 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 	m := e.mailer()
 	e.smtp.refuseRcpt("gone@example.com", 550, "No such mailbox")
 	e.smtp.refuseRcpt("full@example.com", 452, "Mailbox full, try later")
-	gone := e.ticket(storage.Live, "gone@example.com", "", "A", true)
-	full := e.ticket(storage.Live, "full@example.com", "", "B", true)
-	fine := e.ticket(storage.Live, "fine@example.com", "", "C", true)
+	gone := e.ticket(support.Live, "gone@example.com", "", "A", true)
+	full := e.ticket(support.Live, "full@example.com", "", "B", true)
+	fine := e.ticket(support.Live, "fine@example.com", "", "C", true)
 	e.step(m)
 
 	g, f, ok := e.outbox(gone.ID)[0], e.outbox(full.ID)[0], e.outbox(fine.ID)[0]
@@ -384,7 +385,7 @@ func TestGivesUpAfterThreeDays(t *testing.T) {
 	e := newEnv(t)
 	m := e.mailer()
 	e.smtp.refuseRcpt("busy@example.com", 421, "Busy")
-	tk := e.ticket(storage.Live, "busy@example.com", "", "A", true)
+	tk := e.ticket(support.Live, "busy@example.com", "", "A", true)
 	for i := 0; i < 200; i++ {
 		e.step(m)
 		if e.outbox(tk.ID)[0].Status != storage.MailPending {
@@ -408,10 +409,10 @@ func TestNoSMTPHostKeepsMail(t *testing.T) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	off := e.mailer(func(c *mailer.Config) { c.Host = "" })
-	tk := e.ticket(storage.Live, "ada@example.com", "", "A", true)
+	tk := e.ticket(support.Live, "ada@example.com", "", "A", true)
 	for i := 0; i < 3; i++ {
 		e.step(off)
-		e.ticket(storage.Live, "more@example.com", "", "B", true)
+		e.ticket(support.Live, "more@example.com", "", "B", true)
 		e.clock.advance(time.Hour)
 	}
 	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.Attempts != 0 {
@@ -434,9 +435,9 @@ func TestWebhookEndpointDisabledMail(t *testing.T) {
 			"events": []string{"*"}, "enabled": false, "description": "Order sync", "created_at": "2026-10-01T12:00:00.000Z"},
 		"reason": "HTTP 503 from the receiver",
 	})
-	now := storage.At(e.clock.Now())
+	now := support.At(e.clock.Now())
 	err := e.db.Write(e.ctx, func(q *storage.Q) error {
-		return q.InsertMail(e.ctx, &storage.Mail{ID: app.NewID(app.PrefixMail), Mode: storage.Live,
+		return q.InsertMail(e.ctx, &storage.Mail{ID: app.NewID(app.PrefixMail), Mode: support.Live,
 			Template: "webhook_endpoint_disabled", ToEmail: "owner@shop.example", Data: data, NextAttemptAt: now, CreatedAt: now})
 	})
 	if err != nil {
@@ -469,7 +470,7 @@ func TestTemplatesOverriddenFromDataDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ticket_created.txt"), []byte(txt), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.ticket(storage.Live, "ada@example.com", "", "Broken <b>zip</b>", true)
+	e.ticket(support.Live, "ada@example.com", "", "Broken <b>zip</b>", true)
 	e.step(e.mailer())
 	got := e.smtp.received()
 	if len(got) != 1 {
@@ -486,10 +487,10 @@ func TestTemplatesOverriddenFromDataDir(t *testing.T) {
 
 func TestUnknownTemplateFailsForGood(t *testing.T) {
 	e := newEnv(t)
-	now := storage.At(e.clock.Now())
+	now := support.At(e.clock.Now())
 	id := app.NewID(app.PrefixMail)
 	err := e.db.Write(e.ctx, func(q *storage.Q) error {
-		return q.InsertMail(e.ctx, &storage.Mail{ID: id, Mode: storage.Live, Template: "no_such_mail",
+		return q.InsertMail(e.ctx, &storage.Mail{ID: id, Mode: support.Live, Template: "no_such_mail",
 			ToEmail: "a@example.com", Data: json.RawMessage(`{}`), NextAttemptAt: now, CreatedAt: now})
 	})
 	if err != nil {
@@ -514,7 +515,7 @@ func TestImplicitTLS(t *testing.T) {
 	e.smtp.stop()
 	e.smtp.implicit = true
 	e.smtp.start()
-	tk := e.ticket(storage.Live, "ada@example.com", "", "A", true)
+	tk := e.ticket(support.Live, "ada@example.com", "", "A", true)
 	// A client expecting STARTTLS cannot talk to it (it waits for a greeting
 	// that never comes); one set to tls can.
 	e.step(e.mailer(func(c *mailer.Config) { c.Timeout = 300 * time.Millisecond }))
@@ -531,10 +532,10 @@ func TestImplicitTLS(t *testing.T) {
 
 func TestErasureScrubsSentMail(t *testing.T) {
 	e := newEnv(t)
-	tk := e.ticket(storage.Live, "ada@example.com", "Ada Lovelace", "Refund for Ada Lovelace", true)
+	tk := e.ticket(support.Live, "ada@example.com", "Ada Lovelace", "Refund for Ada Lovelace", true)
 	e.step(e.mailer())
 	e.setStatus(tk, app.TicketPending) // queued, not sent
-	if _, err := e.svc.DeleteContact(e.ctx, storage.Live, tk.ContactID); err != nil {
+	if _, err := e.svc.DeleteContact(e.ctx, support.Live, tk.ContactID); err != nil {
 		t.Fatal(err)
 	}
 	rows := e.outbox(tk.ID)

@@ -18,7 +18,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 	bolterrors "go.etcd.io/bbolt/errors"
 
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // DirName is the index's folder inside the data dir.
@@ -31,7 +31,7 @@ const allSites = "*"
 type Chunk struct {
 	SourceID string
 	SiteID   string // "" for a source of every site
-	Mode     storage.Mode
+	Mode     support.Mode
 	URL      string
 	Title    string
 	Heading  string

@@ -10,7 +10,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 func openTemp(t *testing.T) (*Index, string) {
@@ -24,7 +24,7 @@ func openTemp(t *testing.T) (*Index, string) {
 	return x, dir
 }
 
-func chunks(source, site string, mode storage.Mode, n int, text string) []Chunk {
+func chunks(source, site string, mode support.Mode, n int, text string) []Chunk {
 	out := make([]Chunk, n)
 	for i := range out {
 		out[i] = Chunk{SourceID: source, SiteID: site, Mode: mode, URL: fmt.Sprintf("https://example.com/%s/%d", source, i),
@@ -50,10 +50,10 @@ func TestSearchKeepsToTheSiteAndMode(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		source, site string
-		mode         storage.Mode
+		mode         support.Mode
 	}{
-		{"src_all", "", storage.Test}, {"src_site1", "site_1", storage.Test},
-		{"src_site2", "site_2", storage.Test}, {"src_live", "", storage.Live},
+		{"src_all", "", support.Test}, {"src_site1", "site_1", support.Test},
+		{"src_site2", "site_2", support.Test}, {"src_live", "", support.Live},
 	} {
 		if err := x.Replace(ctx, c.source, chunks(c.source, c.site, c.mode, 3, "refund policy")); err != nil {
 			t.Fatal(err)
@@ -61,13 +61,13 @@ func TestSearchKeepsToTheSiteAndMode(t *testing.T) {
 	}
 	for _, c := range []struct {
 		site string
-		mode storage.Mode
+		mode support.Mode
 		want []string
 	}{
-		{"site_1", storage.Test, []string{"src_all", "src_site1"}},
-		{"site_2", storage.Test, []string{"src_all", "src_site2"}},
-		{"", storage.Test, []string{"src_all"}},
-		{"site_1", storage.Live, []string{"src_live"}},
+		{"site_1", support.Test, []string{"src_all", "src_site1"}},
+		{"site_2", support.Test, []string{"src_all", "src_site2"}},
+		{"", support.Test, []string{"src_all"}},
+		{"site_1", support.Live, []string{"src_live"}},
 	} {
 		ps, err := x.Search(ctx, Query{Mode: c.mode, SiteID: c.site, Text: "refunds", Limit: 50})
 		if err != nil {
@@ -78,7 +78,7 @@ func TestSearchKeepsToTheSiteAndMode(t *testing.T) {
 			t.Errorf("site %q mode %s: sources %v, want %v", c.site, c.mode, got, c.want)
 		}
 	}
-	ps, err := x.Search(ctx, Query{Mode: storage.Test, SiteID: "site_1", Text: "passage number 2", Limit: 1})
+	ps, err := x.Search(ctx, Query{Mode: support.Test, SiteID: "site_1", Text: "passage number 2", Limit: 1})
 	if err != nil || len(ps) != 1 {
 		t.Fatalf("%v %v", ps, err)
 	}
@@ -106,10 +106,10 @@ func sameSet(a, b []string) bool {
 func TestReplaceSwapsASourceAtOnceAndRemoves(t *testing.T) {
 	x, _ := openTemp(t)
 	ctx := context.Background()
-	if err := x.Replace(ctx, "src_a", chunks("src_a", "", storage.Test, 60, "old")); err != nil {
+	if err := x.Replace(ctx, "src_a", chunks("src_a", "", support.Test, 60, "old")); err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Replace(ctx, "src_b", chunks("src_b", "", storage.Test, 5, "other")); err != nil {
+	if err := x.Replace(ctx, "src_b", chunks("src_b", "", support.Test, 5, "other")); err != nil {
 		t.Fatal(err)
 	}
 	// Readers search while the source is replaced back and forth: each
@@ -152,9 +152,9 @@ func TestReplaceSwapsASourceAtOnceAndRemoves(t *testing.T) {
 		}()
 	}
 	for i := 0; i < 10; i++ {
-		next := chunks("src_a", "", storage.Test, 90, "new")
+		next := chunks("src_a", "", support.Test, 90, "new")
 		if i%2 == 1 {
-			next = chunks("src_a", "", storage.Test, 60, "old")
+			next = chunks("src_a", "", support.Test, 60, "old")
 		}
 		if err := x.Replace(ctx, "src_a", next); err != nil {
 			t.Fatal(err)
@@ -182,13 +182,13 @@ func TestReplaceSwapsASourceAtOnceAndRemoves(t *testing.T) {
 func TestRebuildGivesTheSameResults(t *testing.T) {
 	x, dir := openTemp(t)
 	ctx := context.Background()
-	all := append(chunks("src_a", "", storage.Test, 30, "shipping times and costs"),
-		chunks("src_b", "site_1", storage.Test, 20, "shipping abroad customs")...)
+	all := append(chunks("src_a", "", support.Test, 30, "shipping times and costs"),
+		chunks("src_b", "site_1", support.Test, 20, "shipping abroad customs")...)
 	for i := 0; i < 3; i++ { // churn, so the old index has replaced documents behind it
 		x.Replace(ctx, "src_a", all[:30])
 		x.Replace(ctx, "src_b", all[30:])
 	}
-	q := Query{Mode: storage.Test, SiteID: "site_1", Text: "shipping customs", Limit: 10}
+	q := Query{Mode: support.Test, SiteID: "site_1", Text: "shipping customs", Limit: 10}
 	before, err := x.Search(ctx, q)
 	if err != nil {
 		t.Fatal(err)

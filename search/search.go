@@ -6,13 +6,13 @@ package search
 import (
 	"context"
 
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Query asks for the pages best matching Text among the sources of one
 // site plus the all-site sources, in one mode: the best passage of each.
 type Query struct {
-	Mode   storage.Mode
+	Mode   support.Mode
 	SiteID string // "" searches only all-site sources
 	Text   string
 	Limit  int // pages at most

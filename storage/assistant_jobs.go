@@ -1,16 +1,20 @@
 package storage
 
-import "context"
+import (
+	"context"
+
+	"chatsvc/support"
+)
 
 // AssistantJob is a visitor message waiting for the assistant's reply.
 type AssistantJob struct {
 	MessageID      string
-	Mode           Mode
+	Mode           support.Mode
 	ConversationID string
 	Attempts       int
-	NextAttemptAt  Timestamp
+	NextAttemptAt  support.Timestamp
 	LastError      *string
-	CreatedAt      Timestamp
+	CreatedAt      support.Timestamp
 }
 
 const assistantJobCols = `message_id, mode, conversation_id, attempts, next_attempt_at, last_error, created_at`
@@ -35,14 +39,14 @@ func (q *Q) AssistantJob(ctx context.Context, messageID string) (*AssistantJob, 
 }
 
 // DueAssistantJobs lists up to limit jobs due at or before now, oldest first.
-func (q *Q) DueAssistantJobs(ctx context.Context, now Timestamp, limit int) ([]*AssistantJob, error) {
+func (q *Q) DueAssistantJobs(ctx context.Context, now support.Timestamp, limit int) ([]*AssistantJob, error) {
 	rows, err := q.query(ctx, `SELECT `+assistantJobCols+` FROM assistant_jobs
 		WHERE next_attempt_at <= ? ORDER BY next_attempt_at, message_id LIMIT ?`, now, limit)
 	return collect(rows, err, scanAssistantJob)
 }
 
 // RetryAssistantJob records a failed attempt and when to try again.
-func (q *Q) RetryAssistantJob(ctx context.Context, messageID string, next Timestamp, lastError string) error {
+func (q *Q) RetryAssistantJob(ctx context.Context, messageID string, next support.Timestamp, lastError string) error {
 	res, err := q.exec(ctx, `UPDATE assistant_jobs SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
 		WHERE message_id = ?`, next, lastError, messageID)
 	return affected(res, err)

@@ -1,19 +1,13 @@
 package storage
 
-import "context"
+import (
+	"context"
 
-// StoredFile is an attachment as the database keeps it: the bytes are found
-// by Hash in the data dir. The API shows it as an Attachment with a signed URL.
-type StoredFile struct {
-	ID          string `json:"id"`
-	Hash        string `json:"hash"`
-	Name        string `json:"name"`
-	Size        int64  `json:"size"`
-	ContentType string `json:"content_type"`
-}
+	"chatsvc/support"
+)
 
 // InsertAttachments records the files of message m.
-func (q *Q) InsertAttachments(ctx context.Context, m *Message) error {
+func (q *Q) InsertAttachments(ctx context.Context, m *support.Message) error {
 	for _, f := range m.Files {
 		if _, err := q.exec(ctx, `INSERT INTO attachments (id, mode, message_id, hash, name, size, content_type, created_at)
 			VALUES (?,?,?,?,?,?,?,?)`, f.ID, m.Mode, m.ID, f.Hash, f.Name, f.Size, f.ContentType, m.CreatedAt); err != nil {
@@ -24,8 +18,8 @@ func (q *Q) InsertAttachments(ctx context.Context, m *Message) error {
 }
 
 // Attachment returns the stored file with id, or ErrNotFound.
-func (q *Q) Attachment(ctx context.Context, id string) (*StoredFile, error) {
-	f := &StoredFile{}
+func (q *Q) Attachment(ctx context.Context, id string) (*support.StoredFile, error) {
+	f := &support.StoredFile{}
 	err := q.row(ctx, `SELECT id, hash, name, size, content_type FROM attachments WHERE id = ?`, id).
 		Scan(&f.ID, &f.Hash, &f.Name, &f.Size, &f.ContentType)
 	return f, notFound(err)

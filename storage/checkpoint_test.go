@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"chatsvc/support"
 )
 
 func insertSites(t *testing.T, db *DB, from, n int) {
@@ -16,7 +18,7 @@ func insertSites(t *testing.T, db *DB, from, n int) {
 	ctx := context.Background()
 	for i := from; i < from+n; i++ {
 		err := db.Write(ctx, func(q *Q) error {
-			return q.InsertSite(ctx, &Site{ID: fmt.Sprintf("site_%06d", i), Name: strings.Repeat("n", 1500), CreatedAt: Timestamp(i)})
+			return q.InsertSite(ctx, &support.Site{ID: fmt.Sprintf("site_%06d", i), Name: strings.Repeat("n", 1500), CreatedAt: support.Timestamp(i)})
 		})
 		if err != nil {
 			t.Fatal(err)

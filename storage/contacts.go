@@ -3,35 +3,14 @@ package storage
 import (
 	"context"
 	"encoding/json"
+
+	"chatsvc/support"
 )
-
-// Contact is a person who wrote in, as the API shows it.
-type Contact struct {
-	ID         string                     `json:"id"`
-	Object     string                     `json:"object"`
-	Mode       Mode                       `json:"-"`
-	Email      *string                    `json:"email"`
-	Name       *string                    `json:"name"`
-	Phone      *string                    `json:"phone"`
-	ExternalID *string                    `json:"external_id"`
-	Attributes map[string]json.RawMessage `json:"attributes"`
-	LastSeenAt *Timestamp                 `json:"last_seen_at"`
-	CreatedAt  Timestamp                  `json:"created_at"`
-	UpdatedAt  Timestamp                  `json:"updated_at"`
-}
-
-// ActiveAt is the contact's place in "most recently active first".
-func (c *Contact) ActiveAt() Timestamp {
-	if c.LastSeenAt != nil {
-		return *c.LastSeenAt
-	}
-	return c.UpdatedAt
-}
 
 const contactCols = `id, mode, email, name, phone, external_id, attributes, last_seen_at, created_at, updated_at`
 
-func scanContact(s interface{ Scan(...any) error }) (*Contact, error) {
-	c := &Contact{Object: "contact"}
+func scanContact(s interface{ Scan(...any) error }) (*support.Contact, error) {
+	c := &support.Contact{}
 	err := s.Scan(&c.ID, &c.Mode, &c.Email, &c.Name, &c.Phone, &c.ExternalID, jsonCol{&c.Attributes},
 		&c.LastSeenAt, &c.CreatedAt, &c.UpdatedAt)
 	if err != nil {
@@ -45,7 +24,7 @@ func scanContact(s interface{ Scan(...any) error }) (*Contact, error) {
 
 // InsertContact stores a new contact; ErrConflict if its e-mail or
 // external id is taken in its mode.
-func (q *Q) InsertContact(ctx context.Context, c *Contact, emailNorm *string) error {
+func (q *Q) InsertContact(ctx context.Context, c *support.Contact, emailNorm *string) error {
 	_, err := q.exec(ctx, `INSERT INTO contacts (`+contactCols+`, email_norm, active_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Mode, c.Email, c.Name, c.Phone, c.ExternalID, toJSON(c.Attributes), c.LastSeenAt,
 		c.CreatedAt, c.UpdatedAt, emailNorm, c.ActiveAt())
@@ -53,7 +32,7 @@ func (q *Q) InsertContact(ctx context.Context, c *Contact, emailNorm *string) er
 }
 
 // UpdateContact writes every mutable field of c; ErrConflict as InsertContact.
-func (q *Q) UpdateContact(ctx context.Context, c *Contact, emailNorm *string) error {
+func (q *Q) UpdateContact(ctx context.Context, c *support.Contact, emailNorm *string) error {
 	res, err := q.exec(ctx, `UPDATE contacts SET email = ?, email_norm = ?, name = ?, phone = ?, external_id = ?,
 		attributes = ?, last_seen_at = ?, updated_at = ?, active_at = ? WHERE id = ? AND mode = ?`,
 		c.Email, emailNorm, c.Name, c.Phone, c.ExternalID, toJSON(c.Attributes), c.LastSeenAt, c.UpdatedAt,
@@ -62,30 +41,30 @@ func (q *Q) UpdateContact(ctx context.Context, c *Contact, emailNorm *string) er
 }
 
 // Contact returns the contact with id in mode, or ErrNotFound.
-func (q *Q) Contact(ctx context.Context, mode Mode, id string) (*Contact, error) {
+func (q *Q) Contact(ctx context.Context, mode support.Mode, id string) (*support.Contact, error) {
 	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // ContactByEmail finds a contact by normalised e-mail, or ErrNotFound.
-func (q *Q) ContactByEmail(ctx context.Context, mode Mode, emailNorm string) (*Contact, error) {
+func (q *Q) ContactByEmail(ctx context.Context, mode support.Mode, emailNorm string) (*support.Contact, error) {
 	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE mode = ? AND email_norm = ?`, mode, emailNorm))
 }
 
 // ContactByExternalID finds a contact by external id, or ErrNotFound.
-func (q *Q) ContactByExternalID(ctx context.Context, mode Mode, externalID string) (*Contact, error) {
+func (q *Q) ContactByExternalID(ctx context.Context, mode support.Mode, externalID string) (*support.Contact, error) {
 	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE mode = ? AND external_id = ?`, mode, externalID))
 }
 
 // ContactFilter selects contacts; empty fields do not filter.
 type ContactFilter struct {
-	Mode       Mode
+	Mode       support.Mode
 	EmailNorm  string
 	ExternalID string
 	Page       Page
 }
 
 // Contacts lists contacts most recently active first.
-func (q *Q) Contacts(ctx context.Context, f ContactFilter) ([]*Contact, error) {
+func (q *Q) Contacts(ctx context.Context, f ContactFilter) ([]*support.Contact, error) {
 	query, args := f.sql()
 	rows, err := q.query(ctx, query, args...)
 	return collect(rows, err, scanContact)
@@ -99,7 +78,7 @@ func (f ContactFilter) sql() (string, []any) {
 
 // DeleteContact removes a contact. Its conversations lose their contact_id
 // (foreign key ON DELETE SET NULL).
-func (q *Q) DeleteContact(ctx context.Context, mode Mode, id string) error {
+func (q *Q) DeleteContact(ctx context.Context, mode support.Mode, id string) error {
 	res, err := q.exec(ctx, `DELETE FROM contacts WHERE id = ? AND mode = ?`, id, mode)
 	return affected(res, err)
 }

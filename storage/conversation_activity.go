@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"chatsvc/support"
 )
 
 // UpdateConversationActivity writes only c's status, message count and
@@ -11,7 +13,7 @@ import (
 // the rewrite of the contact index and of the metadata, which profiles of
 // agent message creates showed as a large share of the single writer's
 // time; use it only when nothing else of c changed.
-func (q *Q) UpdateConversationActivity(ctx context.Context, c *Conversation) error {
+func (q *Q) UpdateConversationActivity(ctx context.Context, c *support.Conversation) error {
 	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, message_count = ?, last_message_at = ?, updated_at = ?
 		WHERE id = ? AND mode = ?`, c.Status, c.MessageCount, c.LastMessageAt, c.UpdatedAt, c.ID, c.Mode)
@@ -25,7 +27,7 @@ func (q *Q) UpdateConversationActivity(ctx context.Context, c *Conversation) err
 // index untouched (a random page written per message otherwise); only a
 // conversation in from takes a second statement. ErrNotFound when there is
 // no such conversation or it is in one of the statuses refused.
-func (q *Q) CountMessage(ctx context.Context, mode Mode, id string, at Timestamp, from, to string, refused ...string) error {
+func (q *Q) CountMessage(ctx context.Context, mode support.Mode, id string, at support.Timestamp, from, to string, refused ...string) error {
 	q.changed(&id)
 	args := []any{at, at, id, mode, from}
 	for _, r := range refused {

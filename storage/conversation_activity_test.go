@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"chatsvc/support"
 )
 
 // activityDB is a database with one site and n conversations conv_0…,
@@ -19,18 +21,18 @@ func activityDB(tb testing.TB, n int) *DB {
 	}
 	tb.Cleanup(func() { db.Close() })
 	err = db.Write(ctx, func(q *Q) error {
-		if err := q.InsertSite(ctx, &Site{ID: "site_a", Name: "A", CreatedAt: 1}); err != nil {
+		if err := q.InsertSite(ctx, &support.Site{ID: "site_a", Name: "A", CreatedAt: 1}); err != nil {
 			return err
 		}
 		email := "a@example.com"
-		if err := q.InsertContact(ctx, &Contact{ID: "ctc_a", Mode: Test, Email: &email, CreatedAt: 1, UpdatedAt: 1}, &email); err != nil {
+		if err := q.InsertContact(ctx, &support.Contact{ID: "ctc_a", Mode: support.Test, Email: &email, CreatedAt: 1, UpdatedAt: 1}, &email); err != nil {
 			return err
 		}
 		contact, subject := "ctc_a", "Pricing"
 		for i := 0; i < n; i++ {
-			if err := q.InsertConversation(ctx, &Conversation{ID: fmt.Sprintf("conv_%d", i), Mode: Test, SiteID: "site_a",
+			if err := q.InsertConversation(ctx, &support.Conversation{ID: fmt.Sprintf("conv_%d", i), Mode: support.Test, SiteID: "site_a",
 				Status: "waiting", Subject: &subject, ContactID: &contact, Metadata: map[string]string{"plan": "pro"},
-				CreatedAt: Timestamp(i), UpdatedAt: Timestamp(i), LastMessageAt: Timestamp(i)}); err != nil {
+				CreatedAt: support.Timestamp(i), UpdatedAt: support.Timestamp(i), LastMessageAt: support.Timestamp(i)}); err != nil {
 				return err
 			}
 		}
@@ -45,7 +47,7 @@ func activityDB(tb testing.TB, n int) *DB {
 func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 	ctx := context.Background()
 	db := activityDB(t, 1)
-	c, err := db.Read().Conversation(ctx, Test, "conv_0")
+	c, err := db.Read().Conversation(ctx, support.Test, "conv_0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 	if err := db.Write(ctx, func(q *Q) error { return q.UpdateConversationActivity(ctx, c) }); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.Read().Conversation(ctx, Test, "conv_0")
+	got, err := db.Read().Conversation(ctx, support.Test, "conv_0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,14 +78,14 @@ func TestCountMessage(t *testing.T) {
 	ctx := context.Background()
 	db := activityDB(t, 2)
 	count := func(id string) error {
-		return db.Write(ctx, func(q *Q) error { return q.CountMessage(ctx, Test, id, 700, "waiting", "handed_off", "closed") })
+		return db.Write(ctx, func(q *Q) error { return q.CountMessage(ctx, support.Test, id, 700, "waiting", "handed_off", "closed") })
 	}
 	for range 2 {
 		if err := count("conv_0"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := db.Read().Conversation(ctx, Test, "conv_0")
+	got, err := db.Read().Conversation(ctx, support.Test, "conv_0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func TestCountMessage(t *testing.T) {
 			t.Errorf("%s: %v, want ErrNotFound", id, err)
 		}
 	}
-	if c, _ := db.Read().Conversation(ctx, Test, "conv_1"); c.MessageCount != 0 || c.Status != "closed" {
+	if c, _ := db.Read().Conversation(ctx, support.Test, "conv_1"); c.MessageCount != 0 || c.Status != "closed" {
 		t.Errorf("closed conversation changed: %+v", c)
 	}
 }
@@ -127,12 +129,12 @@ func BenchmarkConversationUpdate(b *testing.B) {
 			err := db.Write(ctx, func(q *Q) error {
 				for j := 0; j < batch; j++ {
 					i++
-					c, err := q.Conversation(ctx, Test, fmt.Sprintf("conv_%d", (i*7919)%n))
+					c, err := q.Conversation(ctx, support.Test, fmt.Sprintf("conv_%d", (i*7919)%n))
 					if err != nil {
 						return err
 					}
 					c.MessageCount++
-					c.UpdatedAt = Timestamp(i)
+					c.UpdatedAt = support.Timestamp(i)
 					update := q.UpdateConversation
 					if activity {
 						update = q.UpdateConversationActivity

@@ -3,32 +3,15 @@ package storage
 import (
 	"context"
 	"database/sql"
-)
 
-// Conversation is a visitor's chat session, as the API shows it.
-type Conversation struct {
-	ID            string            `json:"id"`
-	Object        string            `json:"object"`
-	Mode          Mode              `json:"-"`
-	SiteID        string            `json:"site_id"`
-	VisitorID     *string           `json:"-"`
-	Status        string            `json:"status"`
-	Subject       *string           `json:"subject"`
-	ContactID     *string           `json:"contact_id"`
-	AssigneeID    *string           `json:"assignee_id"`
-	MessageCount  int               `json:"message_count"`
-	PageURL       string            `json:"page_url"`
-	LastMessageAt Timestamp         `json:"last_message_at"`
-	Metadata      map[string]string `json:"metadata"`
-	CreatedAt     Timestamp         `json:"created_at"`
-	UpdatedAt     Timestamp         `json:"updated_at"`
-}
+	"chatsvc/support"
+)
 
 const conversationCols = `id, mode, site_id, visitor_id, status, subject, contact_id, assignee_id,
 	message_count, page_url, last_message_at, metadata, created_at, updated_at`
 
-func scanConversation(s interface{ Scan(...any) error }) (*Conversation, error) {
-	c := &Conversation{Object: "conversation"}
+func scanConversation(s interface{ Scan(...any) error }) (*support.Conversation, error) {
+	c := &support.Conversation{}
 	err := s.Scan(&c.ID, &c.Mode, &c.SiteID, &c.VisitorID, &c.Status, &c.Subject, &c.ContactID, &c.AssigneeID,
 		&c.MessageCount, &c.PageURL, &c.LastMessageAt, jsonCol{&c.Metadata}, &c.CreatedAt, &c.UpdatedAt)
 	if err != nil {
@@ -41,7 +24,7 @@ func scanConversation(s interface{ Scan(...any) error }) (*Conversation, error) 
 }
 
 // InsertConversation stores a new conversation.
-func (q *Q) InsertConversation(ctx context.Context, c *Conversation) error {
+func (q *Q) InsertConversation(ctx context.Context, c *support.Conversation) error {
 	q.changed(&c.ID, c.VisitorID)
 	_, err := q.exec(ctx, `INSERT INTO conversations (`+conversationCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Mode, c.SiteID, c.VisitorID, c.Status, c.Subject, c.ContactID, c.AssigneeID,
@@ -50,7 +33,7 @@ func (q *Q) InsertConversation(ctx context.Context, c *Conversation) error {
 }
 
 // UpdateConversation writes every mutable field of c.
-func (q *Q) UpdateConversation(ctx context.Context, c *Conversation) error {
+func (q *Q) UpdateConversation(ctx context.Context, c *support.Conversation) error {
 	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, subject = ?, contact_id = ?, assignee_id = ?,
 		message_count = ?, page_url = ?, last_message_at = ?, metadata = ?, updated_at = ?
@@ -61,13 +44,13 @@ func (q *Q) UpdateConversation(ctx context.Context, c *Conversation) error {
 }
 
 // Conversation returns the conversation with id in mode, or ErrNotFound.
-func (q *Q) Conversation(ctx context.Context, mode Mode, id string) (*Conversation, error) {
+func (q *Q) Conversation(ctx context.Context, mode support.Mode, id string) (*support.Conversation, error) {
 	return scanConversation(q.row(ctx, `SELECT `+conversationCols+` FROM conversations WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // ConversationFilter selects conversations; empty fields do not filter.
 type ConversationFilter struct {
-	Mode      Mode
+	Mode      support.Mode
 	Status    string
 	SiteID    string
 	ContactID string
@@ -75,7 +58,7 @@ type ConversationFilter struct {
 }
 
 // Conversations lists conversations newest first.
-func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*Conversation, error) {
+func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*support.Conversation, error) {
 	query, args := f.sql()
 	rows, err := q.query(ctx, query, args...)
 	return collect(rows, err, scanConversation)

@@ -3,13 +3,15 @@ package storage
 import (
 	"context"
 	"encoding/json"
+
+	"chatsvc/support"
 )
 
 // Queries that erase a contact's personal data from what it left behind.
 // Which strings count as personal data is decided by package app.
 
 // ConversationsOfContact lists every conversation linked to a contact.
-func (q *Q) ConversationsOfContact(ctx context.Context, mode Mode, contactID string) ([]*Conversation, error) {
+func (q *Q) ConversationsOfContact(ctx context.Context, mode support.Mode, contactID string) ([]*support.Conversation, error) {
 	rows, err := q.query(ctx, `SELECT `+conversationCols+` FROM conversations WHERE contact_id = ? AND mode = ?
 		ORDER BY created_at, id`, contactID, mode)
 	return collect(rows, err, scanConversation)
@@ -18,7 +20,7 @@ func (q *Q) ConversationsOfContact(ctx context.Context, mode Mode, contactID str
 // ScrubConversation writes c's subject, metadata and page URL, and unlinks
 // it from its contact and from the visitor's browser, so the widget no
 // longer shows it.
-func (q *Q) ScrubConversation(ctx context.Context, c *Conversation) error {
+func (q *Q) ScrubConversation(ctx context.Context, c *support.Conversation) error {
 	q.changed(&c.ID, c.VisitorID)
 	res, err := q.exec(ctx, `UPDATE conversations SET subject = ?, metadata = ?, page_url = ?, contact_id = NULL,
 		visitor_id = NULL WHERE id = ? AND mode = ?`, c.Subject, toJSON(c.Metadata), c.PageURL, c.ID, c.Mode)
@@ -26,30 +28,30 @@ func (q *Q) ScrubConversation(ctx context.Context, c *Conversation) error {
 }
 
 // VisitorsOfContact lists the visitors identified as a contact.
-func (q *Q) VisitorsOfContact(ctx context.Context, mode Mode, contactID string) ([]*Visitor, error) {
+func (q *Q) VisitorsOfContact(ctx context.Context, mode support.Mode, contactID string) ([]*support.Visitor, error) {
 	rows, err := q.query(ctx, `SELECT `+visitorCols+` FROM visitors WHERE contact_id = ? AND mode = ?`, contactID, mode)
 	return collect(rows, err, scanVisitor)
 }
 
 // SetVisitorPageURL rewrites the page a visitor was last seen on.
-func (q *Q) SetVisitorPageURL(ctx context.Context, mode Mode, id, pageURL string) error {
+func (q *Q) SetVisitorPageURL(ctx context.Context, mode support.Mode, id, pageURL string) error {
 	_, err := q.exec(ctx, `UPDATE visitors SET page_url = ? WHERE id = ? AND mode = ?`, pageURL, id, mode)
 	return err
 }
 
 // AllMessages lists every message of a conversation, oldest first.
-func (q *Q) AllMessages(ctx context.Context, conversationID string) ([]*Message, error) {
+func (q *Q) AllMessages(ctx context.Context, conversationID string) ([]*support.Message, error) {
 	rows, err := q.query(ctx, `SELECT `+messageCols+` FROM messages WHERE conversation_id = ? ORDER BY created_at, id`,
 		conversationID)
 	return collect(rows, err, scanMessage)
 }
 
 // ScrubMessage writes m's author, body and stored attachments.
-func (q *Q) ScrubMessage(ctx context.Context, m *Message) error {
+func (q *Q) ScrubMessage(ctx context.Context, m *support.Message) error {
 	q.changed(&m.ConversationID)
 	files := m.Files
 	if files == nil {
-		files = []StoredFile{}
+		files = []support.StoredFile{}
 	}
 	res, err := q.exec(ctx, `UPDATE messages SET author_id = ?, author_name = ?, body = ?, attachments = ? WHERE id = ?`,
 		m.Author.ID, m.Author.Name, m.Body, toJSON(files), m.ID)

@@ -3,23 +3,14 @@ package storage
 import (
 	"context"
 	"encoding/json"
-)
 
-// Event records that something happened to an object; webhooks deliver it.
-type Event struct {
-	Seq       int64
-	ID        string
-	Mode      Mode
-	Type      string
-	ObjectID  string
-	Data      json.RawMessage // the object as the API returned it at the time
-	CreatedAt Timestamp
-}
+	"chatsvc/support"
+)
 
 const eventCols = `seq, id, mode, type, object_id, data, created_at`
 
-func scanEvent(s interface{ Scan(...any) error }) (*Event, error) {
-	e := &Event{}
+func scanEvent(s interface{ Scan(...any) error }) (*support.Event, error) {
+	e := &support.Event{}
 	var data string
 	if err := s.Scan(&e.Seq, &e.ID, &e.Mode, &e.Type, &e.ObjectID, &data, &e.CreatedAt); err != nil {
 		return nil, notFound(err)
@@ -29,7 +20,7 @@ func scanEvent(s interface{ Scan(...any) error }) (*Event, error) {
 }
 
 // InsertEvent stores an event.
-func (q *Q) InsertEvent(ctx context.Context, e *Event) error {
+func (q *Q) InsertEvent(ctx context.Context, e *support.Event) error {
 	q.queued(QueueEvents)
 	_, err := q.exec(ctx, `INSERT INTO events (id, mode, type, object_id, data, created_at) VALUES (?,?,?,?,?,?)`,
 		e.ID, e.Mode, e.Type, e.ObjectID, string(e.Data), e.CreatedAt)
@@ -37,13 +28,13 @@ func (q *Q) InsertEvent(ctx context.Context, e *Event) error {
 }
 
 // EventsOf lists the events of one object, oldest first.
-func (q *Q) EventsOf(ctx context.Context, objectID string) ([]*Event, error) {
+func (q *Q) EventsOf(ctx context.Context, objectID string) ([]*support.Event, error) {
 	rows, err := q.query(ctx, `SELECT `+eventCols+` FROM events WHERE object_id = ? ORDER BY seq`, objectID)
 	return collect(rows, err, scanEvent)
 }
 
 // EventsAfter lists up to limit events with seq greater than after, in order.
-func (q *Q) EventsAfter(ctx context.Context, after int64, limit int) ([]*Event, error) {
+func (q *Q) EventsAfter(ctx context.Context, after int64, limit int) ([]*support.Event, error) {
 	rows, err := q.query(ctx, `SELECT `+eventCols+` FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
 	return collect(rows, err, scanEvent)
 }

@@ -1,6 +1,10 @@
 package storage
 
-import "context"
+import (
+	"context"
+
+	"chatsvc/support"
+)
 
 // Mail statuses.
 const (
@@ -11,7 +15,7 @@ const (
 
 // DueMails lists up to limit pending e-mails whose next attempt is due at
 // now, the longest waiting first.
-func (q *Q) DueMails(ctx context.Context, now Timestamp, limit int) ([]*Mail, error) {
+func (q *Q) DueMails(ctx context.Context, now support.Timestamp, limit int) ([]*Mail, error) {
 	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?
 		ORDER BY next_attempt_at, id LIMIT ?`, now, limit)
 	return collect(rows, err, scanMail)

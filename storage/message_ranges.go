@@ -1,10 +1,14 @@
 package storage
 
-import "context"
+import (
+	"context"
+
+	"chatsvc/support"
+)
 
 // MessagesAfter lists up to limit messages of a conversation that come after
 // the given one (all, when afterID is ""), oldest first.
-func (q *Q) MessagesAfter(ctx context.Context, conversationID, afterID string, limit int) ([]*Message, error) {
+func (q *Q) MessagesAfter(ctx context.Context, conversationID, afterID string, limit int) ([]*support.Message, error) {
 	p := Page{Limit: limit}
 	if afterID != "" {
 		m, err := scanMessage(q.row(ctx, `SELECT `+messageCols+` FROM messages WHERE id = ? AND conversation_id = ?`,
@@ -12,14 +16,14 @@ func (q *Q) MessagesAfter(ctx context.Context, conversationID, afterID string, l
 		if err != nil {
 			return nil, err
 		}
-		p.After = &Cursor{Key: int64(m.CreatedAt), ID: m.ID}
+		p.After = &support.Cursor{Key: int64(m.CreatedAt), ID: m.ID}
 	}
 	return q.Messages(ctx, conversationID, p)
 }
 
 // MessagesBefore lists up to limit messages of a conversation that come
 // before m, oldest first.
-func (q *Q) MessagesBefore(ctx context.Context, m *Message, limit int) ([]*Message, error) {
+func (q *Q) MessagesBefore(ctx context.Context, m *support.Message, limit int) ([]*support.Message, error) {
 	rows, err := q.query(ctx, `SELECT `+messageCols+` FROM messages WHERE conversation_id = ? AND (created_at, id) < (?, ?)
 		ORDER BY created_at DESC, id DESC LIMIT ?`, m.ConversationID, m.CreatedAt, m.ID, limit)
 	out, err := collect(rows, err, scanMessage)

@@ -3,12 +3,14 @@ package storage
 import (
 	"context"
 	"encoding/json"
+
+	"chatsvc/support"
 )
 
 // Mail is an e-mail waiting in (or sent from) the outbox.
 type Mail struct {
 	ID            string
-	Mode          Mode
+	Mode          support.Mode
 	Template      string
 	ToEmail       string
 	ToName        *string
@@ -17,10 +19,10 @@ type Mail struct {
 	Data          json.RawMessage
 	Status        string // pending, sent, failed
 	Attempts      int
-	NextAttemptAt Timestamp
+	NextAttemptAt support.Timestamp
 	LastError     *string
-	CreatedAt     Timestamp
-	SentAt        *Timestamp
+	CreatedAt     support.Timestamp
+	SentAt        *support.Timestamp
 }
 
 const mailCols = `id, mode, template, to_email, to_name, contact_id, ticket_id, data, status, attempts,
@@ -58,8 +60,8 @@ func (q *Q) MailsOfTicket(ctx context.Context, ticketID string) ([]*Mail, error)
 
 // MailsToAfter counts the e-mails of a template queued for an address (any
 // case) after a time, and returns when the earliest of them was queued.
-func (q *Q) MailsToAfter(ctx context.Context, template, email string, since Timestamp) (n int, first Timestamp, err error) {
-	var earliest *Timestamp
+func (q *Q) MailsToAfter(ctx context.Context, template, email string, since support.Timestamp) (n int, first support.Timestamp, err error) {
+	var earliest *support.Timestamp
 	err = q.row(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox
 		WHERE template = ? AND to_email = ? COLLATE NOCASE AND created_at > ?`, template, email, since).Scan(&n, &earliest)
 	if earliest != nil {

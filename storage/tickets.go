@@ -3,33 +3,15 @@ package storage
 import (
 	"context"
 	"encoding/json"
-)
 
-// Ticket tracks a follow-up, as the API shows it.
-type Ticket struct {
-	ID             string            `json:"id"`
-	Object         string            `json:"object"`
-	Mode           Mode              `json:"-"`
-	Number         int64             `json:"number"`
-	Subject        string            `json:"subject"`
-	Description    *string           `json:"description"`
-	Status         string            `json:"status"`
-	Priority       string            `json:"priority"`
-	ContactID      string            `json:"contact_id"`
-	ConversationID *string           `json:"conversation_id"`
-	AssigneeID     *string           `json:"assignee_id"`
-	Tags           []string          `json:"tags"`
-	Metadata       map[string]string `json:"metadata"`
-	CreatedAt      Timestamp         `json:"created_at"`
-	UpdatedAt      Timestamp         `json:"updated_at"`
-	SolvedAt       *Timestamp        `json:"solved_at"`
-}
+	"chatsvc/support"
+)
 
 const ticketCols = `id, mode, number, subject, description, status, priority, contact_id, conversation_id,
 	assignee_id, tags, metadata, created_at, updated_at, solved_at`
 
-func scanTicket(s interface{ Scan(...any) error }) (*Ticket, error) {
-	t := &Ticket{Object: "ticket"}
+func scanTicket(s interface{ Scan(...any) error }) (*support.Ticket, error) {
+	t := &support.Ticket{}
 	err := s.Scan(&t.ID, &t.Mode, &t.Number, &t.Subject, &t.Description, &t.Status, &t.Priority, &t.ContactID,
 		&t.ConversationID, &t.AssigneeID, jsonCol{&t.Tags}, jsonCol{&t.Metadata}, &t.CreatedAt, &t.UpdatedAt, &t.SolvedAt)
 	if err != nil {
@@ -45,7 +27,7 @@ func scanTicket(s interface{ Scan(...any) error }) (*Ticket, error) {
 }
 
 // NextTicketNumber reserves the next ticket number of mode (1, 2, …).
-func (q *Q) NextTicketNumber(ctx context.Context, mode Mode) (int64, error) {
+func (q *Q) NextTicketNumber(ctx context.Context, mode support.Mode) (int64, error) {
 	var n int64
 	err := q.row(ctx, `INSERT INTO counters (mode, name, value) VALUES (?, 'ticket_number', 1)
 		ON CONFLICT (mode, name) DO UPDATE SET value = value + 1 RETURNING value`, mode).Scan(&n)
@@ -53,7 +35,7 @@ func (q *Q) NextTicketNumber(ctx context.Context, mode Mode) (int64, error) {
 }
 
 // InsertTicket stores a new ticket and its tags.
-func (q *Q) InsertTicket(ctx context.Context, t *Ticket) error {
+func (q *Q) InsertTicket(ctx context.Context, t *support.Ticket) error {
 	_, err := q.exec(ctx, `INSERT INTO tickets (`+ticketCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		t.ID, t.Mode, t.Number, t.Subject, t.Description, t.Status, t.Priority, t.ContactID, t.ConversationID,
 		t.AssigneeID, tagsJSON(t.Tags), toJSON(t.Metadata), t.CreatedAt, t.UpdatedAt, t.SolvedAt)
@@ -65,7 +47,7 @@ func (q *Q) InsertTicket(ctx context.Context, t *Ticket) error {
 
 // UpdateTicket writes every mutable field of t; replaceTags also rewrites
 // the tag index.
-func (q *Q) UpdateTicket(ctx context.Context, t *Ticket, replaceTags bool) error {
+func (q *Q) UpdateTicket(ctx context.Context, t *support.Ticket, replaceTags bool) error {
 	res, err := q.exec(ctx, `UPDATE tickets SET subject = ?, description = ?, status = ?, priority = ?, contact_id = ?,
 		conversation_id = ?, assignee_id = ?, tags = ?, metadata = ?, updated_at = ?, solved_at = ?
 		WHERE id = ? AND mode = ?`,
@@ -80,7 +62,7 @@ func (q *Q) UpdateTicket(ctx context.Context, t *Ticket, replaceTags bool) error
 	return q.insertTags(ctx, t)
 }
 
-func (q *Q) insertTags(ctx context.Context, t *Ticket) error {
+func (q *Q) insertTags(ctx context.Context, t *support.Ticket) error {
 	for _, tag := range t.Tags {
 		if _, err := q.exec(ctx, `INSERT OR IGNORE INTO ticket_tags (ticket_id, mode, tag, created_at) VALUES (?,?,?,?)`,
 			t.ID, t.Mode, tag, t.CreatedAt); err != nil {
@@ -99,17 +81,17 @@ func tagsJSON(tags []string) string {
 }
 
 // Ticket returns the ticket with id in mode, or ErrNotFound.
-func (q *Q) Ticket(ctx context.Context, mode Mode, id string) (*Ticket, error) {
+func (q *Q) Ticket(ctx context.Context, mode support.Mode, id string) (*support.Ticket, error) {
 	return scanTicket(q.row(ctx, `SELECT `+ticketCols+` FROM tickets WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // TicketByNumber returns the ticket with number in mode, or ErrNotFound.
-func (q *Q) TicketByNumber(ctx context.Context, mode Mode, number int64) (*Ticket, error) {
+func (q *Q) TicketByNumber(ctx context.Context, mode support.Mode, number int64) (*support.Ticket, error) {
 	return scanTicket(q.row(ctx, `SELECT `+ticketCols+` FROM tickets WHERE mode = ? AND number = ?`, mode, number))
 }
 
 // DeleteTicket removes a ticket for good.
-func (q *Q) DeleteTicket(ctx context.Context, mode Mode, id string) error {
+func (q *Q) DeleteTicket(ctx context.Context, mode support.Mode, id string) error {
 	res, err := q.exec(ctx, `DELETE FROM tickets WHERE id = ? AND mode = ?`, id, mode)
 	return affected(res, err)
 }
@@ -117,18 +99,18 @@ func (q *Q) DeleteTicket(ctx context.Context, mode Mode, id string) error {
 // TicketFilter selects tickets; zero fields do not filter. Created bounds
 // are exclusive.
 type TicketFilter struct {
-	Mode          Mode
+	Mode          support.Mode
 	Status        string
 	Priority      string
 	ContactID     string
 	Tag           string
-	CreatedAfter  *Timestamp
-	CreatedBefore *Timestamp
+	CreatedAfter  *support.Timestamp
+	CreatedBefore *support.Timestamp
 	Page          Page
 }
 
 // Tickets lists tickets newest first.
-func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*Ticket, error) {
+func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*support.Ticket, error) {
 	query, args := f.sql()
 	rows, err := q.query(ctx, query, args...)
 	return collect(rows, err, scanTicket)
@@ -153,7 +135,7 @@ func (f TicketFilter) sql() (string, []any) {
 }
 
 // TicketsOfContact lists every ticket whose contact is contactID.
-func (q *Q) TicketsOfContact(ctx context.Context, contactID string) ([]*Ticket, error) {
+func (q *Q) TicketsOfContact(ctx context.Context, contactID string) ([]*support.Ticket, error) {
 	rows, err := q.query(ctx, `SELECT `+ticketCols+` FROM tickets WHERE contact_id = ? ORDER BY created_at, id`, contactID)
 	return collect(rows, err, scanTicket)
 }

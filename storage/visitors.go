@@ -1,54 +1,47 @@
 package storage
 
-import "context"
+import (
+	"context"
 
-// Visitor is one browser's widget session on a site, in one mode.
-type Visitor struct {
-	ID         string
-	Mode       Mode
-	SiteID     string
-	ContactID  *string
-	PageURL    string // the page the widget was last opened on
-	CreatedAt  Timestamp
-	LastSeenAt Timestamp
-}
+	"chatsvc/support"
+)
 
 const visitorCols = `id, mode, site_id, contact_id, page_url, created_at, last_seen_at`
 
-func scanVisitor(s interface{ Scan(...any) error }) (*Visitor, error) {
-	v := &Visitor{}
+func scanVisitor(s interface{ Scan(...any) error }) (*support.Visitor, error) {
+	v := &support.Visitor{}
 	err := s.Scan(&v.ID, &v.Mode, &v.SiteID, &v.ContactID, &v.PageURL, &v.CreatedAt, &v.LastSeenAt)
 	return v, notFound(err)
 }
 
 // InsertVisitor stores a new visitor.
-func (q *Q) InsertVisitor(ctx context.Context, v *Visitor) error {
+func (q *Q) InsertVisitor(ctx context.Context, v *support.Visitor) error {
 	_, err := q.exec(ctx, `INSERT INTO visitors (`+visitorCols+`) VALUES (?,?,?,?,?,?,?)`,
 		v.ID, v.Mode, v.SiteID, v.ContactID, v.PageURL, v.CreatedAt, v.LastSeenAt)
 	return err
 }
 
 // UpdateVisitor writes a visitor's contact and last visit.
-func (q *Q) UpdateVisitor(ctx context.Context, v *Visitor) error {
+func (q *Q) UpdateVisitor(ctx context.Context, v *support.Visitor) error {
 	res, err := q.exec(ctx, `UPDATE visitors SET contact_id = ?, page_url = ?, last_seen_at = ? WHERE id = ? AND mode = ?`,
 		v.ContactID, v.PageURL, v.LastSeenAt, v.ID, v.Mode)
 	return affected(res, err)
 }
 
 // Visitor returns the visitor with id in mode, or ErrNotFound.
-func (q *Q) Visitor(ctx context.Context, mode Mode, id string) (*Visitor, error) {
+func (q *Q) Visitor(ctx context.Context, mode support.Mode, id string) (*support.Visitor, error) {
 	return scanVisitor(q.row(ctx, `SELECT `+visitorCols+` FROM visitors WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // LatestConversationOf returns a visitor's most recent conversation, or ErrNotFound.
-func (q *Q) LatestConversationOf(ctx context.Context, mode Mode, visitorID string) (*Conversation, error) {
+func (q *Q) LatestConversationOf(ctx context.Context, mode support.Mode, visitorID string) (*support.Conversation, error) {
 	return scanConversation(q.row(ctx, `SELECT `+conversationCols+` FROM conversations
 		WHERE mode = ? AND visitor_id = ? ORDER BY created_at DESC, id DESC LIMIT 1`, mode, visitorID))
 }
 
 // LinkVisitorConversations sets the contact of a visitor's conversations
 // that have none yet.
-func (q *Q) LinkVisitorConversations(ctx context.Context, mode Mode, visitorID, contactID string, at Timestamp) error {
+func (q *Q) LinkVisitorConversations(ctx context.Context, mode support.Mode, visitorID, contactID string, at support.Timestamp) error {
 	q.changed(&visitorID)
 	_, err := q.exec(ctx, `UPDATE conversations SET contact_id = ?, updated_at = ?
 		WHERE mode = ? AND visitor_id = ? AND contact_id IS NULL`, contactID, at, mode, visitorID)

@@ -3,69 +3,46 @@ package storage
 import (
 	"context"
 	"encoding/json"
-)
 
-// APIKey is a secret API key's record; the secret itself is kept only hashed.
-type APIKey struct {
-	ID        string
-	Mode      Mode
-	Name      *string
-	Hash      string
-	Hint      string // last characters of the secret, to recognise it
-	CreatedAt Timestamp
-	RevokedAt *Timestamp
-}
+	"chatsvc/support"
+)
 
 const keyCols = `id, mode, name, hash, hint, created_at, revoked_at`
 
-func scanKey(s interface{ Scan(...any) error }) (*APIKey, error) {
-	k := &APIKey{}
+func scanKey(s interface{ Scan(...any) error }) (*support.APIKey, error) {
+	k := &support.APIKey{}
 	err := s.Scan(&k.ID, &k.Mode, &k.Name, &k.Hash, &k.Hint, &k.CreatedAt, &k.RevokedAt)
 	return k, notFound(err)
 }
 
 // InsertKey stores a new API key.
-func (q *Q) InsertKey(ctx context.Context, k *APIKey) error {
+func (q *Q) InsertKey(ctx context.Context, k *support.APIKey) error {
 	_, err := q.exec(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES (?,?,?,?,?,?,?)`,
 		k.ID, k.Mode, k.Name, k.Hash, k.Hint, k.CreatedAt, k.RevokedAt)
 	return err
 }
 
 // KeyByHash finds a key by the hash of its secret, or ErrNotFound.
-func (q *Q) KeyByHash(ctx context.Context, hash string) (*APIKey, error) {
+func (q *Q) KeyByHash(ctx context.Context, hash string) (*support.APIKey, error) {
 	return scanKey(q.row(ctx, `SELECT `+keyCols+` FROM api_keys WHERE hash = ?`, hash))
 }
 
 // Keys lists every key, oldest first.
-func (q *Q) Keys(ctx context.Context) ([]*APIKey, error) {
+func (q *Q) Keys(ctx context.Context) ([]*support.APIKey, error) {
 	rows, err := q.query(ctx, `SELECT `+keyCols+` FROM api_keys ORDER BY created_at, id`)
 	return collect(rows, err, scanKey)
 }
 
 // RevokeKey marks a key revoked; ErrNotFound if there is no such key.
-func (q *Q) RevokeKey(ctx context.Context, id string, at Timestamp) error {
+func (q *Q) RevokeKey(ctx context.Context, id string, at support.Timestamp) error {
 	res, err := q.exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`, at, id)
 	return affected(res, err)
 }
 
-// Site is a website the widget runs on. Sites are shared by both modes.
-// BusinessHours (nil: always open) and Widget are JSON that package app
-// reads and writes whole.
-type Site struct {
-	ID             string
-	Name           string
-	Domains        []string
-	BusinessHours  []byte
-	Widget         []byte
-	IdentitySecret *string
-	CreatedAt      Timestamp
-	UpdatedAt      Timestamp
-}
-
 const siteCols = `id, name, domains, business_hours, widget, identity_secret, created_at, updated_at`
 
-func scanSite(s interface{ Scan(...any) error }) (*Site, error) {
-	v := &Site{}
+func scanSite(s interface{ Scan(...any) error }) (*support.Site, error) {
+	v := &support.Site{}
 	var domains string
 	err := s.Scan(&v.ID, &v.Name, &domains, &v.BusinessHours, &v.Widget, &v.IdentitySecret, &v.CreatedAt, &v.UpdatedAt)
 	if err == nil {
@@ -74,7 +51,7 @@ func scanSite(s interface{ Scan(...any) error }) (*Site, error) {
 	return v, notFound(err)
 }
 
-func siteArgs(s *Site) []any {
+func siteArgs(s *support.Site) []any {
 	if s.Domains == nil {
 		s.Domains = []string{}
 	}
@@ -87,18 +64,17 @@ func siteArgs(s *Site) []any {
 	if s.BusinessHours != nil {
 		hours = string(s.BusinessHours)
 	}
-	return []any{s.ID, s.Name, string(domains), hours, string(widget), s.IdentitySecret,
-		s.CreatedAt, s.UpdatedAt}
+	return []any{s.ID, s.Name, string(domains), hours, string(widget), s.IdentitySecret, s.CreatedAt, s.UpdatedAt}
 }
 
 // InsertSite stores a new site.
-func (q *Q) InsertSite(ctx context.Context, s *Site) error {
+func (q *Q) InsertSite(ctx context.Context, s *support.Site) error {
 	_, err := q.exec(ctx, `INSERT INTO sites (`+siteCols+`) VALUES (?,?,?,?,?,?,?,?)`, siteArgs(s)...)
 	return err
 }
 
 // UpdateSite saves a site's name, domains, business hours and widget settings.
-func (q *Q) UpdateSite(ctx context.Context, s *Site) error {
+func (q *Q) UpdateSite(ctx context.Context, s *support.Site) error {
 	a := siteArgs(s)
 	res, err := q.exec(ctx, `UPDATE sites SET name = ?, domains = ?, business_hours = ?, widget = ?, updated_at = ?
 		WHERE id = ?`, a[1], a[2], a[3], a[4], a[7], s.ID)
@@ -106,54 +82,45 @@ func (q *Q) UpdateSite(ctx context.Context, s *Site) error {
 }
 
 // Site returns the site with id, or ErrNotFound.
-func (q *Q) Site(ctx context.Context, id string) (*Site, error) {
+func (q *Q) Site(ctx context.Context, id string) (*support.Site, error) {
 	return scanSite(q.row(ctx, `SELECT `+siteCols+` FROM sites WHERE id = ?`, id))
 }
 
 // SitePage lists sites newest first.
-func (q *Q) SitePage(ctx context.Context, p Page) ([]*Site, error) {
+func (q *Q) SitePage(ctx context.Context, p Page) ([]*support.Site, error) {
 	where, tail, args := keyset("created_at", true, p, nil, nil)
 	rows, err := q.query(ctx, `SELECT `+siteCols+` FROM sites`+where+tail, args...)
 	return collect(rows, err, scanSite)
 }
 
 // Sites lists every site, oldest first.
-func (q *Q) Sites(ctx context.Context) ([]*Site, error) {
+func (q *Q) Sites(ctx context.Context) ([]*support.Site, error) {
 	rows, err := q.query(ctx, `SELECT `+siteCols+` FROM sites ORDER BY created_at, id`)
 	return collect(rows, err, scanSite)
 }
 
-// Member is a team member.
-type Member struct {
-	ID           string
-	Email        string
-	Name         string
-	PasswordHash *string
-	CreatedAt    Timestamp
-}
-
 const memberCols = `id, email, name, password_hash, created_at`
 
-func scanMember(s interface{ Scan(...any) error }) (*Member, error) {
-	m := &Member{}
+func scanMember(s interface{ Scan(...any) error }) (*support.Member, error) {
+	m := &support.Member{}
 	err := s.Scan(&m.ID, &m.Email, &m.Name, &m.PasswordHash, &m.CreatedAt)
 	return m, notFound(err)
 }
 
 // InsertMember stores a new member; ErrConflict if the e-mail is taken.
-func (q *Q) InsertMember(ctx context.Context, m *Member) error {
+func (q *Q) InsertMember(ctx context.Context, m *support.Member) error {
 	_, err := q.exec(ctx, `INSERT INTO members (`+memberCols+`) VALUES (?,?,?,?,?)`,
 		m.ID, m.Email, m.Name, m.PasswordHash, m.CreatedAt)
 	return conflict(err)
 }
 
 // Member returns the member with id, or ErrNotFound.
-func (q *Q) Member(ctx context.Context, id string) (*Member, error) {
+func (q *Q) Member(ctx context.Context, id string) (*support.Member, error) {
 	return scanMember(q.row(ctx, `SELECT `+memberCols+` FROM members WHERE id = ?`, id))
 }
 
 // Members lists every member, oldest first.
-func (q *Q) Members(ctx context.Context) ([]*Member, error) {
+func (q *Q) Members(ctx context.Context) ([]*support.Member, error) {
 	rows, err := q.query(ctx, `SELECT `+memberCols+` FROM members ORDER BY created_at, id`)
 	return collect(rows, err, scanMember)
 }

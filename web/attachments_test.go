@@ -18,7 +18,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/files"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // pngBytes is the start of a PNG file: enough for content sniffing.
@@ -110,7 +110,7 @@ func attachmentsOf(t *testing.T, m map[string]any) []map[string]any {
 func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(storage.Test, "Where is my refund?")
+	conv := e.conversation(support.Test, "Where is my refund?")
 	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Here you go", "author_id": e.member,
 		"attachments": []any{
 			map[string]any{"url": fs.URL + "/notes.txt", "name": "Refund notes.txt"},
@@ -214,7 +214,7 @@ func expiresOf(t *testing.T, signed string) int64 {
 func TestAttachmentURLExpiresAfterOneHour(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(storage.Test, "Hello")
+	conv := e.conversation(support.Test, "Hello")
 	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "File", "author_id": e.member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).ok(t, 201)
 	signed := attachmentsOf(t, m)[0]["url"].(string)
@@ -246,7 +246,7 @@ func decodeJSON(t *testing.T, res *http.Response) map[string]any {
 func TestAttachmentURLTampered(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(storage.Test, "Hello")
+	conv := e.conversation(support.Test, "Hello")
 	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/download"}}}).ok(t, 201)
 	a, b := attachmentsOf(t, m)[0]["url"].(string), attachmentsOf(t, m)[1]["url"].(string)
@@ -284,7 +284,7 @@ func TestAttachmentURLTampered(t *testing.T) {
 func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(storage.Test, "Hello")
+	conv := e.conversation(support.Test, "Hello")
 	post := func(atts ...any) resp {
 		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.member, "attachments": atts})
 	}
@@ -340,7 +340,7 @@ func TestAttachmentPrivateAddressRefused(t *testing.T) {
 		t.Error("the guard let a request through to a loopback server")
 	}))
 	defer fs.Close()
-	conv := e.conversation(storage.Test, "Hello")
+	conv := e.conversation(support.Test, "Hello")
 	for _, u := range []string{fs.URL + "/a.txt", "https://localhost:" + fs.URL[strings.LastIndex(fs.URL, ":")+1:] + "/a.txt"} {
 		e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
 			"attachments": []any{map[string]any{"url": u}}}).fails(t, 400, "parameter_invalid", "attachments.0.url")
@@ -356,7 +356,7 @@ func TestAttachmentPrivateAddressRefused(t *testing.T) {
 func TestAttachmentNameLimits(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(storage.Test, "Hello")
+	conv := e.conversation(support.Test, "Hello")
 	post := func(name any) resp {
 		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
 			"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/notes.txt", "name": name}}})

@@ -10,6 +10,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -37,18 +38,18 @@ func BenchmarkDashboardInbox(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := range 200 {
-		c, _, err := svc.StartConversation(ctx, storage.Test, app.VisitorStart{SiteID: site.ID,
+		c, _, err := svc.StartConversation(ctx, support.Test, app.VisitorStart{SiteID: site.ID,
 			VisitorID: "vis_" + strconv.Itoa(i), PageURL: "https://example.com/", Body: "Question " + strconv.Itoa(i)})
 		if err != nil {
 			b.Fatal(err)
 		}
 		switch i % 4 {
 		case 1:
-			_, err = svc.HandOff(ctx, storage.Test, c.ID, app.Handoff{})
+			_, err = svc.HandOff(ctx, support.Test, c.ID, app.Handoff{})
 		case 2:
-			_, err = svc.HandOff(ctx, storage.Test, c.ID, app.Handoff{AssigneeID: app.Value(m.ID)})
+			_, err = svc.HandOff(ctx, support.Test, c.ID, app.Handoff{AssigneeID: app.Value(m.ID)})
 		case 3:
-			_, err = svc.Close(ctx, storage.Test, c.ID)
+			_, err = svc.Close(ctx, support.Test, c.ID)
 		}
 		if err == nil && i%2 == 0 {
 			err = svc.MarkConversationRead(ctx, m.ID, c)

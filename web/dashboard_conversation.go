@@ -6,17 +6,17 @@ import (
 	"strings"
 
 	"chatsvc/app"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // conversationView is the conversation page's data.
 type conversationView struct {
-	Conv     *storage.Conversation
-	Messages []*storage.Message
-	Notes    []*storage.Note
-	Contact  *storage.Contact
-	Members  []*storage.Member
-	Assignee *storage.Member
+	Conv     *support.Conversation
+	Messages []*support.Message
+	Notes    []*support.Note
+	Contact  *support.Contact
+	Members  []*support.Member
+	Assignee *support.Member
 }
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -26,7 +26,7 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 		return err
 	}
 	v := conversationView{Conv: c}
-	v.Messages, err = app.Collect(1000, func(lp app.ListParams) (app.List[*storage.Message], error) {
+	v.Messages, err = app.Collect(1000, func(lp app.ListParams) (app.List[*support.Message], error) {
 		return svc.Messages(ctx, s.Mode, id, lp)
 	})
 	if err != nil {
@@ -55,7 +55,7 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 	return nil
 }
 
-func subjectOr(c *storage.Conversation) string {
+func subjectOr(c *support.Conversation) string {
 	if c.Subject != nil {
 		return *c.Subject
 	}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"chatsvc/app"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -13,7 +13,7 @@ func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.Das
 
 // knowledgePage lists the sources, with the answer of the assistant test box when there is one.
 func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app.DashboardSession, a *app.Answer, question string) error {
-	sources, err := app.Collect(1000, func(lp app.ListParams) (app.List[*storage.KnowledgeSource], error) {
+	sources, err := app.Collect(1000, func(lp app.ListParams) (app.List[*support.KnowledgeSource], error) {
 		return d.h.svc.KnowledgeSources(r.Context(), s.Mode, lp)
 	})
 	if err != nil {

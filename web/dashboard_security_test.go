@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -19,7 +19,7 @@ type dashObjects struct{ conv, tkt, ctc, src, whe, evt string }
 func makeDashObjects(t *testing.T, e *env) dashObjects {
 	t.Helper()
 	var o dashObjects
-	o.conv = e.conversation(storage.Test, "Where is my order?")
+	o.conv = e.conversation(support.Test, "Where is my order?")
 	o.ctc = e.contact("ana@example.com")
 	o.tkt = e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken zipper", "contact_id": o.ctc,
 		"notify_contact": false}).ok(t, 201)["id"].(string)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"chatsvc/app"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 func ticketPath(id string) string { return "/app/tickets/" + url.PathEscape(id) }
@@ -42,7 +42,7 @@ func (d *dashboard) ticket(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	if err != nil {
 		return err
 	}
-	var contact *storage.Contact
+	var contact *support.Contact
 	if contact, err = d.h.svc.Contact(r.Context(), s.Mode, t.ContactID); err != nil && !isKind(err, app.NotFound) {
 		return err
 	}

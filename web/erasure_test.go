@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // The erased person, and the ways their data may be written.
@@ -51,7 +51,7 @@ func TestContactErasure(t *testing.T) {
 	other := e.test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com", "name": "Grace Hopper"}).ok(t, 201)["id"].(string)
 
 	// A conversation full of personal data, in every field that can hold it.
-	conv := cvStart(t, e, storage.Test, e.site, ctc,
+	conv := cvStart(t, e, support.Test, e.site, ctc,
 		"Hello, I am Ada Lovelace. Write to ada.lovelace@example.com or call +44 (20) 7946-0958, user-1815.")
 	e.test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{
 		"email": erasedEmail, "caller": "ADA LOVELACE", "plan": "pro", "ada.lovelace@example.com": "by address"}}).ok(t, 200)
@@ -60,9 +60,9 @@ func TestContactErasure(t *testing.T) {
 	withFile := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice, Lovelace.", "author_id": e.member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "Ada Lovelace invoice.pdf"}}}).ok(t, 201)
 	// A second conversation of the same contact.
-	conv2 := cvStart(t, e, storage.Test, e.site, ctc, "It's ada again")
+	conv2 := cvStart(t, e, support.Test, e.site, ctc, "It's ada again")
 	// Another person's conversation, which must not change.
-	keep := cvStart(t, e, storage.Test, e.site, other, "Hello, Grace Hopper here")
+	keep := cvStart(t, e, support.Test, e.site, other, "Hello, Grace Hopper here")
 	keepBefore := string(e.test("GET", cvPath(keep, "/messages"), nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["body"].(string))
 
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund for Ada Lovelace",
@@ -75,7 +75,7 @@ func TestContactErasure(t *testing.T) {
 	// A conversation the visitor had before leaving an address, which a
 	// ticket of theirs came from; and a ticket of theirs pointing at
 	// someone else's conversation, which must not change.
-	anon := cvStart(t, e, storage.Test, e.site, "", "This is Ada Lovelace, not signed in")
+	anon := cvStart(t, e, support.Test, e.site, "", "This is Ada Lovelace, not signed in")
 	e.test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc, "conversation_id": anon}).ok(t, 201)
 	e.test("POST", "/v1/tickets", map[string]any{"subject": "Linked", "contact_id": ctc, "conversation_id": keep}).ok(t, 201)
 	if len(e.mails(tkt)) != 2 || len(e.mails(tkt2)) != 1 {
@@ -187,7 +187,7 @@ func TestContactErasureWithoutPersonalFields(t *testing.T) {
 	// repeat them.
 	e := newEnv(t)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"external_id": "u1", "phone": "0800-FLOWERS"}).ok(t, 201)["id"].(string)
-	conv := cvStart(t, e, storage.Test, e.site, ctc, "Hi, u1 here, is 0800 a good number? Call 0800-FLOWERS.")
+	conv := cvStart(t, e, support.Test, e.site, ctc, "Hi, u1 here, is 0800 a good number? Call 0800-FLOWERS.")
 	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
 	// A phone number with few digits is found only as written.
 	cvEqual(t, "body", cvMessages(t, e, conv)[0]["body"], "Hi, u1 here, is 0800 a good number? Call [redacted].")
@@ -213,7 +213,7 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "countess@analytical.example"}).ok(t, 200)
 	conv := e.say(tok, "Hello")["message"].(map[string]any)["conversation_id"].(string)
 	cvSay(t, e, conv, "Your link: https://example.com/reset?for=countess%40analytical.example&who=Ada%20Lovelace")
-	stored, err := e.db.Read().Conversation(ctx, storage.Test, conv)
+	stored, err := e.db.Read().Conversation(ctx, support.Test, conv)
 	if err != nil || stored.VisitorID == nil || stored.PageURL != page {
 		t.Fatalf("setup: conversation %+v, %v", stored, err)
 	}
@@ -229,7 +229,7 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 			t.Errorf("message body after erasure: %q", body)
 		}
 	}
-	v, err := e.db.Read().Visitor(ctx, storage.Test, visitor)
+	v, err := e.db.Read().Visitor(ctx, support.Test, visitor)
 	if err != nil || v.PageURL != "https://example.com/account" {
 		t.Errorf("visitor page after erasure: %q, %v", v.PageURL, err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -30,7 +31,7 @@ func FuzzRequestBodies(f *testing.F) {
 	}
 	f.Cleanup(func() { db.Close() })
 	svc := app.New(db, app.Options{})
-	key, _, err := svc.CreateKey(context.Background(), storage.Test, "fuzz")
+	key, _, err := svc.CreateKey(context.Background(), support.Test, "fuzz")
 	if err != nil {
 		f.Fatal(err)
 	}

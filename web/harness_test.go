@@ -18,6 +18,7 @@ import (
 	"chatsvc/docs/openapicheck"
 	"chatsvc/files"
 	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -90,10 +91,10 @@ func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
 	// Every /v1 response the tests get is checked against docs/openapi.json.
 	e.srv.Client().Transport = openapicheck.New(t, e.srv.URL, e.srv.Client().Transport)
 	t.Cleanup(func() { e.srv.Close(); db.Close() })
-	if e.testKey, _, err = svc.CreateKey(ctx, storage.Test, "tests"); err != nil {
+	if e.testKey, _, err = svc.CreateKey(ctx, support.Test, "tests"); err != nil {
 		t.Fatal(err)
 	}
-	if e.liveKey, _, err = svc.CreateKey(ctx, storage.Live, "tests"); err != nil {
+	if e.liveKey, _, err = svc.CreateKey(ctx, support.Live, "tests"); err != nil {
 		t.Fatal(err)
 	}
 	site, err := svc.CreateSite(ctx, "Test site", "example.com")
@@ -225,7 +226,7 @@ func (r resp) fails(t *testing.T, status int, code, param string) {
 }
 
 // conversation opens a conversation as a visitor would, in the given mode.
-func (e *env) conversation(mode storage.Mode, firstMessage string) string {
+func (e *env) conversation(mode support.Mode, firstMessage string) string {
 	e.t.Helper()
 	c, _, err := e.svc.StartConversation(context.Background(), mode, app.VisitorStart{
 		SiteID: e.site, VisitorID: "vis_test", PageURL: "https://example.com/pricing", Body: firstMessage})

@@ -15,7 +15,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/crawler"
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // ksEnv is a service with knowledge wired in: a search index in the temp
@@ -61,7 +61,7 @@ func (k *ksEnv) work() {
 // find returns the source ids of the passages matching text for a site in test mode.
 func (k *ksEnv) find(site, text string) []string {
 	k.t.Helper()
-	ps, err := k.idx.Search(context.Background(), search.Query{Mode: storage.Test, SiteID: site, Text: text, Limit: 50})
+	ps, err := k.idx.Search(context.Background(), search.Query{Mode: support.Test, SiteID: site, Text: text, Limit: 50})
 	if err != nil {
 		k.t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestSyncIsRateLimitedFromTheCreation(t *testing.T) {
 	k.test("POST", "/v1/knowledge-sources/"+id+"/sync", "").fails(t, 429, "sync_rate_limited", "")
 	k.work()
 	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
-	if got["status"] != "ready" || got["last_synced_at"] != created.Add(10*time.Minute).Format(storage.TimeLayout) {
+	if got["status"] != "ready" || got["last_synced_at"] != created.Add(10*time.Minute).Format(support.TimeLayout) {
 		t.Fatalf("after the sync %v", got)
 	}
 	if ev := k.events(id); len(ev) != 2 {
@@ -314,7 +314,7 @@ func TestPrivateSourceFailsWithAReasonForTheTeam(t *testing.T) {
 			if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.failed"}) {
 				t.Fatalf("events %v", ev)
 			}
-			src, err := k.db.Read().KnowledgeSource(context.Background(), storage.Test, id)
+			src, err := k.db.Read().KnowledgeSource(context.Background(), support.Test, id)
 			if err != nil {
 				t.Fatal(err)
 			}

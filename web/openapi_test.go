@@ -26,7 +26,7 @@ import (
 	"chatsvc/docs/openapicheck"
 	"chatsvc/files"
 	"chatsvc/search/searchtest"
-	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
@@ -229,7 +229,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("PATCH", "/v1/contacts/"+other, map[string]any{"email": "ada@example.com"}).fails(t, 409, "resource_conflict", "email")
 
 	// Conversations and messages.
-	conv := e.conversation(storage.Test, "Where is my order?")
+	conv := e.conversation(support.Test, "Where is my order?")
 	e.test("GET", "/v1/conversations?status=open&limit=5", nil).ok(t, 200)
 	e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200)
 	e.test("PATCH", "/v1/conversations/"+conv, map[string]any{"assignee_id": e.member, "metadata": map[string]any{"order": "A-1"}}).ok(t, 200)

@@ -14,7 +14,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/assistant"
 	"chatsvc/search/searchtest"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // helpPages are the knowledge the widget tests' assistant answers from.
@@ -40,7 +40,7 @@ func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 	if o.responder == nil {
 		idx := searchtest.New()
 		for _, p := range helpPages {
-			for _, m := range []storage.Mode{storage.Live, storage.Test} {
+			for _, m := range []support.Mode{support.Live, support.Test} {
 				p.Mode = m
 				idx.Add(p)
 			}

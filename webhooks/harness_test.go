@@ -15,6 +15,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/docs/openapicheck"
 	"chatsvc/storage"
+	"chatsvc/support"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
@@ -91,10 +92,10 @@ func newEnv(t *testing.T, s setup) *env {
 	e.api = httptest.NewServer(web.Handler(svc))
 	e.client = &http.Client{Transport: openapicheck.New(t, e.api.URL, nil)}
 	t.Cleanup(func() { e.api.Close(); db.Close() })
-	if e.key, _, err = svc.CreateKey(ctx, storage.Test, "tests"); err != nil {
+	if e.key, _, err = svc.CreateKey(ctx, support.Test, "tests"); err != nil {
 		t.Fatal(err)
 	}
-	if e.liveKey, _, err = svc.CreateKey(ctx, storage.Live, "tests"); err != nil {
+	if e.liveKey, _, err = svc.CreateKey(ctx, support.Live, "tests"); err != nil {
 		t.Fatal(err)
 	}
 	site, err := svc.CreateSite(ctx, "Site", "example.com")

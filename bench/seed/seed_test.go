@@ -7,6 +7,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 func TestRunWritesTheScale(t *testing.T) {
@@ -26,7 +27,7 @@ func TestRunWritesTheScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := Scale{Contacts: 50, Conversations: 40, Messages: 130, Tickets: 30}
-	res, err := Run(ctx, db, storage.Test, []string{site.ID}, member.ID, sc, time.Now())
+	res, err := Run(ctx, db, support.Test, []string{site.ID}, member.ID, sc, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestRunWritesTheScale(t *testing.T) {
 	}
 	r := db.Read()
 	for _, id := range res.Open {
-		c, err := r.Conversation(ctx, storage.Test, id)
+		c, err := r.Conversation(ctx, support.Test, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +48,7 @@ func TestRunWritesTheScale(t *testing.T) {
 		t.Errorf("%d open conversations, want %d", len(res.Open), want)
 	}
 	all := storage.Page{Limit: 1000}
-	convs, err := r.Conversations(ctx, storage.ConversationFilter{Mode: storage.Test, Page: all})
+	convs, err := r.Conversations(ctx, storage.ConversationFilter{Mode: support.Test, Page: all})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +63,11 @@ func TestRunWritesTheScale(t *testing.T) {
 		}
 		messages += len(ms)
 	}
-	contacts, err := r.Contacts(ctx, storage.ContactFilter{Mode: storage.Test, Page: all})
+	contacts, err := r.Contacts(ctx, storage.ContactFilter{Mode: support.Test, Page: all})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tickets, err := r.Tickets(ctx, storage.TicketFilter{Mode: storage.Test, Page: all})
+	tickets, err := r.Tickets(ctx, storage.TicketFilter{Mode: support.Test, Page: all})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestRunWritesTheScale(t *testing.T) {
 		t.Fatalf("wrote %+v, want %+v", got, sc)
 	}
 	// Ticket numbers continue after the seeded ones.
-	tk, err := svc.CreateTicket(ctx, storage.Test, app.TicketCreate{Subject: app.Value("After the seed"),
+	tk, err := svc.CreateTicket(ctx, support.Test, app.TicketCreate{Subject: app.Value("After the seed"),
 		ContactID: app.Value(res.Contacts[0]), NotifyContact: app.Value(false)})
 	if err != nil {
 		t.Fatal(err)

@@ -12,14 +12,14 @@ import (
 	"unicode"
 
 	"chatsvc/search"
-	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 // Page is a document to index.
 type Page struct {
 	SourceID string
 	SiteID   string // "" for an all-site source
-	Mode     storage.Mode
+	Mode     support.Mode
 	URL      string
 	Title    string
 	Text     string // paragraphs separated by blank lines; "# " lines are headings
@@ -28,7 +28,7 @@ type Page struct {
 type passage struct {
 	search.Passage
 	siteID string
-	mode   storage.Mode
+	mode   support.Mode
 	length int
 }
 

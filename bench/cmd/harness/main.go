@@ -24,6 +24,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/bench/seed"
 	"chatsvc/storage"
+	"chatsvc/support"
 )
 
 func logf(format string, args ...any) {
@@ -234,15 +235,15 @@ func seedDir(dataDir string, sc seed.Scale, hookURL string) (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, _, err := svc.CreateKey(ctx, storage.Test, "harness")
+	key, _, err := svc.CreateKey(ctx, support.Test, "harness")
 	if err != nil {
 		return nil, err
 	}
-	if _, err := svc.CreateWebhookEndpoint(ctx, storage.Test, app.WebhookEndpointInput{
+	if _, err := svc.CreateWebhookEndpoint(ctx, support.Test, app.WebhookEndpointInput{
 		URL: app.Value(hookURL), Events: app.Value([]string{"*"})}); err != nil {
 		return nil, err
 	}
-	res, err := seed.Run(ctx, db, storage.Test, sites, m.ID, sc, time.Now())
+	res, err := seed.Run(ctx, db, support.Test, sites, m.ID, sc, time.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package storage
+package support
 
 import (
 	"encoding/json"

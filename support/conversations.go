@@ -1,0 +1,30 @@
+package support
+
+// Conversation is a visitor's chat session, as the API shows it.
+type Conversation struct {
+	ID            string             `json:"id"`
+	Object        conversationObject `json:"object"`
+	Mode          Mode               `json:"-"`
+	SiteID        string             `json:"site_id"`
+	VisitorID     *string            `json:"-"`
+	Status        string             `json:"status"`
+	Subject       *string            `json:"subject"`
+	ContactID     *string            `json:"contact_id"`
+	AssigneeID    *string            `json:"assignee_id"`
+	MessageCount  int                `json:"message_count"`
+	PageURL       string             `json:"page_url"`
+	LastMessageAt Timestamp          `json:"last_message_at"`
+	Metadata      map[string]string  `json:"metadata"`
+	CreatedAt     Timestamp          `json:"created_at"`
+	UpdatedAt     Timestamp          `json:"updated_at"`
+}
+
+// Note is an internal note of the team on a conversation.
+type Note struct {
+	ID             string
+	Mode           Mode
+	ConversationID string
+	AuthorID       *string
+	Body           string
+	CreatedAt      Timestamp
+}

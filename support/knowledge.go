@@ -1,0 +1,22 @@
+package support
+
+// KnowledgeSource is a source of the assistant's knowledge. The JSON form
+// is the API object; the other fields are kept for the service and the team.
+type KnowledgeSource struct {
+	ID           string                `json:"id"`
+	Object       knowledgeSourceObject `json:"object"`
+	Type         string                `json:"type"`
+	Name         string                `json:"name"`
+	URL          *string               `json:"url"`
+	Status       string                `json:"status"`
+	PageCount    int                   `json:"page_count"`
+	LastSyncedAt *Timestamp            `json:"last_synced_at"`
+	CreatedAt    Timestamp             `json:"created_at"`
+
+	Mode              Mode       `json:"-"`
+	SiteID            *string    `json:"-"`
+	Content           *string    `json:"-"`
+	FailureReason     *string    `json:"-"`
+	SyncRequestedAt   *Timestamp `json:"-"`
+	LastSyncRequestAt Timestamp  `json:"-"`
+}

@@ -1,0 +1,36 @@
+package support
+
+// APIKey is a secret API key's record; the secret itself is kept only hashed.
+type APIKey struct {
+	ID        string
+	Mode      Mode
+	Name      *string
+	Hash      string
+	Hint      string // last characters of the secret, to recognise it
+	CreatedAt Timestamp
+	RevokedAt *Timestamp
+}
+
+// Site is a website the widget runs on. Sites are shared by both modes.
+//
+// BusinessHours (nil: always open) and Widget are JSON that package app
+// reads and writes whole (see app.Site, the API's view of a site).
+type Site struct {
+	ID             string
+	Name           string
+	Domains        []string
+	BusinessHours  []byte
+	Widget         []byte
+	IdentitySecret *string
+	CreatedAt      Timestamp
+	UpdatedAt      Timestamp
+}
+
+// Member is a team member.
+type Member struct {
+	ID           string
+	Email        string
+	Name         string
+	PasswordHash *string
+	CreatedAt    Timestamp
+}
