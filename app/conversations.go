@@ -25,6 +25,7 @@ func (s *Service) Conversation(ctx context.Context, mode support.Mode, id string
 // ConversationQuery is the filter of GET /conversations, as received.
 type ConversationQuery struct {
 	Status, SiteID, ContactID string
+	Rated                     string // "true", "false" or "" (either)
 	ListParams
 }
 
@@ -39,8 +40,15 @@ func (s *Service) Conversations(ctx context.Context, mode support.Mode, in Conve
 			return List[*support.Conversation]{}, err
 		}
 	}
-	rows, err := s.db.Read().Conversations(ctx, storage.ConversationFilter{
-		Mode: mode, Status: in.Status, SiteID: in.SiteID, ContactID: in.ContactID, Page: pg})
+	f := storage.ConversationFilter{Mode: mode, Status: in.Status, SiteID: in.SiteID, ContactID: in.ContactID, Page: pg}
+	if in.Rated != "" {
+		if err := oneOf("rated", in.Rated, "true", "false"); err != nil {
+			return List[*support.Conversation]{}, err
+		}
+		rated := in.Rated == "true"
+		f.Rated = &rated
+	}
+	rows, err := s.db.Read().Conversations(ctx, f)
 	if err != nil {
 		return List[*support.Conversation]{}, err
 	}

@@ -18,6 +18,7 @@ type VisitorConversation struct {
 	MessageCount  int               `json:"message_count"`
 	PageURL       string            `json:"page_url"`
 	LastMessageAt support.Timestamp `json:"last_message_at"`
+	Rating        *support.Rating   `json:"rating"`
 	CreatedAt     support.Timestamp `json:"created_at"`
 	UpdatedAt     support.Timestamp `json:"updated_at"`
 }
@@ -27,8 +28,8 @@ func visitorConversation(c *support.Conversation) *VisitorConversation {
 		return nil
 	}
 	return &VisitorConversation{ID: c.ID, Object: "conversation", SiteID: c.SiteID, Status: c.Status, Subject: c.Subject,
-		MessageCount: c.MessageCount, PageURL: c.PageURL, LastMessageAt: c.LastMessageAt, CreatedAt: c.CreatedAt,
-		UpdatedAt: c.UpdatedAt}
+		MessageCount: c.MessageCount, PageURL: c.PageURL, LastMessageAt: c.LastMessageAt, Rating: c.Rating,
+		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 }
 
 // visitorMessage is a message as the visitor sees it: a team member is

@@ -69,7 +69,7 @@ const (
 // WebhookEventTypes are the event types an endpoint may subscribe to
 // (docs/api.md, Events).
 var WebhookEventTypes = []string{
-	EventConversationCreated, EventConversationHandedOff, EventConversationClosed, EventMessageCreated,
+	EventConversationCreated, EventConversationHandedOff, EventConversationClosed, EventConversationRated, EventMessageCreated,
 	EventTicketCreated, EventTicketUpdated, EventTicketSolved, EventContactCreated,
 	EventKnowledgeSourceReady, EventKnowledgeSourceFailed,
 }

@@ -8,14 +8,25 @@ import (
 )
 
 const conversationCols = `id, mode, site_id, visitor_id, status, subject, contact_id, assignee_id,
+	message_count, page_url, last_message_at, metadata, created_at, updated_at, rating_score, rating_comment, rated_at`
+
+// insertedCols are the columns a new conversation is written with: it has no rating yet.
+const insertedCols = `id, mode, site_id, visitor_id, status, subject, contact_id, assignee_id,
 	message_count, page_url, last_message_at, metadata, created_at, updated_at`
 
 func scanConversation(s interface{ Scan(...any) error }) (*support.Conversation, error) {
 	c := &support.Conversation{}
+	var score sql.NullInt64
+	var comment *string
+	var ratedAt *support.Timestamp
 	err := s.Scan(&c.ID, &c.Mode, &c.SiteID, &c.VisitorID, &c.Status, &c.Subject, &c.ContactID, &c.AssigneeID,
-		&c.MessageCount, &c.PageURL, &c.LastMessageAt, jsonCol{&c.Metadata}, &c.CreatedAt, &c.UpdatedAt)
+		&c.MessageCount, &c.PageURL, &c.LastMessageAt, jsonCol{&c.Metadata}, &c.CreatedAt, &c.UpdatedAt,
+		&score, &comment, &ratedAt)
 	if err != nil {
 		return nil, notFound(err)
+	}
+	if score.Valid && ratedAt != nil {
+		c.Rating = &support.Rating{Score: int(score.Int64), Comment: comment, RatedAt: *ratedAt}
 	}
 	if c.Metadata == nil {
 		c.Metadata = map[string]string{}
@@ -26,7 +37,7 @@ func scanConversation(s interface{ Scan(...any) error }) (*support.Conversation,
 // InsertConversation stores a new conversation.
 func (q *Q) InsertConversation(ctx context.Context, c *support.Conversation) error {
 	q.changed(&c.ID, c.VisitorID)
-	_, err := q.exec(ctx, `INSERT INTO conversations (`+conversationCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err := q.exec(ctx, `INSERT INTO conversations (`+insertedCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Mode, c.SiteID, c.VisitorID, c.Status, c.Subject, c.ContactID, c.AssigneeID,
 		c.MessageCount, c.PageURL, c.LastMessageAt, toJSON(c.Metadata), c.CreatedAt, c.UpdatedAt)
 	return err
@@ -43,6 +54,14 @@ func (q *Q) UpdateConversation(ctx context.Context, c *support.Conversation) err
 	return affected(res, err)
 }
 
+// RateConversation stores the visitor's rating of c (replacing an earlier one).
+func (q *Q) RateConversation(ctx context.Context, c *support.Conversation) error {
+	q.changed(&c.ID)
+	res, err := q.exec(ctx, `UPDATE conversations SET rating_score = ?, rating_comment = ?, rated_at = ?, updated_at = ?
+		WHERE id = ? AND mode = ?`, c.Rating.Score, c.Rating.Comment, c.Rating.RatedAt, c.UpdatedAt, c.ID, c.Mode)
+	return affected(res, err)
+}
+
 // Conversation returns the conversation with id in mode, or ErrNotFound.
 func (q *Q) Conversation(ctx context.Context, mode support.Mode, id string) (*support.Conversation, error) {
 	return scanConversation(q.row(ctx, `SELECT `+conversationCols+` FROM conversations WHERE id = ? AND mode = ?`, id, mode))
@@ -54,6 +73,7 @@ type ConversationFilter struct {
 	Status    string
 	SiteID    string
 	ContactID string
+	Rated     *bool // nil: either
 	Page      Page
 }
 
@@ -66,6 +86,9 @@ func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*support
 
 func (f ConversationFilter) sql() (string, []any) {
 	conds, args := equal(f.Mode, "status", f.Status, "site_id", f.SiteID, "contact_id", f.ContactID)
+	if f.Rated != nil {
+		conds = append(conds, map[bool]string{true: "rating_score IS NOT NULL", false: "rating_score IS NULL"}[*f.Rated])
+	}
 	where, tail, args := keyset("created_at", true, f.Page, conds, args)
 	return `SELECT ` + conversationCols + ` FROM conversations` + where + tail, args
 }

@@ -15,8 +15,16 @@ type Conversation struct {
 	PageURL       string             `json:"page_url"`
 	LastMessageAt Timestamp          `json:"last_message_at"`
 	Metadata      map[string]string  `json:"metadata"`
+	Rating        *Rating            `json:"rating"` // nil until the visitor rates it
 	CreatedAt     Timestamp          `json:"created_at"`
 	UpdatedAt     Timestamp          `json:"updated_at"`
+}
+
+// Rating is a visitor's score of a closed conversation.
+type Rating struct {
+	Score   int       `json:"score"` // 1 to 5
+	Comment *string   `json:"comment"`
+	RatedAt Timestamp `json:"rated_at"`
 }
 
 // Note is an internal note of the team on a conversation.

@@ -80,7 +80,8 @@ func TestBrowserWidget(t *testing.T) {
 
 // TestBrowserWidgetFollowsTheSite drives the widget through a site's
 // settings: away outside business hours with the e-mail form, the pre-chat
-// form, and the German texts. Screenshots of each are saved.
+// form, the German texts, and the rating once the team closes the
+// conversation. Screenshots of each are saved.
 func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{}) // the clock stands on a Thursday at 12:00 UTC
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
@@ -178,4 +179,37 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 		t.Fatalf("German texts: heading %q, button %q, greeting %q", h, human, hello)
 	}
 	screenshot(t, ctx, "widget-de.png")
+
+	// Rating: when the team closes the conversation, the widget asks how it went.
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("csw-input"), "Wie lange dauert eine Rückerstattung?"),
+		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(".csw-contact")),
+	)
+	if err != nil {
+		t.Fatalf("rating: writing: %v", err)
+	}
+	conv := e.all(e.testKey, "/v1/conversations", 1)[0]
+	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	err = chromedp.Do(ctx,
+		visible(".csw-rate"),
+		chromedp.Click(chromedp.CSS(`.csw-stars button[data-score="4"]`)),
+		chromedp.SendKeys(chromedp.ID("csw-comment"), "Schnell und freundlich."),
+	)
+	if err != nil {
+		t.Fatalf("rating: the form: %v", err)
+	}
+	screenshot(t, ctx, "widget-rating.png")
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(".csw-rate button[type=submit]")),
+		chromedp.Poll[chromedp.Void](`document.querySelector(".csw-status").textContent.includes("Vielen Dank")`,
+			chromedp.WithPollingTimeout(5*time.Second)),
+	)
+	if err != nil {
+		t.Fatalf("rating: sending: %v", err)
+	}
+	if r := e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200)["rating"].(map[string]any); r["score"] != float64(4) ||
+		r["comment"] != "Schnell und freundlich." {
+		t.Fatalf("stored rating %v", r)
+	}
 }

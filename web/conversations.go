@@ -7,13 +7,13 @@ import (
 )
 
 func (h *handlers) listConversations(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "status", "site_id", "contact_id", "limit", "cursor")
+	q, err := query(r, "status", "site_id", "contact_id", "rated", "limit", "cursor")
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	list, err := h.svc.Conversations(r.Context(), mode(r), app.ConversationQuery{Status: q.Get("status"),
-		SiteID: q.Get("site_id"), ContactID: q.Get("contact_id"), ListParams: listParams(q)})
+		SiteID: q.Get("site_id"), ContactID: q.Get("contact_id"), Rated: q.Get("rated"), ListParams: listParams(q)})
 	reply(w, r, http.StatusOK, list, err)
 }
 

@@ -30,11 +30,12 @@ const (
 	cvTime
 	cvTimeOrNull
 	cvBool
+	cvObjectOrNull
 )
 
 func (k cvKind) String() string {
 	return [...]string{"?", "string", "string or null", "integer", "object", "array", "timestamp",
-		"timestamp or null", "boolean"}[k]
+		"timestamp or null", "boolean", "object or null"}[k]
 }
 
 var cvTimeRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`)
@@ -73,6 +74,9 @@ func cvKindOK(k cvKind, v any) bool {
 	case cvBool:
 		_, ok := v.(bool)
 		return ok
+	case cvObjectOrNull:
+		_, ok := v.(map[string]any)
+		return ok || v == nil
 	}
 	return false
 }
@@ -111,7 +115,7 @@ func cvIdent(t *testing.T, obj map[string]any, object, prefix string) {
 var cvConversationFields = map[string]cvKind{
 	"id": cvString, "object": cvString, "site_id": cvString, "status": cvString, "subject": cvStringOrNull,
 	"contact_id": cvStringOrNull, "assignee_id": cvStringOrNull, "message_count": cvInt, "page_url": cvString,
-	"last_message_at": cvTime, "metadata": cvObject, "created_at": cvTime, "updated_at": cvTime,
+	"last_message_at": cvTime, "metadata": cvObject, "rating": cvObjectOrNull, "created_at": cvTime, "updated_at": cvTime,
 }
 
 // cvConversation checks the shape of a conversation as the API documents it.

@@ -113,6 +113,10 @@ func (b *body) strOrNull(name string) app.Field[string] {
 
 func (b *body) boolean(name string) app.Field[bool] { return field[bool](b, name, false, "a boolean") }
 
+func (b *body) integer(name string) app.Field[int] {
+	return field[int](b, name, false, "a whole number")
+}
+
 func (b *body) strings(name string) app.Field[[]string] {
 	return field[[]string](b, name, false, "an array of strings")
 }

@@ -122,3 +122,47 @@ func TestWidgetPreChatEmail(t *testing.T) {
 	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "bo@example.com"}).ok(t, 200)
 	e.say(tok, "Hi")
 }
+
+// A visitor rates a closed conversation; the rating shows on the
+// conversation, fires conversation.rated and filters the list.
+func TestWidgetRating(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(true)
+	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).fails(t, 404, "resource_missing", "")
+	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).fails(t, 409, "conversation_open", "")
+	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	for _, c := range []struct {
+		body        map[string]any
+		code, param string
+	}{
+		{map[string]any{}, "parameter_missing", "score"},
+		{map[string]any{"score": 0}, "parameter_invalid", "score"},
+		{map[string]any{"score": 6}, "parameter_invalid", "score"},
+		{map[string]any{"score": 4.5}, "parameter_invalid", "score"},
+		{map[string]any{"score": 4, "comment": strings.Repeat("x", 1001)}, "parameter_invalid", "comment"},
+		{map[string]any{"score": 4, "stars": 4}, "parameter_unknown", "stars"},
+	} {
+		e.wdo("POST", "/widget/v1/rating", tok, c.body).fails(t, 400, c.code, c.param)
+	}
+	e.test("GET", "/v1/conversations?rated=maybe", nil).fails(t, 400, "parameter_invalid", "rated")
+	if got := e.all(e.testKey, "/v1/conversations?rated=false", 10); len(got) != 1 {
+		t.Fatalf("unrated conversations %v", got)
+	}
+	r := e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 2, "comment": "Slow."}).ok(t, 200)
+	if rt := r["rating"].(map[string]any); rt["score"] != float64(2) || rt["comment"] != "Slow." || rt["rated_at"] == nil {
+		t.Fatalf("rating %v", r)
+	}
+	// Rating again replaces the first rating.
+	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).ok(t, 200)
+	c := e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200)
+	if rt := c["rating"].(map[string]any); rt["score"] != float64(5) || rt["comment"] != nil {
+		t.Fatalf("conversation rating %v", c["rating"])
+	}
+	if got := e.all(e.testKey, "/v1/conversations?rated=true", 10); len(got) != 1 || got[0] != conv {
+		t.Fatalf("rated conversations %v", got)
+	}
+	if n := strings.Count(strings.Join(e.events(conv), ","), "conversation.rated"); n != 2 {
+		t.Fatalf("conversation.rated recorded %d times: %v", n, e.events(conv))
+	}
+}

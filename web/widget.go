@@ -11,6 +11,7 @@ import (
 // token, made by POST /widget/v1/sessions, authenticates every other call.
 func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api := http.NewServeMux()
+	api.Handle("POST /widget/v1/rating", noQuery(h.rateConversation))
 	api.Handle("POST /widget/v1/sessions", noQuery(h.startSession))
 	api.Handle("POST /widget/v1/messages", noQuery(h.postVisitorMessage))
 	api.HandleFunc("GET /widget/v1/messages", h.listVisitorMessages)
@@ -171,4 +172,23 @@ func (h *handlers) createVisitorTicket(w http.ResponseWriter, r *http.Request) {
 	}
 	t, err := h.svc.CreateVisitorTicket(r.Context(), v, in)
 	reply(w, r, http.StatusCreated, t, err)
+}
+
+func (h *handlers) rateConversation(w http.ResponseWriter, r *http.Request) {
+	v, ok := h.visit(w, r, "")
+	if !ok {
+		return
+	}
+	b, err := decodeBody(w, r, "score", "comment")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.VisitorRating{Score: b.integer("score"), Comment: b.str("comment")}
+	if b.Err() != nil {
+		writeError(w, r, b.Err())
+		return
+	}
+	c, err := h.svc.RateConversation(r.Context(), v, in)
+	reply(w, r, http.StatusOK, c, err)
 }
