@@ -99,6 +99,8 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/webhooks/{id}/enabled", d.setWebhookEnabled},
 		{"POST /app/webhooks/{id}/test", d.testWebhook},
 		{"POST /app/webhooks/{id}/resend", d.resendEvent},
+		{"GET /app/settings", d.settings},
+		{"POST /app/settings/{id}", d.updateSettings},
 	}
 }
 

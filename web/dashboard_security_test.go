@@ -14,11 +14,12 @@ import (
 )
 
 // dashObjects are test-mode objects of every kind the dashboard addresses.
-type dashObjects struct{ conv, tkt, ctc, src, whe, evt string }
+type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site string }
 
 func makeDashObjects(t *testing.T, e *env) dashObjects {
 	t.Helper()
 	var o dashObjects
+	o.site = e.site
 	o.conv = e.conversation(support.Test, "Where is my order?")
 	o.ctc = e.contact("ana@example.com")
 	o.tkt = e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken zipper", "contact_id": o.ctc,
@@ -68,6 +69,9 @@ func dashRoutes(o dashObjects) []struct {
 		{"POST", "/app/webhooks/" + o.whe + "/enabled", url.Values{"enabled": {"false"}}},
 		{"POST", "/app/webhooks/" + o.whe + "/test", url.Values{}},
 		{"POST", "/app/webhooks/" + o.whe + "/resend", url.Values{"event_id": {"evt_x"}}},
+		{"GET", "/app/settings", nil},
+		{"POST", "/app/settings/" + o.site, url.Values{"name": {"Renamed"}, "always_open": {"on"}, "color": {"#000000"},
+			"position": {"right"}, "locale": {"en"}}},
 	}
 }
 
@@ -208,8 +212,8 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 		d.signIn("agent@example.com", dashPassword)
 		d.setMode("live")
 		for _, rt := range routes {
-			if !strings.Contains(rt.path, "_") || strings.HasSuffix(rt.path, "/resend") {
-				continue // lists and forms without an object id
+			if !strings.Contains(rt.path, "_") || strings.HasSuffix(rt.path, "/resend") || strings.HasPrefix(rt.path, "/app/settings/") {
+				continue // lists and forms without an object id; sites belong to both modes
 			}
 			var r dashResp
 			if rt.method == "GET" {
