@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"chatsvc/storage"
@@ -52,24 +53,39 @@ const (
 // FallbackReply is what the assistant says when it cannot answer at all.
 const FallbackReply = "Sorry, I can't answer right now. A person from the team will follow up here."
 
-// UseAssistant sets (or, with nil, removes) the assistant that answers
-// visitors, for callers that build it after the Service, such as serve once
-// the knowledge index is open. Call it before serving requests.
-func (s *Service) UseAssistant(r Responder) { s.widget.responder = r }
+// assistantQueue is the assistant's side of the Service: who answers, and
+// the questions this process is answering or waiting for. What is queued
+// lives in the database (assistant_jobs); this is only who holds what now.
+type assistantQueue struct {
+	responder Responder     // nil: visitors wait for the team
+	replyWait time.Duration // how long a visitor's request waits for the answer
+	claims    sync.Map      // message id -> struct{}: questions taken by this process
+	claimed   atomic.Int32  // how many claims there are
+	thinking  atomic.Int32  // how many answers the responder is working out
+	answering sync.WaitGroup
+	replies   sync.Map // message id -> chan *support.Message: requests waiting for its answer
+}
+
+func newAssistantQueue(r Responder, wait time.Duration) *assistantQueue {
+	if wait == 0 {
+		wait = DefaultReplyWait
+	}
+	return &assistantQueue{responder: r, replyWait: wait}
+}
 
 // AssistantWorker answers queued visitor messages; serve runs it. Each
 // question is answered in its own goroutine, so a slow answer holds up no
 // other; when the worker stops it waits for them.
 func (s *Service) AssistantWorker() Worker {
 	return Worker{Name: "assistant", Every: 2 * time.Second, Wake: s.Wakeup(storage.QueueAssistant), Step: s.answerDue,
-		Drain: s.widget.answering.Wait}
+		Drain: s.assistant.answering.Wait}
 }
 
 // answerDue starts answering the due questions not taken yet, as many as
 // there is room for. A slot frees up before the answer is stored, so the
 // commit that stores it wakes the worker in time to take the next question.
 func (s *Service) answerDue(ctx context.Context) (bool, error) {
-	w := s.widget
+	w := s.assistant
 	free := maxThinking - int(w.thinking.Load())
 	if w.responder == nil || free <= 0 {
 		return false, nil
@@ -124,7 +140,7 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 		return err
 	}
 	rctx, cancel := context.WithTimeout(ctx, respondTimeout)
-	a, err := s.widget.responder.Respond(rctx, Question{Mode: j.Mode, SiteID: c.SiteID, ConversationID: c.ID,
+	a, err := s.assistant.responder.Respond(rctx, Question{Mode: j.Mode, SiteID: c.SiteID, ConversationID: c.ID,
 		Text: msg.Body, History: history})
 	cancel()
 	thought()
@@ -182,7 +198,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 		return settled{true, reply}, err
 	})
 	if err == nil && done.ok {
-		if ch, ok := s.widget.replies.Load(j.MessageID); ok {
+		if ch, ok := s.assistant.replies.Load(j.MessageID); ok {
 			select {
 			case ch.(chan *support.Message) <- done.reply:
 			default: // never blocks: a job is settled once, into a buffer of one
@@ -206,15 +222,15 @@ func orGone(err error) error {
 // back from the database.
 func (s *Service) waitReply(ctx context.Context, mode support.Mode, msg *support.Message) (*support.Message, error) {
 	handed := make(chan *support.Message, 1)
-	s.widget.replies.Store(msg.ID, handed)
-	defer s.widget.replies.Delete(msg.ID)
+	s.assistant.replies.Store(msg.ID, handed)
+	defer s.assistant.replies.Delete(msg.ID)
 	q := s.db.Read()
 	if _, err := q.AssistantJob(ctx, msg.ID); errors.Is(err, storage.ErrNotFound) {
 		return storedReply(ctx, q, msg)
 	} else if err != nil {
 		return nil, err
 	}
-	timer := time.NewTimer(s.widget.replyWait)
+	timer := time.NewTimer(s.assistant.replyWait)
 	defer timer.Stop()
 	select {
 	case reply := <-handed:

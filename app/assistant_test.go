@@ -15,7 +15,7 @@ import (
 func TestWaitReply(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := newTestService(t)
-	svc.widget.replyWait = time.Minute // an answer must not wait for the timer
+	svc.assistant.replyWait = time.Minute // an answer must not wait for the timer
 	conv := &support.Conversation{ID: NewID(PrefixConversation), Mode: support.Test, SiteID: "site_1",
 		Status: StatusOpen, Metadata: map[string]string{}}
 	err := svc.write(ctx, func(q *storage.Q) error {
@@ -57,7 +57,7 @@ func TestWaitReply(t *testing.T) {
 			got <- r
 		}()
 		for {
-			if _, ok := svc.widget.replies.Load(msg.ID); ok {
+			if _, ok := svc.assistant.replies.Load(msg.ID); ok {
 				return got
 			}
 			select {
@@ -95,7 +95,7 @@ func TestWaitReply(t *testing.T) {
 	if r := receive(wait(msg)); r == nil || r.Body != "Tomorrow." {
 		t.Fatalf("answered before the wait: %+v", r)
 	}
-	if _, waiting := svc.widget.replies.Load(msg.ID); waiting {
+	if _, waiting := svc.assistant.replies.Load(msg.ID); waiting {
 		t.Fatal("a finished wait must forget its message")
 	}
 

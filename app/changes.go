@@ -44,7 +44,7 @@ func (sub *Subscription) notify() {
 
 // Changes returns a subscription signalled after every committed write.
 func (s *Service) Changes() *Subscription {
-	c := &s.widget.changes
+	c := &s.changes
 	sub := newSubscription(c)
 	c.mu.Lock()
 	if c.all == nil {
@@ -59,7 +59,7 @@ func (s *Service) Changes() *Subscription {
 // changed the messages or state of the conversations with these ids, or the
 // conversations of the visitors with these ids.
 func (s *Service) ChangesOf(ids ...string) *Subscription {
-	sub := newSubscription(&s.widget.changes)
+	sub := newSubscription(&s.changes)
 	sub.Follow(ids...)
 	return sub
 }

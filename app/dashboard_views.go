@@ -25,7 +25,7 @@ func (s *Service) TestAssistant(ctx context.Context, mode support.Mode, siteID, 
 	if err := checkLen("question", text, MaxTestQuestion, true); err != nil {
 		return nil, err
 	}
-	r := s.widget.responder
+	r := s.assistant.responder
 	if r == nil {
 		return nil, &Error{Kind: Forbidden, Code: CodeFeatureUnavailable, Message: "No assistant is configured."}
 	}

@@ -76,10 +76,12 @@ type knowledge struct {
 	indexMu sync.Mutex // one source brought into the index at a time
 }
 
-// UseKnowledge sets up crawling and indexing; call it before serving and
-// before starting KnowledgeWorkers. Without it, sources are stored and
-// listed but never synced.
-func (s *Service) UseKnowledge(k Knowledge) {
+// newKnowledge fills in the defaults of k, or returns nil without it.
+func newKnowledge(in *Knowledge) *knowledge {
+	if in == nil {
+		return nil
+	}
+	k := *in
 	if k.SyncMinInterval <= 0 {
 		k.SyncMinInterval = DefaultSyncMinInterval
 	}
@@ -89,10 +91,10 @@ func (s *Service) UseKnowledge(k Knowledge) {
 	if k.Every <= 0 {
 		k.Every = time.Minute
 	}
-	s.knowledge = &knowledge{Knowledge: k}
+	return &knowledge{Knowledge: k}
 }
 
-// KnowledgeSearcher is the index the assistant searches, nil before UseKnowledge.
+// KnowledgeSearcher is the index the assistant searches, nil without Options.Knowledge.
 func (s *Service) KnowledgeSearcher() search.Searcher {
 	if s.knowledge == nil {
 		return nil

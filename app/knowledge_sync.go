@@ -23,7 +23,7 @@ const indexBatch = 16
 // KnowledgeWorkers returns the workers that keep knowledge fresh: sync
 // (crawls or re-reads owed sources), index (brings the search index in line
 // with the database) and nightly (owes every source a sync at nightly_at).
-// They need UseKnowledge first; without it there are none.
+// They need Options.Knowledge; without it there are none.
 func (s *Service) KnowledgeWorkers() []Worker {
 	k := s.knowledge
 	if k == nil {

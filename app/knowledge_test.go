@@ -72,9 +72,9 @@ func (in *install) start() {
 		in.t.Fatal(err)
 	}
 	in.db, in.idx = db, idx
-	in.svc = app.New(db, app.Options{Now: in.clock.Now})
-	in.svc.UseKnowledge(app.Knowledge{Index: idx, NightlyAt: "03:00", Crawler: crawler.Options{MaxPages: 20,
-		MaxDepth: 2, Parallelism: 2, Timeout: 5 * time.Second, MaxPageBytes: 1 << 20, MaxSitemapBytes: 1 << 20, AllowPrivate: true}})
+	in.svc = app.New(db, app.Options{Now: in.clock.Now, Knowledge: &app.Knowledge{Index: idx, NightlyAt: "03:00",
+		Crawler: crawler.Options{MaxPages: 20, MaxDepth: 2, Parallelism: 2, Timeout: 5 * time.Second, MaxPageBytes: 1 << 20,
+			MaxSitemapBytes: 1 << 20, AllowPrivate: true}}})
 }
 
 func (in *install) stop() {

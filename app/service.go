@@ -24,14 +24,19 @@ type Service struct {
 	mu      sync.Mutex
 	wakeups []wakeup // one per worker, signalled after commits that queue its work
 	att     attachments
-	widget  *widgetState // visitors, live updates and the assistant (widget.go)
-	hooks   WebhookOptions
-	keys    keyCache // API keys already checked (keycache.go)
-	authors sync.Map // member id -> support.Author, for agent messages
+	changes changes // what each commit changed, for live updates (changes.go)
+	tokens  tokenKeys
+	// assistant answers visitors (assistant.go); visitors bounds them
+	// (visitor_limits.go).
+	assistant *assistantQueue
+	visitors  visitorLimits
+	hooks     WebhookOptions
+	keys      keyCache // API keys already checked (keycache.go)
+	authors   sync.Map // member id -> support.Author, for agent messages
 
 	passwordChecks passwordChecks // bounds concurrent sign-in checks (password_checks.go)
 
-	knowledge *knowledge // crawling and indexing, set by UseKnowledge
+	knowledge *knowledge // crawling and indexing; nil without Options.Knowledge
 }
 
 // Options tune a Service; zero values take defaults.
@@ -50,6 +55,9 @@ type Options struct {
 	ReplyWait time.Duration
 	// Webhooks are the webhooks.* settings.
 	Webhooks WebhookOptions
+	// Knowledge wires crawling and indexing in; nil: sources are stored and
+	// listed but never synced.
+	Knowledge *Knowledge
 }
 
 // New returns a Service over db.
@@ -58,7 +66,8 @@ func New(db *storage.DB, o Options) *Service {
 		o.Now = time.Now
 	}
 	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
-		widget: newWidgetState(o), hooks: o.Webhooks.withDefaults(), passwordChecks: newPasswordChecks()}
+		assistant: newAssistantQueue(o.Assistant, o.ReplyWait), visitors: newVisitorLimits(),
+		hooks: o.Webhooks.withDefaults(), passwordChecks: newPasswordChecks(), knowledge: newKnowledge(o.Knowledge)}
 }
 
 // wakeup is a worker's signal and the kinds of work it does.
@@ -99,7 +108,7 @@ func writeResult[T any](ctx context.Context, s *Service, fn func(*storage.Q) (T,
 		var zero T
 		return zero, err
 	}
-	s.widget.changes.signal(done.Effects.Changed)
+	s.changes.signal(done.Effects.Changed)
 	s.wake(done.Effects.Queued)
 	return done.Result, nil
 }

@@ -16,7 +16,7 @@ const (
 )
 
 func (s *Service) checkVisitorRate(v *Visit) error {
-	wait, ok := s.widget.limits.Allow(v.Visitor.ID, s.now())
+	wait, ok := s.visitors.messages.Allow(v.Visitor.ID, s.now())
 	if ok {
 		return nil
 	}
@@ -25,12 +25,24 @@ func (s *Service) checkVisitorRate(v *Visit) error {
 }
 
 func (s *Service) checkVisitorTicketRate(v *Visit) error {
-	wait, ok := s.widget.ticketLimits.Allow(v.Visitor.ID, s.now())
+	wait, ok := s.visitors.tickets.Allow(v.Visitor.ID, s.now())
 	if ok {
 		return nil
 	}
 	return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: wait,
 		Message: "Too many requests from this visitor; please try again later."}
+}
+
+// visitorLimits bound what one visitor can do through the public widget API.
+type visitorLimits struct {
+	messages *Limiter    // VisitorMessagesPerMinute
+	tickets  *Limiter    // VisitorTicketsPerHour
+	streams  streamSlots // VisitorStreamsMax
+}
+
+func newVisitorLimits() visitorLimits {
+	return visitorLimits{messages: NewLimiter(VisitorMessagesPerMinute, time.Minute),
+		tickets: NewLimiter(VisitorTicketsPerHour, time.Hour)}
 }
 
 // VisitorStreamsMax bounds the event streams one visitor holds open at
@@ -47,7 +59,7 @@ type streamSlots struct {
 // gives it back when the stream ends. With every slot taken it is a
 // RateLimited error.
 func (s *Service) HoldVisitorStream(v *Visit) (release func(), err error) {
-	l := &s.widget.streams
+	l := &s.visitors.streams
 	id := v.Visitor.ID
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -114,7 +114,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 				return posted{}, err
 			}
 		}
-		if c.Status != StatusOpen || s.widget.responder == nil {
+		if c.Status != StatusOpen || s.assistant.responder == nil {
 			return posted{msg: msg}, nil
 		}
 		return posted{msg, true}, q.InsertAssistantJob(ctx, &storage.AssistantJob{MessageID: msg.ID, Mode: v.Mode,
@@ -124,7 +124,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 		return nil, err
 	}
 	out := &VisitorExchange{Message: p.msg}
-	if p.queued && s.widget.replyWait > 0 {
+	if p.queued && s.assistant.replyWait > 0 {
 		if out.Reply, err = s.waitReply(ctx, v.Mode, p.msg); err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"chatsvc/storage"
@@ -95,11 +96,17 @@ func mac(key []byte, msg string) []byte {
 	return h.Sum(nil)
 }
 
+// tokenKeys holds the key that signs visitor tokens once it is loaded.
+type tokenKeys struct {
+	mu  sync.Mutex
+	key []byte
+}
+
 // tokenKey returns the signing key, creating it on first use.
 func (s *Service) tokenKey(ctx context.Context) ([]byte, error) {
-	st := s.widget
-	st.keyMu.Lock()
-	defer st.keyMu.Unlock()
+	st := &s.tokens
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	if st.key != nil {
 		return st.key, nil
 	}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"net/url"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"chatsvc/support"
 )
@@ -24,33 +21,6 @@ const PrefixVisitor = "vis_"
 
 // MaxPageURL bounds page_url; browsers rarely send longer addresses.
 const MaxPageURL = 2048
-
-// widgetState is what the Service keeps in memory for visitors.
-type widgetState struct {
-	changes      changes
-	keyMu        sync.Mutex
-	key          []byte // signs visitor tokens; loaded or made on first use
-	responder    Responder
-	replyWait    time.Duration
-	claims       sync.Map       // message id -> struct{}: questions taken by this process
-	claimed      atomic.Int32   // how many claims there are
-	thinking     atomic.Int32   // how many answers the responder is working out
-	answering    sync.WaitGroup // goroutines answering, waited for when the worker stops
-	replies      sync.Map       // message id -> chan *support.Message: requests waiting for its answer
-	limits       *Limiter       // messages per visitor
-	ticketLimits *Limiter       // tickets per visitor
-	streams      streamSlots    // event streams open per visitor
-}
-
-func newWidgetState(o Options) *widgetState {
-	w := &widgetState{responder: o.Assistant, replyWait: o.ReplyWait,
-		limits:       NewLimiter(VisitorMessagesPerMinute, time.Minute),
-		ticketLimits: NewLimiter(VisitorTicketsPerHour, time.Hour)}
-	if w.replyWait == 0 {
-		w.replyWait = DefaultReplyWait
-	}
-	return w
-}
 
 // Origin is where a widget request comes from: its Origin header (empty
 // when the browser sent none) and the Host it was sent to.

@@ -114,10 +114,10 @@ func newEvalServer(t *testing.T, c devCorpus) *evalServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { idx.Close() })
-	svc := app.New(db, app.Options{Assistant: assistant.New(idx, assistant.Extractive{})})
-	svc.UseKnowledge(app.Knowledge{Index: idx, SyncMinInterval: time.Minute, Crawler: crawler.Options{
-		MaxPages: 500, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 10 * time.Second,
-		MaxPageBytes: 2 << 20, AllowPrivate: true}})
+	svc := app.New(db, app.Options{Assistant: assistant.New(idx, assistant.Extractive{}),
+		Knowledge: &app.Knowledge{Index: idx, SyncMinInterval: time.Minute, Crawler: crawler.Options{
+			MaxPages: 500, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 10 * time.Second,
+			MaxPageBytes: 2 << 20, AllowPrivate: true}}})
 	key, _, err := svc.CreateKey(ctx, support.Test, "eval")
 	if err != nil {
 		t.Fatal(err)

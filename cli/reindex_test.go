@@ -30,8 +30,7 @@ func knowledgeDir(t *testing.T, dir string, queries []search.Query) [][]search.P
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	svc := app.New(db, app.Options{})
-	svc.UseKnowledge(app.Knowledge{Index: idx})
+	svc := app.New(db, app.Options{Knowledge: &app.Knowledge{Index: idx}})
 	texts := []string{
 		"# Shipping\nParcels leave the warehouse every weekday.\n\n# Returns\nReturns are free for thirty days.",
 		"# Payments\nWe take cards and bank transfers. Refunds go back to the card.",

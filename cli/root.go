@@ -87,7 +87,7 @@ func (g *globals) open(ctx context.Context) (*config.Config, *app.Service, func(
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open database: %w", err)
 	}
-	return cfg, server.NewService(db, cfg), func() { db.Close() }, nil
+	return cfg, server.NewService(db, cfg, nil), func() { db.Close() }, nil
 }
 
 func setupLogging(cfg *config.Config) {

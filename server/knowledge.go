@@ -12,31 +12,34 @@ import (
 	"chatsvc/search"
 )
 
-// openKnowledge opens the search index in the data dir and wires crawling
-// and indexing into svc. The caller closes the index after the workers stop.
-// An empty index beside a database with pages (a lost or deleted index
-// folder) is refilled by the index worker.
-func openKnowledge(ctx context.Context, cfg *config.Config, svc *app.Service) (*search.Index, error) {
+// openIndex opens the search index in the data dir; the caller closes it
+// after the workers stop.
+func openIndex(cfg *config.Config) (*search.Index, error) {
 	idx, err := search.Open(cfg.DataDir)
 	if errors.Is(err, search.ErrInUse) {
 		return nil, fmt.Errorf("%w (is another chatsvc serve running on %s?)", err, cfg.DataDir)
-	} else if err != nil {
-		return nil, err
 	}
-	svc.UseKnowledge(app.Knowledge{Index: idx, Crawler: crawlerOptions(cfg),
-		SyncMinInterval: cfg.Knowledge.SyncMinInterval, NightlyAt: cfg.Knowledge.NightlyAt})
+	return idx, err
+}
+
+// knowledgeOptions wires crawling and indexing into idx.
+func knowledgeOptions(cfg *config.Config, idx *search.Index) *app.Knowledge {
+	return &app.Knowledge{Index: idx, Crawler: crawlerOptions(cfg),
+		SyncMinInterval: cfg.Knowledge.SyncMinInterval, NightlyAt: cfg.Knowledge.NightlyAt}
+}
+
+// refillIndex queues every source with pages for the index worker when the
+// index is empty beside a database with pages (a lost or deleted index folder).
+func refillIndex(ctx context.Context, svc *app.Service, idx *search.Index) error {
 	docs, err := idx.Count()
-	if err == nil && docs == 0 {
-		var n int64
-		if n, err = svc.RefillKnowledgeIndex(ctx); n > 0 {
-			slog.Info("search index is empty: refilling it from the database", "sources", n)
-		}
+	if err != nil || docs > 0 {
+		return err
 	}
-	if err != nil {
-		idx.Close()
-		return nil, err
+	n, err := svc.RefillKnowledgeIndex(ctx)
+	if n > 0 {
+		slog.Info("search index is empty: refilling it from the database", "sources", n)
 	}
-	return idx, nil
+	return err
 }
 
 func crawlerOptions(cfg *config.Config) crawler.Options {

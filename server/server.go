@@ -62,11 +62,13 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 	if s.db, err = storage.Open(ctx, s.cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	s.svc = NewService(s.db, s.cfg)
-	if s.index, err = openKnowledge(ctx, s.cfg, s.svc); err != nil {
+	if s.index, err = openIndex(s.cfg); err != nil {
 		return nil, err
 	}
-	s.svc.UseAssistant(newAssistant(s.cfg, s.index))
+	s.svc = NewService(s.db, s.cfg, s.index)
+	if err := refillIndex(ctx, s.svc, s.index); err != nil {
+		return nil, err
+	}
 	if err := s.bootstrap(ctx, o.Out); err != nil {
 		return nil, err
 	}

@@ -6,13 +6,19 @@ import (
 	"chatsvc/app"
 	"chatsvc/config"
 	"chatsvc/files"
+	"chatsvc/search"
 	"chatsvc/storage"
 )
 
 // NewService builds the service over db with the settings of cfg; serve and
-// the provisioning commands share it, so both apply the same rules.
-func NewService(db *storage.DB, cfg *config.Config) *app.Service {
+// the provisioning commands share it, so both apply the same rules. With a
+// search index (serve) it also crawls, indexes and answers visitors.
+func NewService(db *storage.DB, cfg *config.Config, idx *search.Index) *app.Service {
 	store := files.New(files.Options{Dir: filepath.Join(cfg.DataDir, "files"), MaxBytes: cfg.Attachments.MaxBytes,
 		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
-	return app.New(db, app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg)})
+	o := app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg)}
+	if idx != nil {
+		o.Knowledge, o.Assistant = knowledgeOptions(cfg, idx), newAssistant(cfg, idx)
+	}
+	return app.New(db, o)
 }

@@ -9,8 +9,7 @@ import (
 )
 
 func TestAssistantAnswersFromTheKnowledgeOfTheKeysMode(t *testing.T) {
-	k := newKsEnv(t, true)
-	k.svc.UseAssistant(assistant.New(k.idx, assistant.Extractive{}))
+	k := newKsEnvWith(t, true, true)
 	other, err := k.svc.CreateSite(context.Background(), "Other", "")
 	if err != nil {
 		t.Fatal(err)
@@ -51,8 +50,7 @@ func TestAssistantAnswersFromTheKnowledgeOfTheKeysMode(t *testing.T) {
 }
 
 func TestAssistantAnswersValidation(t *testing.T) {
-	k := newKsEnv(t, true)
-	k.svc.UseAssistant(assistant.New(k.idx, assistant.Extractive{}))
+	k := newKsEnvWith(t, true, true)
 	for _, c := range []struct {
 		name        string
 		body        any

@@ -50,9 +50,9 @@ func TestBrowserDashboard(t *testing.T) {
 	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), step: time.Millisecond}
 	svc := app.New(db, app.Options{Now: clk.Now, Assistant: assistant.New(idx, assistant.Extractive{}),
 		ReplyWait: 2 * time.Second, Webhooks: app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
-			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}})
-	svc.UseKnowledge(app.Knowledge{Index: idx, Crawler: crawler.Options{MaxPages: 5, MaxDepth: 1,
-		Timeout: 5 * time.Second, MaxPageBytes: 1 << 20}})
+			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})},
+		Knowledge: &app.Knowledge{Index: idx, Crawler: crawler.Options{MaxPages: 5, MaxDepth: 1,
+			Timeout: 5 * time.Second, MaxPageBytes: 1 << 20}}})
 	srv := httptest.NewServer(web.Handler(svc))
 	wctx, stopWorkers := context.WithCancel(ctx)
 	var running []chan struct{}

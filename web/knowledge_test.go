@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/assistant"
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/support"
@@ -26,16 +27,26 @@ type ksEnv struct {
 }
 
 func newKsEnv(t *testing.T, allowPrivate bool, exempt ...netip.AddrPort) *ksEnv {
+	return newKsEnvWith(t, allowPrivate, false, exempt...)
+}
+
+// newKsEnvWith is newKsEnv, with the extractive assistant answering from
+// the index when withAssistant is set.
+func newKsEnvWith(t *testing.T, allowPrivate, withAssistant bool, exempt ...netip.AddrPort) *ksEnv {
 	t.Helper()
-	e := newEnv(t)
 	idx, err := search.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { idx.Close() })
-	e.svc.UseKnowledge(app.Knowledge{Index: idx, SyncMinInterval: 10 * time.Minute, Crawler: crawler.Options{
-		MaxPages: 50, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 5 * time.Second,
-		MaxPageBytes: 1 << 20, AllowPrivate: allowPrivate, Exempt: exempt}})
+	e := newEnv(t, func(o *app.Options) {
+		o.Knowledge = &app.Knowledge{Index: idx, SyncMinInterval: 10 * time.Minute, Crawler: crawler.Options{
+			MaxPages: 50, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 5 * time.Second,
+			MaxPageBytes: 1 << 20, AllowPrivate: allowPrivate, Exempt: exempt}}
+		if withAssistant {
+			o.Assistant = assistant.New(idx, assistant.Extractive{})
+		}
+	})
 	return &ksEnv{env: e, idx: idx}
 }
 
