@@ -222,7 +222,6 @@ func TestBrowserDashboard(t *testing.T) {
 			t.Fatal(err)
 		}
 		if strings.HasPrefix(status, "ready") {
-			looks(t, dash, "dashboard-knowledge")
 			break
 		}
 		if time.Now().After(deadline) {
@@ -230,6 +229,16 @@ func TestBrowserDashboard(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond) // polling a real worker, not a schedule
 	}
+
+	// The assistant answers from the text source, which has no address: its
+	// title is plain text, not an empty link.
+	run(dash, "asking the assistant",
+		chromedp.SendKeys(chromedp.ID("question"), "When are parcels delivered?"),
+		chromedp.Submit(chromedp.ID("question")),
+		chromedp.WaitVisible(chromedp.CSS(".answer .sources li")),
+	)
+	poll(dash, "the text source named without a link", `document.querySelector(".answer .sources li").textContent === "Delivery FAQ" && document.querySelector(".answer .sources a") === null`)
+	looks(t, dash, "dashboard-knowledge")
 
 	// A webhook endpoint: the secret is shown once; the test button delivers.
 	run(dash, "creating a webhook endpoint",
