@@ -2,10 +2,13 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -16,8 +19,8 @@ const chromiumPath = "/usr/bin/chromium"
 // TestBrowserWidget drives the demo page in headless Chromium: open the
 // widget, ask a question, see the assistant's answer with its source link,
 // ask for a person, and see a team reply sent through the REST API appear
-// live. A screenshot is saved in $ARTIFACTS_DIR (default: a folder in the
-// system's temp dir).
+// live. The open panel is saved in $ARTIFACTS_DIR (default: a folder in
+// the system's temp dir) in light and dark mode, phone and desktop sized.
 func TestBrowserWidget(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
@@ -75,7 +78,39 @@ func TestBrowserWidget(t *testing.T) {
 	if err != nil || !strings.Contains(status, "chatting with the team") {
 		t.Fatalf("status line %q (%v)", status, err)
 	}
-	screenshot(t, ctx, "widget.png")
+	looks(t, ctx, "widget")
+}
+
+// looks saves the page as <name>-<light|dark>-<phone|desktop>.png, the
+// colour scheme emulated as the system's preference. It leaves the page
+// light and phone-sized.
+func looks(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	sizes := []struct {
+		name string
+		size chromedp.Action[chromedp.Void]
+	}{
+		{"desktop", chromedp.EmulateViewport(1280, 800)},
+		{"phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)},
+	}
+	for _, scheme := range []string{"dark", "light"} {
+		for _, s := range sizes {
+			if err := chromedp.Do(ctx, s.size, colorScheme(scheme)); err != nil {
+				t.Fatalf("%s in %s mode on a %s: %v", name, scheme, s.name, err)
+			}
+			screenshot(t, ctx, fmt.Sprintf("%s-%s-%s.png", name, scheme, s.name))
+		}
+	}
+}
+
+// colorScheme makes the page see scheme ("light" or "dark") as the
+// system's preferred colour scheme.
+func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})
 }
 
 // TestBrowserWidgetFollowsTheSite drives the widget through a site's

@@ -27,8 +27,8 @@ import (
 // signs in, sees the waiting conversation arrive live, replies (the reply
 // shows in the widget), opens a ticket and closes the conversation, solves
 // the ticket, adds a text source and sees it become ready, and creates a
-// webhook endpoint and presses its test button. Screenshots of the inbox
-// and the conversation go to $ARTIFACTS_DIR.
+// webhook endpoint and presses its test button. Every page it visits is
+// saved to $ARTIFACTS_DIR in light and dark mode, phone and desktop sized.
 func TestBrowserDashboard(t *testing.T) {
 	ctx := context.Background()
 	db, err := storage.Open(ctx, t.TempDir())
@@ -116,6 +116,9 @@ func TestBrowserDashboard(t *testing.T) {
 	run(dash, "signing in",
 		chromedp.Navigate(srv.URL+"/app/"),
 		chromedp.WaitVisible(chromedp.ID("email")),
+	)
+	looks(t, dash, "dashboard-sign-in")
+	run(dash, "signing in",
 		chromedp.SendKeys(chromedp.ID("email"), "agent@example.com"),
 		chromedp.SendKeys(chromedp.ID("password"), dashPassword),
 		chromedp.Submit(chromedp.ID("password")),
@@ -137,7 +140,7 @@ func TestBrowserDashboard(t *testing.T) {
 	// The waiting conversation appears in the open inbox without a reload, with a title badge.
 	poll(dash, "waiting conversation in the inbox", `document.querySelector("#inbox li.status-waiting a") !== null`)
 	poll(dash, "title badge", `document.title.startsWith("(1) ")`)
-	screenshot(t, dash, "dashboard-inbox.png")
+	looks(t, dash, "dashboard-inbox")
 	labelled(t, dash, "the inbox")
 
 	run(dash, "opening the conversation",
@@ -149,7 +152,7 @@ func TestBrowserDashboard(t *testing.T) {
 	)
 	poll(dash, "reply in the transcript", `[...document.querySelectorAll("#transcript .author-agent")].some(n => n.textContent.includes("parcel left today"))`)
 	poll(dash, "status handed off", `document.querySelector("#conv-status").textContent.includes("handed off")`)
-	screenshot(t, dash, "dashboard-conversation.png")
+	looks(t, dash, "dashboard-conversation")
 	poll(widget, "the reply in the widget", `[...document.querySelectorAll(".csw-agent")].some(n => n.textContent.includes("parcel left today"))`)
 	labelled(t, dash, "the conversation page")
 
@@ -177,6 +180,16 @@ func TestBrowserDashboard(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(".flash")),
 	)
 	poll(dash, "ticket solved", `document.querySelector("#ticket-status").textContent === "solved"`)
+	looks(t, dash, "dashboard-ticket")
+	run(dash, "opening the ticket's contact",
+		chromedp.Click(chromedp.CSS(`main a[href^="/app/contacts/"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`form[action$="/erase"]`)),
+	)
+	looks(t, dash, "dashboard-contact")
+	run(dash, "listing contacts", chromedp.Navigate(srv.URL+"/app/contacts"), chromedp.WaitVisible(chromedp.ID("q")))
+	looks(t, dash, "dashboard-contacts")
+	run(dash, "listing tickets", chromedp.Navigate(srv.URL+"/app/tickets"), chromedp.WaitVisible(chromedp.ID("f-status")))
+	looks(t, dash, "dashboard-tickets")
 	run(dash, "closing the conversation",
 		chromedp.Navigate(convURL),
 		chromedp.WaitVisible(chromedp.ID("close")),
@@ -209,7 +222,6 @@ func TestBrowserDashboard(t *testing.T) {
 			t.Fatal(err)
 		}
 		if strings.HasPrefix(status, "ready") {
-			screenshot(t, dash, "dashboard-knowledge.png")
 			break
 		}
 		if time.Now().After(deadline) {
@@ -217,6 +229,16 @@ func TestBrowserDashboard(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond) // polling a real worker, not a schedule
 	}
+
+	// The assistant answers from the text source, which has no address: its
+	// title is plain text, not an empty link.
+	run(dash, "asking the assistant",
+		chromedp.SendKeys(chromedp.ID("question"), "When are parcels delivered?"),
+		chromedp.Submit(chromedp.ID("question")),
+		chromedp.WaitVisible(chromedp.CSS(".answer .sources li")),
+	)
+	poll(dash, "the text source named without a link", `document.querySelector(".answer .sources li").textContent === "Delivery FAQ" && document.querySelector(".answer .sources a") === null`)
+	looks(t, dash, "dashboard-knowledge")
 
 	// A webhook endpoint: the secret is shown once; the test button delivers.
 	run(dash, "creating a webhook endpoint",
@@ -231,6 +253,7 @@ func TestBrowserDashboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	labelled(t, dash, "the webhooks page")
+	looks(t, dash, "dashboard-webhooks")
 	run(dash, "testing the endpoint",
 		chromedp.Click(chromedp.CSS("#endpoints a")),
 		chromedp.WaitVisible(chromedp.ID("send-test")),
@@ -241,7 +264,7 @@ func TestBrowserDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	screenshot(t, dash, "dashboard-webhook.png")
+	looks(t, dash, "dashboard-webhook")
 	poll(dash, "no sideways scrolling on the endpoint's page", `document.documentElement.scrollWidth <= window.innerWidth`)
 	poll(dash, "no badge while nothing waits", `document.getElementById("badge").offsetParent === null`)
 	if !strings.HasPrefix(secret, "whsec_") {

@@ -78,28 +78,35 @@
   // ---- DOM -------------------------------------------------------------
   // Logical properties (inset-inline-*, margin-inline-*) keep the layout
   // right for right-to-left pages; the side comes from the site's settings.
-  var css = ".csw-launch{position:fixed;bottom:20px;z-index:2147483000;border:0;border-radius:28px;background:var(--csw-c);" +
+  // Colour and spacing tokens match the dashboard's; a dark palette follows
+  // the visitor's system. --csw-c, the site's colour, stays in both.
+  var css = ".csw-root{--csw-bg:#fff;--csw-fg:#1d2330;--csw-muted:#4a5570;--csw-bubble:#eef1f7;--csw-agent:#e3f4e8;" +
+    "--csw-line:#e1e5ee;--csw-field:#fff;--csw-field-line:#767b86;--csw-away-bg:#fff6e0;--csw-away-fg:#5c4400;--csw-link:var(--csw-c);" +
+    "--csw-s1:4px;--csw-s2:8px;--csw-s3:12px;--csw-radius:6px}" +
+    "@media (prefers-color-scheme:dark){.csw-root{--csw-bg:#14161b;--csw-fg:#e8eaef;--csw-muted:#a9b0bf;--csw-bubble:#262a33;" +
+    "--csw-agent:#1b3324;--csw-line:#3a3f4b;--csw-field:#111318;--csw-field-line:#8a909c;--csw-away-bg:#3a2e0a;--csw-away-fg:#f5dc9a;--csw-link:#e8eaef}}" +
+    ".csw-launch{position:fixed;bottom:20px;z-index:2147483000;border:0;border-radius:28px;background:var(--csw-c);" +
     "color:#fff;font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
     ".csw-launch,.csw{inset-inline-end:20px}.csw-left .csw-launch,.csw-left .csw{inset-inline-end:auto;inset-inline-start:20px}" +
     ".csw-root button:focus-visible,.csw-root textarea:focus-visible,.csw-root input:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}" +
     ".csw{position:fixed;bottom:84px;z-index:2147483000;width:360px;max-width:calc(100vw - 40px);height:540px;" +
-    "max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:#fff;color:#1d2330;border-radius:12px;" +
+    "max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:var(--csw-bg);color:var(--csw-fg);border-radius:12px;" +
     "box-shadow:0 8px 30px rgba(0,0,0,.3);font:14px/1.45 system-ui,sans-serif;overflow:hidden}" +
     ".csw[hidden],.csw-root [hidden]{display:none}.csw-head{display:flex;align-items:center;justify-content:space-between;background:var(--csw-c);color:#fff;padding:10px 14px}" +
     ".csw-head h2{font-size:16px;margin:0}.csw-x{background:none;border:0;color:#fff;font-size:22px;cursor:pointer;line-height:1}" +
-    ".csw-away{background:#fff6e0;color:#5c4400;padding:8px 12px;font-size:13px;border-bottom:1px solid #f0e0b0}" +
-    ".csw-log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:8px;margin:0;list-style:none}" +
+    ".csw-away{background:var(--csw-away-bg);color:var(--csw-away-fg);padding:var(--csw-s2) var(--csw-s3);font-size:13px;border-bottom:1px solid var(--csw-line)}" +
+    ".csw-log{flex:1;overflow-y:auto;padding:var(--csw-s3);display:flex;flex-direction:column;gap:var(--csw-s2);margin:0;list-style:none}" +
     ".csw-msg{max-width:85%;padding:8px 11px;border-radius:10px;white-space:pre-wrap;overflow-wrap:anywhere;text-align:start}" +
-    ".csw-contact{align-self:flex-end;background:var(--csw-c);color:#fff}.csw-bot,.csw-agent,.csw-system,.csw-hello{align-self:flex-start;background:#eef1f7}" +
-    ".csw-agent{background:#e3f4e8}.csw-who{display:block;font-size:11px;font-weight:600;opacity:.75;margin-bottom:2px}" +
+    ".csw-contact{align-self:flex-end;background:var(--csw-c);color:#fff}.csw-bot,.csw-agent,.csw-system,.csw-hello{align-self:flex-start;background:var(--csw-bubble)}" +
+    ".csw-agent{background:var(--csw-agent)}.csw-who{display:block;font-size:11px;font-weight:600;opacity:.75;margin-bottom:2px}" +
     ".csw-time{display:block;font-size:10px;opacity:.65;margin-top:2px}" +
     ".csw-src{margin:6px 0 0;padding-inline-start:16px;font-size:12px}.csw-msg a{color:inherit}" +
-    ".csw-status{font-size:12px;color:#4a5570;padding:4px 12px;min-height:1em}" +
-    ".csw-form,.csw-mail,.csw-rate{display:flex;flex-wrap:wrap;gap:6px;padding:8px;border-top:1px solid #e1e5ee}" +
-    ".csw-form textarea,.csw-root input[type=email],.csw-rate textarea{flex:1;min-width:0;resize:none;font:inherit;padding:6px;border:1px solid #c4cad8;border-radius:6px}" +
-    ".csw-root form button,.csw-human{border:0;border-radius:6px;background:var(--csw-c);color:#fff;font:600 13px system-ui,sans-serif;padding:6px 12px;cursor:pointer}" +
-    ".csw-human{background:none;color:var(--csw-c);text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
-    ".csw-note{width:100%;margin:0;font-size:13px}.csw-rate .csw-stars button{background:#eef1f7;color:#1d2330;min-width:34px}" +
+    ".csw-status{font-size:12px;color:var(--csw-muted);padding:var(--csw-s1) var(--csw-s3);min-height:1em}" +
+    ".csw-form,.csw-mail,.csw-rate{display:flex;flex-wrap:wrap;gap:6px;padding:var(--csw-s2);border-top:1px solid var(--csw-line)}" +
+    ".csw-form textarea,.csw-root input[type=email],.csw-rate textarea{flex:1;min-width:0;resize:none;font:inherit;padding:6px;border:1px solid var(--csw-field-line);border-radius:var(--csw-radius);background:var(--csw-field);color:var(--csw-fg)}" +
+    ".csw-root form button,.csw-human{border:0;border-radius:var(--csw-radius);background:var(--csw-c);color:#fff;font:600 13px system-ui,sans-serif;padding:6px 12px;cursor:pointer}" +
+    ".csw-human{background:none;color:var(--csw-link);text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
+    ".csw-note{width:100%;margin:0;font-size:13px}.csw-rate .csw-stars button{background:var(--csw-bubble);color:var(--csw-fg);min-width:34px}" +
     ".csw-rate .csw-stars button[aria-pressed=true]{background:var(--csw-c);color:#fff}.csw-stars{display:flex;gap:4px;width:100%}" +
     ".csw-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}";
   var style = document.createElement("style");

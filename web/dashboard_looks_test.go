@@ -1,0 +1,57 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"chatsvc/app"
+	"chatsvc/storage"
+)
+
+// TestDashboardEmptyStatesAndLinks checks what a new install shows: the
+// product's name on the sign-in card, empty lists that say what is missing
+// instead of "None.", a conversation without a page address rendered
+// without an empty link, and a rank on every button.
+func TestDashboardEmptyStatesAndLinks(t *testing.T) {
+	e := newEnv(t)
+	d := newDash(t, dashServer(t, e))
+	if b := d.get("/app/sign-in").must(t, http.StatusOK); !strings.Contains(b, `<p class="product">chatsvc</p>`) {
+		t.Errorf("the sign-in card lacks the product's name:\n%s", b)
+	}
+	d.signIn("agent@example.com", dashPassword)
+	inbox := d.get("/app/").must(t, http.StatusOK)
+	for _, want := range []string{"No conversations are waiting.", "No closed conversations yet."} {
+		if !strings.Contains(inbox, want) {
+			t.Errorf("the empty inbox lacks %q", want)
+		}
+	}
+	c, _, err := e.svc.StartConversation(context.Background(), storage.Test, app.VisitorStart{
+		SiteID: e.site, VisitorID: "vis_nopage", Body: "Written from an app, not a page"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buttons := regexp.MustCompile(`<button[^>]*>`)
+	ranked := regexp.MustCompile(`class="(primary|secondary|danger)"`)
+	for path, want := range map[string]string{
+		"/app/":                      "",
+		"/app/conversations/" + c.ID: "no page address",
+		"/app/tickets":               "No tickets yet",
+		"/app/tickets?tag=nothing":   "None match these filters",
+		"/app/contacts":              "No contacts yet",
+		"/app/knowledge":             "No sources yet",
+		"/app/webhooks":              "No endpoints yet",
+	} {
+		b := d.get(path).must(t, http.StatusOK)
+		if strings.Contains(b, "None.") || strings.Contains(b, `href=""`) || !strings.Contains(b, want) {
+			t.Errorf("%s: want %q, no \"None.\" and no empty link:\n%s", path, want, b)
+		}
+		for _, btn := range buttons.FindAllString(b, -1) {
+			if !ranked.MatchString(btn) {
+				t.Errorf("%s: a button without primary, secondary or danger: %s", path, btn)
+			}
+		}
+	}
+}
