@@ -190,6 +190,8 @@ func TestBrowserDashboard(t *testing.T) {
 	looks(t, dash, "dashboard-contacts")
 	run(dash, "listing tickets", chromedp.Navigate(srv.URL+"/app/tickets"), chromedp.WaitVisible(chromedp.ID("f-status")))
 	looks(t, dash, "dashboard-tickets")
+	run(dash, "opening the settings", chromedp.Navigate(srv.URL+"/app/settings"), chromedp.WaitVisible(chromedp.CSS("form.site-settings")))
+	looks(t, dash, "dashboard-settings")
 	run(dash, "closing the conversation",
 		chromedp.Navigate(convURL),
 		chromedp.WaitVisible(chromedp.ID("close")),
