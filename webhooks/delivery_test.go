@@ -153,6 +153,25 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 		}, []string{"message.created"}},
 		{"close", func() { e.ok(200, "POST", "/v1/conversations/"+conv+"/close", nil) }, []string{"conversation.closed"}},
 		{"close again", func() { e.ok(200, "POST", "/v1/conversations/"+conv+"/close", nil) }, nil},
+		{"a visitor rates a closed conversation", func() {
+			sess, err := e.svc.StartSession(ctx, app.SessionStart{SiteID: app.Value(e.site),
+				PageURL: app.Value("https://example.com/"), Test: app.Value(true)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := e.svc.Visit(ctx, sess.VisitorToken, app.Origin{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex, err := e.svc.PostVisitorMessage(ctx, v, app.VisitorMessage{Body: app.Value("Thanks, bye")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.ok(200, "POST", "/v1/conversations/"+ex.Message.ConversationID+"/close", nil)
+			if _, err := e.svc.RateConversation(ctx, v, app.VisitorRating{Score: app.Value(5)}); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"message.created", "conversation.created", "conversation.closed", "conversation.rated"}},
 		{"knowledge source events", func() {
 			for _, typ := range []string{"knowledge_source.ready", "knowledge_source.failed"} {
 				err := e.db.Write(ctx, func(q *storage.Q) error {
