@@ -22,39 +22,22 @@ import (
 	"chatsvc/search"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 )
-
-// fakeClock is a clock tests move by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) set(t time.Time) {
-	c.mu.Lock()
-	c.now = t
-	c.mu.Unlock()
-}
 
 // install is a data dir the service can be started on, stopped and
 // started again, as a restart would.
 type install struct {
 	t     *testing.T
 	dir   string
-	clock *fakeClock
+	clock *testenv.Clock
 	db    *storage.DB
 	idx   *search.Index
 	svc   *app.Service
 }
 
 func newInstall(t *testing.T) *install {
-	in := &install{t: t, dir: t.TempDir(), clock: &fakeClock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)}}
+	in := &install{t: t, dir: t.TempDir(), clock: testenv.NewClock(testenv.T0, 0)}
 	in.start()
 	t.Cleanup(in.stop)
 	return in
@@ -107,7 +90,7 @@ func (in *install) work() {
 
 func (in *install) nightly(at time.Time) {
 	in.t.Helper()
-	in.clock.set(at)
+	in.clock.Set(at)
 	if _, err := in.svc.NightlyStep(context.Background()); err != nil {
 		in.t.Fatal(err)
 	}

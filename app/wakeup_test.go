@@ -6,6 +6,7 @@ import (
 
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 )
 
 // Workers are woken by commits that queue their kind of work, and by
@@ -61,11 +62,6 @@ func TestWakeupsFollowQueuedWork(t *testing.T) {
 // when the test ends.
 func newTestService(tb testing.TB) (*Service, *storage.DB) {
 	tb.Helper()
-	db, err := storage.Open(context.Background(), tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
-	tb.Cleanup(func() { db.Close() })
+	db := testenv.OpenDB(tb, "")
 	return New(db, Options{}), db
 }

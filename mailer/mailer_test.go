@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,32 +21,15 @@ import (
 	"chatsvc/mailer"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 )
-
-// clock is a fake clock the tests move by hand.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 type env struct {
 	t     *testing.T
 	ctx   context.Context
 	db    *storage.DB
 	svc   *app.Service
-	clock *clock
+	clock *testenv.Clock
 	smtp  *smtpServer
 	dir   string
 }
@@ -55,13 +37,8 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	dir := t.TempDir()
-	db, err := storage.Open(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
-	t.Cleanup(func() { db.Close() })
-	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)}
+	db := testenv.OpenDB(t, dir)
+	clk := testenv.NewClock(testenv.T0, 0)
 	return &env{t: t, ctx: context.Background(), db: db, svc: app.New(db, app.Options{Now: clk.Now}), clock: clk,
 		smtp: newSMTPServer(t), dir: dir}
 }
@@ -183,9 +160,9 @@ func TestTicketMailsAreSentThreaded(t *testing.T) {
 	e := newEnv(t)
 	m := e.mailer()
 	tk := e.ticket(support.Live, "ada@example.com", "Ada Lovelace", "Refund for order 42", true)
-	e.clock.advance(time.Minute)
+	e.clock.Advance(time.Minute)
 	e.setStatus(tk, app.TicketPending)
-	e.clock.advance(time.Minute)
+	e.clock.Advance(time.Minute)
 	e.setStatus(tk, app.TicketSolved)
 	quiet := e.ticket(support.Live, "quiet@example.com", "", "No mail please", false)
 	if _, err := e.svc.UpdateTicket(e.ctx, support.Live, quiet.ID, app.TicketUpdate{Status: app.Value(app.TicketClosed),
@@ -273,7 +250,7 @@ func TestTicketMailsAreSentThreaded(t *testing.T) {
 	if n := len(e.outbox(quiet.ID)); n != 0 {
 		t.Errorf("notify_contact false queued %d e-mails", n)
 	}
-	e.clock.advance(time.Hour)
+	e.clock.Advance(time.Hour)
 	e.step(m)
 	if n := len(e.smtp.received()); n != 4 {
 		t.Errorf("%d e-mails after a second round, want still 4", n)
@@ -299,7 +276,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 		t.Fatalf("attempted again before the delay: %+v", row)
 	}
 	// Due: a second attempt, then a doubled delay.
-	e.clock.advance(app.MailRetry.Delays[0])
+	e.clock.Advance(app.MailRetry.Delays[0])
 	e.step(m)
 	row = e.outbox(tk.ID)[0]
 	if row.Attempts != 2 || row.NextAttemptAt.Time() != e.clock.Now().Add(2*app.MailRetry.Delays[0]) {
@@ -310,7 +287,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 	// when it is due, and sends it once.
 	e.smtp.start()
 	m = e.mailer()
-	e.clock.advance(2 * app.MailRetry.Delays[0])
+	e.clock.Advance(2 * app.MailRetry.Delays[0])
 	e.step(m)
 	got := e.smtp.received()
 	if len(got) != 1 || !slices.Equal(got[0].to, []string{"ada@example.com"}) {
@@ -363,7 +340,7 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 	// goes through once the mailbox accepts.
 	e.smtp.refuseRcpt("full@example.com", 0, "")
 	e.smtp.refuseRcpt("gone@example.com", 0, "")
-	e.clock.advance(app.MailRetry.Delays[0])
+	e.clock.Advance(app.MailRetry.Delays[0])
 	e.step(m)
 	if f := e.outbox(full.ID)[0]; f.Status != storage.MailSent || f.Attempts != 2 {
 		t.Errorf("4xx after recovery: %+v", f)
@@ -391,7 +368,7 @@ func TestGivesUpAfterThreeDays(t *testing.T) {
 		if e.outbox(tk.ID)[0].Status != storage.MailPending {
 			break
 		}
-		e.clock.advance(time.Hour)
+		e.clock.Advance(time.Hour)
 	}
 	row := e.outbox(tk.ID)[0]
 	if row.Status != storage.MailFailed || !strings.Contains(deref(row.LastError), "gave up after") {
@@ -413,7 +390,7 @@ func TestNoSMTPHostKeepsMail(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		e.step(off)
 		e.ticket(support.Live, "more@example.com", "", "B", true)
-		e.clock.advance(time.Hour)
+		e.clock.Advance(time.Hour)
 	}
 	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.Attempts != 0 {
 		t.Fatalf("without a host: %+v", row)
@@ -522,7 +499,7 @@ func TestImplicitTLS(t *testing.T) {
 	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.LastError == nil {
 		t.Fatalf("starttls against implicit TLS: %+v", row)
 	}
-	e.clock.advance(app.MailRetry.Delays[0])
+	e.clock.Advance(app.MailRetry.Delays[0])
 	e.step(e.mailer(func(c *mailer.Config) { c.TLS = "tls" }))
 	got := e.smtp.received()
 	if len(got) != 1 || !got[0].tls {

@@ -111,7 +111,7 @@ func TestWidgetTicketsLimited(t *testing.T) {
 		if _, err := e.widgetTicket(e.visit(site, i == 2), email); err != nil {
 			t.Fatalf("ticket %d to the address: %v", i+1, err)
 		}
-		e.clock.advance(time.Hour)
+		e.clock.Advance(time.Hour)
 	}
 	e.step(m)
 	sent := len(e.smtp.received())
@@ -131,7 +131,7 @@ func TestWidgetTicketsLimited(t *testing.T) {
 	// The team's own systems are not limited, and keep the full confirmation.
 	e.ticket(support.Live, "victim@example.com", "Victim", "Your order", true)
 
-	e.clock.advance(ae.RetryAfter)
+	e.clock.Advance(ae.RetryAfter)
 	tk, err := e.widgetTicket(e.visit(site, false), "victim@example.com")
 	if err != nil {
 		t.Fatalf("a day after the first ticket: %v", err)

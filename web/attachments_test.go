@@ -159,7 +159,7 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	}
 
 	// Every response that shows the message signs its URLs afresh.
-	e.clock.advance(10 * time.Minute)
+	e.clock.Advance(10 * time.Minute)
 	id := m["id"].(string)
 	again := e.test("GET", "/v1/messages/"+id, nil).ok(t, 200)
 	listed := cvMessages(t, e, conv)[1]
@@ -179,7 +179,7 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.clock.advance(2 * time.Hour)
+	e.clock.Advance(2 * time.Hour)
 	obj, err := e.svc.EventObject(context.Background(), evs[0])
 	if err != nil {
 		t.Fatal(err)
@@ -218,12 +218,12 @@ func TestAttachmentURLExpiresAfterOneHour(t *testing.T) {
 	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "File", "author_id": e.member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).ok(t, 201)
 	signed := attachmentsOf(t, m)[0]["url"].(string)
-	e.clock.set(0)
-	e.clock.advance(59 * time.Minute)
+	e.clock.SetStep(0)
+	e.clock.Advance(59 * time.Minute)
 	if res := e.fetch(signed); res.StatusCode != 200 {
 		t.Fatalf("after 59 minutes: status %d", res.StatusCode)
 	}
-	e.clock.advance(61 * time.Second)
+	e.clock.Advance(61 * time.Second)
 	res := e.fetch(signed)
 	(resp{status: res.StatusCode, header: res.Header, body: decodeJSON(t, res)}).fails(t, 403, "url_expired", "")
 	// A fresh read of the message gives a URL that works again.

@@ -453,7 +453,7 @@ func TestContactPaginationWithInserts(t *testing.T) {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
 			e := newEnv(t)
 			if frozen {
-				e.clock.set(0)
+				e.clock.SetStep(0)
 			}
 			var made []string
 			for i := 0; i < 22; i++ {

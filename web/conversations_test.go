@@ -820,7 +820,7 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
 			e := newEnv(t)
 			if frozen {
-				e.clock.set(0)
+				e.clock.SetStep(0)
 			}
 			var made []string
 			for i := 0; i < 23; i++ {
@@ -908,7 +908,7 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
 			e := newEnv(t)
 			if frozen {
-				e.clock.set(0)
+				e.clock.SetStep(0)
 			}
 			conv := e.conversation(support.Test, "First")
 			other := e.conversation(support.Test, "Another conversation")

@@ -18,6 +18,7 @@ import (
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/storage"
+	"chatsvc/testenv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
@@ -47,7 +48,7 @@ func TestBrowserDashboard(t *testing.T) {
 		}
 	}))
 	defer recv.Close()
-	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), step: time.Millisecond}
+	clk := testenv.NewClock(testenv.T0, time.Millisecond)
 	svc := app.New(db, app.Options{Now: clk.Now, Assistant: assistant.New(idx, assistant.Extractive{}),
 		ReplyWait: 2 * time.Second, Webhooks: app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})},

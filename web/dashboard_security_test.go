@@ -300,7 +300,7 @@ func TestDashboardSignIn(t *testing.T) {
 	if other.cookie != "" {
 		t.Fatal("a locked-out address got a session")
 	}
-	e.clock.advance(app.SignInLockout + time.Second)
+	e.clock.Advance(app.SignInLockout + time.Second)
 	other.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)
 	other.get("/app/").must(t, http.StatusOK)
 
@@ -308,7 +308,7 @@ func TestDashboardSignIn(t *testing.T) {
 	d.get("/app/").must(t, http.StatusOK)
 
 	// Sessions expire.
-	e.clock.advance(app.DashboardSessionTTL)
+	e.clock.Advance(app.DashboardSessionTTL)
 	d.get("/app/").must(t, http.StatusSeeOther)
 
 	// A sign-in form posted from another site is refused before the password is checked.
@@ -358,12 +358,12 @@ func TestDashboardSessionsPruned(t *testing.T) {
 	ended.signIn("agent@example.com", dashPassword)
 	kept.signIn("agent@example.com", dashPassword)
 	ended.post("/app/sign-out", nil).must(t, http.StatusSeeOther)
-	e.clock.advance(time.Second)
+	e.clock.Advance(time.Second)
 	if n, err := e.svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {
 		t.Fatalf("pruned %d (%v), want the ended session", n, err)
 	}
 	kept.get("/app/").must(t, http.StatusOK)
-	e.clock.advance(app.DashboardSessionTTL)
+	e.clock.Advance(app.DashboardSessionTTL)
 	if n, err := e.svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {
 		t.Fatalf("pruned %d (%v), want the expired session", n, err)
 	}

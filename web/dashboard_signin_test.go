@@ -96,7 +96,7 @@ func TestDashboardSignInBurst(t *testing.T) {
 		t.Errorf("refused attempts were counted: %d failures", f.Count)
 	}
 
-	e.clock.advance(app.SignInLockout)
+	e.clock.Advance(app.SignInLockout)
 	if _, err := e.svc.SignIn(t.Context(), "agent@example.com", dashPassword); err != nil {
 		t.Fatalf("after the lock-out: %v", err)
 	}
@@ -120,9 +120,9 @@ func TestSignInFailuresPruned(t *testing.T) {
 	}
 	fail("agent@example.com", app.MaxSignInFailures-1)
 	fail("nobody@example.com", app.MaxSignInFailures) // locked
-	e.clock.advance(10 * time.Minute)
+	e.clock.Advance(10 * time.Minute)
 	fail("later@example.com", 1)
-	e.clock.advance(app.SignInLockout - 10*time.Minute + time.Second)
+	e.clock.Advance(app.SignInLockout - 10*time.Minute + time.Second)
 
 	n, err := e.svc.PruneSignInFailures(t.Context())
 	if err != nil || n != 2 {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,37 +18,9 @@ import (
 	"chatsvc/files"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 	"chatsvc/web"
 )
-
-// clock is a fake clock that moves forward by step on every reading, so
-// rows get distinct, predictable timestamps (step 0 freezes it).
-type clock struct {
-	mu   sync.Mutex
-	now  time.Time
-	step time.Duration
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := c.now
-	c.now = c.now.Add(c.step)
-	return t
-}
-
-// advance moves the fake clock forward by d.
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
-func (c *clock) set(step time.Duration) {
-	c.mu.Lock()
-	c.step = step
-	c.mu.Unlock()
-}
 
 // publicURL is the public root the test services sign file URLs with.
 const publicURL = "https://chat.example.com"
@@ -60,7 +31,7 @@ type env struct {
 	db      *storage.DB
 	svc     *app.Service
 	srv     *httptest.Server
-	clock   *clock
+	clock   *testenv.Clock
 	testKey string // csk_test_…
 	liveKey string // csk_live_…
 	site    string // site id
@@ -79,7 +50,7 @@ func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
 		t.Fatal(err)
 	}
 	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
-	clk := &clock{now: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), step: time.Millisecond}
+	clk := testenv.NewClock(testenv.T0, time.Millisecond)
 	o := app.Options{Now: clk.Now, PublicURL: publicURL,
 		Files: files.New(files.Options{Dir: filepath.Join(dir, "files"), MaxBytes: 25 << 20, Timeout: 10 * time.Second})}
 	for _, f := range opts {

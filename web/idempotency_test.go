@@ -60,9 +60,7 @@ func TestIdempotentPostReplaysTheFirstResponse(t *testing.T) {
 	}
 
 	// After 24 hours the key starts afresh.
-	e.clock.mu.Lock()
-	e.clock.now = e.clock.now.Add(app.IdempotencyWindow + time.Second)
-	e.clock.mu.Unlock()
+	e.clock.Advance(app.IdempotencyWindow + time.Second)
 	if e.idem("k1", e.testKey, "/v1/tickets", body).ok(t, 201)["id"] == id {
 		t.Fatal("an expired key replayed the old response")
 	}
@@ -99,9 +97,7 @@ func TestIdempotencyKeyInUse(t *testing.T) {
 	}
 	e.idem("busy", e.testKey, "/v1/contacts", body).fails(t, 409, "idempotency_key_in_use", "Idempotency-Key")
 	// Abandoned after a minute: the key can be used again.
-	e.clock.mu.Lock()
-	e.clock.now = e.clock.now.Add(2 * time.Minute)
-	e.clock.mu.Unlock()
+	e.clock.Advance(2 * time.Minute)
 	e.idem("busy", e.testKey, "/v1/contacts", body).ok(t, 201)
 }
 

@@ -86,12 +86,6 @@ func (k *ksEnv) find(site, text string) []string {
 	return ids
 }
 
-func (e *env) advance(d time.Duration) {
-	e.clock.mu.Lock()
-	e.clock.now = e.clock.now.Add(d)
-	e.clock.mu.Unlock()
-}
-
 // helpSite serves a small help centre.
 func helpSite(t *testing.T) *httptest.Server {
 	t.Helper()
@@ -234,21 +228,21 @@ func TestKnowledgeSourceListNewestFirst(t *testing.T) {
 
 func TestSyncIsRateLimitedFromTheCreation(t *testing.T) {
 	k := newKsEnv(t, true)
-	k.clock.set(0)
+	k.clock.SetStep(0)
 	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ",
 		"content": "# Opening hours\nWe are open from nine to five."}).ok(t, 201)
 	id := src["id"].(string)
 	created, _ := time.Parse(time.RFC3339, src["created_at"].(string))
 	k.work()
 
-	k.advance(4 * time.Minute)
+	k.clock.Advance(4 * time.Minute)
 	r := k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil)
 	r.fails(t, 429, "sync_rate_limited", "")
 	if r.body["error"].(map[string]any)["type"] != "rate_limit_error" || r.header.Get("Retry-After") != "360" {
 		t.Fatalf("429 %s with Retry-After %q, want 360", r.raw, r.header.Get("Retry-After"))
 	}
 
-	k.advance(6 * time.Minute)
+	k.clock.Advance(6 * time.Minute)
 	s := k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).ok(t, 202)
 	if s["status"] != "indexing" || s["id"] != id {
 		t.Fatalf("sync answered %v", s)

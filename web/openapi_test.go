@@ -262,7 +262,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("POST", "/v1/assistant/answers", map[string]any{"question": "How fast do you ship?", "site_id": e.site}).ok(t, 200)
 	e.test("GET", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
 	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).fails(t, 429, "sync_rate_limited", "")
-	e.clock.advance(11 * time.Minute)
+	e.clock.Advance(11 * time.Minute)
 	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).ok(t, 202)
 	e.test("DELETE", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
 

@@ -82,13 +82,13 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 	}
 
 	// Day 20: another conversation closes, another visitor comes.
-	e.clock.advance(20 * day)
+	e.clock.Advance(20 * day)
 	recent := cvStart(t, e, support.Test, e.site, ctc, "Recent question")
 	e.test("POST", cvPath(recent, "/close"), nil).ok(t, 200)
 	visitor("vis_recent", nil)
 
 	// Day 31: the job runs.
-	e.clock.advance(11 * day)
+	e.clock.Advance(11 * day)
 	if err := e.svc.RetentionStep(ctx, ret); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 		advance time.Duration
 		kept    bool
 	}{{19*day - time.Minute, true}, {time.Hour, true}, {23 * time.Hour, false}} {
-		e.clock.advance(step.advance)
+		e.clock.Advance(step.advance)
 		if err := e.svc.RetentionStep(ctx, ret); err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestRetentionZeroKeepsEverything(t *testing.T) {
 	ctx := context.Background()
 	conv := cvStart(t, e, support.Test, e.site, "", "Hello")
 	e.test("POST", cvPath(conv, "/close"), nil).ok(t, 200)
-	e.clock.advance(10 * 365 * 24 * time.Hour)
+	e.clock.Advance(10 * 365 * 24 * time.Hour)
 	if err := e.svc.RetentionStep(ctx, app.Retention{}); err != nil {
 		t.Fatal(err)
 	}

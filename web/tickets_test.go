@@ -245,14 +245,6 @@ func tkShape(t *testing.T, tk map[string]any) {
 	}
 }
 
-// tkAdvance moves the harness's fake clock forward by d, leaving gaps
-// between rows so time bounds can fall strictly between them.
-func tkAdvance(e *env, d time.Duration) {
-	e.clock.mu.Lock()
-	e.clock.now = e.clock.now.Add(d)
-	e.clock.mu.Unlock()
-}
-
 // tkEqual fails unless got equals want.
 func tkEqual[T any](t *testing.T, what string, got, want T) {
 	t.Helper()
@@ -763,7 +755,7 @@ func TestTicketListFilters(t *testing.T) {
 	b := e.contact("b@example.com")
 	mk := func(contact, priority string, tags ...string) map[string]any {
 		t.Helper()
-		tkAdvance(e, time.Second)
+		e.clock.Advance(time.Second)
 		return tkCreate(e, tkBody(contact, "priority", priority, "tags", tkStrList(tags...)))
 	}
 	t1 := mk(a, "low", "billing")
@@ -872,7 +864,7 @@ func TestTicketListCreatedBoundsSubMillisecond(t *testing.T) {
 func TestTicketListCreatedBoundsFrozenClock(t *testing.T) {
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
-	e.clock.set(0)
+	e.clock.SetStep(0)
 	var want []string
 	for i := 0; i < 4; i++ {
 		want = append([]string{tkID(t, tkCreate(e, tkBody(cid)))}, want...)
@@ -905,7 +897,7 @@ func TestTicketPaginationWhileInserting(t *testing.T) {
 			e := newEnv(t)
 			cid := e.contact("ann@example.com")
 			if frozen {
-				e.clock.set(0)
+				e.clock.SetStep(0)
 			}
 			var created []string // creation order
 			for i := 0; i < 11; i++ {

@@ -224,7 +224,7 @@ func TestWidgetFailingAssistant(t *testing.T) {
 			j, err := e.db.Read().AssistantJob(context.Background(), msgID)
 			return err == nil && j.Attempts > i
 		})
-		e.clock.advance(time.Minute) // the worker's next tick finds the retry due
+		e.clock.Advance(time.Minute) // the worker's next tick finds the retry due
 	}
 	s.message(app.FallbackReply)
 	s.conversation("waiting")

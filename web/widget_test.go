@@ -481,7 +481,7 @@ func TestWidgetMessageRate(t *testing.T) {
 		t.Fatal("no Retry-After")
 	}
 	e.say(other, "another visitor is not held back")
-	e.clock.advance(time.Minute)
+	e.clock.Advance(time.Minute)
 	e.say(tok, "a minute later")
 }
 

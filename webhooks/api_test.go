@@ -223,7 +223,7 @@ func TestPrivateAddressesRefusedAtSendTime(t *testing.T) {
 	// the guarded client refuses to connect.
 	e := newEnv(t, setup{hooks: func(o *app.WebhookOptions) { o.AllowPrivate = false }})
 	rc := e.receiver(nil)
-	e.clock.set(t0)
+	e.clock.Set(t0)
 	u := strings.Replace(rc.url(), "127.0.0.1", "localhost", 1)
 	id, _ := e.endpoint(u, "*")
 	out := e.ok(200, "POST", "/v1/webhook-endpoints/"+id+"/test", nil)

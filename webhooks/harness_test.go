@@ -16,27 +16,10 @@ import (
 	"chatsvc/docs/openapicheck"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
-
-// clock is a fake clock that moves only when told to.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) set(t time.Time) {
-	c.mu.Lock()
-	c.now = t
-	c.mu.Unlock()
-}
 
 // t0 is when every test starts, unless it needs the real time.
 var t0 = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
@@ -49,7 +32,7 @@ type env struct {
 	svc     *app.Service
 	api     *httptest.Server
 	client  *http.Client // checks every /v1 response against docs/openapi.json
-	clock   *clock
+	clock   *testenv.Clock
 	d       *webhooks.Deliverer
 	key     string // test mode
 	liveKey string
@@ -79,7 +62,7 @@ func newEnv(t *testing.T, s setup) *env {
 	if s.timeout == 0 {
 		s.timeout = 5 * time.Second
 	}
-	clk := &clock{now: s.start}
+	clk := testenv.NewClock(s.start, 0)
 	// Receivers are httptest servers on loopback, over http.
 	hooks := app.WebhookOptions{AllowHTTP: true, AllowPrivate: true, OwnerEmail: "owner@example.com"}
 	if s.hooks != nil {
@@ -112,7 +95,7 @@ func newEnv(t *testing.T, s setup) *env {
 }
 
 // at moves the clock to t0 (or the env's start) plus d.
-func (e *env) at(d time.Duration) { e.clock.set(t0.Add(d)) }
+func (e *env) at(d time.Duration) { e.clock.Set(t0.Add(d)) }
 
 // flush delivers everything due by the fake clock and waits for it.
 func (e *env) flush() {
@@ -223,7 +206,7 @@ type hit struct {
 type receiver struct {
 	t     *testing.T
 	srv   *httptest.Server
-	clock *clock
+	clock *testenv.Clock
 	mu    sync.Mutex
 	hits  []hit
 	// answer picks the status of the nth request (0-based); nil answers 200.

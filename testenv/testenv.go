@@ -1,0 +1,74 @@
+// Package testenv is what the tests of every package share: a fake clock,
+// and a real database on a temporary folder that replays every write batch.
+package testenv
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"chatsvc/storage"
+)
+
+// T0 is when every test's clock starts unless the test needs another time.
+var T0 = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
+
+// Clock is a fake clock: it stands still unless moved, or moves by a step
+// on every reading, so rows get distinct, predictable timestamps.
+type Clock struct {
+	mu   sync.Mutex
+	now  time.Time
+	step time.Duration
+}
+
+// NewClock returns a clock at start that moves by step on every reading
+// (0: it stands still).
+func NewClock(start time.Time, step time.Duration) *Clock { return &Clock{now: start, step: step} }
+
+// Now reads the clock (and moves it by its step).
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.now
+	c.now = c.now.Add(c.step)
+	return t
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// Set puts the clock at t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.now = t
+	c.mu.Unlock()
+}
+
+// SetStep changes how far each reading moves the clock.
+func (c *Clock) SetStep(step time.Duration) {
+	c.mu.Lock()
+	c.step = step
+	c.mu.Unlock()
+}
+
+// OpenDB opens a database in dir (a new temporary folder when "") that
+// replays every write batch, so a write that is not safe to run twice fails
+// the test at once; it is closed when the test ends.
+func OpenDB(tb testing.TB, dir string) *storage.DB {
+	tb.Helper()
+	if dir == "" {
+		dir = tb.TempDir()
+	}
+	db, err := storage.Open(context.Background(), dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db.ReplayEveryBatch()
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
