@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"chatsvc/storage"
@@ -26,6 +27,8 @@ func (s *Service) Conversation(ctx context.Context, mode support.Mode, id string
 type ConversationQuery struct {
 	Status, SiteID, ContactID string
 	Rated                     string // "true", "false" or "" (either)
+	Tag                       string // only conversations bearing it
+	AssigneeID                string // a member id, or "none" for the unassigned
 	ListParams
 }
 
@@ -40,7 +43,8 @@ func (s *Service) Conversations(ctx context.Context, mode support.Mode, in Conve
 			return List[*support.Conversation]{}, err
 		}
 	}
-	f := storage.ConversationFilter{Mode: mode, Status: in.Status, SiteID: in.SiteID, ContactID: in.ContactID, Page: pg}
+	f := storage.ConversationFilter{Mode: mode, Status: in.Status, SiteID: in.SiteID, ContactID: in.ContactID,
+		Tag: in.Tag, AssigneeID: in.AssigneeID, Page: pg}
 	if in.Rated != "" {
 		if err := oneOf("rated", in.Rated, "true", "false"); err != nil {
 			return List[*support.Conversation]{}, err
@@ -61,10 +65,23 @@ func (s *Service) Conversations(ctx context.Context, mode support.Mode, in Conve
 type ConversationUpdate struct {
 	AssigneeID Field[string]
 	Metadata   Field[map[string]*string]
+	Tags       Field[[]string] // replaces the tags
 }
 
-// UpdateConversation assigns a conversation or changes its metadata.
+// Conversation tag limits.
+const (
+	MaxConversationTags = 10
+	MaxTagLength        = 50
+)
+
+// UpdateConversation assigns a conversation, changes its metadata or
+// replaces its tags.
 func (s *Service) UpdateConversation(ctx context.Context, mode support.Mode, id string, in ConversationUpdate) (*support.Conversation, error) {
+	if in.Tags.Set {
+		if err := checkConversationTags(in.Tags.V); err != nil {
+			return nil, err
+		}
+	}
 	return writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
@@ -84,8 +101,26 @@ func (s *Service) UpdateConversation(ctx context.Context, mode support.Mode, id 
 			}
 		}
 		c.UpdatedAt = s.stamp()
-		return c, q.UpdateConversation(ctx, c)
+		if err := q.UpdateConversation(ctx, c); err != nil || !in.Tags.Set {
+			return c, err
+		}
+		c.Tags = dedupe(in.Tags.V)
+		return c, q.SetConversationTags(ctx, c)
 	})
+}
+
+// checkConversationTags refuses more than MaxConversationTags tags, and
+// empty or over-long ones, naming the tag at fault.
+func checkConversationTags(tags []string) error {
+	if len(tags) > MaxConversationTags {
+		return invalid("tags", "A conversation can have at most %d tags.", MaxConversationTags)
+	}
+	for i, t := range tags {
+		if err := checkLen("tags."+strconv.Itoa(i), strings.TrimSpace(t), MaxTagLength, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Handoff is the body of POST /conversations/{id}/handoff.
@@ -193,7 +228,7 @@ func (s *Service) StartConversation(ctx context.Context, mode support.Mode, in V
 func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode support.Mode, in VisitorStart,
 	now support.Timestamp) (*support.Conversation, *support.Message, error) {
 	conv := &support.Conversation{ID: NewID(PrefixConversation), Mode: mode,
-		SiteID: in.SiteID, Status: StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{},
+		SiteID: in.SiteID, Status: StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{}, Tags: []string{},
 		Subject: subjectOf(in.Body), LastMessageAt: now, CreatedAt: now, UpdatedAt: now}
 	if in.VisitorID != "" {
 		conv.VisitorID = &in.VisitorID

@@ -168,6 +168,12 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *suppor
 	if err := q.ScrubConversation(ctx, c); err != nil {
 		return err
 	}
+	if tags := r.tags(c.Tags); !slices.Equal(tags, c.Tags) {
+		c.Tags = tags
+		if err := q.SetConversationTags(ctx, c); err != nil {
+			return err
+		}
+	}
 	if err := rewriteEvents(ctx, q, c.ID, r.event); err != nil {
 		return err
 	}
@@ -209,15 +215,20 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *suppor
 	return nil
 }
 
+// tags are the labels with the person's data removed, without repeats.
+func (r *redactor) tags(in []string) []string {
+	out := make([]string, len(in))
+	for i, tag := range in {
+		out[i] = r.str(tag)
+	}
+	return dedupe(out)
+}
+
 func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *support.Ticket) error {
 	t.Subject = r.str(t.Subject)
 	t.Description = r.ptr(t.Description)
 	t.Metadata = r.metadata(t.Metadata)
-	tags := make([]string, len(t.Tags))
-	for i, tag := range t.Tags {
-		tags[i] = r.str(tag)
-	}
-	t.Tags = dedupe(tags)
+	t.Tags = r.tags(t.Tags)
 	if err := q.UpdateTicket(ctx, t, true); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 const conversationCols = `id, mode, site_id, visitor_id, status, subject, contact_id, assignee_id,
-	message_count, page_url, last_message_at, metadata, created_at, updated_at, rating_score, rating_comment, rated_at`
+	message_count, page_url, last_message_at, metadata, created_at, updated_at, rating_score, rating_comment, rated_at, tags`
 
 // insertedCols are the columns a new conversation is written with: it has no rating yet.
 const insertedCols = `id, mode, site_id, visitor_id, status, subject, contact_id, assignee_id,
@@ -21,9 +21,12 @@ func scanConversation(s interface{ Scan(...any) error }) (*support.Conversation,
 	var ratedAt *support.Timestamp
 	err := s.Scan(&c.ID, &c.Mode, &c.SiteID, &c.VisitorID, &c.Status, &c.Subject, &c.ContactID, &c.AssigneeID,
 		&c.MessageCount, &c.PageURL, &c.LastMessageAt, jsonCol{&c.Metadata}, &c.CreatedAt, &c.UpdatedAt,
-		&score, &comment, &ratedAt)
+		&score, &comment, &ratedAt, jsonCol{&c.Tags})
 	if err != nil {
 		return nil, notFound(err)
+	}
+	if c.Tags == nil {
+		c.Tags = []string{}
 	}
 	if score.Valid && ratedAt != nil {
 		c.Rating = &support.Rating{Score: int(score.Int64), Comment: comment, RatedAt: *ratedAt}
@@ -54,6 +57,26 @@ func (q *Q) UpdateConversation(ctx context.Context, c *support.Conversation) err
 	return affected(res, err)
 }
 
+// SetConversationTags replaces c's tags (and their index rows).
+func (q *Q) SetConversationTags(ctx context.Context, c *support.Conversation) error {
+	q.changed(&c.ID)
+	res, err := q.exec(ctx, `UPDATE conversations SET tags = ?, updated_at = ? WHERE id = ? AND mode = ?`,
+		tagsJSON(c.Tags), c.UpdatedAt, c.ID, c.Mode)
+	if err := affected(res, err); err != nil {
+		return err
+	}
+	if _, err := q.exec(ctx, `DELETE FROM conversation_tags WHERE conversation_id = ?`, c.ID); err != nil {
+		return err
+	}
+	for _, tag := range c.Tags {
+		if _, err := q.exec(ctx, `INSERT OR IGNORE INTO conversation_tags (conversation_id, mode, tag, created_at) VALUES (?,?,?,?)`,
+			c.ID, c.Mode, tag, c.CreatedAt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // RateConversation stores the visitor's rating of c (replacing an earlier one).
 func (q *Q) RateConversation(ctx context.Context, c *support.Conversation) error {
 	q.changed(&c.ID)
@@ -67,14 +90,20 @@ func (q *Q) Conversation(ctx context.Context, mode support.Mode, id string) (*su
 	return scanConversation(q.row(ctx, `SELECT `+conversationCols+` FROM conversations WHERE id = ? AND mode = ?`, id, mode))
 }
 
+// NoAssignee is the ConversationFilter.AssigneeID of unassigned conversations.
+const NoAssignee = "none"
+
 // ConversationFilter selects conversations; empty fields do not filter.
 type ConversationFilter struct {
 	Mode      support.Mode
 	Status    string
 	SiteID    string
 	ContactID string
-	Rated     *bool // nil: either
-	Page      Page
+	Rated     *bool  // nil: either
+	Tag       string // only conversations bearing it
+	// AssigneeID filters by assignee; NoAssignee selects the unassigned.
+	AssigneeID string
+	Page       Page
 }
 
 // Conversations lists conversations newest first.
@@ -86,6 +115,18 @@ func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*support
 
 func (f ConversationFilter) sql() (string, []any) {
 	conds, args := equal(f.Mode, "status", f.Status, "site_id", f.SiteID, "contact_id", f.ContactID)
+	if f.Tag != "" {
+		conds = append(conds, "id IN (SELECT conversation_id FROM conversation_tags WHERE mode = ? AND tag = ?)")
+		args = append(args, f.Mode, f.Tag)
+	}
+	switch f.AssigneeID {
+	case "":
+	case NoAssignee:
+		conds = append(conds, "assignee_id IS NULL")
+	default:
+		conds = append(conds, "assignee_id = ?")
+		args = append(args, f.AssigneeID)
+	}
 	if f.Rated != nil {
 		conds = append(conds, map[bool]string{true: "rating_score IS NOT NULL", false: "rating_score IS NULL"}[*f.Rated])
 	}

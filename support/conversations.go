@@ -15,6 +15,7 @@ type Conversation struct {
 	PageURL       string             `json:"page_url"`
 	LastMessageAt Timestamp          `json:"last_message_at"`
 	Metadata      map[string]string  `json:"metadata"`
+	Tags          []string           `json:"tags"`
 	Rating        *Rating            `json:"rating"` // nil until the visitor rates it
 	CreatedAt     Timestamp          `json:"created_at"`
 	UpdatedAt     Timestamp          `json:"updated_at"`

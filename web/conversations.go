@@ -7,13 +7,14 @@ import (
 )
 
 func (h *handlers) listConversations(w http.ResponseWriter, r *http.Request) {
-	q, err := query(r, "status", "site_id", "contact_id", "rated", "limit", "cursor")
+	q, err := query(r, "status", "site_id", "contact_id", "rated", "tag", "assignee_id", "limit", "cursor")
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	list, err := h.svc.Conversations(r.Context(), mode(r), app.ConversationQuery{Status: q.Get("status"),
-		SiteID: q.Get("site_id"), ContactID: q.Get("contact_id"), Rated: q.Get("rated"), ListParams: listParams(q)})
+		SiteID: q.Get("site_id"), ContactID: q.Get("contact_id"), Rated: q.Get("rated"), Tag: q.Get("tag"),
+		AssigneeID: q.Get("assignee_id"), ListParams: listParams(q)})
 	reply(w, r, http.StatusOK, list, err)
 }
 
@@ -23,12 +24,13 @@ func (h *handlers) getConversation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handlers) updateConversation(w http.ResponseWriter, r *http.Request) {
-	b, err := decodeBody(w, r, "assignee_id", "metadata")
+	b, err := decodeBody(w, r, "assignee_id", "metadata", "tags")
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	in := app.ConversationUpdate{AssigneeID: b.strOrNull("assignee_id"), Metadata: b.metadata("metadata")}
+	in := app.ConversationUpdate{AssigneeID: b.strOrNull("assignee_id"), Metadata: b.metadata("metadata"),
+		Tags: b.strings("tags")}
 	if b.Err() != nil {
 		writeError(w, r, b.Err())
 		return

@@ -115,7 +115,7 @@ func cvIdent(t *testing.T, obj map[string]any, object, prefix string) {
 var cvConversationFields = map[string]cvKind{
 	"id": cvString, "object": cvString, "site_id": cvString, "status": cvString, "subject": cvStringOrNull,
 	"contact_id": cvStringOrNull, "assignee_id": cvStringOrNull, "message_count": cvInt, "page_url": cvString,
-	"last_message_at": cvTime, "metadata": cvObject, "rating": cvObjectOrNull, "created_at": cvTime, "updated_at": cvTime,
+	"last_message_at": cvTime, "metadata": cvObject, "tags": cvArray, "rating": cvObjectOrNull, "created_at": cvTime, "updated_at": cvTime,
 }
 
 // cvConversation checks the shape of a conversation as the API documents it.
@@ -717,7 +717,7 @@ func TestConversationListFilters(t *testing.T) {
 	for _, bad := range []string{"bogus", "OPEN", "handed-off", "new"} {
 		e.test("GET", "/v1/conversations?status="+bad, nil).fails(t, 400, "parameter_invalid", "status")
 	}
-	e.test("GET", "/v1/conversations?assignee_id="+e.member, nil).fails(t, 400, "parameter_unknown", "assignee_id")
+	e.test("GET", "/v1/conversations?assignee="+e.member, nil).fails(t, 400, "parameter_unknown", "assignee")
 	e.test("GET", "/v1/conversations?status=open&status=closed", nil).fails(t, 400, "parameter_invalid", "status")
 	cvListParams(t, e, "/v1/conversations")
 	cvListParams(t, e, "/v1/conversations?status=open")
@@ -1278,4 +1278,41 @@ func TestConversationUnknownQueryParams(t *testing.T) {
 	}
 	cvEqual(t, "conversation after refused requests", cvGet(t, e, conv), before)
 	cvEqual(t, "events after refused requests", e.events(conv), []string{"test:conversation.created"})
+}
+
+// Tags are set by PATCH (replacing), filter the list, and so does the
+// assignee ("none" for the unassigned).
+func TestConversationTagsAndAssigneeFilter(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.conversation(support.Test, "Refund please"), e.conversation(support.Test, "Shipping question")
+	got := e.test("PATCH", cvPath(a), map[string]any{"tags": []string{"billing", "vip", "billing"}, "assignee_id": e.member}).ok(t, 200)
+	cvEqual(t, "tags", got["tags"], []any{"billing", "vip"})
+	e.test("PATCH", cvPath(b), map[string]any{"tags": []string{"shipping"}}).ok(t, 200)
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"tag=billing", []string{a}},
+		{"tag=shipping", []string{b}},
+		{"tag=none-such", nil},
+		{"assignee_id=" + e.member, []string{a}},
+		{"assignee_id=none", []string{b}},
+		{"tag=vip&assignee_id=none", nil},
+	} {
+		cvEqual(t, c.query, e.all(e.testKey, "/v1/conversations?"+c.query, 10), c.want)
+	}
+	// Replacing drops the old tags from the filter too.
+	e.test("PATCH", cvPath(a), map[string]any{"tags": []string{}}).ok(t, 200)
+	cvEqual(t, "after clearing", e.all(e.testKey, "/v1/conversations?tag=billing", 10), []string(nil))
+	for _, c := range []struct {
+		body  map[string]any
+		param string
+	}{
+		{map[string]any{"tags": []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}}, "tags"},
+		{map[string]any{"tags": []string{"ok", " "}}, "tags.1"},
+		{map[string]any{"tags": []string{str("x", 51)}}, "tags.0"},
+		{map[string]any{"tags": "billing"}, "tags"},
+	} {
+		e.test("PATCH", cvPath(a), c.body).fails(t, 400, "parameter_invalid", c.param)
+	}
 }

@@ -54,7 +54,8 @@ func TestContactErasure(t *testing.T) {
 	conv := cvStart(t, e, support.Test, e.site, ctc,
 		"Hello, I am Ada Lovelace. Write to ada.lovelace@example.com or call +44 (20) 7946-0958, user-1815.")
 	e.test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{
-		"email": erasedEmail, "caller": "ADA LOVELACE", "plan": "pro", "ada.lovelace@example.com": "by address"}}).ok(t, 200)
+		"email": erasedEmail, "caller": "ADA LOVELACE", "plan": "pro", "ada.lovelace@example.com": "by address"},
+		"tags": []string{"vip", "ada lovelace"}}).ok(t, 200)
 	e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "Ada wants a refund; phone 442079460958"}).ok(t, 200)
 	cvSay(t, e, conv, "Dear Ada, we will call you at +44 20 7946 0958.")
 	withFile := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice, Lovelace.", "author_id": e.member,
