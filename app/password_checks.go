@@ -22,8 +22,11 @@ type passwordChecks struct {
 	wait  time.Duration
 }
 
-func newPasswordChecks() passwordChecks {
-	return passwordChecks{slots: make(chan struct{}, MaxConcurrentPasswordChecks), wait: PasswordCheckWait}
+func newPasswordChecks(wait time.Duration) passwordChecks {
+	if wait <= 0 {
+		wait = PasswordCheckWait
+	}
+	return passwordChecks{slots: make(chan struct{}, MaxConcurrentPasswordChecks), wait: wait}
 }
 
 // acquire takes a slot, waiting up to p.wait, and returns its release.

@@ -58,6 +58,9 @@ type Options struct {
 	// Knowledge wires crawling and indexing in; nil: sources are stored and
 	// listed but never synced.
 	Knowledge *Knowledge
+	// PasswordCheckWait is how long a sign-in waits for a free password
+	// check; 0 means PasswordCheckWait.
+	PasswordCheckWait time.Duration
 }
 
 // New returns a Service over db.
@@ -67,7 +70,7 @@ func New(db *storage.DB, o Options) *Service {
 	}
 	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
 		assistant: newAssistantQueue(o.Assistant, o.ReplyWait), visitors: newVisitorLimits(),
-		hooks: o.Webhooks.withDefaults(), passwordChecks: newPasswordChecks(), knowledge: newKnowledge(o.Knowledge)}
+		hooks: o.Webhooks.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), knowledge: newKnowledge(o.Knowledge)}
 }
 
 // wakeup is a worker's signal and the kinds of work it does.
