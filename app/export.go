@@ -20,17 +20,7 @@ type ContactExport struct {
 type ConversationExport struct {
 	Conversation *support.Conversation `json:"conversation"`
 	Messages     []*support.Message    `json:"messages"`
-	Notes        []ExportedNote        `json:"notes"`
-}
-
-// ExportedNote is an internal note as an export shows it.
-type ExportedNote struct {
-	ID             string            `json:"id"`
-	Object         string            `json:"object"`
-	ConversationID string            `json:"conversation_id"`
-	AuthorID       *string           `json:"author_id"`
-	Body           string            `json:"body"`
-	CreatedAt      support.Timestamp `json:"created_at"`
+	Notes        []*support.Note       `json:"notes"`
 }
 
 // TicketExport is one of the contact's tickets with its comments (none
@@ -88,13 +78,12 @@ func exportConversation(ctx context.Context, q *storage.Q, c *support.Conversati
 	if err != nil {
 		return ConversationExport{}, err
 	}
-	ce := ConversationExport{Conversation: c, Messages: msgs, Notes: make([]ExportedNote, len(notes))}
+	ce := ConversationExport{Conversation: c, Messages: msgs, Notes: notes}
 	if ce.Messages == nil {
 		ce.Messages = []*support.Message{}
 	}
-	for i, n := range notes {
-		ce.Notes[i] = ExportedNote{ID: n.ID, Object: "note", ConversationID: n.ConversationID, AuthorID: n.AuthorID,
-			Body: n.Body, CreatedAt: n.CreatedAt}
+	if ce.Notes == nil {
+		ce.Notes = []*support.Note{}
 	}
 	return ce, nil
 }

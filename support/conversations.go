@@ -28,12 +28,14 @@ type Rating struct {
 	RatedAt Timestamp `json:"rated_at"`
 }
 
-// Note is an internal note of the team on a conversation.
+// Note is an internal note of the team on a conversation; it never reaches
+// the visitor.
 type Note struct {
-	ID             string
-	Mode           Mode
-	ConversationID string
-	AuthorID       *string
-	Body           string
-	CreatedAt      Timestamp
+	ID             string     `json:"id"`
+	Object         noteObject `json:"object"`
+	Mode           Mode       `json:"-"`
+	ConversationID string     `json:"conversation_id"`
+	AuthorID       *string    `json:"author_id"`
+	Body           string     `json:"body"`
+	CreatedAt      Timestamp  `json:"created_at"`
 }

@@ -16,6 +16,7 @@ type ticketObject struct{}
 type knowledgeSourceObject struct{}
 type webhookEndpointObject struct{}
 type webhookDeliveryObject struct{}
+type noteObject struct{}
 
 var (
 	conversationName    = []byte("conversation")
@@ -25,6 +26,7 @@ var (
 	knowledgeSourceName = []byte("knowledge_source")
 	webhookEndpointName = []byte("webhook_endpoint")
 	webhookDeliveryName = []byte("webhook_delivery")
+	noteName            = []byte("note")
 )
 
 func (conversationObject) MarshalText() ([]byte, error)    { return conversationName, nil }
@@ -34,6 +36,7 @@ func (ticketObject) MarshalText() ([]byte, error)          { return ticketName, 
 func (knowledgeSourceObject) MarshalText() ([]byte, error) { return knowledgeSourceName, nil }
 func (webhookEndpointObject) MarshalText() ([]byte, error) { return webhookEndpointName, nil }
 func (webhookDeliveryObject) MarshalText() ([]byte, error) { return webhookDeliveryName, nil }
+func (noteObject) MarshalText() ([]byte, error)            { return noteName, nil }
 
 func (*conversationObject) UnmarshalText(b []byte) error    { return isObject(b, conversationName) }
 func (*messageObject) UnmarshalText(b []byte) error         { return isObject(b, messageName) }
@@ -42,6 +45,7 @@ func (*ticketObject) UnmarshalText(b []byte) error          { return isObject(b,
 func (*knowledgeSourceObject) UnmarshalText(b []byte) error { return isObject(b, knowledgeSourceName) }
 func (*webhookEndpointObject) UnmarshalText(b []byte) error { return isObject(b, webhookEndpointName) }
 func (*webhookDeliveryObject) UnmarshalText(b []byte) error { return isObject(b, webhookDeliveryName) }
+func (*noteObject) UnmarshalText(b []byte) error            { return isObject(b, noteName) }
 
 func isObject(got, want []byte) error {
 	if string(got) != string(want) {

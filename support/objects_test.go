@@ -20,6 +20,7 @@ func TestObjectNames(t *testing.T) {
 		{&KnowledgeSource{}, "knowledge_source"},
 		{&WebhookEndpoint{}, "webhook_endpoint"},
 		{&WebhookAttempt{}, "webhook_delivery"},
+		{&Note{}, "note"},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.v)

@@ -98,3 +98,28 @@ func (h *handlers) getMessage(w http.ResponseWriter, r *http.Request) {
 	m, err := h.svc.Message(r.Context(), mode(r), r.PathValue("id"))
 	reply(w, r, http.StatusOK, m, err)
 }
+
+func (h *handlers) addNote(w http.ResponseWriter, r *http.Request) {
+	b, err := decodeBody(w, r, "body", "author_id")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.NoteCreate{Body: b.str("body"), AuthorID: b.str("author_id")}
+	if b.Err() != nil {
+		writeError(w, r, b.Err())
+		return
+	}
+	n, err := h.svc.AddNote(r.Context(), mode(r), r.PathValue("id"), in)
+	reply(w, r, http.StatusCreated, n, err)
+}
+
+func (h *handlers) listNotes(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "limit", "cursor")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	list, err := h.svc.NoteList(r.Context(), mode(r), r.PathValue("id"), listParams(q))
+	reply(w, r, http.StatusOK, list, err)
+}

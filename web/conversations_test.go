@@ -1316,3 +1316,45 @@ func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 		e.test("PATCH", cvPath(a), c.body).fails(t, 400, "parameter_invalid", c.param)
 	}
 }
+
+// Notes are the team's: added and listed over REST (the hand-off note
+// among them), never shown to the visitor.
+func TestConversationNotes(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(true)
+	conv := e.say(tok, "My parcel is late")["message"].(map[string]any)["conversation_id"].(string)
+	e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "VIP customer, be quick"}).ok(t, 200)
+	n := e.test("POST", cvPath(conv, "/notes"), map[string]any{"body": "Called the carrier.", "author_id": e.member}).ok(t, 201)
+	if n["object"] != "note" || n["conversation_id"] != conv || n["author_id"] != e.member || n["body"] != "Called the carrier." {
+		t.Fatalf("note %v", n)
+	}
+	list := e.test("GET", cvPath(conv, "/notes?limit=1"), nil).ok(t, 200)
+	first := list["data"].([]any)[0].(map[string]any)
+	if first["body"] != "VIP customer, be quick" || list["has_more"] != true {
+		t.Fatalf("first page %v", list)
+	}
+	next := e.test("GET", cvPath(conv, "/notes?limit=1&cursor="+list["next_cursor"].(string)), nil).ok(t, 200)
+	if d := next["data"].([]any); len(d) != 1 || d[0].(map[string]any)["id"] != n["id"] || next["has_more"] != false {
+		t.Fatalf("second page %v", next)
+	}
+	for _, c := range []struct {
+		body        map[string]any
+		code, param string
+	}{
+		{map[string]any{"author_id": e.member}, "parameter_missing", "body"},
+		{map[string]any{"body": "x"}, "parameter_missing", "author_id"},
+		{map[string]any{"body": " ", "author_id": e.member}, "parameter_invalid", "body"},
+		{map[string]any{"body": str("x", 4001), "author_id": e.member}, "parameter_invalid", "body"},
+		{map[string]any{"body": "x", "author_id": "mem_nope"}, "resource_missing", "author_id"},
+	} {
+		e.test("POST", cvPath(conv, "/notes"), c.body).fails(t, 400, c.code, c.param)
+	}
+	e.test("POST", cvPath("conv_nope", "/notes"), map[string]any{"body": "x", "author_id": e.member}).fails(t, 404, "resource_missing", "id")
+	e.live("GET", cvPath(conv, "/notes"), nil).fails(t, 404, "resource_missing", "id")
+	// The visitor sees neither note.
+	for _, m := range e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any) {
+		if b := m.(map[string]any)["body"].(string); strings.Contains(b, "VIP") || strings.Contains(b, "carrier") {
+			t.Fatalf("the visitor sees a note: %q", b)
+		}
+	}
+}

@@ -249,6 +249,10 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("PATCH", "/v1/tickets/"+tkt["id"].(string), map[string]any{"status": "solved", "assignee_id": e.member2}).ok(t, 200)
 	e.test("DELETE", "/v1/tickets/1", nil).ok(t, 200)
 
+	// Notes.
+	e.test("POST", "/v1/conversations/"+conv+"/notes", map[string]any{"body": "Call back Monday.", "author_id": e.member}).ok(t, 201)
+	e.test("GET", "/v1/conversations/"+conv+"/notes", nil).ok(t, 200)
+
 	// Sites.
 	e.test("GET", "/v1/sites", nil).ok(t, 200)
 	e.test("GET", "/v1/sites/"+e.site, nil).ok(t, 200)

@@ -99,6 +99,8 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("PATCH /v1/conversations/{id}", noQuery(h.updateConversation))
 	mux.Handle("POST /v1/conversations/{id}/handoff", noQuery(h.handOff))
 	mux.Handle("POST /v1/conversations/{id}/close", noQuery(h.closeConversation))
+	mux.Handle("POST /v1/conversations/{id}/notes", noQuery(h.addNote))
+	mux.HandleFunc("GET /v1/conversations/{id}/notes", h.listNotes)
 	mux.HandleFunc("GET /v1/conversations/{id}/messages", h.listMessages)
 	mux.Handle("POST /v1/conversations/{id}/messages", noQuery(h.postMessage))
 	mux.Handle("GET /v1/messages/{id}", noQuery(h.getMessage))
