@@ -16,21 +16,20 @@ const (
 )
 
 func (s *Service) checkVisitorRate(v *Visit) error {
-	wait, ok := s.visitors.messages.Allow(v.Visitor.ID, s.now())
-	if ok {
-		return nil
-	}
-	return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: wait,
-		Message: "Too many messages; please wait a moment before writing again."}
+	return s.visitorAllowed(s.visitors.messages, v, "Too many messages; please wait a moment before writing again.")
 }
 
 func (s *Service) checkVisitorTicketRate(v *Visit) error {
-	wait, ok := s.visitors.tickets.Allow(v.Visitor.ID, s.now())
-	if ok {
-		return nil
+	return s.visitorAllowed(s.visitors.tickets, v, "Too many requests from this visitor; please try again later.")
+}
+
+// visitorAllowed takes one of the visitor's tokens of l, or says how long
+// to wait in a RateLimited error with message.
+func (s *Service) visitorAllowed(l *Limiter, v *Visit, message string) error {
+	if wait, ok := l.Allow(v.Visitor.ID, s.now()); !ok {
+		return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: wait, Message: message}
 	}
-	return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: wait,
-		Message: "Too many requests from this visitor; please try again later."}
+	return nil
 }
 
 // visitorLimits bound what one visitor can do through the public widget API.

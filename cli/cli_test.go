@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -275,4 +276,26 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// readySource adds a text source with key and waits until serve's sync
+// worker has indexed it, polling the real server.
+func (in *install) readySource(key, name, content string) string {
+	in.t.Helper()
+	b, _ := json.Marshal(map[string]string{"type": "text", "name": name, "content": content})
+	code, body := in.call("POST", "/v1/knowledge-sources", key, string(b))
+	if code != 201 {
+		in.t.Fatalf("create source: %d %s", code, body)
+	}
+	id := regexp.MustCompile(`src_[A-Za-z0-9]+`).FindString(body)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		_, body = in.call("GET", "/v1/knowledge-sources/"+id, key, "")
+		if strings.Contains(body, `"status": "ready"`) {
+			return id
+		}
+		if time.Now().After(deadline) {
+			in.t.Fatalf("the sync worker did not sync the source: %s", body)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a real server's worker, not waiting on a schedule
+	}
 }

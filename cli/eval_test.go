@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestEvalScoresARunningServer adds a text source to a served fresh data
@@ -17,22 +16,7 @@ func TestEvalScoresARunningServer(t *testing.T) {
 	srv := in.serve()
 	defer srv.stop(t)
 	key := regexp.MustCompile(`csk_test_[A-Za-z0-9]+`).FindString(srv.out.String())
-	code, body := in.call("POST", "/v1/knowledge-sources", key,
-		`{"type":"text","name":"Opening hours","content":"# Opening hours\nThe shop is open from nine to five, Monday to Friday."}`)
-	if code != 201 {
-		t.Fatalf("create source: %d %s", code, body)
-	}
-	id := regexp.MustCompile(`src_[A-Za-z0-9]+`).FindString(body)
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		_, body = in.call("GET", "/v1/knowledge-sources/"+id, key, "")
-		if strings.Contains(body, `"status": "ready"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the sync worker did not sync the source: %s", body)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a real server's worker, not waiting on a schedule
-	}
+	in.readySource(key, "Opening hours", "# Opening hours\nThe shop is open from nine to five, Monday to Friday.")
 	file := filepath.Join(t.TempDir(), "questions.yaml")
 	os.WriteFile(file, []byte(`- q: When is the shop open?
   expect: [Opening hours]

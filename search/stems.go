@@ -53,3 +53,22 @@ func (s *stemmer) add(into map[string]bool, text string) {
 		into[st] = true
 	}
 }
+
+// LightStem strips common English endings, so "tickets" meets "ticket" and
+// "retrying" meets "retry". It is crude on purpose: both a question and the
+// text it is matched against get it, where the analyser's stems are not at hand.
+func LightStem(w string) string {
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "es") && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxz"):
+		w = w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		w = w[:len(w)-1]
+	}
+	return strings.TrimSuffix(w, "e")
+}

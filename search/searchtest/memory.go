@@ -179,25 +179,7 @@ func tokens(s string) []string {
 		if stop[w] {
 			continue
 		}
-		out = append(out, stem(w))
+		out = append(out, search.LightStem(w))
 	}
 	return out
-}
-
-// stem strips common English endings, so "fails" meets "failed" and
-// "deliveries" meets "delivery"; both sides get it.
-func stem(w string) string {
-	switch {
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:len(w)-3]
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		w = w[:len(w)-3] + "y"
-	case len(w) > 4 && strings.HasSuffix(w, "ed"):
-		w = w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "es") && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxz"):
-		w = w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		w = w[:len(w)-1]
-	}
-	return strings.TrimSuffix(w, "e")
 }
