@@ -245,10 +245,12 @@
   }
   function showConversation(c) {
     conv = c;
-    var st = c && c.status;
-    status.textContent = st && st !== "open" ? L[st] || "" : "";
+    var st = c && c.status, done = c && (c.rating || rated[c.id]);
+    // A rated conversation keeps its thanks, whichever of the answer and the
+    // live update arrives last.
+    status.textContent = done ? L.thanks : st && st !== "open" ? L[st] || "" : "";
     human.hidden = form.hidden || st === "waiting" || st === "handed_off" || st === "closed";
-    rate.hidden = !(st === "closed" && !rated[c.id]);
+    rate.hidden = !(st === "closed" && !done);
   }
 
   // ---- API -------------------------------------------------------------
@@ -342,7 +344,7 @@
     if (!score) return;
     var body = { score: score };
     if (comment.value.trim()) body.comment = comment.value.trim();
-    call("POST", "/rating", body).then(function (c) { rated[c.id] = true; rate.hidden = true; status.textContent = L.thanks; })
+    call("POST", "/rating", body).then(function (c) { rated[c.id] = true; showConversation(c); })
       .catch(function (e) { status.textContent = e.message; });
   });
   human.addEventListener("click", function () {
