@@ -12,7 +12,7 @@ func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.Das
 }
 
 // knowledgePage lists the sources, with the answer of the assistant test box when there is one.
-func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app.DashboardSession, a *app.Answer, question string) error {
+func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app.DashboardSession, a *app.AssistantAnswer, question string) error {
 	sources, err := app.Collect(1000, func(lp app.ListParams) (app.List[*support.KnowledgeSource], error) {
 		return d.h.svc.KnowledgeSources(r.Context(), s.Mode, lp)
 	})
@@ -63,10 +63,15 @@ func (d *dashboard) deleteSource(w http.ResponseWriter, r *http.Request, s *app.
 	return back(w, r, "/app/knowledge", "Source deleted.")
 }
 
-// testAssistant shows what the assistant would answer a visitor.
+// testAssistant shows what the assistant would answer a visitor, with the
+// pages it cited and how well each matched: the REST endpoint's answer.
 func (d *dashboard) testAssistant(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	question := r.PostFormValue("question")
-	a, err := d.h.svc.TestAssistant(r.Context(), s.Mode, r.PostFormValue("site_id"), question)
+	in := app.AssistantQuestion{Question: app.Value(question)}
+	if v := r.PostFormValue("site_id"); v != "" {
+		in.SiteID = app.Value(v)
+	}
+	a, err := d.h.svc.AskAssistant(r.Context(), s.Mode, in)
 	if err != nil {
 		return err
 	}

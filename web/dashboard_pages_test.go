@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -285,7 +286,7 @@ func TestDashboardTicketFilters(t *testing.T) {
 	}
 }
 
-// TestDashboardAssistantBox checks the knowledge page's "test the assistant" box.
+// TestDashboardAssistantBox checks the knowledge page's "Try a question" box.
 func TestDashboardAssistantBox(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
 	d := newDash(t, dashServer(t, e))
@@ -294,6 +295,14 @@ func TestDashboardAssistantBox(t *testing.T) {
 	if !strings.Contains(body, "5 business days") || !strings.Contains(body, `href="https://example.com/help/refunds"`) {
 		t.Errorf("the assistant's answer with its source is missing:\n%.2000s", body)
 	}
+	if !regexp.MustCompile(`<td class="score">(0\.[3-9]\d|1\.00)</td>`).MatchString(body) {
+		t.Errorf("the cited page's match score is missing:\n%.2000s", body)
+	}
+	body = d.post("/app/knowledge/test", url.Values{"question": {"Do you sell garden furniture?"}}).must(t, http.StatusOK)
+	if !strings.Contains(body, "would say it does not know") || strings.Contains(body, `class="score"`) {
+		t.Errorf("an unanswerable question should be shown as declined, with no cited page:\n%.2000s", body)
+	}
+	d.post("/app/knowledge/test", url.Values{"question": {"Refund?"}, "site_id": {"site_nope"}}).must(t, http.StatusBadRequest)
 	d.post("/app/knowledge/test", url.Values{"question": {str("a", 4001)}}).must(t, http.StatusBadRequest)
 	if n := len(e.all(e.testKey, "/v1/conversations", 10)); n != 0 {
 		t.Errorf("testing the assistant made %d conversations", n)
