@@ -68,6 +68,7 @@ type Knowledge struct {
 	SyncMinInterval time.Duration // knowledge.sync_min_interval; 0: 10 minutes
 	NightlyAt       string        // knowledge.nightly_at, HH:MM UTC; "": 03:00
 	Every           time.Duration // how often idle workers look for work; 0: a minute
+	Vectors         *Vectors      // the semantic search, when an embeddings server is configured
 }
 
 // knowledge is the wiring and the state the knowledge workers share.

@@ -29,11 +29,15 @@ func (s *Service) KnowledgeWorkers() []Worker {
 	if k == nil {
 		return nil
 	}
-	return []Worker{
+	ws := []Worker{
 		{Name: "knowledge-sync", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: s.SyncStep},
 		{Name: "knowledge-index", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: s.IndexStep},
 		{Name: "knowledge-nightly", Every: k.Every, Step: s.NightlyStep},
 	}
+	if k.Vectors != nil {
+		ws = append(ws, Worker{Name: "knowledge-embed", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: k.Vectors.Step})
+	}
+	return ws
 }
 
 // SyncStep syncs the source owed a sync the longest: pending or owed ones
@@ -112,6 +116,7 @@ func (s *Service) SyncStep(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	s.knowledge.Vectors.changed()
 	took := time.Since(started).Round(time.Millisecond)
 	switch {
 	case deleted:
@@ -212,6 +217,7 @@ func (s *Service) indexSource(ctx context.Context, j storage.IndexJob) error {
 	if err := s.knowledge.Index.Replace(ctx, j.SourceID, docs); err != nil {
 		return fmt.Errorf("index source %s: %w", j.SourceID, err)
 	}
+	s.knowledge.Vectors.changed()
 	// Not s.write: this commit is no news for the workers.
 	return s.db.Write(ctx, func(q *storage.Q) error { return q.DoneKnowledgeIndex(ctx, j) })
 }

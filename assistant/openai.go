@@ -71,32 +71,13 @@ func (o OpenAI) Compose(ctx context.Context, question string, history []*support
 		msgs = append(msgs, chatMessage{Role: role, Content: m.Body})
 	}
 	msgs = append(msgs, chatMessage{Role: "user", Content: question})
-	body, err := json.Marshal(chatRequest{Model: o.Model, Messages: msgs, Temperature: 0.2})
-	if err != nil {
-		return Draft{}, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(o.BaseURL, "/")+"/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return Draft{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if o.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+o.APIKey)
-	}
-	res, err := o.Client.Do(req)
-	if err != nil {
-		return Draft{}, fmt.Errorf("chat completions: %w", err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if err != nil {
-		return Draft{}, fmt.Errorf("chat completions: %w", err)
-	}
-	if res.StatusCode/100 != 2 {
-		return Draft{}, fmt.Errorf("chat completions: status %d", res.StatusCode)
-	}
 	var out chatResponse
-	if err := json.Unmarshal(raw, &out); err != nil || len(out.Choices) == 0 {
+	err := postJSON(ctx, o.Client, o.BaseURL, "/chat/completions", o.APIKey,
+		chatRequest{Model: o.Model, Messages: msgs, Temperature: 0.2}, &out)
+	if err != nil {
+		return Draft{}, err
+	}
+	if len(out.Choices) == 0 {
 		return Draft{}, fmt.Errorf("chat completions: unexpected response")
 	}
 	text := strings.TrimSpace(out.Choices[0].Message.Content)
@@ -114,3 +95,41 @@ func (o OpenAI) Compose(ctx context.Context, question string, history []*support
 	}
 	return Draft{Body: strings.TrimSpace(citation.ReplaceAllString(text, "")), Used: used, Known: true}, nil
 }
+
+// postJSON sends in to an OpenAI-compatible endpoint and decodes its
+// answer into out; the error names the endpoint, never the key.
+func postJSON(ctx context.Context, client *http.Client, baseURL, path, apiKey string, in, out any) error {
+	name := strings.TrimPrefix(path, "/")
+	body, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(baseURL, "/")+path, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(res.Body, maxResponse))
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("%s: status %d", name, res.StatusCode)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s: unexpected response", name)
+	}
+	return nil
+}
+
+// maxResponse bounds what is read of a model server's answer (a batch of
+// embeddings is the largest).
+const maxResponse = 32 << 20

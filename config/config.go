@@ -93,6 +93,11 @@ type Config struct {
 			APIKey  string `koanf:"api_key"`
 			Model   string `koanf:"model"`
 		} `koanf:"openai"`
+		Embeddings struct {
+			BaseURL string `koanf:"base_url"`
+			APIKey  string `koanf:"api_key"`
+			Model   string `koanf:"model"`
+		} `koanf:"embeddings"`
 	} `koanf:"assistant"`
 
 	derivedURL bool // PublicURL was made from Addr, not set
@@ -271,6 +276,14 @@ func (c *Config) check() error {
 	if !oneOf(c.Assistant.Provider, "extractive", "openai") {
 		bad("assistant.provider", "must be extractive or openai, got %q", c.Assistant.Provider)
 	}
+	if e := c.Assistant.Embeddings; e.BaseURL != "" {
+		if u, err := url.Parse(e.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("assistant.embeddings.base_url", "must be an http or https URL such as http://127.0.0.1:11434/v1, got %q", e.BaseURL)
+		}
+		if e.Model == "" {
+			bad("assistant.embeddings.model", "must name the embeddings model when base_url is set, for example nomic-embed-text")
+		}
+	}
 	if !oneOf(c.Log.Format, "text", "json") {
 		bad("log.format", "must be text or json, got %q", c.Log.Format)
 	}
@@ -320,7 +333,7 @@ func oneOf(v string, allowed ...string) bool {
 }
 
 // secretKeys are the settings left out of a backup unless asked for.
-var secretKeys = []string{"smtp.password", "assistant.openai.api_key", "metrics.token"}
+var secretKeys = []string{"smtp.password", "assistant.openai.api_key", "assistant.embeddings.api_key", "metrics.token"}
 
 // YAML renders the configuration; secrets are blanked unless withSecrets.
 func (c *Config) YAML(withSecrets bool) ([]byte, error) {

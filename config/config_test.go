@@ -116,6 +116,8 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		"bad nightly time":   "knowledge:\n  nightly_at: \"3am\"\n",
 		"bad tls mode":       "smtp:\n  tls: maybe\n",
 		"bad provider":       "assistant:\n  provider: oracle\n",
+		"embeddings url":     "assistant:\n  embeddings:\n    base_url: ftp://models\n    model: m\n",
+		"embeddings model":   "assistant:\n  embeddings:\n    base_url: http://127.0.0.1:11434/v1\n",
 		"no retry delays":    "webhooks:\n  retry_delays: []\n",
 		"zero crawler pages": "crawler:\n  max_pages: 0\n",
 		"zero parallelism":   "crawler:\n  parallelism: 0\n",

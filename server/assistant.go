@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http"
 	"time"
 
 	"chatsvc/app"
@@ -8,15 +9,38 @@ import (
 	"chatsvc/config"
 	"chatsvc/outbound"
 	"chatsvc/search"
+	"chatsvc/storage"
 )
 
-// newAssistant builds the assistant the configuration asks for, over index.
-func newAssistant(cfg *config.Config, index search.Searcher) app.Responder {
+// newAssistant builds the assistant the configuration asks for, over
+// index and, when an embeddings server is configured, vectors.
+func newAssistant(cfg *config.Config, index search.Searcher, vectors *app.Vectors) app.Responder {
+	if vectors != nil {
+		index = search.Fused{Lexical: index, Semantic: vectors}
+	}
 	var p assistant.Provider = assistant.Extractive{}
 	if cfg.Assistant.Provider == "openai" {
 		o := cfg.Assistant.OpenAI
-		p = assistant.OpenAI{BaseURL: o.BaseURL, APIKey: o.APIKey, Model: o.Model,
-			Client: outbound.New(outbound.Options{AllowPrivate: cfg.Network.AllowPrivate, Timeout: 25 * time.Second})}
+		p = assistant.OpenAI{BaseURL: o.BaseURL, APIKey: o.APIKey, Model: o.Model, Client: operatorClient(25 * time.Second)}
 	}
 	return assistant.New(index, p)
+}
+
+// newVectors is the semantic search when assistant.embeddings is set; nil
+// otherwise.
+func newVectors(cfg *config.Config, db *storage.DB) *app.Vectors {
+	e := cfg.Assistant.Embeddings
+	if e.BaseURL == "" {
+		return nil
+	}
+	return app.NewVectors(db, assistant.Embeddings{BaseURL: e.BaseURL, APIKey: e.APIKey, Name: e.Model,
+		Client: operatorClient(time.Minute)})
+}
+
+// operatorClient reaches a server the operator named in the configuration
+// (a model or embeddings server): trusted, so a local one on loopback or a
+// private address needs no network.allow_private. The guard stays for the
+// URLs that API users supply.
+func operatorClient(timeout time.Duration) *http.Client {
+	return outbound.New(outbound.Options{AllowPrivate: true, Timeout: timeout})
 }

@@ -23,8 +23,8 @@ func openIndex(cfg *config.Config) (*search.Index, error) {
 }
 
 // knowledgeOptions wires crawling and indexing into idx.
-func knowledgeOptions(cfg *config.Config, idx *search.Index) *app.Knowledge {
-	return &app.Knowledge{Index: idx, Crawler: crawlerOptions(cfg),
+func knowledgeOptions(cfg *config.Config, idx *search.Index, vectors *app.Vectors) *app.Knowledge {
+	return &app.Knowledge{Index: idx, Crawler: crawlerOptions(cfg), Vectors: vectors,
 		SyncMinInterval: cfg.Knowledge.SyncMinInterval, NightlyAt: cfg.Knowledge.NightlyAt}
 }
 

@@ -18,7 +18,8 @@ func NewService(db *storage.DB, cfg *config.Config, idx *search.Index) *app.Serv
 		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
 	o := app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg)}
 	if idx != nil {
-		o.Knowledge, o.Assistant = knowledgeOptions(cfg, idx), newAssistant(cfg, idx)
+		vectors := newVectors(cfg, db)
+		o.Knowledge, o.Assistant = knowledgeOptions(cfg, idx, vectors), newAssistant(cfg, idx, vectors)
 	}
 	return app.New(db, o)
 }
