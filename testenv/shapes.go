@@ -201,3 +201,11 @@ func Walk(tb testing.TB, get func(path string) map[string]any, path string, limi
 		next = WithQuery(first, "cursor", b["next_cursor"].(string))
 	}
 }
+
+// MustEqual is Equal that stops the test.
+func MustEqual(tb testing.TB, what string, got, want any) {
+	tb.Helper()
+	if !reflect.DeepEqual(got, want) {
+		tb.Fatalf("%s:\n got  %#v\n want %#v", what, got, want)
+	}
+}
