@@ -17,6 +17,7 @@ import (
 	"chatsvc/cli"
 	"chatsvc/config"
 	"chatsvc/server"
+	"chatsvc/testenv"
 )
 
 // install is a data dir with a config file pointing at it; serve listens on
@@ -288,14 +289,10 @@ func (in *install) readySource(key, name, content string) string {
 		in.t.Fatalf("create source: %d %s", code, body)
 	}
 	id := regexp.MustCompile(`src_[A-Za-z0-9]+`).FindString(body)
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	// A served process shows its workers only through the API: no signal to wait on.
+	testenv.Eventually(in.t, "the sync worker syncing the source", func() bool {
 		_, body = in.call("GET", "/v1/knowledge-sources/"+id, key, "")
-		if strings.Contains(body, `"status": "ready"`) {
-			return id
-		}
-		if time.Now().After(deadline) {
-			in.t.Fatalf("the sync worker did not sync the source: %s", body)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a real server's worker, not waiting on a schedule
-	}
+		return strings.Contains(body, `"status": "ready"`)
+	})
+	return id
 }

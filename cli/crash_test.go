@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"chatsvc/storage"
+	"chatsvc/testenv"
 )
 
 // TestKillDuringWritesLosesNothingAcknowledged runs the real binary, kills it
@@ -65,6 +66,7 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 
 	var mu sync.Mutex
 	var acked []int
+	ackedEnough := make(chan struct{}) // closed at the 300th acknowledged write
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(context.Background())
 	for w := 0; w < 8; w++ {
@@ -83,20 +85,18 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 				res.Body.Close()
 				if res.StatusCode == 201 {
 					mu.Lock()
-					acked = append(acked, n)
+					if acked = append(acked, n); len(acked) == 300 {
+						close(ackedEnough)
+					}
 					mu.Unlock()
 				}
 			}
 		}()
 	}
-	for {
-		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 300 {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
+	select {
+	case <-ackedEnough:
+	case <-time.After(testenv.Patience):
+		t.Fatal("the server acknowledged fewer than 300 writes")
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()

@@ -4,112 +4,46 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"chatsvc/app"
 	"chatsvc/support"
+	"chatsvc/testenv"
 )
 
 // ---------------------------------------------------------------------------
 // Shape helpers (shared with contacts_test.go).
 
 // cvKind is the JSON type a field of an API object must have.
-type cvKind int
+type cvKind = testenv.Kind
 
 const (
-	cvString cvKind = iota + 1
-	cvStringOrNull
-	cvInt
-	cvObject
-	cvArray
-	cvTime
-	cvTimeOrNull
-	cvBool
-	cvObjectOrNull
+	cvString       = testenv.String
+	cvStringOrNull = testenv.StringOrNull
+	cvInt          = testenv.Int
+	cvObject       = testenv.Object
+	cvArray        = testenv.Array
+	cvTime         = testenv.Time
+	cvTimeOrNull   = testenv.TimeOrNull
+	cvBool         = testenv.Bool
+	cvObjectOrNull = testenv.ObjectOrNull
 )
 
-func (k cvKind) String() string {
-	return [...]string{"?", "string", "string or null", "integer", "object", "array", "timestamp",
-		"timestamp or null", "boolean", "object or null"}[k]
-}
-
-var cvTimeRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`)
-
 // cvIsTime reports whether v is an ISO 8601 timestamp in UTC ("…Z").
-func cvIsTime(v any) bool {
-	s, ok := v.(string)
-	if !ok || !cvTimeRE.MatchString(s) {
-		return false
-	}
-	_, err := time.Parse(time.RFC3339Nano, s)
-	return err == nil
-}
-
-func cvKindOK(k cvKind, v any) bool {
-	switch k {
-	case cvString:
-		_, ok := v.(string)
-		return ok
-	case cvStringOrNull:
-		_, ok := v.(string)
-		return ok || v == nil
-	case cvInt:
-		f, ok := v.(float64)
-		return ok && f == float64(int64(f))
-	case cvObject:
-		_, ok := v.(map[string]any)
-		return ok
-	case cvArray:
-		_, ok := v.([]any)
-		return ok
-	case cvTime:
-		return cvIsTime(v)
-	case cvTimeOrNull:
-		return v == nil || cvIsTime(v)
-	case cvBool:
-		_, ok := v.(bool)
-		return ok
-	case cvObjectOrNull:
-		_, ok := v.(map[string]any)
-		return ok || v == nil
-	}
-	return false
-}
+func cvIsTime(v any) bool { return testenv.IsTime(v) }
 
 // cvFields checks that obj has exactly the fields of want, each of its type.
 func cvFields(t *testing.T, what string, obj map[string]any, want map[string]cvKind) {
 	t.Helper()
-	for k, v := range obj {
-		if _, ok := want[k]; !ok {
-			t.Errorf("%s: unexpected field %q = %v", what, k, v)
-		}
-	}
-	for k, kind := range want {
-		v, ok := obj[k]
-		if !ok {
-			t.Errorf("%s: field %q missing", what, k)
-			continue
-		}
-		if !cvKindOK(kind, v) {
-			t.Errorf("%s.%s = %#v, want %s", what, k, v, kind)
-		}
-	}
+	testenv.Fields(t, what, obj, want)
 }
 
 // cvIdent checks an object's id prefix and object value.
 func cvIdent(t *testing.T, obj map[string]any, object, prefix string) {
 	t.Helper()
-	if obj["object"] != object {
-		t.Errorf("object = %v, want %s", obj["object"], object)
-	}
-	if id, _ := obj["id"].(string); !strings.HasPrefix(id, prefix) || len(id) <= len(prefix) {
-		t.Errorf("id = %v, want prefix %s", obj["id"], prefix)
-	}
+	testenv.Ident(t, obj, object, prefix)
 }
 
 var cvConversationFields = map[string]cvKind{
@@ -159,44 +93,20 @@ func cvMessage(t *testing.T, m map[string]any) {
 	}
 }
 
-func cvAnys(v any) []any { a, _ := v.([]any); return a }
+func cvAnys(v any) []any { return testenv.Anys(v) }
 
 // cvList checks a list envelope and returns its objects.
 func cvList(t *testing.T, b map[string]any) []map[string]any {
 	t.Helper()
-	cvFields(t, "list", b, map[string]cvKind{"object": cvString, "data": cvArray, "has_more": cvBool,
-		"next_cursor": cvStringOrNull})
-	if b["object"] != "list" {
-		t.Errorf("list object = %v", b["object"])
-	}
-	if (b["has_more"] == true) != (b["next_cursor"] != nil) {
-		t.Errorf("has_more %v with next_cursor %v", b["has_more"], b["next_cursor"])
-	}
-	var out []map[string]any
-	for _, x := range cvAnys(b["data"]) {
-		o, ok := x.(map[string]any)
-		if !ok {
-			t.Fatalf("list item is not an object: %#v", x)
-		}
-		out = append(out, o)
-	}
-	return out
+	return testenv.List(t, b)
 }
 
-func cvIDs(objs []map[string]any) []string {
-	ids := make([]string, len(objs))
-	for i, o := range objs {
-		ids[i], _ = o["id"].(string)
-	}
-	return ids
-}
+func cvIDs(objs []map[string]any) []string { return testenv.IDs(objs) }
 
 // cvEqual fails unless got and want are the same JSON value.
 func cvEqual(t *testing.T, what string, got, want any) {
 	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("%s:\n got  %#v\n want %#v", what, got, want)
-	}
+	testenv.Equal(t, what, got, want)
 }
 
 // cvWalk pages through a list with the given page size, calling between
@@ -204,40 +114,8 @@ func cvEqual(t *testing.T, what string, got, want any) {
 // fails on a duplicate id or an inconsistent envelope.
 func cvWalk(t *testing.T, e *env, key, path string, limit int, between func()) []string {
 	t.Helper()
-	sep := "?"
-	if strings.Contains(path, "?") {
-		sep = "&"
-	}
-	next := path + sep + "limit=" + itoa(limit)
-	seen := map[string]bool{}
-	var ids []string
-	for page := 0; ; page++ {
-		if page > 1000 {
-			t.Fatal("pagination does not end")
-		}
-		b := e.do("GET", next, key, nil).ok(t, 200)
-		objs := cvList(t, b)
-		if len(objs) > limit {
-			t.Fatalf("page has %d rows, limit %d", len(objs), limit)
-		}
-		for _, id := range cvIDs(objs) {
-			if seen[id] {
-				t.Fatalf("duplicate %s in pagination (page %d)", id, page)
-			}
-			seen[id] = true
-			ids = append(ids, id)
-		}
-		if b["has_more"] != true {
-			return ids
-		}
-		if len(objs) != limit {
-			t.Fatalf("page %d with has_more has %d rows, want %d", page, len(objs), limit)
-		}
-		if between != nil {
-			between()
-		}
-		next = path + sep + "limit=" + itoa(limit) + "&cursor=" + url.QueryEscape(b["next_cursor"].(string))
-	}
+	get := func(p string) map[string]any { return e.do("GET", p, key, nil).ok(t, 200) }
+	return testenv.Walk(t, get, path, limit, between)
 }
 
 // cvListParams checks the pagination rules of a list endpoint whose list

@@ -1,20 +1,16 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
-	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"chatsvc/testenv"
 )
 
 // ---------------------------------------------------------------------------
@@ -110,54 +106,17 @@ func tkListIDs(e *env, key, rawQuery string) []string {
 // its tickets.
 func tkPage(t *testing.T, b map[string]any) []map[string]any {
 	t.Helper()
-	if b["object"] != "list" {
-		t.Fatalf("list object %v, want list", b["object"])
-	}
-	hasMore, ok := b["has_more"].(bool)
-	if !ok {
-		t.Fatalf("has_more is %T, want boolean", b["has_more"])
-	}
-	cur, present := b["next_cursor"]
-	if !present {
-		t.Fatal("next_cursor missing")
-	}
-	if hasMore {
-		if s, ok := cur.(string); !ok || s == "" {
-			t.Fatalf("has_more true but next_cursor %v", cur)
-		}
-	} else if cur != nil {
-		t.Fatalf("has_more false but next_cursor %v", cur)
-	}
-	data, ok := b["data"].([]any)
-	if !ok {
-		t.Fatalf("data is %T, want array", b["data"])
-	}
-	out := make([]map[string]any, len(data))
-	for i, o := range data {
-		tk, ok := o.(map[string]any)
-		if !ok {
-			t.Fatalf("data[%d] is %T", i, o)
-		}
+	page := testenv.List(t, b)
+	for _, tk := range page {
 		tkShape(t, tk)
-		out[i] = tk
 	}
-	return out
+	return page
 }
-
-var tkTimeRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`)
 
 // tkTime checks an ISO 8601 UTC timestamp and parses it.
 func tkTime(t *testing.T, field string, v any) time.Time {
 	t.Helper()
-	s, ok := v.(string)
-	if !ok || !tkTimeRE.MatchString(s) {
-		t.Fatalf("%s = %v (%T), want an ISO 8601 UTC timestamp", field, v, v)
-	}
-	tm, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		t.Fatalf("%s = %q: %v", field, s, err)
-	}
-	return tm
+	return testenv.ParseTime(t, field, v)
 }
 
 var tkFields = []string{"id", "object", "number", "subject", "description", "status", "priority", "contact_id",
@@ -248,9 +207,7 @@ func tkShape(t *testing.T, tk map[string]any) {
 // tkEqual fails unless got equals want.
 func tkEqual[T any](t *testing.T, what string, got, want T) {
 	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s:\n got  %#v\n want %#v", what, got, want)
-	}
+	testenv.MustEqual(t, what, got, want)
 }
 
 // tkStrs is a []string literal that is never nil, for comparisons.
@@ -1301,27 +1258,12 @@ type tkRawResult struct {
 
 // tkRawPost posts body with the test key; safe to call from any goroutine.
 func tkRawPost(e *env, path string, body any) tkRawResult {
-	data, err := json.Marshal(body)
+	req, err := testenv.NewRequest("POST", e.srv.URL+path, body, "Authorization", "Bearer "+e.testKey)
 	if err != nil {
 		return tkRawResult{err: err}
 	}
-	req, err := http.NewRequest("POST", e.srv.URL+path, bytes.NewReader(data))
-	if err != nil {
-		return tkRawResult{err: err}
-	}
-	req.Header.Set("Authorization", "Bearer "+e.testKey)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := e.srv.Client().Do(req)
-	if err != nil {
-		return tkRawResult{err: err}
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	r := tkRawResult{status: res.StatusCode, err: err}
-	if err == nil {
-		r.err = json.Unmarshal(raw, &r.body)
-	}
-	return r
+	r, err := testenv.Do(e.srv.Client(), req)
+	return tkRawResult{status: r.Status, body: r.Body, err: err}
 }
 
 func TestTicketConcurrentCreates(t *testing.T) {

@@ -2,10 +2,8 @@ package web_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"chatsvc/assistant"
 	"chatsvc/search/searchtest"
 	"chatsvc/support"
+	"chatsvc/testenv"
 )
 
 // helpPages are the knowledge the widget tests' assistant answers from.
@@ -66,44 +65,10 @@ func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 // extra headers (name, value pairs).
 func (e *env) wdo(method, path, token string, body any, headers ...string) resp {
 	e.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, e.srv.URL+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
 	if token != "" {
-		req.Header.Set("X-Visitor-Token", token)
+		headers = append([]string{"X-Visitor-Token", token}, headers...)
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := e.srv.Client().Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	r := resp{status: res.StatusCode, header: res.Header, raw: raw}
-	if len(raw) > 0 && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-		if err := json.Unmarshal(raw, &r.body); err != nil {
-			e.t.Fatalf("%s %s: response is not a JSON object: %v\n%s", method, path, err, raw)
-		}
-	}
-	return r
+	return toResp(testenv.Call(e.t, e.srv.Client(), method, e.srv.URL+path, body, headers...))
 }
 
 // session starts a visitor session on the test site and returns the token.

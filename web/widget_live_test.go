@@ -14,6 +14,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 	"chatsvc/web"
 )
 
@@ -98,19 +99,16 @@ func TestWidgetEventsResumeAndIsolation(t *testing.T) {
 	bobs.message("bob:")
 	e.say(alice, "alice: second")
 	s.message("alice: second")
-	// Bob's stream never carries Alice's messages.
-	time.Sleep(50 * time.Millisecond) // let any wrongly routed event arrive
-	for {
-		select {
-		case ev := <-bobs.events:
-			if b, _ := ev.data["body"].(string); strings.Contains(b, "alice") {
-				t.Fatalf("bob received %v", ev.data)
-			}
-			continue
-		default:
+	// Bob's stream never carries Alice's messages: everything it sent before
+	// Bob's next message, written after Alice's, is Bob's.
+	e.say(bob, "bob: one more")
+	bobs.next("bob's next message", func(ev sseEvent) bool {
+		b, _ := ev.data["body"].(string)
+		if strings.Contains(b, "alice") {
+			t.Fatalf("bob received %v", ev.data)
 		}
-		break
-	}
+		return strings.Contains(b, "bob: one more")
+	})
 	if st := e.openStream("vt_forged.token"); st.status != 401 {
 		t.Fatalf("forged token: status %d", st.status)
 	}
@@ -120,12 +118,7 @@ func TestWidgetEventsResumeAndIsolation(t *testing.T) {
 // up the server's graceful shutdown, and outlives the write timeout.
 func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
-	defer db.Close()
+	db := testenv.OpenDB(t, "")
 	svc := app.New(db, app.Options{})
 	site, err := svc.CreateSite(ctx, "s", "")
 	if err != nil {
@@ -140,7 +133,9 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	e := &env{t: t, db: db, svc: svc, srv: srv, site: site.ID}
 	tok := e.session(false)
 	s := e.openStream(tok)
-	time.Sleep(400 * time.Millisecond) // past the write timeout
+	// The real write timeout is what is tested: the stream must outlive it,
+	// and no signal can stand in for the server's own clock.
+	time.Sleep(400 * time.Millisecond)
 	e.say(tok, "still there?")
 	s.message("still there?")
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -166,6 +161,7 @@ type slowResponder struct {
 	release chan struct{}
 	fail    bool
 	calls   int
+	asked   chan struct{} // when set, signalled on each call
 }
 
 func (s *slowResponder) Respond(ctx context.Context, q app.Question) (app.Answer, error) {
@@ -173,6 +169,12 @@ func (s *slowResponder) Respond(ctx context.Context, q app.Question) (app.Answer
 	s.calls++
 	fail, release := s.fail, s.release
 	s.mu.Unlock()
+	if s.asked != nil {
+		select {
+		case s.asked <- struct{}{}:
+		default: // a signal is pending already
+		}
+	}
 	if fail {
 		return app.Answer{}, errors.New("provider down")
 	}
@@ -220,7 +222,7 @@ func TestWidgetFailingAssistant(t *testing.T) {
 	msgID := b["message"].(map[string]any)["id"].(string)
 	for i := 0; i < 2; i++ {
 		// Once the failed attempt is recorded, move past its retry time.
-		waitFor(t, func() bool {
+		e.waitFor(func() bool {
 			j, err := e.db.Read().AssistantJob(context.Background(), msgID)
 			return err == nil && j.Attempts > i
 		})
@@ -239,15 +241,13 @@ func TestWidgetFailingAssistant(t *testing.T) {
 	}
 }
 
-// waitFor polls cond for up to two seconds.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatal("condition not met in time")
+// waitFor waits until cond holds, looking again after every write the
+// service commits.
+func (e *env) waitFor(cond func() bool) {
+	e.t.Helper()
+	sub := e.svc.Changes()
+	defer sub.Stop()
+	testenv.Until(e.t, sub.C, "waiting on the service's writes", cond)
 }
 
 // TestWidgetReplyAfterRestart stops the service before the assistant
@@ -287,7 +287,7 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	srv = httptest.NewServer(web.Handler(svc))
 	defer srv.Close()
 	e = &env{t: t, db: db, svc: svc, srv: srv, site: site.ID}
-	waitFor(t, func() bool {
+	e.waitFor(func() bool {
 		return len(e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any)) == 2
 	})
 	stop()
@@ -341,14 +341,14 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 // TestWidgetHandOffWhileAssistantThinks hands the conversation off while
 // the assistant is working out its reply: the late reply is not posted.
 func TestWidgetHandOffWhileAssistantThinks(t *testing.T) {
-	r := &slowResponder{release: make(chan struct{})}
+	r := &slowResponder{release: make(chan struct{}), asked: make(chan struct{}, 1)}
 	e := newWidgetEnv(t, widgetOpts{responder: r, replyWait: -1})
 	tok := e.session(false)
 	convID := e.say(tok, "hello?")["message"].(map[string]any)["conversation_id"].(string)
-	waitFor(t, func() bool { r.mu.Lock(); defer r.mu.Unlock(); return r.calls == 1 })
+	testenv.Until(t, r.asked, "the assistant asked", func() bool { r.mu.Lock(); defer r.mu.Unlock(); return r.calls == 1 })
 	e.live("POST", "/v1/conversations/"+convID+"/handoff", nil).ok(t, 200)
 	close(r.release)
-	waitFor(t, func() bool {
+	e.waitFor(func() bool {
 		jobs, err := e.db.Read().DueAssistantJobs(context.Background(), support.At(e.clock.Now().Add(time.Hour)), 10)
 		return err == nil && len(jobs) == 0
 	})
@@ -395,7 +395,7 @@ func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 			res.Body.Close()
 		}
 	}()
-	waitFor(t, func() bool {
+	e.waitFor(func() bool {
 		jobs, _ := e.db.Read().DueAssistantJobs(context.Background(), support.At(e.clock.Now().Add(time.Hour)), 10)
 		return len(jobs) == 1
 	})
@@ -425,14 +425,11 @@ func TestWidgetEventStreamsPerVisitor(t *testing.T) {
 		t.Fatalf("another visitor's stream: status %d", s.status)
 	}
 	streams[0].cancel()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	// The slot is freed when the server sees the connection go, which sends
+	// no signal a test can wait on.
+	testenv.Eventually(t, "the closed stream's slot freed", func() bool {
 		s := e.openStream(tok)
-		if s.status == 200 {
-			break
-		}
 		s.cancel()
-		if time.Now().After(deadline) {
-			t.Fatalf("the closed stream's slot was not freed: status %d", s.status)
-		}
-	}
+		return s.status == 200
+	})
 }

@@ -1,7 +1,6 @@
 package webhooks_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -13,16 +12,15 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/docs/openapicheck"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
+	"chatsvc/testenv/apienv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
 
 // t0 is when every test starts, unless it needs the real time.
-var t0 = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
+var t0 = testenv.T0
 
 // env is the service on a temp data dir with its REST API over real HTTP
 // and a Deliverer sending to real receivers with the real Sender.
@@ -50,19 +48,9 @@ type setup struct {
 
 func newEnv(t *testing.T, s setup) *env {
 	t.Helper()
-	ctx := context.Background()
-	db, err := storage.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
-	if s.start.IsZero() {
-		s.start = t0
-	}
 	if s.timeout == 0 {
 		s.timeout = 5 * time.Second
 	}
-	clk := testenv.NewClock(s.start, 0)
 	// Receivers are httptest servers on loopback, over http.
 	hooks := app.WebhookOptions{AllowHTTP: true, AllowPrivate: true, OwnerEmail: "owner@example.com"}
 	if s.hooks != nil {
@@ -70,28 +58,11 @@ func newEnv(t *testing.T, s setup) *env {
 	}
 	sender := webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: hooks.AllowPrivate, Timeout: s.timeout})
 	hooks.Sender = sender
-	svc := app.New(db, app.Options{Now: clk.Now, Webhooks: hooks})
-	e := &env{t: t, db: db, svc: svc, clock: clk, d: webhooks.New(svc, sender, s.opts)}
-	e.api = httptest.NewServer(web.Handler(svc))
-	e.client = &http.Client{Transport: openapicheck.New(t, e.api.URL, nil)}
-	t.Cleanup(func() { e.api.Close(); db.Close() })
-	if e.key, _, err = svc.CreateKey(ctx, support.Test, "tests"); err != nil {
-		t.Fatal(err)
-	}
-	if e.liveKey, _, err = svc.CreateKey(ctx, support.Live, "tests"); err != nil {
-		t.Fatal(err)
-	}
-	site, err := svc.CreateSite(ctx, "Site", "example.com")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.site = site.ID
-	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.member = m.ID
-	return e
+	a := apienv.New(t, apienv.Options{Start: s.start, Handler: web.Handler, App: func(_ string, o *app.Options) {
+		o.PublicURL, o.Webhooks = "", hooks
+	}})
+	return &env{t: t, db: a.DB, svc: a.Svc, api: a.Server, client: a.Client, clock: a.Clock,
+		d: webhooks.New(a.Svc, sender, s.opts), key: a.TestKey, liveKey: a.LiveKey, site: a.Site, member: a.Member}
 }
 
 // at moves the clock to t0 (or the env's start) plus d.
@@ -108,28 +79,11 @@ func (e *env) flush() {
 // call sends a REST request with key and decodes the JSON answer.
 func (e *env) call(method, path, key string, body any) (int, map[string]any) {
 	e.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
+	r := testenv.Call(e.t, e.client, method, e.api.URL+path, body, "Authorization", "Bearer "+key)
+	if r.Body == nil {
+		e.t.Fatalf("%s %s: not JSON: %s", method, path, r.Raw)
 	}
-	req, _ := http.NewRequest(method, e.api.URL+path, rd)
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := e.client.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		e.t.Fatalf("%s %s: not JSON: %s", method, path, raw)
-	}
-	return res.StatusCode, out
+	return r.Status, r.Body
 }
 
 // ok calls in test mode and asserts the status.

@@ -1,0 +1,106 @@
+// Package apienv starts the service the way the tests of several packages
+// need it: on a real database in a temporary folder, with a fake clock,
+// behind a started HTTP server whose /v1 answers are checked against
+// docs/openapi.json, with API keys, a site and two team members made.
+//
+// It lives apart from testenv because it imports app, whose own tests use
+// testenv.
+package apienv
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+	"chatsvc/docs/openapicheck"
+	"chatsvc/storage"
+	"chatsvc/support"
+	"chatsvc/testenv"
+)
+
+// PublicURL is the public root the test services sign file URLs with.
+const PublicURL = "https://chat.example.com"
+
+// Env is a running service on a temporary data dir, reached over real HTTP.
+type Env struct {
+	Dir     string // the data dir
+	DB      *storage.DB
+	Svc     *app.Service
+	Clock   *testenv.Clock
+	Server  *httptest.Server
+	Client  *http.Client // checks every /v1 answer against docs/openapi.json
+	TestKey string       // csk_test_…
+	LiveKey string       // csk_live_…
+	Site    string       // site id
+	Member  string       // agent@example.com, "Agent Smith"
+	Member2 string       // other@example.com, "Other Agent"
+}
+
+// Options say how to build the service.
+type Options struct {
+	Start time.Time     // the clock's start; zero: testenv.T0
+	Step  time.Duration // how far each clock reading moves it
+	// Handler serves the service over HTTP (the web package's handler).
+	Handler func(*app.Service) http.Handler
+	// App changes the service's options; dir is the data dir.
+	App func(dir string, o *app.Options)
+}
+
+// New starts a service; it stops when the test ends.
+func New(t *testing.T, o Options) *Env {
+	t.Helper()
+	if o.Start.IsZero() {
+		o.Start = testenv.T0
+	}
+	e := &Env{Dir: t.TempDir(), Clock: testenv.NewClock(o.Start, o.Step)}
+	e.DB = testenv.OpenDB(t, e.Dir)
+	ao := app.Options{Now: e.Clock.Now, PublicURL: PublicURL}
+	if o.App != nil {
+		o.App(e.Dir, &ao)
+	}
+	e.Svc = app.New(e.DB, ao)
+	e.Server = httptest.NewServer(o.Handler(e.Svc))
+	t.Cleanup(e.Server.Close) // before OpenDB's cleanup closes the database
+	e.Client = e.Server.Client()
+	e.Client.Transport = openapicheck.New(t, e.Server.URL, e.Client.Transport)
+	e.seed(t)
+	return e
+}
+
+// seed makes what nearly every test needs: a key of each mode, a site and
+// two team members.
+func (e *Env) seed(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var err error
+	e.TestKey, _, err = e.Svc.CreateKey(ctx, support.Test, "tests")
+	must(err)
+	e.LiveKey, _, err = e.Svc.CreateKey(ctx, support.Live, "tests")
+	must(err)
+	site, err := e.Svc.CreateSite(ctx, "Test site", "example.com")
+	must(err)
+	e.Site = site.ID
+	m, err := e.Svc.CreateMember(ctx, "agent@example.com", "Agent Smith", "")
+	must(err)
+	m2, err := e.Svc.CreateMember(ctx, "other@example.com", "Other Agent", "")
+	must(err)
+	e.Member, e.Member2 = m.ID, m2.ID
+}
+
+// Call sends a request with key ("" for none) and reads the answer.
+func (e *Env) Call(t testing.TB, method, path, key string, body any) testenv.Response {
+	t.Helper()
+	var auth []string
+	if key != "" {
+		auth = []string{"Authorization", "Bearer " + key}
+	}
+	return testenv.Call(t, e.Client, method, e.Server.URL+path, body, auth...)
+}
