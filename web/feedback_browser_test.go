@@ -14,12 +14,7 @@ import (
 // widget-feedback.png.
 func TestBrowserReplyFeedback(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := newBrowser(t)
 
 	err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
@@ -47,4 +42,14 @@ func TestBrowserReplyFeedback(t *testing.T) {
 	if len(list) != 1 || list[0].(map[string]any)["question"] != "How long does a refund take?" {
 		t.Fatalf("unanswered after the feedback: %v", list)
 	}
+}
+
+// newBrowser starts headless Chromium for one test, with a minute to run.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx
 }
