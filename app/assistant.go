@@ -36,6 +36,9 @@ type Answer struct {
 	Scores  []float64 // per source, how well it matched (0 to 1)
 	Known   bool      // the body answers from the knowledge, not a stock reply
 	HandOff bool
+	// Abstained: the assistant said it could not answer from the knowledge
+	// (a knowledge gap for the reports), as opposed to a greeting.
+	Abstained bool
 }
 
 // Assistant queue settings.
@@ -194,6 +197,9 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 		}
 		if a.HandOff {
 			err = s.emit(ctx, q, j.Mode, EventConversationHandedOff, c.ID, c, now)
+		} else {
+			err = q.InsertAssistantReply(ctx, &storage.AssistantReply{MessageID: reply.ID, Mode: j.Mode,
+				ConversationID: c.ID, QuestionID: j.MessageID, Abstained: a.Abstained, CreatedAt: now})
 		}
 		return settled{true, reply}, err
 	})

@@ -65,14 +65,14 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	}
 	passages := Relevant(found)
 	if len(passages) == 0 {
-		return app.Answer{Body: UnknownReply}, nil
+		return app.Answer{Body: UnknownReply, Abstained: true}, nil
 	}
 	d, err := a.provider.Compose(ctx, q.Text, q.History, passages)
 	if err != nil {
 		return app.Answer{}, err
 	}
 	if !d.Known || strings.TrimSpace(d.Body) == "" {
-		return app.Answer{Body: UnknownReply}, nil
+		return app.Answer{Body: UnknownReply, Abstained: true}, nil
 	}
 	srcs, scores := sourcesOf(passages, d.Used)
 	return app.Answer{Body: strings.TrimSpace(d.Body), Sources: srcs, Scores: scores, Known: true}, nil

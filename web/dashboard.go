@@ -93,6 +93,7 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/knowledge/test", d.testAssistant},
 		{"POST /app/knowledge/{id}/sync", d.syncSource},
 		{"POST /app/knowledge/{id}/delete", d.deleteSource},
+		{"GET /app/reports", d.reports},
 		{"GET /app/webhooks", d.webhooks},
 		{"POST /app/webhooks", d.createWebhook},
 		{"GET /app/webhooks/{id}", d.webhook},

@@ -43,6 +43,7 @@ func TestDashboardEmptyStatesAndLinks(t *testing.T) {
 		"/app/contacts":              "No contacts yet",
 		"/app/knowledge":             "No sources yet",
 		"/app/webhooks":              "No endpoints yet",
+		"/app/reports":               "Nothing yet",
 	} {
 		b := d.get(path).must(t, http.StatusOK)
 		if strings.Contains(b, "None.") || strings.Contains(b, `href=""`) || !strings.Contains(b, want) {

@@ -63,6 +63,7 @@ func dashRoutes(o dashObjects) []struct {
 		{"POST", "/app/knowledge/test", url.Values{"question": {"Do you ship?"}}},
 		{"POST", "/app/knowledge/" + o.src + "/sync", url.Values{}},
 		{"POST", "/app/knowledge/" + o.src + "/delete", url.Values{}},
+		{"GET", "/app/reports", nil},
 		{"GET", "/app/webhooks", nil},
 		{"POST", "/app/webhooks", url.Values{"url": {"https://hooks.example.com/other"}}},
 		{"GET", "/app/webhooks/" + o.whe, nil},
@@ -226,7 +227,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 			}
 		}
 		// Test-mode data stays out of the live inbox and lists.
-		for _, p := range []string{"/app/", "/app/tickets", "/app/contacts", "/app/knowledge", "/app/webhooks"} {
+		for _, p := range []string{"/app/", "/app/tickets", "/app/contacts", "/app/knowledge", "/app/webhooks", "/app/reports"} {
 			body := d.get(p).must(t, http.StatusOK)
 			for _, id := range []string{o.conv, o.tkt, o.ctc, o.src, o.whe} {
 				if strings.Contains(body, id) {

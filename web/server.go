@@ -127,6 +127,9 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /v1/knowledge-sources/{id}", noQuery(h.deleteKnowledgeSource))
 	mux.Handle("POST /v1/knowledge-sources/{id}/sync", noQuery(h.syncKnowledgeSource))
 	mux.Handle("POST /v1/assistant/answers", noQuery(h.answerQuestion))
+	mux.HandleFunc("GET /v1/reports/summary", h.reportSummary)
+	mux.HandleFunc("GET /v1/reports/summary.csv", h.reportSummaryCSV)
+	mux.HandleFunc("GET /v1/reports/unanswered", h.listUnanswered)
 
 	h.webhookRoutes(mux)
 }

@@ -12,6 +12,7 @@ import (
 func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api := http.NewServeMux()
 	api.Handle("POST /widget/v1/rating", noQuery(h.rateConversation))
+	api.Handle("POST /widget/v1/messages/{id}/feedback", noQuery(h.replyFeedback))
 	api.Handle("POST /widget/v1/sessions", noQuery(h.startSession))
 	api.Handle("POST /widget/v1/messages", noQuery(h.postVisitorMessage))
 	api.HandleFunc("GET /widget/v1/messages", h.listVisitorMessages)

@@ -27,7 +27,7 @@
       "Please leave your e-mail address to start the chat.", "Start chat", "How was this conversation?",
       "Anything to add? (optional)", "Send rating", "Thank you for your feedback!", "Chat is unavailable right now.",
       "Your message could not be sent.", "Could not reach the team.", "I'd like to talk to a person.", "{n} of 5",
-      "just now", "Away"],
+      "just now", "Away", "Helpful", "Not helpful"],
     de: ["Chat", "Schreiben Sie uns", "Chat schließen", "Nachrichten", "Sie: ", "Assistent", "Team", "Quellen",
       "Mit einem Menschen sprechen", "Ihre Nachricht", "Ihre Frage…", "Senden", "Gleich meldet sich jemand aus dem Team.",
       "Sie schreiben mit dem Team.", "Dieses Gespräch ist beendet. Schreiben Sie erneut, um ein neues zu beginnen.",
@@ -35,7 +35,7 @@
       "Bitte geben Sie Ihre E-Mail-Adresse an, um den Chat zu starten.", "Chat starten", "Wie war dieses Gespräch?",
       "Möchten Sie etwas hinzufügen? (optional)", "Bewertung senden", "Vielen Dank für Ihre Rückmeldung!",
       "Der Chat ist gerade nicht erreichbar.", "Ihre Nachricht konnte nicht gesendet werden.",
-      "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend"],
+      "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend", "Hilfreich", "Nicht hilfreich"],
     fr: ["Chat", "Discutons", "Fermer le chat", "Messages", "Vous : ", "Assistant", "Équipe", "Sources",
       "Parler à une personne", "Votre message", "Posez votre question…", "Envoyer",
       "Une personne de l'équipe va vous répondre.", "Vous discutez avec l'équipe.",
@@ -44,7 +44,7 @@
       "Indiquez votre adresse e-mail pour commencer.", "Commencer", "Comment s'est passée cette conversation ?",
       "Un commentaire ? (facultatif)", "Envoyer la note", "Merci pour votre avis !", "Le chat est indisponible.",
       "Votre message n'a pas pu être envoyé.", "Impossible de joindre l'équipe.", "Je voudrais parler à une personne.",
-      "{n} sur 5", "à l'instant", "Absents"],
+      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile"],
     es: ["Chat", "Escríbenos", "Cerrar el chat", "Mensajes", "Tú: ", "Asistente", "Equipo", "Fuentes",
       "Hablar con una persona", "Tu mensaje", "Escribe tu pregunta…", "Enviar", "Una persona del equipo te atenderá enseguida.",
       "Estás hablando con el equipo.", "Esta conversación está cerrada. Escribe de nuevo para empezar otra.",
@@ -52,7 +52,7 @@
       "Déjanos tu correo electrónico para empezar.", "Empezar", "¿Qué tal ha ido esta conversación?",
       "¿Algo que añadir? (opcional)", "Enviar valoración", "¡Gracias por tu opinión!", "El chat no está disponible.",
       "No se pudo enviar tu mensaje.", "No se pudo contactar con el equipo.", "Quiero hablar con una persona.",
-      "{n} de 5", "ahora mismo", "Ausentes"],
+      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil"],
     nl: ["Chat", "Chat met ons", "Chat sluiten", "Berichten", "Jij: ", "Assistent", "Team", "Bronnen",
       "Met een mens praten", "Je bericht", "Typ je vraag…", "Versturen", "Iemand van het team komt zo bij je.",
       "Je chat met het team.", "Dit gesprek is gesloten. Schrijf opnieuw om een nieuw gesprek te beginnen.",
@@ -60,9 +60,9 @@
       "Laat je e-mailadres achter om de chat te starten.", "Chat starten", "Hoe was dit gesprek?",
       "Nog iets toe te voegen? (optioneel)", "Beoordeling versturen", "Bedankt voor je feedback!",
       "De chat is nu niet beschikbaar.", "Je bericht kon niet worden verstuurd.", "Het team is niet bereikbaar.",
-      "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig"]
+      "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig", "Nuttig", "Niet nuttig"]
   };
-  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away".split(" ");
+  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful".split(" ");
   var lang = "en", L = {};
   function pick(l) { return T[l] ? l : T[(l || "").slice(0, 2)] ? l.slice(0, 2) : null; }
   function setLocale() {
@@ -98,6 +98,8 @@
     ".csw-log{flex:1;overflow-y:auto;padding:var(--csw-s3);display:flex;flex-direction:column;gap:var(--csw-s2);margin:0;list-style:none}" +
     ".csw-msg{max-width:85%;padding:8px 11px;border-radius:10px;white-space:pre-wrap;overflow-wrap:anywhere;text-align:start}" +
     ".csw-contact{align-self:flex-end;background:var(--csw-c);color:#fff}.csw-bot,.csw-agent,.csw-system,.csw-hello{align-self:flex-start;background:var(--csw-bubble)}" +
+    ".csw-fb{display:flex;gap:4px;margin-top:4px}.csw-fb button{border:1px solid var(--csw-line);background:none;color:inherit;border-radius:12px;padding:1px 8px;cursor:pointer;font:inherit;font-size:12px}" +
+    ".csw-fb button[aria-pressed=true]{background:var(--csw-c);border-color:var(--csw-c);color:#fff}" +
     ".csw-agent{background:var(--csw-agent)}.csw-who{display:block;font-size:11px;font-weight:600;opacity:.75;margin-bottom:2px}" +
     ".csw-time{display:block;font-size:10px;opacity:.65;margin-top:2px}" +
     ".csw-src{margin:6px 0 0;padding-inline-start:16px;font-size:12px}.csw-msg a{color:inherit}" +
@@ -239,9 +241,25 @@
       });
       li.appendChild(ul);
     }
+    if (type === "bot") li.appendChild(feedback(m.id));
     if (m.created_at) li.appendChild(el("time", { "class": "csw-time", datetime: m.created_at }, ago(m.created_at)));
     log.appendChild(li);
     log.scrollTop = log.scrollHeight;
+  }
+  // feedback: helpful / not helpful under an assistant reply; pressing the
+  // other one replaces the verdict.
+  function feedback(id) {
+    var box = el("span", { "class": "csw-fb" });
+    [[true, L.helpful], [false, L.unhelpful]].forEach(function (b) {
+      var btn = el("button", { type: "button", "data-helpful": b[0], "aria-pressed": "false" }, b[1]);
+      btn.onclick = function () {
+        call("POST", "/messages/" + id + "/feedback", { helpful: b[0] }).then(function () {
+          box.querySelectorAll("button").forEach(function (o) { o.setAttribute("aria-pressed", String(o === btn)); });
+        }, function () {});
+      };
+      box.appendChild(btn);
+    });
+    return box;
   }
   function showConversation(c) {
     conv = c;

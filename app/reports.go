@@ -1,0 +1,228 @@
+package app
+
+import (
+	"context"
+	"math"
+	"slices"
+	"time"
+
+	"chatsvc/storage"
+	"chatsvc/support"
+)
+
+// Report limits: the default period, and the longest one (a year and a
+// day, so a leap year's by_day fits).
+const (
+	DefaultReportPeriod = 30 * 24 * time.Hour
+	MaxReportPeriod     = 366 * 24 * time.Hour
+)
+
+// ReportQuery is the query of GET /reports/summary, as received; empty
+// strings are absent.
+type ReportQuery struct {
+	From, To, SiteID string
+}
+
+// Report is the summary of one period (docs/reports.md).
+type Report struct {
+	Object               string            `json:"object"`
+	From                 support.Timestamp `json:"from"`
+	To                   support.Timestamp `json:"to"`
+	SiteID               *string           `json:"site_id"`
+	Conversations        int               `json:"conversations"`
+	AssistantOnly        int               `json:"assistant_only"`
+	HandedOff            int               `json:"handed_off"`
+	DeflectionRate       *float64          `json:"deflection_rate"`
+	FirstResponseSeconds Spread            `json:"first_response_seconds"`
+	ResolutionSeconds    Spread            `json:"resolution_seconds"`
+	CSAT                 CSAT              `json:"csat"`
+	Tickets              TicketCounts      `json:"tickets"`
+	ByDay                []ReportDay       `json:"by_day"`
+}
+
+// Spread is the median and 90th percentile of durations in seconds, null
+// when there is nothing to measure.
+type Spread struct {
+	Count  int      `json:"count"`
+	Median *float64 `json:"median"`
+	P90    *float64 `json:"p90"`
+}
+
+// CSAT is how many conversations were rated and their average score.
+type CSAT struct {
+	Count   int      `json:"count"`
+	Average *float64 `json:"average"`
+}
+
+// TicketCounts are the tickets created and solved in the period.
+type TicketCounts struct {
+	Created int `json:"created"`
+	Solved  int `json:"solved"`
+}
+
+// ReportDay is one UTC day of the period.
+type ReportDay struct {
+	Date           string `json:"date"`
+	Conversations  int    `json:"conversations"`
+	HandedOff      int    `json:"handed_off"`
+	TicketsCreated int    `json:"tickets_created"`
+}
+
+// ReportSummary computes the report of a period from the rows as they are.
+func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in ReportQuery) (*Report, error) {
+	r, err := s.reportRange(ctx, mode, in)
+	if err != nil {
+		return nil, err
+	}
+	q := s.db.Read()
+	convs, err := q.ReportConversations(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	created, solved, err := q.ReportTickets(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Object: "report", From: r.From, To: r.To, Tickets: TicketCounts{Created: len(created), Solved: solved}}
+	if r.SiteID != "" {
+		rep.SiteID = &r.SiteID
+	}
+	rep.ByDay = reportDays(r.From, r.To)
+	dayOf := func(t support.Timestamp) *ReportDay {
+		return &rep.ByDay[int((t.Time().Truncate(24*time.Hour).Sub(r.From.Time().Truncate(24*time.Hour)))/(24*time.Hour))]
+	}
+	var response, resolution []float64
+	var ratings []int
+	for _, c := range convs {
+		day := dayOf(c.CreatedAt)
+		day.Conversations++
+		if c.RatingScore != nil {
+			ratings = append(ratings, *c.RatingScore)
+		}
+		if assistantOnly(c) {
+			rep.AssistantOnly++
+			continue
+		}
+		day.HandedOff++
+		if c.HandedOffAt == nil {
+			continue // handed off before hand-offs were recorded: no start to measure from
+		}
+		if c.FirstAgentAt != nil && *c.FirstAgentAt >= *c.HandedOffAt {
+			response = append(response, seconds(*c.HandedOffAt, *c.FirstAgentAt))
+		}
+		if c.Status == StatusClosed && c.ClosedAt != nil && *c.ClosedAt >= *c.HandedOffAt {
+			resolution = append(resolution, seconds(*c.HandedOffAt, *c.ClosedAt))
+		}
+	}
+	for _, t := range created {
+		dayOf(t).TicketsCreated++
+	}
+	rep.Conversations = len(convs)
+	rep.HandedOff = rep.Conversations - rep.AssistantOnly
+	if rep.Conversations > 0 {
+		rate := round(float64(rep.AssistantOnly)/float64(rep.Conversations), 4)
+		rep.DeflectionRate = &rate
+	}
+	rep.FirstResponseSeconds, rep.ResolutionSeconds = spread(response), spread(resolution)
+	rep.CSAT = csat(ratings)
+	return rep, nil
+}
+
+// assistantOnly: the assistant handled the conversation alone. It is open
+// or closed, was never handed to a person and no team member wrote in it.
+func assistantOnly(c storage.ReportConversation) bool {
+	return (c.Status == StatusOpen || c.Status == StatusClosed) && c.HandedOffAt == nil && c.FirstAgentAt == nil
+}
+
+// reportRange validates the query: timestamps, from before to, at most
+// MaxReportPeriod apart, an existing site. By default the period is the
+// DefaultReportPeriod up to now (or before to).
+func (s *Service) reportRange(ctx context.Context, mode support.Mode, in ReportQuery) (storage.ReportRange, error) {
+	r := storage.ReportRange{Mode: mode, SiteID: in.SiteID, To: s.stamp()}
+	if in.To != "" {
+		t, err := parseTimestamp("to", in.To)
+		if err != nil {
+			return r, err
+		}
+		r.To = t
+	}
+	r.From = support.At(r.To.Time().Add(-DefaultReportPeriod))
+	if in.From != "" {
+		t, err := parseTimestamp("from", in.From)
+		if err != nil {
+			return r, err
+		}
+		r.From = t
+	}
+	if r.From >= r.To {
+		return r, invalid("from", "from must be before to.")
+	}
+	if r.To.Time().Sub(r.From.Time()) > MaxReportPeriod {
+		return r, invalid("from", "A report covers at most 366 days; move from or to closer together.")
+	}
+	if in.SiteID != "" {
+		if _, err := s.db.Read().Site(ctx, in.SiteID); err != nil {
+			return r, found(err, noSuchRef("site_id", "site", in.SiteID))
+		}
+	}
+	return r, nil
+}
+
+// parseTimestamp reads an ISO 8601 timestamp of a query parameter.
+func parseTimestamp(param, v string) (support.Timestamp, error) {
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return 0, invalid(param, "%s must be an ISO 8601 timestamp such as 2026-10-01T00:00:00Z (got '%s').", param, v)
+	}
+	return support.At(t), nil
+}
+
+// reportDays lists every UTC day the period touches, each with zero counts.
+func reportDays(from, to support.Timestamp) []ReportDay {
+	var days []ReportDay
+	last := (to - 1).Time()
+	for d := from.Time().Truncate(24 * time.Hour); !d.After(last); d = d.Add(24 * time.Hour) {
+		days = append(days, ReportDay{Date: d.Format(time.DateOnly)})
+	}
+	return days
+}
+
+func seconds(from, to support.Timestamp) float64 { return float64(to-from) / 1000 }
+
+// spread is the median (the mean of the two middle values of an even count)
+// and the 90th percentile (nearest rank) of the durations.
+func spread(v []float64) Spread {
+	sp := Spread{Count: len(v)}
+	if len(v) == 0 {
+		return sp
+	}
+	slices.Sort(v)
+	n := len(v)
+	med := v[n/2]
+	if n%2 == 0 {
+		med = (v[n/2-1] + v[n/2]) / 2
+	}
+	p90 := v[int(math.Ceil(0.9*float64(n)))-1]
+	med, p90 = round(med, 3), round(p90, 3)
+	sp.Median, sp.P90 = &med, &p90
+	return sp
+}
+
+func csat(scores []int) CSAT {
+	c := CSAT{Count: len(scores)}
+	if len(scores) == 0 {
+		return c
+	}
+	sum := 0
+	for _, s := range scores {
+		sum += s
+	}
+	avg := round(float64(sum)/float64(len(scores)), 2)
+	c.Average = &avg
+	return c
+}
+
+func round(v float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(v*p) / p
+}

@@ -1,0 +1,127 @@
+package storage
+
+import (
+	"context"
+
+	"chatsvc/support"
+)
+
+// ReportConversation is what the reports need of one conversation.
+type ReportConversation struct {
+	Status       string
+	CreatedAt    support.Timestamp
+	ClosedAt     *support.Timestamp
+	HandedOffAt  *support.Timestamp // its first hand-off, nil when never handed off
+	FirstAgentAt *support.Timestamp // its first agent message, nil when none
+	RatingScore  *int
+}
+
+// ReportRange selects the rows of a report: one mode, created in [From, To),
+// on SiteID when it is not empty.
+type ReportRange struct {
+	Mode     support.Mode
+	From, To support.Timestamp
+	SiteID   string
+}
+
+// The literal event type lets SQLite use the partial index events_handed_off.
+const reportConversationSQL = `SELECT c.status, c.created_at, c.closed_at,
+	(SELECT MIN(e.created_at) FROM events e WHERE e.object_id = c.id AND e.type = 'conversation.handed_off'),
+	(SELECT MIN(m.created_at) FROM messages m WHERE m.conversation_id = c.id AND m.author_type = 'agent'),
+	c.rating_score
+	FROM conversations c WHERE c.mode = ? AND c.created_at >= ? AND c.created_at < ?`
+
+// ReportConversations returns the conversations created in the range.
+func (q *Q) ReportConversations(ctx context.Context, r ReportRange) ([]ReportConversation, error) {
+	query, args := reportConversationSQL, []any{r.Mode, r.From, r.To}
+	if r.SiteID != "" {
+		query, args = query+` AND c.site_id = ?`, append(args, r.SiteID)
+	}
+	rows, err := q.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ReportConversation
+	for rows.Next() {
+		var c ReportConversation
+		if err := rows.Scan(&c.Status, &c.CreatedAt, &c.ClosedAt, &c.HandedOffAt, &c.FirstAgentAt, &c.RatingScore); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ReportTickets returns when the tickets created in the range were created,
+// and how many tickets were solved in it. With a site, only tickets opened
+// from one of its conversations count.
+func (q *Q) ReportTickets(ctx context.Context, r ReportRange) (created []support.Timestamp, solved int, err error) {
+	site, args := "", []any{r.Mode, r.From, r.To}
+	if r.SiteID != "" {
+		site, args = ` AND conversation_id IN (SELECT id FROM conversations WHERE site_id = ?)`, append(args, r.SiteID)
+	}
+	rows, err := q.query(ctx, `SELECT created_at FROM tickets WHERE mode = ? AND created_at >= ? AND created_at < ?`+site, args...)
+	created, err = collect(rows, err, func(s interface{ Scan(...any) error }) (support.Timestamp, error) {
+		var t support.Timestamp
+		return t, s.Scan(&t)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	err = q.row(ctx, `SELECT COUNT(*) FROM tickets WHERE mode = ? AND solved_at >= ? AND solved_at < ?`+site, args...).Scan(&solved)
+	return created, solved, err
+}
+
+// AssistantReply records one assistant reply to a visitor's question.
+type AssistantReply struct {
+	MessageID      string
+	Mode           support.Mode
+	ConversationID string
+	QuestionID     string
+	Abstained      bool
+	CreatedAt      support.Timestamp
+}
+
+// InsertAssistantReply stores an assistant reply's record.
+func (q *Q) InsertAssistantReply(ctx context.Context, r *AssistantReply) error {
+	_, err := q.exec(ctx, `INSERT INTO assistant_replies (message_id, mode, conversation_id, question_id, abstained, created_at)
+		VALUES (?,?,?,?,?,?)`, r.MessageID, r.Mode, r.ConversationID, r.QuestionID, r.Abstained, r.CreatedAt)
+	return err
+}
+
+// SetReplyFeedback stores the visitor's feedback on an assistant reply of
+// one of visitorID's conversations, replacing any earlier feedback;
+// ErrNotFound when there is no such reply.
+func (q *Q) SetReplyFeedback(ctx context.Context, mode support.Mode, visitorID, messageID string, helpful bool, at support.Timestamp) error {
+	res, err := q.exec(ctx, `UPDATE assistant_replies SET helpful = ?, feedback_at = ?
+		WHERE message_id = ? AND mode = ? AND conversation_id IN (SELECT id FROM conversations WHERE visitor_id = ?)`,
+		helpful, at, messageID, mode, visitorID)
+	return affected(res, err)
+}
+
+// UnansweredQuestion is a question the assistant could not answer, or
+// whose answer a visitor found unhelpful, with how often it was asked.
+type UnansweredQuestion struct {
+	Question       string
+	Count          int
+	LastAskedAt    support.Timestamp
+	ConversationID string // where it was last asked
+}
+
+// UnansweredQuestions groups the mode's abstentions and unhelpful answers
+// by question (case and surrounding spaces aside), most asked first, then
+// most recent; offset and limit page through the groups.
+func (q *Q) UnansweredQuestions(ctx context.Context, mode support.Mode, offset, limit int) ([]UnansweredQuestion, error) {
+	// With MAX() as the only aggregate, SQLite takes the bare columns (the
+	// question's wording and conversation) from the row of the latest reply.
+	rows, err := q.query(ctx, `SELECT m.body, COUNT(*), MAX(r.created_at), r.conversation_id
+		FROM assistant_replies r JOIN messages m ON m.id = r.question_id
+		WHERE r.mode = ? AND (r.abstained = 1 OR r.helpful = 0) AND trim(m.body) <> ''
+		GROUP BY lower(trim(m.body)) ORDER BY 2 DESC, 3 DESC, lower(trim(m.body)) LIMIT ? OFFSET ?`,
+		mode, limit, offset)
+	return collect(rows, err, func(s interface{ Scan(...any) error }) (UnansweredQuestion, error) {
+		var u UnansweredQuestion
+		return u, s.Scan(&u.Question, &u.Count, &u.LastAskedAt, &u.ConversationID)
+	})
+}

@@ -1,0 +1,78 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"chatsvc/testenv"
+)
+
+// TestDashboardReports checks the Reports page against the hand-computed
+// fixture: the headline figures, one bar per day, the site filter and a
+// refused period.
+func TestDashboardReports(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	reportFixture(t, e)
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	day := testenv.T0.Format(time.DateOnly)
+	body := d.get("/app/reports?from="+day+"&to="+day).must(t, http.StatusOK)
+	for _, want := range []string{"33.3%", "1 of 3 conversations", "1m 30s", "11m 30s", "3.50 / 5", "2 ratings",
+		"1 created", "1 solved", "<svg", day + ": 3 conversations, 2 handed off"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("reports page lacks %q", want)
+		}
+	}
+	if n := strings.Count(body, `class="handed"`); n != 1 {
+		t.Errorf("%d bars for one day", n)
+	}
+	if strings.Contains(body, "<script src=\"http") {
+		t.Error("the page loads a script from elsewhere")
+	}
+	d.get("/app/reports?from="+day+"&to=2026-09-01").must(t, http.StatusBadRequest)
+	d.get("/app/reports?site_id=site_nothing").must(t, http.StatusBadRequest)
+	if b := d.get("/app/reports?from="+day+"&to="+day+"&site_id="+e.site).must(t, http.StatusOK); !strings.Contains(b, "1 of 3") {
+		t.Error("the site filter drops the site's conversations")
+	}
+}
+
+// TestBrowserReports signs in, opens the Reports page of the fixture's
+// day with a knowledge gap, checks the chart is drawn and saves it in
+// light and dark mode, phone and desktop sized.
+func TestBrowserReports(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	reportFixture(t, e)
+	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
+		t.Fatal(err)
+	}
+	ask(e, e.session(true), "Do you sell gift cards?")
+	ctx := newBrowser(t)
+	day := testenv.T0.Format(time.DateOnly)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(e.srv.URL+"/app/reports?"+url.Values{"from": {day}, "to": {day}}.Encode()),
+		chromedp.WaitVisible(chromedp.ID("password")),
+		chromedp.SendKeys(chromedp.ID("email"), "agent@example.com"),
+		chromedp.SendKeys(chromedp.ID("password"), dashPassword),
+		chromedp.Submit(chromedp.ID("password")),
+		chromedp.WaitVisible(chromedp.ID("day-chart")),
+	)
+	if err != nil {
+		t.Fatalf("opening the reports: %v", err)
+	}
+	h, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("#day-chart rect.all").getBoundingClientRect().height`))
+	if err != nil || h <= 0 {
+		t.Fatalf("chart bar height %v (%v)", h, err)
+	}
+	gap, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#unanswered tbody td a")))
+	if err != nil || gap != "Do you sell gift cards?" {
+		t.Fatalf("unanswered question %q (%v)", gap, err)
+	}
+	labelled(t, ctx, "reports")
+	looks(t, ctx, "dashboard-reports")
+}

@@ -1,0 +1,55 @@
+package web_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserReplyFeedback asks a question in the widget, presses "Not
+// helpful" under the assistant's reply and finds the question
+// among the unanswered ones. The reply with its buttons is saved as
+// widget-feedback.png.
+func TestBrowserReplyFeedback(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	ctx := newBrowser(t)
+
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+		chromedp.Navigate(e.srv.URL+"/demo?site="+e.site),
+		chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
+		chromedp.Click(chromedp.CSS(".csw-launch")),
+		chromedp.WaitVisible(chromedp.ID("csw-input")),
+		chromedp.SendKeys(chromedp.ID("csw-input"), "How long does a refund take?"),
+		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"]`)),
+		chromedp.Click(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"][aria-pressed="true"]`)),
+	)
+	if err == nil {
+		label, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"]`)))
+		if err == nil && label != "Not helpful" {
+			t.Errorf("button label %q", label)
+		}
+	}
+	if err != nil {
+		t.Fatalf("feedback in the widget: %v", err)
+	}
+	screenshot(t, ctx, "widget-feedback.png")
+	list := e.test("GET", "/v1/reports/unanswered", nil).ok(t, 200)["data"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["question"] != "How long does a refund take?" {
+		t.Fatalf("unanswered after the feedback: %v", list)
+	}
+}
+
+// newBrowser starts headless Chromium for one test, with a minute to run.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx
+}

@@ -1,0 +1,116 @@
+package web_test
+
+import (
+	"encoding/csv"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"chatsvc/testenv"
+)
+
+// reportFixture writes, on one day, the conversations whose figures are
+// worked out by hand in TestReportSummary: one the assistant answered
+// alone (rated 5), one handed off and answered 90 s later then closed
+// 10 min after that (rated 2), one handed off and never answered; and a
+// ticket created and solved. It returns the period that holds them.
+func reportFixture(t *testing.T, e *env) (from, to string) {
+	e.clock.SetStep(0)
+	start := e.clock.Now()
+	alone := e.session(true)
+	convAlone := e.say(alone, "How long do refunds take?")["message"].(map[string]any)["conversation_id"].(string)
+	e.test("POST", "/v1/conversations/"+convAlone+"/close", nil).ok(t, 200)
+	e.wdo("POST", "/widget/v1/rating", alone, map[string]any{"score": 5}).ok(t, 200)
+
+	answered := e.session(true)
+	convAnswered := e.say(answered, "My parcel is broken")["message"].(map[string]any)["conversation_id"].(string)
+	e.clock.Advance(time.Minute) // the assistant's time before the hand-off does not count
+	e.wdo("POST", "/widget/v1/handoff", answered, nil).ok(t, 200)
+	e.clock.Advance(90 * time.Second)
+	e.test("POST", "/v1/conversations/"+convAnswered+"/messages", map[string]any{"body": "Sorry to hear it, a new one is on its way.",
+		"author_id": e.member}).ok(t, 201)
+	e.clock.Advance(10 * time.Minute)
+	e.test("POST", "/v1/conversations/"+convAnswered+"/close", nil).ok(t, 200)
+	e.wdo("POST", "/widget/v1/rating", answered, map[string]any{"score": 2}).ok(t, 200)
+
+	waiting := e.session(true)
+	e.say(waiting, "Can I pay by invoice?")
+	e.wdo("POST", "/widget/v1/handoff", waiting, nil).ok(t, 200)
+
+	tk := e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken parcel", "contact_id": e.contact("a@example.com")}).ok(t, 201)
+	e.test("PATCH", "/v1/tickets/"+tk["id"].(string), map[string]any{"status": "solved"}).ok(t, 200)
+	e.clock.Advance(time.Minute)
+	return start.Format(time.RFC3339), e.clock.Now().Format(time.RFC3339)
+}
+
+func TestReportSummary(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	from, to := reportFixture(t, e)
+	got := e.test("GET", "/v1/reports/summary?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to), nil).ok(t, 200)
+	want := map[string]any{
+		"conversations": 3.0, "assistant_only": 1.0, "handed_off": 2.0, "deflection_rate": 0.3333,
+		"first_response_seconds": map[string]any{"count": 1.0, "median": 90.0, "p90": 90.0},
+		"resolution_seconds":     map[string]any{"count": 1.0, "median": 690.0, "p90": 690.0},
+		"csat":                   map[string]any{"count": 2.0, "average": 3.5},
+		"tickets":                map[string]any{"created": 1.0, "solved": 1.0},
+		"by_day": []any{map[string]any{"date": testenv.T0.Format(time.DateOnly), "conversations": 3.0,
+			"handed_off": 2.0, "tickets_created": 1.0}},
+	}
+	for k, v := range want {
+		if !reflect.DeepEqual(got[k], v) {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	// The live mode sees none of it; the default period ends now.
+	live := e.live("GET", "/v1/reports/summary", nil).ok(t, 200)
+	if live["conversations"] != 0.0 || live["deflection_rate"] != nil || len(live["by_day"].([]any)) != 31 {
+		t.Errorf("live report %v", live)
+	}
+	// The site filter: the fixture's site holds everything.
+	site := e.test("GET", "/v1/reports/summary?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to)+"&site_id="+e.site, nil).ok(t, 200)
+	if site["conversations"] != 3.0 || site["site_id"] != e.site || site["tickets"].(map[string]any)["created"] != 0.0 {
+		t.Errorf("site report %v", site)
+	}
+}
+
+func TestReportSummaryCSV(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	from, to := reportFixture(t, e)
+	r := e.test("GET", "/v1/reports/summary.csv?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to), nil)
+	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("status %d, type %q", r.status, r.header.Get("Content-Type"))
+	}
+	recs, err := csv.NewReader(strings.NewReader(string(r.raw))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[string]string{}
+	for _, rec := range recs {
+		values[rec[0]+"@"+rec[1]] = rec[2]
+	}
+	day := testenv.T0.Format(time.DateOnly)
+	for k, v := range map[string]string{"conversations@": "3", "assistant_only@": "1", "deflection_rate@": "0.3333",
+		"first_response_seconds_median@": "90", "resolution_seconds_p90@": "690", "csat_average@": "3.5",
+		"tickets_solved@": "1", "conversations@" + day: "3", "handed_off@" + day: "2", "tickets_created@" + day: "1"} {
+		if values[k] != v {
+			t.Errorf("%s = %q, want %q", k, values[k], v)
+		}
+	}
+}
+
+func TestReportSummaryRefusesBadQueries(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct{ query, code, param string }{
+		{"from=yesterday", "parameter_invalid", "from"},
+		{"to=2026-13-01T00:00:00Z", "parameter_invalid", "to"},
+		{"from=2026-10-02T00:00:00Z&to=2026-10-01T00:00:00Z", "parameter_invalid", "from"},
+		{"from=2025-01-01T00:00:00Z&to=2026-10-01T00:00:00Z", "parameter_invalid", "from"},
+		{"site_id=site_missing", "resource_missing", "site_id"},
+		{"sites=x", "parameter_unknown", "sites"},
+	} {
+		e.test("GET", "/v1/reports/summary?"+c.query, nil).fails(t, 400, c.code, c.param)
+	}
+	e.test("GET", "/v1/reports/summary.csv?from=x", nil).fails(t, 400, "parameter_invalid", "from")
+}
