@@ -129,6 +129,7 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("POST /v1/assistant/answers", noQuery(h.answerQuestion))
 
 	h.webhookRoutes(mux)
+	h.deskRoutes(mux)
 }
 
 // noQuery refuses any query parameter before calling next.
