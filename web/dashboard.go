@@ -49,7 +49,7 @@ func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string) {
 	mux.Handle("GET /app/static/", withSecureHeaders(dashboardCSP, http.StripPrefix("/app/static/", http.FileServerFS(assets))))
 	mux.Handle("GET /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signInPage)))
 	mux.Handle("POST /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signIn)))
-	for _, rt := range d.routes() {
+	for _, rt := range d.allRoutes() {
 		var hd http.Handler
 		if strings.HasPrefix(rt.pattern, "GET ") {
 			hd = d.page(rt.fn)
@@ -103,6 +103,9 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/settings/{id}", d.updateSettings},
 	}
 }
+
+// allRoutes lists every route of a signed-in member: the core ones and the desk's.
+func (d *dashboard) allRoutes() []dashRoute { return append(d.routes(), d.deskRoutes()...) }
 
 // session returns the signed-in member of the request's cookie.
 func (d *dashboard) session(r *http.Request) (*app.DashboardSession, error) {
