@@ -271,9 +271,10 @@ var dashFuncs = template.FuncMap{
 		}
 		return *s
 	},
-	"label": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
-	"join":  strings.Join,
-	"list":  func(v ...string) []string { return v },
+	"label":  func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"join":   strings.Join,
+	"waited": waited,
+	"list":   func(v ...string) []string { return v },
 	"authorLabel": func(typ string) string {
 		return map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}[typ]
 	},

@@ -98,6 +98,9 @@ func (d *dashboard) assign(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	if _, err := d.h.svc.UpdateConversation(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
+	if r.PostFormValue("from") == "inbox" { // assigned in one click from the inbox's list
+		return back(w, r, "/app/", "Assignment saved.")
+	}
 	return back(w, r, convPath(id), "Assignment saved.")
 }
 

@@ -84,6 +84,11 @@ if (form && box && menu) {
   });
 }
 
+// A select marked data-autosubmit sends its form on change: one click assigns.
+document.addEventListener("change", (e) => {
+  if (e.target.matches("select[data-autosubmit]")) e.target.form.requestSubmit();
+});
+
 // Keyboard shortcuts, except while typing in a field.
 const help = document.createElement("div");
 help.id = "shortcuts";
