@@ -13,10 +13,14 @@ import (
 // waiting for a person first, closed ones last.
 var InboxStatuses = []string{StatusWaiting, StatusHandedOff, StatusOpen, StatusClosed}
 
-// InboxRow is a conversation in the inbox with the messages the member has not seen.
+// InboxRow is a conversation in the inbox with the messages the member has
+// not seen and the work it asks for.
 type InboxRow struct {
 	*support.Conversation
 	Unread int
+	*storage.InboxWork
+	// NeedsReply marks a conversation the team holds whose visitor spoke last.
+	NeedsReply bool
 }
 
 // InboxGroup is one status of the inbox; NextCursor pages on through it.
@@ -31,11 +35,12 @@ type InboxGroup struct {
 const inboxPerStatus = 50
 
 // Inbox returns the newest conversations of each status, in InboxStatuses
-// order, with the member's unread counts.
-func (s *Service) Inbox(ctx context.Context, mode support.Mode, memberID string) ([]InboxGroup, error) {
+// order, with the member's unread counts; assignee keeps one member's ("none":
+// the unassigned), "" all.
+func (s *Service) Inbox(ctx context.Context, mode support.Mode, memberID, assignee string) ([]InboxGroup, error) {
 	groups := make([]InboxGroup, 0, len(InboxStatuses))
 	for _, st := range InboxStatuses {
-		g, err := s.InboxPage(ctx, mode, memberID, st, "")
+		g, err := s.InboxPage(ctx, mode, memberID, assignee, st, "")
 		if err != nil {
 			return nil, err
 		}
@@ -45,12 +50,12 @@ func (s *Service) Inbox(ctx context.Context, mode support.Mode, memberID string)
 }
 
 // InboxPage returns one page of the inbox's conversations of a status,
-// after cursor ("" for the newest).
-func (s *Service) InboxPage(ctx context.Context, mode support.Mode, memberID, status, cursor string) (*InboxGroup, error) {
+// after cursor ("" for the newest), assigned as Inbox says.
+func (s *Service) InboxPage(ctx context.Context, mode support.Mode, memberID, assignee, status, cursor string) (*InboxGroup, error) {
 	if status == "" {
 		return nil, missing("status")
 	}
-	l, err := s.Conversations(ctx, mode, ConversationQuery{Status: status,
+	l, err := s.Conversations(ctx, mode, ConversationQuery{Status: status, AssigneeID: assignee,
 		ListParams: ListParams{Limit: strconv.Itoa(inboxPerStatus), Cursor: cursor}})
 	if err != nil {
 		return nil, err
@@ -63,14 +68,35 @@ func (s *Service) InboxPage(ctx context.Context, mode support.Mode, memberID, st
 	if err != nil {
 		return nil, err
 	}
+	work, err := s.db.Read().InboxWorkOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	g := &InboxGroup{Status: status, HasMore: l.HasMore}
 	if l.NextCursor != nil {
 		g.NextCursor = *l.NextCursor
 	}
 	for _, c := range l.Data {
-		g.Rows = append(g.Rows, InboxRow{Conversation: c, Unread: max(c.MessageCount-seen[c.ID], 0)})
+		w := work[c.ID]
+		if w == nil {
+			w = &storage.InboxWork{}
+		}
+		needs := (c.Status == StatusWaiting || c.Status == StatusHandedOff) && w.WaitingSince != nil
+		g.Rows = append(g.Rows, InboxRow{Conversation: c, Unread: max(c.MessageCount-seen[c.ID], 0), InboxWork: w, NeedsReply: needs})
 	}
 	return g, nil
+}
+
+// InboxCounts is how many conversations not yet closed each inbox view holds.
+type InboxCounts struct{ All, Mine, Unassigned int }
+
+// InboxViewCounts counts the conversations not closed of the inbox's views
+// "All", "Mine" (assigned to memberID) and "Unassigned".
+func (s *Service) InboxViewCounts(ctx context.Context, mode support.Mode, memberID string) (InboxCounts, error) {
+	var c InboxCounts
+	var err error
+	c.All, c.Mine, c.Unassigned, err = s.db.Read().InboxViewCounts(ctx, mode, memberID)
+	return c, err
 }
 
 // MarkConversationRead records that the member has seen every message of

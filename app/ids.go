@@ -22,6 +22,7 @@ const (
 	PrefixMail         = "eml_"
 	PrefixRequest      = "req_"
 	PrefixAttachment   = "att_"
+	PrefixCannedReply  = "cnr_"
 )
 
 var idClock struct {

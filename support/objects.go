@@ -17,6 +17,8 @@ type knowledgeSourceObject struct{}
 type webhookEndpointObject struct{}
 type webhookDeliveryObject struct{}
 type noteObject struct{}
+type cannedReplyObject struct{}
+type searchResultObject struct{}
 
 var (
 	conversationName    = []byte("conversation")
@@ -27,6 +29,8 @@ var (
 	webhookEndpointName = []byte("webhook_endpoint")
 	webhookDeliveryName = []byte("webhook_delivery")
 	noteName            = []byte("note")
+	cannedReplyName     = []byte("canned_reply")
+	searchResultName    = []byte("search_result")
 )
 
 func (conversationObject) MarshalText() ([]byte, error)    { return conversationName, nil }
@@ -37,6 +41,8 @@ func (knowledgeSourceObject) MarshalText() ([]byte, error) { return knowledgeSou
 func (webhookEndpointObject) MarshalText() ([]byte, error) { return webhookEndpointName, nil }
 func (webhookDeliveryObject) MarshalText() ([]byte, error) { return webhookDeliveryName, nil }
 func (noteObject) MarshalText() ([]byte, error)            { return noteName, nil }
+func (cannedReplyObject) MarshalText() ([]byte, error)     { return cannedReplyName, nil }
+func (searchResultObject) MarshalText() ([]byte, error)    { return searchResultName, nil }
 
 func (*conversationObject) UnmarshalText(b []byte) error    { return isObject(b, conversationName) }
 func (*messageObject) UnmarshalText(b []byte) error         { return isObject(b, messageName) }
@@ -46,6 +52,8 @@ func (*knowledgeSourceObject) UnmarshalText(b []byte) error { return isObject(b,
 func (*webhookEndpointObject) UnmarshalText(b []byte) error { return isObject(b, webhookEndpointName) }
 func (*webhookDeliveryObject) UnmarshalText(b []byte) error { return isObject(b, webhookDeliveryName) }
 func (*noteObject) UnmarshalText(b []byte) error            { return isObject(b, noteName) }
+func (*cannedReplyObject) UnmarshalText(b []byte) error     { return isObject(b, cannedReplyName) }
+func (*searchResultObject) UnmarshalText(b []byte) error    { return isObject(b, searchResultName) }
 
 func isObject(got, want []byte) error {
 	if string(got) != string(want) {

@@ -21,6 +21,8 @@ func TestObjectNames(t *testing.T) {
 		{&WebhookEndpoint{}, "webhook_endpoint"},
 		{&WebhookAttempt{}, "webhook_delivery"},
 		{&Note{}, "note"},
+		{&CannedReply{}, "canned_reply"},
+		{&SearchResult{}, "search_result"},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.v)

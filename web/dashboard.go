@@ -49,7 +49,7 @@ func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string) {
 	mux.Handle("GET /app/static/", withSecureHeaders(dashboardCSP, http.StripPrefix("/app/static/", http.FileServerFS(assets))))
 	mux.Handle("GET /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signInPage)))
 	mux.Handle("POST /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signIn)))
-	for _, rt := range d.routes() {
+	for _, rt := range d.allRoutes() {
 		var hd http.Handler
 		if strings.HasPrefix(rt.pattern, "GET ") {
 			hd = d.page(rt.fn)
@@ -104,6 +104,9 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/settings/{id}", d.updateSettings},
 	}
 }
+
+// allRoutes lists every route of a signed-in member: the core ones and the desk's.
+func (d *dashboard) allRoutes() []dashRoute { return append(d.routes(), d.deskRoutes()...) }
 
 // session returns the signed-in member of the request's cookie.
 func (d *dashboard) session(r *http.Request) (*app.DashboardSession, error) {
@@ -269,9 +272,10 @@ var dashFuncs = template.FuncMap{
 		}
 		return *s
 	},
-	"label": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
-	"join":  strings.Join,
-	"list":  func(v ...string) []string { return v },
+	"label":  func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"join":   strings.Join,
+	"waited": waited,
+	"list":   func(v ...string) []string { return v },
 	"authorLabel": func(typ string) string {
 		return map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}[typ]
 	},

@@ -17,6 +17,7 @@ type conversationView struct {
 	Contact  *support.Contact
 	Members  []*support.Member
 	Assignee *support.Member
+	Canned   []*support.CannedReply // offered in the reply box on "/"
 }
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -41,6 +42,9 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 		}
 	}
 	if v.Members, err = svc.Members(ctx); err != nil {
+		return err
+	}
+	if v.Canned, err = d.allCannedReplies(r, s.Mode); err != nil {
 		return err
 	}
 	for _, m := range v.Members {
@@ -93,6 +97,9 @@ func (d *dashboard) assign(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	}
 	if _, err := d.h.svc.UpdateConversation(r.Context(), s.Mode, id, in); err != nil {
 		return err
+	}
+	if r.PostFormValue("from") == "inbox" { // assigned in one click from the inbox's list
+		return back(w, r, "/app/", "Assignment saved.")
 	}
 	return back(w, r, convPath(id), "Assignment saved.")
 }

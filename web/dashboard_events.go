@@ -20,7 +20,7 @@ type inboxState struct {
 }
 
 func (d *dashboard) inboxState(ctx context.Context, s *app.DashboardSession) (inboxState, error) {
-	groups, err := d.h.svc.Inbox(ctx, s.Mode, s.Member.ID)
+	groups, err := d.h.svc.Inbox(ctx, s.Mode, s.Member.ID, "")
 	if err != nil {
 		return inboxState{}, err
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // dashObjects are test-mode objects of every kind the dashboard addresses.
-type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site string }
+type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site, cnr string }
 
 func makeDashObjects(t *testing.T, e *env) dashObjects {
 	t.Helper()
@@ -28,6 +28,8 @@ func makeDashObjects(t *testing.T, e *env) dashObjects {
 		"content": "We ship worldwide."}).ok(t, 201)["id"].(string)
 	o.whe = e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/in",
 		"events": []string{"*"}}).ok(t, 201)["id"].(string)
+	o.cnr = e.test("POST", "/v1/canned-replies", map[string]any{"shortcut": "hi", "title": "Hi",
+		"body": "Hello"}).ok(t, 201)["id"].(string)
 	return o
 }
 
@@ -73,6 +75,12 @@ func dashRoutes(o dashObjects) []struct {
 		{"GET", "/app/settings", nil},
 		{"POST", "/app/settings/" + o.site, url.Values{"name": {"Renamed"}, "always_open": {"on"}, "color": {"#000000"},
 			"position": {"right"}, "locale": {"en"}}},
+		{"POST", "/app/conversations/" + o.conv + "/notes", url.Values{"body": {"Call back"}}},
+		{"POST", "/app/conversations/" + o.conv + "/tags", url.Values{"tags": {"vip, billing"}}},
+		{"GET", "/app/canned-replies", nil},
+		{"POST", "/app/canned-replies", url.Values{"shortcut": {"bye"}, "title": {"Bye"}, "body": {"Goodbye"}}},
+		{"POST", "/app/canned-replies/" + o.cnr + "/delete", url.Values{}},
+		{"GET", "/app/search?q=order", nil},
 	}
 }
 

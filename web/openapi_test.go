@@ -253,6 +253,14 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("POST", "/v1/conversations/"+conv+"/notes", map[string]any{"body": "Call back Monday.", "author_id": e.member}).ok(t, 201)
 	e.test("GET", "/v1/conversations/"+conv+"/notes", nil).ok(t, 200)
 
+	// Canned replies and search.
+	cnr := id(e.test("POST", "/v1/canned-replies", map[string]any{"shortcut": "hi", "title": "Hello", "body": "Hi {{contact.name}}"}), 201)
+	e.test("GET", "/v1/canned-replies?limit=1", nil).ok(t, 200)
+	e.test("GET", "/v1/canned-replies/"+cnr, nil).ok(t, 200)
+	e.test("PATCH", "/v1/canned-replies/"+cnr, map[string]any{"title": "Greeting"}).ok(t, 200)
+	e.test("DELETE", "/v1/canned-replies/"+cnr, nil).ok(t, 200)
+	e.test("GET", "/v1/search?q=order&type=conversation&limit=5", nil).ok(t, 200)
+
 	// Sites.
 	e.test("GET", "/v1/sites", nil).ok(t, 200)
 	e.test("GET", "/v1/sites/"+e.site, nil).ok(t, 200)

@@ -132,6 +132,7 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/reports/unanswered", h.listUnanswered)
 
 	h.webhookRoutes(mux)
+	h.deskRoutes(mux)
 }
 
 // noQuery refuses any query parameter before calling next.

@@ -319,6 +319,10 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	rows = append(rows, phase("list messages (limit 20)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations)+"/messages?limit=20", auth, "", 200, nil)
 	}))
+	searches := []string{"plan", "team+grows", "conversation+4242", "follow", "visitor+777"}
+	rows = append(rows, phase("search (FTS5)", "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/search?limit=20&q="+searches[i%len(searches)], auth, "", 200, nil)
+	}))
 	// Each visitor writes visitorMessages messages, then a new one comes:
 	// the widget allows one visitor 30 messages a minute.
 	tokens, sent := make([]string, o.clients), make([]int, o.clients)

@@ -15,7 +15,7 @@ async function refresh() {
     const fresh = doc.getElementById(el.id);
     if (fresh) el.replaceWith(fresh);
   }
-  for (const id of ["conv-status"]) {
+  for (const id of ["conv-status", "views"]) {
     const el = document.getElementById(id), fresh = doc.getElementById(id);
     if (el && fresh) el.replaceWith(fresh);
   }

@@ -1,0 +1,43 @@
+package storage
+
+import (
+	"context"
+
+	"chatsvc/support"
+)
+
+// SearchWindow is how many of a query's newest matching texts are ranked.
+// FTS5 walks its matches newest first and stops there, so a word found in
+// a million messages costs as much as one found in a thousand.
+const SearchWindow = 1000
+
+// Search ranks the texts of a mode that match an FTS5 query among its
+// newest SearchWindow matches, one result per object (its best text), best
+// first, and returns limit of them after skipping offset. typ, when not
+// empty, keeps one type of object.
+func (q *Q) Search(ctx context.Context, mode support.Mode, match, typ string, offset, limit int) ([]*support.SearchResult, error) {
+	rows, err := q.query(ctx, `WITH hits AS (
+			SELECT d.doc, d.type, d.target_id, bm25(search_text) AS score
+			FROM search_text JOIN search_docs d ON d.doc = search_text.rowid
+			WHERE search_text MATCH ?1 AND d.mode = ?2 AND (?3 = '' OR d.type = ?3)
+			ORDER BY search_text.rowid DESC LIMIT ?6
+		), best AS (
+			SELECT doc, type, target_id, MIN(score) AS score FROM hits GROUP BY type, target_id
+			ORDER BY score, target_id LIMIT ?4 OFFSET ?5
+		)
+		SELECT b.type, b.target_id,
+			COALESCE(CASE b.type
+				WHEN 'conversation' THEN (SELECT subject FROM conversations WHERE id = b.target_id)
+				WHEN 'ticket' THEN (SELECT subject FROM tickets WHERE id = b.target_id)
+				ELSE (SELECT COALESCE(name, email) FROM contacts WHERE id = b.target_id) END, ''),
+			(SELECT snippet(search_text, 0, '', '', '…', 16) FROM search_text WHERE search_text MATCH ?1 AND rowid = b.doc),
+			COALESCE(CASE b.type
+				WHEN 'conversation' THEN (SELECT created_at FROM conversations WHERE id = b.target_id)
+				WHEN 'ticket' THEN (SELECT created_at FROM tickets WHERE id = b.target_id)
+				ELSE (SELECT created_at FROM contacts WHERE id = b.target_id) END, 0)
+		FROM best b ORDER BY b.score, b.target_id`, match, mode, typ, limit, offset, SearchWindow)
+	return collect(rows, err, func(s interface{ Scan(...any) error }) (*support.SearchResult, error) {
+		r := &support.SearchResult{}
+		return r, s.Scan(&r.Type, &r.ID, &r.Title, &r.Snippet, &r.CreatedAt)
+	})
+}
