@@ -199,3 +199,10 @@ func (s *Service) RecordPushAttempt(ctx context.Context, p *storage.Push, at tim
 		return q.PushDone(ctx, p.ID)
 	})
 }
+
+// PushSubscriptionCount counts the browsers subscribed, for the health of
+// the feature and for tests.
+func (s *Service) PushSubscriptionCount(ctx context.Context) (int, error) {
+	subs, err := s.db.Read().PushSubscriptionsOf(ctx, nil)
+	return len(subs), err
+}

@@ -2,16 +2,10 @@ package push_test
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/elliptic"
-	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"io"
 	"math/big"
@@ -49,73 +43,6 @@ func newPushService(t *testing.T) *pushService {
 	}))
 	t.Cleanup(p.srv.Close)
 	return p
-}
-
-// browser is the keys a browser makes when it subscribes.
-type browser struct {
-	key  *ecdh.PrivateKey
-	auth []byte
-}
-
-func newBrowser(t *testing.T) browser {
-	k, err := ecdh.P256().GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	auth := make([]byte, 16)
-	_, _ = rand.Read(auth)
-	return browser{k, auth}
-}
-
-func (b browser) subscription(endpoint string) app.PushSubscriptionInput {
-	var in app.PushSubscriptionInput
-	in.Endpoint = endpoint
-	in.Keys.P256DH = base64.RawURLEncoding.EncodeToString(b.key.PublicKey().Bytes())
-	in.Keys.Auth = base64.RawURLEncoding.EncodeToString(b.auth)
-	return in
-}
-
-// decrypt opens an aes128gcm push body as the browser does (RFC 8291, 8188).
-func (b browser) decrypt(t *testing.T, body []byte) []byte {
-	t.Helper()
-	salt, idLen := body[:16], int(body[20])
-	asPublic, ciphertext := body[21:21+idLen], body[21+idLen:]
-	if rs := binary.BigEndian.Uint32(body[16:20]); int(rs) < len(ciphertext) {
-		t.Fatalf("record size %d for %d bytes: one record expected", rs, len(ciphertext))
-	}
-	as, err := ecdh.P256().NewPublicKey(asPublic)
-	if err != nil {
-		t.Fatal(err)
-	}
-	shared, err := b.key.ECDH(as)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := append(append([]byte("WebPush: info\x00"), b.key.PublicKey().Bytes()...), asPublic...)
-	ikm := hkdf(b.auth, shared, info, 32)
-	cek, nonce := hkdf(salt, ikm, []byte("Content-Encoding: aes128gcm\x00"), 16),
-		hkdf(salt, ikm, []byte("Content-Encoding: nonce\x00"), 12)
-	block, _ := aes.NewCipher(cek)
-	gcm, _ := cipher.NewGCM(block)
-	plain, err := gcm.Open(nil, nonce, ciphertext, nil)
-	if err != nil {
-		t.Fatalf("the push does not decrypt with the subscription's keys: %v", err)
-	}
-	plain = []byte(strings.TrimRight(string(plain), "\x00"))
-	if len(plain) == 0 || plain[len(plain)-1] != 2 {
-		t.Fatal("no last-record delimiter")
-	}
-	return plain[:len(plain)-1]
-}
-
-// hkdf is HKDF-SHA256 with one block of output, cut to n bytes.
-func hkdf(salt, secret, info []byte, n int) []byte {
-	m := hmac.New(sha256.New, salt)
-	m.Write(secret)
-	prk := m.Sum(nil)
-	m = hmac.New(sha256.New, prk)
-	m.Write(append(info, 1))
-	return m.Sum(nil)[:n]
 }
 
 // checkVAPID checks the request is signed by the server's VAPID key for the
@@ -169,9 +96,12 @@ func (e *env) member(email string) *support.Member {
 }
 
 // subscribe subscribes a new browser of member m at a path of the push service.
-func (e *env) subscribe(m *support.Member, path string) browser {
-	b := newBrowser(e.t)
-	if err := e.svc.SubscribePush(e.ctx, m.ID, b.subscription(e.ps.srv.URL+path)); err != nil {
+func (e *env) subscribe(m *support.Member, path string) testenv.PushBrowser {
+	b := testenv.NewPushBrowser(e.t)
+	var in app.PushSubscriptionInput
+	in.Endpoint = e.ps.srv.URL + path
+	in.Keys.P256DH, in.Keys.Auth = b.Keys()
+	if err := e.svc.SubscribePush(e.ctx, m.ID, in); err != nil {
 		e.t.Fatal(err)
 	}
 	return b
@@ -189,7 +119,7 @@ func (e *env) run() {
 }
 
 // received returns what the push service got at path, decrypted by b.
-func (e *env) received(b browser, path string) []map[string]string {
+func (e *env) received(b testenv.PushBrowser, path string) []map[string]string {
 	e.t.Helper()
 	e.ps.mu.Lock()
 	defer e.ps.mu.Unlock()
@@ -199,7 +129,7 @@ func (e *env) received(b browser, path string) []map[string]string {
 			continue
 		}
 		var note map[string]string
-		if err := json.Unmarshal(b.decrypt(e.t, e.ps.bodies[i]), &note); err != nil {
+		if err := json.Unmarshal(b.Decrypt(e.t, e.ps.bodies[i]), &note); err != nil {
 			e.t.Fatal(err)
 		}
 		out = append(out, note)
@@ -236,7 +166,7 @@ func TestPushesReachTheTeam(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.run()
-	for name, b := range map[string]browser{"/ana": anaB, "/bo": boB} {
+	for name, b := range map[string]testenv.PushBrowser{"/ana": anaB, "/bo": boB} {
 		got := e.received(b, name)
 		if len(got) != 1 || got[0]["title"] != "A visitor is waiting" || got[0]["conversation_id"] != c.ID ||
 			got[0]["url"] != "https://chat.shop.example/app/conversations/"+c.ID {

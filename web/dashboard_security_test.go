@@ -72,6 +72,9 @@ func dashRoutes(o dashObjects) []struct {
 		{"GET", "/app/settings", nil},
 		{"POST", "/app/settings/" + o.site, url.Values{"name": {"Renamed"}, "always_open": {"on"}, "color": {"#000000"},
 			"position": {"right"}, "locale": {"en"}}},
+		{"GET", "/app/push/key", nil},
+		{"POST", "/app/push/subscriptions", pushForm("https://push.example/send/1")},
+		{"POST", "/app/push/unsubscribe", url.Values{"endpoint": {"https://push.example/send/1"}}},
 	}
 }
 
