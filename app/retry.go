@@ -58,3 +58,7 @@ var assistantRetry = Retry{Delays: []time.Duration{5 * time.Second, 30 * time.Se
 func webhookRetry(o WebhookOptions) Retry {
 	return Retry{Delays: o.RetryDelays, Repeat: true, GiveUpAfter: o.GiveUpAfter, FinalAttempt: true}
 }
+
+// pushRetry is the rule of Web Push notifications: three more tries within
+// minutes, then dropped, since a late alert is worth little.
+var pushRetry = Retry{Delays: []time.Duration{10 * time.Second, time.Minute, 5 * time.Minute}}

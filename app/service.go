@@ -31,6 +31,7 @@ type Service struct {
 	assistant *assistantQueue
 	visitors  visitorLimits
 	hooks     WebhookOptions
+	notify    NotifyOptions
 	keys      keyCache // API keys already checked (keycache.go)
 	authors   sync.Map // member id -> support.Author, for agent messages
 
@@ -55,6 +56,8 @@ type Options struct {
 	ReplyWait time.Duration
 	// Webhooks are the webhooks.* settings.
 	Webhooks WebhookOptions
+	// Notify are the notify.* settings.
+	Notify NotifyOptions
 	// Knowledge wires crawling and indexing in; nil: sources are stored and
 	// listed but never synced.
 	Knowledge *Knowledge
@@ -70,7 +73,7 @@ func New(db *storage.DB, o Options) *Service {
 	}
 	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
 		assistant: newAssistantQueue(o.Assistant, o.ReplyWait), visitors: newVisitorLimits(),
-		hooks: o.Webhooks.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), knowledge: newKnowledge(o.Knowledge)}
+		hooks: o.Webhooks.withDefaults(), notify: o.Notify.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), knowledge: newKnowledge(o.Knowledge)}
 }
 
 // wakeup is a worker's signal and the kinds of work it does.

@@ -88,13 +88,7 @@ func (s *Service) fanOutAll(ctx context.Context, q *storage.Q) error {
 
 // fanoutPosition is the seq of the last event fanned out (0: none yet).
 func fanoutPosition(ctx context.Context, q *storage.Q) (int64, error) {
-	v, err := q.Setting(ctx, fanoutKey)
-	if isNotFound(err) {
-		return 0, nil
-	} else if err != nil {
-		return 0, err
-	}
-	return strconv.ParseInt(v, 10, 64)
+	return seqSetting(ctx, q, fanoutKey)
 }
 
 func subscribed(e *support.WebhookEndpoint, typ string) bool {

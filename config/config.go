@@ -65,6 +65,9 @@ type Config struct {
 		GiveUpAfter time.Duration   `koanf:"give_up_after"`
 		Timeout     time.Duration   `koanf:"timeout"`
 	} `koanf:"webhooks"`
+	Notify struct {
+		WaitingAfter time.Duration `koanf:"waiting_after"`
+	} `koanf:"notify"`
 	Knowledge struct {
 		SyncMinInterval time.Duration `koanf:"sync_min_interval"`
 		NightlyAt       string        `koanf:"nightly_at"`
@@ -251,6 +254,9 @@ func (c *Config) check() error {
 	}
 	if c.Webhooks.Timeout <= 0 || c.Webhooks.GiveUpAfter <= 0 {
 		bad("webhooks", "timeout and give_up_after must be positive")
+	}
+	if c.Notify.WaitingAfter < time.Second || c.Notify.WaitingAfter > 24*time.Hour {
+		bad("notify.waiting_after", "must be between 1s and 24h, got %s", c.Notify.WaitingAfter)
 	}
 	if _, err := time.Parse("15:04", c.Knowledge.NightlyAt); err != nil {
 		bad("knowledge.nightly_at", "must be HH:MM (UTC), got %q", c.Knowledge.NightlyAt)

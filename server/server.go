@@ -72,6 +72,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 	if err := s.bootstrap(ctx, o.Out); err != nil {
 		return nil, err
 	}
+	if _, err := s.svc.EnsureVAPIDKeys(ctx); err != nil { // browsers subscribe with the public half
+		return nil, fmt.Errorf("push keys: %w", err)
+	}
 	return s, nil
 }
 

@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"chatsvc/app"
 	"chatsvc/config"
 	"chatsvc/mailer"
+	"chatsvc/push"
 )
 
 // backgroundWorkers lists the workers serve runs beside the HTTP server.
@@ -27,5 +29,17 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 			Visitors: cfg.Retention.Visitors}),
 		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
 		svc.AssistantWorker(),
+		svc.NotifyWorker(),
+		pushSender(cfg, svc).Worker(),
 	}, append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...)...)
+}
+
+// pushSender sends the dashboard's pushes. Push services want a way to reach
+// the operator: the public URL when it is https, else owner_email.
+func pushSender(cfg *config.Config, svc *app.Service) *push.Sender {
+	subscriber := cfg.PublicURL
+	if !strings.HasPrefix(subscriber, "https:") && cfg.OwnerEmail != "" {
+		subscriber = cfg.OwnerEmail
+	}
+	return push.New(svc, push.Options{Subscriber: subscriber, AllowPrivate: cfg.Network.AllowPrivate})
 }

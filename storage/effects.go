@@ -10,6 +10,7 @@ const (
 	QueueAssistant                    // visitor messages for the assistant (or a slot freed by an answer)
 	QueueKnowledge                    // knowledge sources to sync or index
 	QueueDeliveries                   // webhook deliveries to send
+	QueuePushes                       // Web Push notifications to send
 )
 
 // Effects is what a committed write did that others wait for.

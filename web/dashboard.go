@@ -47,6 +47,7 @@ func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string) {
 	}
 	assets, _ := fs.Sub(dashboardFS, "dashboard_assets/static")
 	mux.Handle("GET /app/static/", withSecureHeaders(dashboardCSP, http.StripPrefix("/app/static/", http.FileServerFS(assets))))
+	mux.Handle("GET /app/sw.js", withSecureHeaders(dashboardCSP, http.HandlerFunc(serviceWorker)))
 	mux.Handle("GET /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signInPage)))
 	mux.Handle("POST /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signIn)))
 	for _, rt := range d.allRoutes() {
@@ -102,6 +103,9 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/webhooks/{id}/resend", d.resendEvent},
 		{"GET /app/settings", d.settings},
 		{"POST /app/settings/{id}", d.updateSettings},
+		{"GET /app/push/key", d.pushKey},
+		{"POST /app/push/subscriptions", d.subscribePush},
+		{"POST /app/push/unsubscribe", d.unsubscribePush},
 	}
 }
 

@@ -81,6 +81,9 @@ func dashRoutes(o dashObjects) []struct {
 		{"POST", "/app/canned-replies", url.Values{"shortcut": {"bye"}, "title": {"Bye"}, "body": {"Goodbye"}}},
 		{"POST", "/app/canned-replies/" + o.cnr + "/delete", url.Values{}},
 		{"GET", "/app/search?q=order", nil},
+		{"GET", "/app/push/key", nil},
+		{"POST", "/app/push/subscriptions", pushForm("https://push.example/send/1")},
+		{"POST", "/app/push/unsubscribe", url.Values{"endpoint": {"https://push.example/send/1"}}},
 	}
 }
 

@@ -1,6 +1,7 @@
 // Live updates for the dashboard: the server streams the inbox's state
 // (Server-Sent Events); on a change this page's live regions are reloaded
-// and the title shows how many conversations wait for a person.
+// the title shows how many messages the member has not read, and the badge
+// how many conversations wait for a person.
 const title = document.title;
 const badge = document.getElementById("badge");
 let digest = null; // the last state seen
@@ -22,7 +23,7 @@ async function refresh() {
 }
 
 function show(state) {
-  document.title = state.waiting > 0 ? `(${state.waiting}) ${title}` : title;
+  document.title = state.unread > 0 ? `(${state.unread}) ${title}` : title;
   if (badge) {
     badge.hidden = state.waiting === 0;
     badge.textContent = String(state.waiting);

@@ -1,0 +1,221 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"chatsvc/storage"
+	"chatsvc/support"
+)
+
+// NotifyOptions are the notify.* settings.
+type NotifyOptions struct {
+	// WaitingAfter is how long a conversation waits for a person before the
+	// team is e-mailed (default DefaultWaitingAfter).
+	WaitingAfter time.Duration
+	// AllowHTTP accepts http:// push endpoints (network.allow_private).
+	AllowHTTP bool
+}
+
+// DefaultWaitingAfter is notify.waiting_after's default.
+const DefaultWaitingAfter = 2 * time.Minute
+
+func (o NotifyOptions) withDefaults() NotifyOptions {
+	if o.WaitingAfter <= 0 {
+		o.WaitingAfter = DefaultWaitingAfter
+	}
+	return o
+}
+
+// MailConversationWaiting is the template of the e-mail telling a member a
+// conversation has waited for a person longer than notify.waiting_after.
+const MailConversationWaiting = "conversation_waiting"
+
+// notifyKey is the setting holding the seq of the last event the
+// notifications followed.
+const notifyKey = "notify.seq"
+
+// NotifyWorker follows the events to schedule waiting alerts and queue
+// pushes, and queues the alerts' e-mails when they fall due. Its interval
+// is a second so an alert leaves at its delay, not a tick later.
+func (s *Service) NotifyWorker() Worker {
+	return Worker{Name: "notify", Every: time.Second, Wake: s.Wakeup(storage.QueueEvents), Step: s.NotifyStep}
+}
+
+// NotifyStep does one round of the notify worker: the events written since
+// the last round, then the alerts now due. more reports work left.
+func (s *Service) NotifyStep(ctx context.Context) (more bool, err error) {
+	more, err = s.followEvents(ctx, 500)
+	if err != nil {
+		return false, err
+	}
+	due, err := s.db.Read().DueWaitingAlerts(ctx, s.stamp(), 100)
+	if err != nil || len(due) == 0 {
+		return more, err
+	}
+	err = s.write(ctx, func(q *storage.Q) error {
+		for _, a := range due {
+			if err := s.sendWaitingAlert(ctx, q, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return more || len(due) == 100, err
+}
+
+// followEvents reads up to limit events after the notify position and, in
+// one write with the new position, schedules and queues what they call for.
+func (s *Service) followEvents(ctx context.Context, limit int) (more bool, err error) {
+	// Most rounds find nothing new; a reader says so without the writer.
+	if after, err := seqSetting(ctx, s.db.Read(), notifyKey); err != nil {
+		return false, err
+	} else if last, err := s.db.Read().LastEventSeq(ctx); err != nil || last <= after {
+		return false, err
+	}
+	return writeResult(ctx, s, func(q *storage.Q) (bool, error) {
+		after, err := seqSetting(ctx, q, notifyKey)
+		if err != nil {
+			return false, err
+		}
+		events, err := q.EventsAfter(ctx, after, limit)
+		if err != nil || len(events) == 0 {
+			return false, err
+		}
+		for _, ev := range events {
+			if err := s.notifyEvent(ctx, q, ev); err != nil {
+				return false, err
+			}
+		}
+		return len(events) == limit, q.SetSetting(ctx, notifyKey, strconv.FormatInt(events[len(events)-1].Seq, 10))
+	})
+}
+
+// seqSetting reads an event position kept in the settings (0: none yet).
+func seqSetting(ctx context.Context, q *storage.Q, key string) (int64, error) {
+	v, err := q.Setting(ctx, key)
+	if isNotFound(err) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+// notifyEvent schedules the alert of a conversation that starts waiting and
+// pushes it to the team, and pushes a visitor's message to the assignee.
+func (s *Service) notifyEvent(ctx context.Context, q *storage.Q, ev *support.Event) error {
+	switch ev.Type {
+	case EventConversationHandedOff:
+		var c support.Conversation
+		if err := json.Unmarshal(ev.Data, &c); err != nil || c.Status != StatusWaiting {
+			return err
+		}
+		due := support.At(ev.CreatedAt.Time().Add(s.notify.WaitingAfter))
+		if err := q.InsertWaitingAlert(ctx, &storage.WaitingAlert{ConversationID: c.ID, Mode: ev.Mode,
+			WaitingSince: ev.CreatedAt, DueAt: due}); err != nil {
+			return err
+		}
+		return s.queuePushes(ctx, q, recipients(c.AssigneeID), pushNote{Title: "A visitor is waiting",
+			Body: conversationTitle(&c), ConversationID: c.ID})
+	case EventMessageCreated:
+		var m support.Message
+		if err := json.Unmarshal(ev.Data, &m); err != nil || m.Author.Type != support.AuthorContact {
+			return err
+		}
+		c, err := q.Conversation(ctx, ev.Mode, m.ConversationID)
+		if isNotFound(err) || (err == nil && c.AssigneeID == nil) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		return s.queuePushes(ctx, q, []string{*c.AssigneeID}, pushNote{Title: "New message from a visitor",
+			Body: preview(m.Body, 120), ConversationID: c.ID})
+	}
+	return nil
+}
+
+// recipients are the members told about a conversation: its assignee, or
+// everyone (nil) when it has none.
+func recipients(assigneeID *string) []string {
+	if assigneeID == nil {
+		return nil
+	}
+	return []string{*assigneeID}
+}
+
+// sendWaitingAlert queues the e-mails of an alert now due, unless a person
+// answered or the conversation left waiting meanwhile, and marks it done:
+// each conversation is alerted about once.
+func (s *Service) sendWaitingAlert(ctx context.Context, q *storage.Q, a *storage.WaitingAlert) error {
+	c, err := q.Conversation(ctx, a.Mode, a.ConversationID)
+	if isNotFound(err) {
+		return q.SetWaitingAlertStatus(ctx, a.ConversationID, storage.AlertSkipped)
+	} else if err != nil {
+		return err
+	}
+	answered, err := q.AgentWroteSince(ctx, c.ID, a.WaitingSince)
+	if err != nil {
+		return err
+	}
+	if answered || c.Status != StatusWaiting {
+		return q.SetWaitingAlertStatus(ctx, c.ID, storage.AlertSkipped)
+	}
+	members, err := s.alertedMembers(ctx, q, c)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(map[string]any{"conversation": c, "title": conversationTitle(c),
+		"url": s.conversationURL(c.ID), "waited_minutes": int(s.notify.WaitingAfter.Minutes())})
+	if err != nil {
+		return err
+	}
+	now := s.stamp()
+	for _, m := range members {
+		name := m.Name
+		if err := q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: c.Mode, Template: MailConversationWaiting,
+			ToEmail: m.Email, ToName: &name, Data: data, NextAttemptAt: now, CreatedAt: now}); err != nil {
+			return err
+		}
+	}
+	return q.SetWaitingAlertStatus(ctx, c.ID, storage.AlertSent)
+}
+
+// alertedMembers are the members a waiting conversation is e-mailed to.
+func (s *Service) alertedMembers(ctx context.Context, q *storage.Q, c *support.Conversation) ([]*support.Member, error) {
+	if c.AssigneeID != nil {
+		m, err := q.Member(ctx, *c.AssigneeID)
+		if err == nil {
+			return []*support.Member{m}, nil
+		} else if !isNotFound(err) {
+			return nil, err
+		}
+	}
+	return q.Members(ctx)
+}
+
+// conversationURL is where the dashboard shows a conversation.
+func (s *Service) conversationURL(id string) string {
+	return strings.TrimRight(s.att.publicURL, "/") + "/app/conversations/" + id
+}
+
+// conversationTitle names a conversation in a notification.
+func conversationTitle(c *support.Conversation) string {
+	if c.Subject != nil && *c.Subject != "" {
+		return preview(*c.Subject, 120)
+	}
+	return "Conversation " + c.ID
+}
+
+// preview cuts text to at most n characters, marking the cut.
+func preview(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	return string([]rune(text)[:n-1]) + "…"
+}
