@@ -17,6 +17,7 @@ type knowledgeSourceObject struct{}
 type webhookEndpointObject struct{}
 type webhookDeliveryObject struct{}
 type noteObject struct{}
+type ticketCommentObject struct{}
 
 var (
 	conversationName    = []byte("conversation")
@@ -27,6 +28,7 @@ var (
 	webhookEndpointName = []byte("webhook_endpoint")
 	webhookDeliveryName = []byte("webhook_delivery")
 	noteName            = []byte("note")
+	ticketCommentName   = []byte("ticket_comment")
 )
 
 func (conversationObject) MarshalText() ([]byte, error)    { return conversationName, nil }
@@ -37,6 +39,7 @@ func (knowledgeSourceObject) MarshalText() ([]byte, error) { return knowledgeSou
 func (webhookEndpointObject) MarshalText() ([]byte, error) { return webhookEndpointName, nil }
 func (webhookDeliveryObject) MarshalText() ([]byte, error) { return webhookDeliveryName, nil }
 func (noteObject) MarshalText() ([]byte, error)            { return noteName, nil }
+func (ticketCommentObject) MarshalText() ([]byte, error)   { return ticketCommentName, nil }
 
 func (*conversationObject) UnmarshalText(b []byte) error    { return isObject(b, conversationName) }
 func (*messageObject) UnmarshalText(b []byte) error         { return isObject(b, messageName) }
@@ -46,6 +49,7 @@ func (*knowledgeSourceObject) UnmarshalText(b []byte) error { return isObject(b,
 func (*webhookEndpointObject) UnmarshalText(b []byte) error { return isObject(b, webhookEndpointName) }
 func (*webhookDeliveryObject) UnmarshalText(b []byte) error { return isObject(b, webhookDeliveryName) }
 func (*noteObject) UnmarshalText(b []byte) error            { return isObject(b, noteName) }
+func (*ticketCommentObject) UnmarshalText(b []byte) error   { return isObject(b, ticketCommentName) }
 
 func isObject(got, want []byte) error {
 	if string(got) != string(want) {

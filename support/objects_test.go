@@ -21,6 +21,7 @@ func TestObjectNames(t *testing.T) {
 		{&WebhookEndpoint{}, "webhook_endpoint"},
 		{&WebhookAttempt{}, "webhook_delivery"},
 		{&Note{}, "note"},
+		{&TicketComment{}, "ticket_comment"},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.v)
