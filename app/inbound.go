@@ -133,7 +133,21 @@ func (s *Service) skipMail(ctx context.Context, m InboundMail) error {
 	if m.Checkpoint == nil {
 		return nil
 	}
-	return s.db.Write(ctx, func(q *storage.Q) error { return saveCheckpoint(ctx, q, m.Checkpoint) })
+	return s.SkipInbound(ctx, *m.Checkpoint)
+}
+
+// SkipInbound moves a poller past a message it leaves alone.
+func (s *Service) SkipInbound(ctx context.Context, position Setting) error {
+	return s.db.Write(ctx, func(q *storage.Q) error { return saveCheckpoint(ctx, q, &position) })
+}
+
+// InboundPosition is a poller's saved position, "" before its first message.
+func (s *Service) InboundPosition(ctx context.Context, key string) (string, error) {
+	v, err := s.db.Read().Setting(ctx, key)
+	if isNotFound(err) {
+		return "", nil
+	}
+	return v, err
 }
 
 func saveCheckpoint(ctx context.Context, q *storage.Q, c *Setting) error {

@@ -37,18 +37,16 @@ type loop struct {
 	sink   *sink
 	mailer *mailer.Mailer
 	inAddr string // the receiver's address
+
+	perSender int
 }
 
 func newLoop(t *testing.T, perSender int) *loop {
 	t.Helper()
-	l := &loop{t: t, dir: t.TempDir(), clock: testenv.NewClock(testenv.T0, time.Millisecond), sink: newSink(t)}
-	l.db = testenv.OpenDB(t, l.dir)
-	l.svc = app.New(l.db, app.Options{Now: l.clock.Now, PublicURL: "https://chat.example.com", InboundPerSender: perSender,
-		Files: files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
-	_, port, _ := net.SplitHostPort(l.sink.addr)
-	p, _ := strconv.Atoi(port)
-	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: p, TLS: "none", From: "Support <support@" + domain + ">",
-		PublicURL: "https://chat.example.com", ReplyDomain: domain}, l.svc)
+	l := &loop{t: t, dir: t.TempDir(), clock: testenv.NewClock(testenv.T0, time.Millisecond), sink: newSink(t),
+		perSender: perSender}
+	l.open()
+	t.Cleanup(func() { l.db.Close() })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +56,33 @@ func newLoop(t *testing.T, perSender int) *loop {
 	go rx.Serve(ln)
 	t.Cleanup(func() { rx.Close(context.Background()) })
 	return l
+}
+
+// open starts the service over the data dir (again, after restart).
+func (l *loop) open() {
+	l.t.Helper()
+	db, err := storage.Open(context.Background(), l.dir)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	db.ReplayEveryBatch()
+	l.db = db
+	l.svc = app.New(l.db, app.Options{Now: l.clock.Now, PublicURL: "https://chat.example.com", InboundPerSender: l.perSender,
+		Files: files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
+	_, port, _ := net.SplitHostPort(l.sink.addr)
+	p, _ := strconv.Atoi(port)
+	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: p, TLS: "none", From: "Support <support@" + domain + ">",
+		PublicURL: "https://chat.example.com", ReplyDomain: domain}, l.svc)
+}
+
+// restart stops the service and starts it again on the same data dir, as
+// a new process would.
+func (l *loop) restart() {
+	l.t.Helper()
+	if err := l.db.Close(); err != nil {
+		l.t.Fatal(err)
+	}
+	l.open()
 }
 
 // send delivers the outbox to the sink and returns what arrived, parsed.

@@ -16,7 +16,8 @@ import (
 func NewService(db *storage.DB, cfg *config.Config, idx *search.Index) *app.Service {
 	store := files.New(files.Options{Dir: filepath.Join(cfg.DataDir, "files"), MaxBytes: cfg.Attachments.MaxBytes,
 		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
-	o := app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg)}
+	o := app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg),
+		InboundPerSender: cfg.Inbound.PerSender}
 	if idx != nil {
 		o.Knowledge, o.Assistant = knowledgeOptions(cfg, idx), newAssistant(cfg, idx)
 	}

@@ -27,5 +27,5 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 			Visitors: cfg.Retention.Visitors}),
 		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
 		svc.AssistantWorker(),
-	}, append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...)...)
+	}, append(append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...), imapWorkers(cfg, svc)...)...)
 }
