@@ -161,13 +161,20 @@ func fileSignature(key []byte, id, name string, expires int64) string {
 // sign fills m.Attachments from its stored files, with URLs valid for
 // AttachmentURLTTL from now.
 func (s *Service) sign(key []byte, m *support.Message) {
+	m.Attachments = s.signFiles(key, m.Files)
+}
+
+// signFiles shows stored files as attachments with URLs valid for
+// AttachmentURLTTL from now.
+func (s *Service) signFiles(key []byte, files []support.StoredFile) []support.Attachment {
 	expires := s.now().Add(AttachmentURLTTL).Unix()
-	m.Attachments = make([]support.Attachment, len(m.Files))
-	for i, f := range m.Files {
+	out := make([]support.Attachment, len(files))
+	for i, f := range files {
 		u := strings.TrimRight(s.att.publicURL, "/") + "/files/" + f.ID + "/" + url.PathEscape(f.Name) +
 			"?expires=" + strconv.FormatInt(expires, 10) + "&signature=" + fileSignature(key, f.ID, f.Name, expires)
-		m.Attachments[i] = support.Attachment{URL: u, Name: f.Name, Size: f.Size}
+		out[i] = support.Attachment{URL: u, Name: f.Name, Size: f.Size}
 	}
+	return out
 }
 
 // present signs the attachments of messages about to be shown.

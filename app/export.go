@@ -23,11 +23,11 @@ type ConversationExport struct {
 	Notes        []*support.Note       `json:"notes"`
 }
 
-// TicketExport is one of the contact's tickets with its comments (none
-// are kept yet, so the list is empty).
+// TicketExport is one of the contact's tickets with its comments, oldest
+// first, internal ones included.
 type TicketExport struct {
-	Ticket   *support.Ticket `json:"ticket"`
-	Comments []any           `json:"comments"`
+	Ticket   *support.Ticket          `json:"ticket"`
+	Comments []*support.TicketComment `json:"comments"`
 }
 
 // ExportContact gathers, from one snapshot, the contact and the
@@ -54,7 +54,11 @@ func (s *Service) ExportContact(ctx context.Context, mode support.Mode, id strin
 			out.Conversations = append(out.Conversations, ce)
 		}
 		for _, t := range tickets {
-			out.Tickets = append(out.Tickets, TicketExport{Ticket: t, Comments: []any{}})
+			cs, err := q.TicketComments(ctx, t.ID, storage.Page{Limit: -1})
+			if err != nil {
+				return err
+			}
+			out.Tickets = append(out.Tickets, TicketExport{Ticket: t, Comments: append([]*support.TicketComment{}, cs...)})
 		}
 		return nil
 	})

@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -38,6 +39,7 @@ type Service struct {
 	passwordChecks passwordChecks // bounds concurrent sign-in checks (password_checks.go)
 
 	knowledge *knowledge // crawling and indexing; nil without Options.Knowledge
+	perSender int        // inbound e-mails taken from one sender per hour
 }
 
 // Options tune a Service; zero values take defaults.
@@ -64,6 +66,9 @@ type Options struct {
 	// PasswordCheckWait is how long a sign-in waits for a free password
 	// check; 0 means PasswordCheckWait.
 	PasswordCheckWait time.Duration
+	// InboundPerSender caps the e-mails taken in from one sender per hour;
+	// 0 means DefaultInboundPerSender.
+	InboundPerSender int
 }
 
 // New returns a Service over db.
@@ -73,7 +78,8 @@ func New(db *storage.DB, o Options) *Service {
 	}
 	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
 		assistant: newAssistantQueue(o.Assistant, o.ReplyWait), visitors: newVisitorLimits(),
-		hooks: o.Webhooks.withDefaults(), notify: o.Notify.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), knowledge: newKnowledge(o.Knowledge)}
+		hooks: o.Webhooks.withDefaults(), notify: o.Notify.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), knowledge: newKnowledge(o.Knowledge),
+		perSender: cmp.Or(o.InboundPerSender, DefaultInboundPerSender)}
 }
 
 // wakeup is a worker's signal and the kinds of work it does.

@@ -131,46 +131,51 @@ func (s *Service) createTicket(ctx context.Context, mode support.Mode, in Ticket
 		return nil, err
 	}
 	return writeResult(ctx, s, func(q *storage.Q) (*support.Ticket, error) {
-		now := s.stamp()
-		contact, err := s.ticketContact(ctx, q, mode, in, now)
-		if err != nil {
-			return nil, err
-		}
-		t := &support.Ticket{ID: NewID(PrefixTicket), Mode: mode, Subject: in.Subject.V,
-			Description: in.Description.ptr(), Status: TicketOpen, Priority: PriorityNormal, ContactID: contact.ID,
-			Tags: dedupe(in.Tags.V), CreatedAt: now, UpdatedAt: now}
-		if in.Priority.has() {
-			t.Priority = in.Priority.V
-		}
-		if in.ConversationID.has() {
-			if _, err := q.Conversation(ctx, mode, in.ConversationID.V); err != nil {
-				return nil, found(err, noSuchRef("conversation_id", "conversation", in.ConversationID.V))
-			}
-			t.ConversationID = in.ConversationID.ptr()
-		}
-		if in.AssigneeID.has() {
-			if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
-				return nil, err
-			}
-			t.AssigneeID = in.AssigneeID.ptr()
-		}
-		if t.Metadata, err = mergeMetadata("metadata", nil, in.Metadata.V); err != nil {
-			return nil, err
-		}
-		if t.Number, err = q.NextTicketNumber(ctx, mode); err != nil {
-			return nil, err
-		}
-		if err := q.InsertTicket(ctx, t); err != nil {
-			return nil, err
-		}
-		if err := s.emit(ctx, q, mode, EventTicketCreated, t.ID, t, now); err != nil {
-			return nil, err
-		}
-		if confirm == nil {
-			return t, nil
-		}
-		return t, confirm(ctx, q, contact, t, now)
+		return s.openTicket(ctx, q, mode, in, confirm)
 	})
+}
+
+// openTicket writes a new ticket checked by in.validate, in q's transaction.
+func (s *Service) openTicket(ctx context.Context, q *storage.Q, mode support.Mode, in TicketCreate, confirm ticketConfirmation) (*support.Ticket, error) {
+	now := s.stamp()
+	contact, err := s.ticketContact(ctx, q, mode, in, now)
+	if err != nil {
+		return nil, err
+	}
+	t := &support.Ticket{ID: NewID(PrefixTicket), Mode: mode, Subject: in.Subject.V,
+		Description: in.Description.ptr(), Status: TicketOpen, Priority: PriorityNormal, ContactID: contact.ID,
+		Tags: dedupe(in.Tags.V), CreatedAt: now, UpdatedAt: now}
+	if in.Priority.has() {
+		t.Priority = in.Priority.V
+	}
+	if in.ConversationID.has() {
+		if _, err := q.Conversation(ctx, mode, in.ConversationID.V); err != nil {
+			return nil, found(err, noSuchRef("conversation_id", "conversation", in.ConversationID.V))
+		}
+		t.ConversationID = in.ConversationID.ptr()
+	}
+	if in.AssigneeID.has() {
+		if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
+			return nil, err
+		}
+		t.AssigneeID = in.AssigneeID.ptr()
+	}
+	if t.Metadata, err = mergeMetadata("metadata", nil, in.Metadata.V); err != nil {
+		return nil, err
+	}
+	if t.Number, err = q.NextTicketNumber(ctx, mode); err != nil {
+		return nil, err
+	}
+	if err := q.InsertTicket(ctx, t); err != nil {
+		return nil, err
+	}
+	if err := s.emit(ctx, q, mode, EventTicketCreated, t.ID, t, now); err != nil {
+		return nil, err
+	}
+	if confirm == nil {
+		return t, nil
+	}
+	return t, confirm(ctx, q, contact, t, now)
 }
 
 // ticketContact resolves the contact of a new ticket.

@@ -70,7 +70,7 @@ const (
 // (docs/api.md, Events).
 var WebhookEventTypes = []string{
 	EventConversationCreated, EventConversationHandedOff, EventConversationClosed, EventConversationRated, EventMessageCreated,
-	EventTicketCreated, EventTicketUpdated, EventTicketSolved, EventContactCreated,
+	EventTicketCreated, EventTicketUpdated, EventTicketSolved, EventTicketCommentCreated, EventContactCreated,
 	EventKnowledgeSourceReady, EventKnowledgeSourceFailed,
 }
 

@@ -89,6 +89,7 @@ type Config struct {
 		From     string `koanf:"from"`
 		TLS      string `koanf:"tls"`
 	} `koanf:"smtp"`
+	Inbound   Inbound `koanf:"inbound"`
 	Assistant struct {
 		Provider string `koanf:"provider"`
 		OpenAI   struct {
@@ -279,6 +280,7 @@ func (c *Config) check() error {
 	if !oneOf(c.SMTP.TLS, "none", "starttls", "tls") {
 		bad("smtp.tls", "must be none, starttls or tls, got %q", c.SMTP.TLS)
 	}
+	errs = append(errs, c.Inbound.check()...)
 	if !oneOf(c.Assistant.Provider, "extractive", "openai") {
 		bad("assistant.provider", "must be extractive or openai, got %q", c.Assistant.Provider)
 	}

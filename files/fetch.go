@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -124,4 +125,14 @@ func SafeType(ct string) string {
 		return ct
 	}
 	return "application/octet-stream"
+}
+
+// Save stores r's bytes, up to the store's limit, as a file called name:
+// the path of files that arrive with an e-mail rather than by URL.
+func (s *Store) Save(r io.Reader, name string) (Blob, error) {
+	hash, size, head, err := s.put(r)
+	if err != nil {
+		return Blob{}, err
+	}
+	return Blob{Hash: hash, Size: size, ContentType: http.DetectContentType(head), Name: CleanName(name)}, nil
 }

@@ -39,6 +39,7 @@ type Config struct {
 	TLSConfig   *tls.Config // nil: the system's roots, verified against Host
 	PublicURL   string
 	TemplateDir string        // overrides of the built-in templates
+	ReplyDomain string        // inbound.domain: replies go to reply+<id>@ it; empty: no Reply-To
 	Timeout     time.Duration // one connection; 0: 30s
 }
 
@@ -46,7 +47,7 @@ type Config struct {
 func FromConfig(cfg *config.Config) Config {
 	return Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password,
 		From: cfg.SMTP.From, TLS: cfg.SMTP.TLS, PublicURL: cfg.PublicURL,
-		TemplateDir: filepath.Join(cfg.DataDir, TemplateDirName)}
+		TemplateDir: filepath.Join(cfg.DataDir, TemplateDirName), ReplyDomain: cfg.Inbound.Domain}
 }
 
 const batchSize = 20
@@ -220,6 +221,9 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	// order in which a thread's messages were meant to arrive.
 	msg.SetDateWithValue(ml.CreatedAt.Time())
 	msg.SetGenHeader(gomail.HeaderXAutoResponseSuppress, "All")
+	if err := m.routeReplies(msg, ml); err != nil {
+		return nil, err
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, text)
 	msg.AddAlternativeString(gomail.TypeTextHTML, html)
 	return msg, nil
@@ -248,4 +252,21 @@ func (m *Mailer) publicHost() string {
 		return u.Hostname()
 	}
 	return "localhost"
+}
+
+// routeReplies makes answers come back: a Reply-To whose token names this
+// e-mail, when inbound mail is set up. Notifications say they were sent by
+// a machine (RFC 3834), so auto-responders stay quiet; an agent's own words
+// do not.
+func (m *Mailer) routeReplies(msg *gomail.Msg, ml *storage.Mail) error {
+	if ml.Template != app.MailTicketComment {
+		msg.SetGenHeader(gomail.Header("Auto-Submitted"), "auto-generated")
+	}
+	if m.cfg.ReplyDomain == "" {
+		return nil
+	}
+	if err := msg.ReplyTo(app.ReplyAddressPrefix + ml.ID + "@" + m.cfg.ReplyDomain); err != nil {
+		return fmt.Errorf("%w: reply-to: %v", errBadMail, err)
+	}
+	return nil
 }

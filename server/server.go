@@ -39,6 +39,7 @@ type Server struct {
 	version string
 	command string // how the operator runs the command line (Options.Command)
 	ln      net.Listener
+	mailIn  net.Listener // the inbound SMTP receiver's; nil without one
 	db      *storage.DB
 	index   *search.Index
 	svc     *app.Service
@@ -59,6 +60,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 			s.Close()
 		}
 	}()
+	if s.mailIn, err = bindInbound(s.cfg); err != nil {
+		return nil, err
+	}
 	if s.db, err = storage.Open(ctx, s.cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
@@ -110,6 +114,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		return nil
 	}
+	defer serveInbound(s.mailIn, s.svc, s.cfg)()
 	srv := web.NewServer(s.cfg.Addr, web.HandlerWith(s.svc, s.webOptions(ready)))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(s.ln) }()
@@ -132,6 +137,9 @@ func (s *Server) Run(ctx context.Context) error {
 // once Run has returned (or instead of Run).
 func (s *Server) Close() error {
 	s.ln.Close() // already closed when Run served on it
+	if s.mailIn != nil {
+		s.mailIn.Close()
+	}
 	var errs []error
 	if s.index != nil {
 		errs = append(errs, s.index.Close())

@@ -17,7 +17,8 @@ func NewService(db *storage.DB, cfg *config.Config, idx *search.Index) *app.Serv
 	store := files.New(files.Options{Dir: filepath.Join(cfg.DataDir, "files"), MaxBytes: cfg.Attachments.MaxBytes,
 		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
 	o := app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg),
-		Notify: app.NotifyOptions{WaitingAfter: cfg.Notify.WaitingAfter, AllowHTTP: cfg.Network.AllowPrivate}}
+		Notify:           app.NotifyOptions{WaitingAfter: cfg.Notify.WaitingAfter, AllowHTTP: cfg.Network.AllowPrivate},
+		InboundPerSender: cfg.Inbound.PerSender}
 	if idx != nil {
 		vectors := newVectors(cfg, db)
 		o.Knowledge, o.Assistant = knowledgeOptions(cfg, idx, vectors), newAssistant(cfg, idx, vectors)

@@ -31,7 +31,7 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 		svc.AssistantWorker(),
 		svc.NotifyWorker(),
 		pushSender(cfg, svc).Worker(),
-	}, append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...)...)
+	}, append(append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...), imapWorkers(cfg, svc)...)...)
 }
 
 // pushSender sends the dashboard's pushes. Push services want a way to reach

@@ -20,7 +20,8 @@ func (q *Q) InsertAttachments(ctx context.Context, m *support.Message) error {
 // Attachment returns the stored file with id, or ErrNotFound.
 func (q *Q) Attachment(ctx context.Context, id string) (*support.StoredFile, error) {
 	f := &support.StoredFile{}
-	err := q.row(ctx, `SELECT id, hash, name, size, content_type FROM attachments WHERE id = ?`, id).
+	err := q.row(ctx, `SELECT id, hash, name, size, content_type FROM attachments WHERE id = ?
+		UNION ALL SELECT id, hash, name, size, content_type FROM ticket_comment_files WHERE id = ?`, id, id).
 		Scan(&f.ID, &f.Hash, &f.Name, &f.Size, &f.ContentType)
 	return f, notFound(err)
 }

@@ -19,6 +19,7 @@ type webhookDeliveryObject struct{}
 type noteObject struct{}
 type cannedReplyObject struct{}
 type searchResultObject struct{}
+type ticketCommentObject struct{}
 
 var (
 	conversationName    = []byte("conversation")
@@ -31,6 +32,7 @@ var (
 	noteName            = []byte("note")
 	cannedReplyName     = []byte("canned_reply")
 	searchResultName    = []byte("search_result")
+	ticketCommentName   = []byte("ticket_comment")
 )
 
 func (conversationObject) MarshalText() ([]byte, error)    { return conversationName, nil }
@@ -43,6 +45,7 @@ func (webhookDeliveryObject) MarshalText() ([]byte, error) { return webhookDeliv
 func (noteObject) MarshalText() ([]byte, error)            { return noteName, nil }
 func (cannedReplyObject) MarshalText() ([]byte, error)     { return cannedReplyName, nil }
 func (searchResultObject) MarshalText() ([]byte, error)    { return searchResultName, nil }
+func (ticketCommentObject) MarshalText() ([]byte, error)   { return ticketCommentName, nil }
 
 func (*conversationObject) UnmarshalText(b []byte) error    { return isObject(b, conversationName) }
 func (*messageObject) UnmarshalText(b []byte) error         { return isObject(b, messageName) }
@@ -54,6 +57,7 @@ func (*webhookDeliveryObject) UnmarshalText(b []byte) error { return isObject(b,
 func (*noteObject) UnmarshalText(b []byte) error            { return isObject(b, noteName) }
 func (*cannedReplyObject) UnmarshalText(b []byte) error     { return isObject(b, cannedReplyName) }
 func (*searchResultObject) UnmarshalText(b []byte) error    { return isObject(b, searchResultName) }
+func (*ticketCommentObject) UnmarshalText(b []byte) error   { return isObject(b, ticketCommentName) }
 
 func isObject(got, want []byte) error {
 	if string(got) != string(want) {

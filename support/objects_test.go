@@ -23,6 +23,7 @@ func TestObjectNames(t *testing.T) {
 		{&Note{}, "note"},
 		{&CannedReply{}, "canned_reply"},
 		{&SearchResult{}, "search_result"},
+		{&TicketComment{}, "ticket_comment"},
 	}
 	for _, c := range cases {
 		b, err := json.Marshal(c.v)

@@ -19,3 +19,27 @@ type Ticket struct {
 	UpdatedAt      Timestamp         `json:"updated_at"`
 	SolvedAt       *Timestamp        `json:"solved_at"`
 }
+
+// Ways a ticket comment came in.
+const (
+	ViaAPI       = "api"
+	ViaDashboard = "dashboard"
+	ViaEmail     = "email"
+)
+
+// TicketComment is one entry of a ticket's thread, as the API shows it:
+// public ones are the exchange with the contact, internal ones (Public
+// false) stay with the team.
+type TicketComment struct {
+	ID          string              `json:"id"`
+	Object      ticketCommentObject `json:"object"`
+	Mode        Mode                `json:"-"`
+	TicketID    string              `json:"ticket_id"`
+	Author      Author              `json:"author"`
+	Body        string              `json:"body"`
+	Public      bool                `json:"public"`
+	Attachments []Attachment        `json:"attachments"` // signed afresh for each response
+	Files       []StoredFile        `json:"-"`           // what the attachments column holds
+	Via         string              `json:"via"`
+	CreatedAt   Timestamp           `json:"created_at"`
+}

@@ -23,12 +23,7 @@ const chromiumPath = "/usr/bin/chromium"
 // the system's temp dir) in light and dark mode, phone and desktop sized.
 func TestBrowserWidget(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := browserTab(t, 60*time.Second)
 
 	source := chromedp.CSS(`.csw-bot .csw-src a[href="https://example.com/help/refunds"]`)
 	err := chromedp.Do(ctx,

@@ -85,6 +85,7 @@ func (d *dashboard) routes() []dashRoute {
 		{"GET /app/tickets", d.tickets},
 		{"GET /app/tickets/{id}", d.ticket},
 		{"POST /app/tickets/{id}", d.updateTicket},
+		{"POST /app/tickets/{id}/comments", d.commentTicket},
 		{"GET /app/contacts", d.contacts},
 		{"GET /app/contacts/{id}", d.contact},
 		{"GET /app/contacts/{id}/export", d.exportContact},

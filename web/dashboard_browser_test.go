@@ -288,6 +288,17 @@ func labelled(t *testing.T, ctx context.Context, page string) {
 	}
 }
 
+// browserTab starts headless Chromium with one tab whose actions must all
+// end within timeout; the browser stops when the test ends.
+func browserTab(t *testing.T, timeout time.Duration) context.Context {
+	t.Helper()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx
+}
+
 // browserOptions are the headless Chromium flags of the browser tests. A
 // machine without Chromium skips the test, saying how to get it; in CI
 // (CI set) the browser must be there.

@@ -56,6 +56,7 @@ func dashRoutes(o dashObjects) []struct {
 		{"GET", "/app/tickets", nil},
 		{"GET", "/app/tickets/" + o.tkt, nil},
 		{"POST", "/app/tickets/" + o.tkt, url.Values{"status": {"solved"}, "priority": {"high"}}},
+		{"POST", "/app/tickets/" + o.tkt + "/comments", url.Values{"body": {"Checked the logs."}, "internal": {"true"}}},
 		{"GET", "/app/contacts", nil},
 		{"GET", "/app/contacts/" + o.ctc, nil},
 		{"GET", "/app/contacts/" + o.ctc + "/export", nil},

@@ -46,8 +46,14 @@ func (d *dashboard) ticket(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	if contact, err = d.h.svc.Contact(r.Context(), s.Mode, t.ContactID); err != nil && !isKind(err, app.NotFound) {
 		return err
 	}
+	comments, err := app.Collect(1000, func(lp app.ListParams) (app.List[*support.TicketComment], error) {
+		return d.h.svc.TicketComments(r.Context(), s.Mode, t.ID, lp)
+	})
+	if err != nil {
+		return err
+	}
 	d.render(w, r, http.StatusOK, "ticket", view{Title: t.Subject, Nav: "tickets", Session: s,
-		Data: map[string]any{"T": t, "Members": members, "Contact": contact,
+		Data: map[string]any{"T": t, "Members": members, "Contact": contact, "Comments": comments,
 			"Statuses":   app.TicketStatuses,
 			"Priorities": app.Priorities}})
 	return nil
@@ -75,4 +81,20 @@ func (d *dashboard) updateTicket(w http.ResponseWriter, r *http.Request, s *app.
 		return err
 	}
 	return back(w, r, ticketPath(t.ID), "Ticket saved.")
+}
+
+// commentTicket adds the signed-in member's comment: a reply e-mailed to
+// the contact, or an internal comment when "internal" is ticked.
+func (d *dashboard) commentTicket(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	id := r.PathValue("id")
+	internal := r.PostFormValue("internal") != ""
+	in := app.TicketCommentCreate{Body: app.Value(r.PostFormValue("body")), AuthorID: app.Value(s.Member.ID),
+		Public: app.Value(!internal)}
+	if _, err := d.h.svc.AddTicketComment(r.Context(), s.Mode, id, support.ViaDashboard, in); err != nil {
+		return err
+	}
+	if internal {
+		return back(w, r, ticketPath(id), "Internal comment added.")
+	}
+	return back(w, r, ticketPath(id), "Reply sent.")
 }

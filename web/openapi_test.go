@@ -247,6 +247,8 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("GET", "/v1/tickets?status=open&tag=billing&created_after=2026-01-01", nil).ok(t, 200)
 	e.test("GET", "/v1/tickets/T-1", nil).ok(t, 200)
 	e.test("PATCH", "/v1/tickets/"+tkt["id"].(string), map[string]any{"status": "solved", "assignee_id": e.member2}).ok(t, 200)
+	e.test("POST", "/v1/tickets/"+tkt["id"].(string)+"/comments", map[string]any{"body": "Refunded.", "author_id": e.member}).ok(t, 201)
+	e.test("GET", "/v1/tickets/"+tkt["id"].(string)+"/comments", nil).ok(t, 200)
 	e.test("DELETE", "/v1/tickets/1", nil).ok(t, 200)
 
 	// Notes.

@@ -110,6 +110,8 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.Handle("GET /v1/tickets/{id}", noQuery(h.getTicket))
 	mux.Handle("PATCH /v1/tickets/{id}", noQuery(h.updateTicket))
 	mux.Handle("DELETE /v1/tickets/{id}", noQuery(h.deleteTicket))
+	mux.Handle("POST /v1/tickets/{id}/comments", noQuery(h.addTicketComment))
+	mux.HandleFunc("GET /v1/tickets/{id}/comments", h.listTicketComments)
 
 	mux.HandleFunc("GET /v1/sites", h.listSites)
 	mux.Handle("GET /v1/sites/{id}", noQuery(h.getSite))

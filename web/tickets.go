@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"chatsvc/app"
+	"chatsvc/support"
 )
 
 func (h *handlers) createTicket(w http.ResponseWriter, r *http.Request) {
@@ -78,4 +79,30 @@ func (h *handlers) updateTicket(w http.ResponseWriter, r *http.Request) {
 func (h *handlers) deleteTicket(w http.ResponseWriter, r *http.Request) {
 	d, err := h.svc.DeleteTicket(r.Context(), mode(r), r.PathValue("id"))
 	reply(w, r, http.StatusOK, d, err)
+}
+
+func (h *handlers) addTicketComment(w http.ResponseWriter, r *http.Request) {
+	b, err := decodeBody(w, r, "body", "author_id", "public", "notify_contact")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	in := app.TicketCommentCreate{Body: b.str("body"), AuthorID: b.str("author_id"), Public: b.boolean("public"),
+		NotifyContact: b.boolean("notify_contact")}
+	if b.Err() != nil {
+		writeError(w, r, b.Err())
+		return
+	}
+	c, err := h.svc.AddTicketComment(r.Context(), mode(r), r.PathValue("id"), support.ViaAPI, in)
+	reply(w, r, http.StatusCreated, c, err)
+}
+
+func (h *handlers) listTicketComments(w http.ResponseWriter, r *http.Request) {
+	q, err := query(r, "limit", "cursor")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	list, err := h.svc.TicketComments(r.Context(), mode(r), r.PathValue("id"), listParams(q))
+	reply(w, r, http.StatusOK, list, err)
 }

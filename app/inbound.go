@@ -1,0 +1,299 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"time"
+
+	"chatsvc/storage"
+	"chatsvc/support"
+)
+
+// DefaultInboundPerSender is how many e-mails one sender may send in an
+// hour before more are refused for now.
+const DefaultInboundPerSender = 30
+
+// What became of an inbound e-mail.
+const (
+	InboundComment     = "comment"      // a public contact comment on its ticket
+	InboundTicket      = "ticket"       // a new ticket
+	InboundDuplicate   = "duplicate"    // its Message-ID was taken in before
+	InboundAutoReply   = "auto_reply"   // Auto-Submitted or Precedence says no person wrote it
+	InboundBounce      = "bounce"       // a delivery report
+	InboundOwn         = "own"          // one of the service's own e-mails came back
+	InboundNoSender    = "no_sender"    // no usable From address
+	InboundRateLimited = "rate_limited" // the sender sent too much this hour; not recorded
+)
+
+// InboundMail is an e-mail as the receivers (SMTP, IMAP) parsed it.
+type InboundMail struct {
+	MessageID     string   // without angle brackets; the receiver makes one up when missing
+	From          string   // the author's address
+	FromName      string   // the author's display name
+	Recipients    []string // envelope recipients, or To and Cc
+	Subject       string
+	Refs          []string // In-Reply-To and References, without angle brackets
+	AutoSubmitted string
+	Precedence    string
+	Bounce        bool   // a delivery status report, or an empty return path
+	Text          string // the plain-text body (text taken from HTML when there is none)
+	Files         []InboundFile
+	// Checkpoint, when set, is saved in the same transaction as what the
+	// e-mail became: a poller's position, so no message is taken twice.
+	Checkpoint *Setting
+}
+
+// InboundFile is an attachment of an inbound e-mail.
+type InboundFile struct {
+	Name string
+	Body io.Reader
+}
+
+// Setting is a key and value of the settings table.
+type Setting struct{ Key, Value string }
+
+// ErrInboundFiles is returned when an e-mail's attachments cannot be kept.
+var ErrInboundFiles = errors.New("the attachments could not be stored")
+
+// ReceiveMail turns an inbound e-mail into what it means: a reply (matched
+// by its reply address's token, In-Reply-To or References) becomes a public
+// contact comment on its ticket, which reopens when it was solved, closed
+// or pending; other mail opens a live ticket. Auto-replies, bounces and the
+// service's own e-mails become nothing, so no mail loop can start. Each
+// Message-ID is taken once. It returns the outcome (Inbound…).
+func (s *Service) ReceiveMail(ctx context.Context, m InboundMail) (string, error) {
+	if outcome := junk(m); outcome != "" {
+		return outcome, s.skipMail(ctx, m)
+	}
+	if s.ownMail(ctx, m) {
+		return InboundOwn, s.skipMail(ctx, m)
+	}
+	stored, err := s.storeInboundFiles(m.Files)
+	if err != nil {
+		return "", err
+	}
+	return writeResult(ctx, s, func(q *storage.Q) (string, error) {
+		if err := saveCheckpoint(ctx, q, m.Checkpoint); err != nil {
+			return "", err
+		}
+		if seen, err := q.InboundMailSeen(ctx, m.MessageID); err != nil || seen {
+			return InboundDuplicate, err
+		}
+		n, err := q.InboundMailsFrom(ctx, lower(m.From), support.At(s.now().Add(-time.Hour)))
+		if err != nil || n >= s.perSender {
+			return InboundRateLimited, err
+		}
+		outcome, id, err := s.fileMail(ctx, q, m, stored)
+		if err != nil {
+			return "", err
+		}
+		_, err = q.InsertInboundMail(ctx, &storage.InboundMail{MessageID: m.MessageID, Sender: lower(m.From),
+			Outcome: outcome, ObjectID: &id, ReceivedAt: s.stamp()})
+		return outcome, err
+	})
+}
+
+// junk names why an e-mail no person wrote to the team is dropped, or
+// returns "".
+func junk(m InboundMail) string {
+	switch {
+	case m.Bounce:
+		return InboundBounce
+	case m.AutoSubmitted != "" && !strings.EqualFold(strings.TrimSpace(m.AutoSubmitted), "no"):
+		return InboundAutoReply
+	}
+	switch lower(m.Precedence) {
+	case "bulk", "auto_reply", "junk", "list":
+		return InboundAutoReply
+	}
+	if _, _, err := normalizeEmail("from", m.From); err != nil {
+		return InboundNoSender
+	}
+	return ""
+}
+
+// ownMail tells whether the e-mail is one the service sent: its
+// Message-ID names an e-mail of the outbox.
+func (s *Service) ownMail(ctx context.Context, m InboundMail) bool {
+	id, _, _ := strings.Cut(m.MessageID, "@")
+	if strings.HasPrefix(id, "ticket."+PrefixTicket) {
+		return true
+	}
+	if !strings.HasPrefix(id, PrefixMail) {
+		return false
+	}
+	_, err := s.db.Read().Mail(ctx, id)
+	return err == nil
+}
+
+// skipMail records a dropped e-mail's checkpoint, so a poller moves on.
+func (s *Service) skipMail(ctx context.Context, m InboundMail) error {
+	if m.Checkpoint == nil {
+		return nil
+	}
+	return s.SkipInbound(ctx, *m.Checkpoint)
+}
+
+// SkipInbound moves a poller past a message it leaves alone.
+func (s *Service) SkipInbound(ctx context.Context, position Setting) error {
+	return s.db.Write(ctx, func(q *storage.Q) error { return saveCheckpoint(ctx, q, &position) })
+}
+
+// InboundPosition is a poller's saved position, "" before its first message.
+func (s *Service) InboundPosition(ctx context.Context, key string) (string, error) {
+	v, err := s.db.Read().Setting(ctx, key)
+	if isNotFound(err) {
+		return "", nil
+	}
+	return v, err
+}
+
+func saveCheckpoint(ctx context.Context, q *storage.Q, c *Setting) error {
+	if c == nil {
+		return nil
+	}
+	return q.SetSetting(ctx, c.Key, c.Value)
+}
+
+// storeInboundFiles keeps an e-mail's attachments in the file store before
+// anything is written (an orphan file is harmless; a comment pointing to a
+// missing file is not).
+func (s *Service) storeInboundFiles(in []InboundFile) ([]support.StoredFile, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	if s.att.store == nil {
+		return nil, ErrInboundFiles
+	}
+	out := make([]support.StoredFile, 0, len(in))
+	for _, f := range in {
+		b, err := s.att.store.Save(f.Body, f.Name)
+		if err != nil {
+			return nil, errors.Join(ErrInboundFiles, err)
+		}
+		out = append(out, support.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: b.Name, Size: b.Size,
+			ContentType: b.ContentType})
+	}
+	return out, nil
+}
+
+// fileMail writes what the e-mail becomes and returns the outcome and the
+// id of the object made.
+func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, files []support.StoredFile) (string, string, error) {
+	t, err := threadOf(ctx, q, m)
+	if err != nil {
+		return "", "", err
+	}
+	if t == nil {
+		t, err := s.openTicket(ctx, q, support.Live, mailTicket(m), s.mailTicketCreated)
+		if err != nil {
+			return "", "", err
+		}
+		return InboundTicket, t.ID, nil
+	}
+	contact, err := s.ticketContact(ctx, q, t.Mode, TicketCreate{Contact: Value(ContactRef{Email: Value(m.From),
+		Name: nameField(m.FromName)})}, s.stamp())
+	if err != nil {
+		return "", "", err
+	}
+	c := &support.TicketComment{ID: NewID(PrefixTicketComment), Mode: t.Mode, TicketID: t.ID,
+		Author: support.Author{Type: support.AuthorContact, ID: &contact.ID, Name: contact.Name},
+		Body:   clip(ReplyText(m.Text), MaxTicketComment), Public: true, Files: files, Via: support.ViaEmail,
+		CreatedAt: s.stamp()}
+	if err := s.insertTicketComment(ctx, q, c); err != nil {
+		return "", "", err
+	}
+	return InboundComment, c.ID, s.reopen(ctx, q, t)
+}
+
+// reopen moves a ticket the contact answered back to open.
+func (s *Service) reopen(ctx context.Context, q *storage.Q, t *support.Ticket) error {
+	if t.Status == TicketOpen {
+		return nil
+	}
+	now := s.stamp()
+	t.Status, t.SolvedAt, t.UpdatedAt = TicketOpen, nil, now
+	if err := q.UpdateTicket(ctx, t, false); err != nil {
+		return err
+	}
+	return s.emit(ctx, q, t.Mode, EventTicketUpdated, t.ID, t, now)
+}
+
+// threadOf finds the ticket an e-mail answers, or nil: by the token of a
+// reply+TOKEN@ recipient, then by the Message-IDs it refers to, newest first.
+func threadOf(ctx context.Context, q *storage.Q, m InboundMail) (*support.Ticket, error) {
+	var ids []string
+	for _, r := range m.Recipients {
+		local, _, _ := strings.Cut(r, "@")
+		if len(local) > len(ReplyAddressPrefix) && strings.EqualFold(local[:len(ReplyAddressPrefix)], ReplyAddressPrefix) {
+			ids = append(ids, local[len(ReplyAddressPrefix):])
+		}
+	}
+	for i := len(m.Refs) - 1; i >= 0; i-- {
+		id, _, _ := strings.Cut(m.Refs[i], "@")
+		ids = append(ids, id)
+	}
+	for _, id := range ids {
+		t, err := ticketOfRef(ctx, q, id)
+		if t != nil || err != nil {
+			return t, err
+		}
+	}
+	return nil, nil
+}
+
+// ReplyAddressPrefix starts the local part of the Reply-To address of every
+// e-mail the service sends: reply+<outbox id>@inbound.domain.
+const ReplyAddressPrefix = "reply+"
+
+// ticketOfRef resolves an outbox e-mail id or a ticket's thread root
+// (ticket.<id>) to its ticket.
+func ticketOfRef(ctx context.Context, q *storage.Q, ref string) (*support.Ticket, error) {
+	ticketID, ok := strings.CutPrefix(ref, "ticket.")
+	if !ok {
+		ml, err := q.Mail(ctx, ref)
+		if isNotFound(err) || err == nil && ml.TicketID == nil {
+			return nil, nil
+		} else if err != nil {
+			return nil, err
+		}
+		ticketID = *ml.TicketID
+	}
+	for _, mode := range []support.Mode{support.Live, support.Test} {
+		t, err := q.Ticket(ctx, mode, ticketID)
+		if err == nil || !isNotFound(err) {
+			return t, err
+		}
+	}
+	return nil, nil
+}
+
+// mailTicket is the ticket a new e-mail opens.
+func mailTicket(m InboundMail) TicketCreate {
+	subject := clip(strings.Join(strings.Fields(m.Subject), " "), MaxTicketSubject)
+	if subject == "" {
+		subject = "(no subject)"
+	}
+	in := TicketCreate{Subject: Value(subject), Contact: Value(ContactRef{Email: Value(m.From), Name: nameField(m.FromName)})}
+	if body := clip(strings.TrimSpace(m.Text), MaxTicketDescription); body != "" {
+		in.Description = Value(body)
+	}
+	return in
+}
+
+func nameField(name string) Field[string] {
+	if name = strings.TrimSpace(name); name != "" {
+		return Value(name)
+	}
+	return Field[string]{}
+}
+
+// clip cuts s to at most n characters.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}

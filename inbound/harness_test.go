@@ -1,0 +1,188 @@
+package inbound_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-smtp"
+
+	"chatsvc/app"
+	"chatsvc/files"
+	"chatsvc/inbound"
+	"chatsvc/mailer"
+	"chatsvc/storage"
+	"chatsvc/support"
+	"chatsvc/testenv"
+)
+
+// domain is the inbound domain of the tests.
+const domain = "help.example.com"
+
+// loop is a service with its outgoing mail caught by an SMTP sink and its
+// incoming mail taken by the built-in receiver, both on loopback.
+type loop struct {
+	t      *testing.T
+	dir    string
+	db     *storage.DB
+	svc    *app.Service
+	clock  *testenv.Clock
+	sink   *sink
+	mailer *mailer.Mailer
+	inAddr string // the receiver's address
+
+	perSender int
+}
+
+func newLoop(t *testing.T, perSender int) *loop {
+	t.Helper()
+	l := &loop{t: t, dir: t.TempDir(), clock: testenv.NewClock(testenv.T0, time.Millisecond), sink: newSink(t),
+		perSender: perSender}
+	l.open()
+	t.Cleanup(func() { l.db.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.inAddr = ln.Addr().String()
+	rx := inbound.NewSMTPServer(l.svc, domain, 64<<10)
+	go rx.Serve(ln)
+	t.Cleanup(func() { rx.Close(context.Background()) })
+	return l
+}
+
+// open starts the service over the data dir (again, after restart).
+func (l *loop) open() {
+	l.t.Helper()
+	db, err := storage.Open(context.Background(), l.dir)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	db.ReplayEveryBatch()
+	l.db = db
+	l.svc = app.New(l.db, app.Options{Now: l.clock.Now, PublicURL: "https://chat.example.com", InboundPerSender: l.perSender,
+		Files: files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
+	_, port, _ := net.SplitHostPort(l.sink.addr)
+	p, _ := strconv.Atoi(port)
+	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: p, TLS: "none", From: "Support <support@" + domain + ">",
+		PublicURL: "https://chat.example.com", ReplyDomain: domain}, l.svc)
+}
+
+// restart stops the service and starts it again on the same data dir, as
+// a new process would.
+func (l *loop) restart() {
+	l.t.Helper()
+	if err := l.db.Close(); err != nil {
+		l.t.Fatal(err)
+	}
+	l.open()
+}
+
+// send delivers the outbox to the sink and returns what arrived, parsed.
+func (l *loop) send() []*mail.Header {
+	l.t.Helper()
+	before := len(l.sink.received())
+	for more := true; more; {
+		var err error
+		if more, err = l.mailer.Step(context.Background()); err != nil {
+			l.t.Fatal(err)
+		}
+	}
+	var out []*mail.Header
+	for _, raw := range l.sink.received()[before:] {
+		r, err := mail.CreateReader(bytes.NewReader(raw))
+		if err != nil {
+			l.t.Fatal(err)
+		}
+		out = append(out, &r.Header)
+	}
+	return out
+}
+
+// deliver sends a raw message to the receiver as from to rcpt.
+func (l *loop) deliver(from, rcpt, raw string) error {
+	c, err := smtp.Dial(l.inAddr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.SendMail(from, []string{rcpt}, bytes.NewReader([]byte(raw)))
+}
+
+// ticket opens a live ticket "Refund" for a contact, confirmation queued.
+func (l *loop) ticket(email string) *support.Ticket {
+	l.t.Helper()
+	tkt, err := l.svc.CreateTicket(context.Background(), support.Live, app.TicketCreate{Subject: app.Value("Refund"),
+		Contact: app.Value(app.ContactRef{Email: app.Value(email)})})
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return tkt
+}
+
+func (l *loop) comments(ticketID string) []*support.TicketComment {
+	l.t.Helper()
+	list, err := l.svc.TicketComments(context.Background(), support.Live, ticketID, app.ListParams{})
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return list.Data
+}
+
+func (l *loop) tickets() []*support.Ticket {
+	l.t.Helper()
+	list, err := l.svc.Tickets(context.Background(), support.Live, app.TicketQuery{})
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return list.Data
+}
+
+// sink is an SMTP server that keeps what it receives.
+type sink struct {
+	addr string
+	mu   sync.Mutex
+	got  [][]byte
+}
+
+func newSink(t *testing.T) *sink {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sink{addr: ln.Addr().String()}
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &sinkSession{s: s}, nil }))
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return s
+}
+
+func (s *sink) received() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]byte(nil), s.got...)
+}
+
+type sinkSession struct{ s *sink }
+
+func (*sinkSession) Reset()                               {}
+func (*sinkSession) Logout() error                        { return nil }
+func (*sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
+func (*sinkSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
+func (ss *sinkSession) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	ss.s.mu.Lock()
+	ss.s.got = append(ss.s.got, b)
+	ss.s.mu.Unlock()
+	return err
+}

@@ -1,0 +1,116 @@
+package inbound_test
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"strconv"
+	"testing"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+
+	"chatsvc/app"
+	"chatsvc/inbound"
+)
+
+// mailbox is go-imap's in-memory server with one account, on loopback.
+type mailbox struct {
+	user *imapmemserver.User
+	addr string
+}
+
+func newMailbox(t *testing.T) *mailbox {
+	t.Helper()
+	mem := imapmemserver.New()
+	user := imapmemserver.NewUser("support", "secret")
+	if err := user.Create("INBOX", nil); err != nil {
+		t.Fatal(err)
+	}
+	mem.AddUser(user)
+	srv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return mem.NewSession(), nil, nil
+		},
+		Caps:         imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}},
+		InsecureAuth: true,
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return &mailbox{user: user, addr: ln.Addr().String()}
+}
+
+func (mb *mailbox) add(t *testing.T, raw string) {
+	t.Helper()
+	if _, err := mb.user.Append("INBOX", bytes.NewReader([]byte(raw)), &imap.AppendOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (mb *mailbox) poller(svc inbound.Mailbox) *inbound.IMAPPoller {
+	host, port, _ := net.SplitHostPort(mb.addr)
+	p, _ := strconv.Atoi(port)
+	return inbound.NewIMAPPoller(inbound.IMAPConfig{Host: host, Port: p, Username: "support", Password: "secret",
+		TLS: "none", Mailbox: "INBOX", MaxBytes: 64 << 10}, svc)
+}
+
+// stopAfter takes n messages, then ends the poll as a crash would.
+type stopAfter struct {
+	inbound.Mailbox
+	n      int
+	cancel context.CancelFunc
+}
+
+func (s *stopAfter) ReceiveMail(ctx context.Context, m app.InboundMail) (string, error) {
+	out, err := s.Mailbox.ReceiveMail(ctx, m)
+	if s.n--; s.n == 0 {
+		s.cancel()
+	}
+	return out, err
+}
+
+// The loop through a polled mailbox: the reply lands on its ticket, the
+// auto-reply is dropped, new mail opens a ticket; the service restarts
+// after the first message and takes each of the others once.
+func TestReplyLoopOverIMAP(t *testing.T) {
+	l := newLoop(t, 0)
+	mb := newMailbox(t)
+	tkt := l.ticket("ann@example.com")
+	conf := l.send()[0]
+	replyTo, _ := conf.AddressList("Reply-To")
+	msgID, _ := conf.MessageID()
+	mb.add(t, reply(replyTo[0].Address, msgID, "", "Thanks, the refund arrived."))
+	mb.add(t, reply(replyTo[0].Address, msgID, "Auto-Submitted: auto-replied\r\n", "I am away until Monday."))
+	mb.add(t, "From: Bob <bob@example.org>\r\nTo: support@"+domain+"\r\nSubject: Cannot sign in\r\n"+
+		"Message-ID: <new-1@example.org>\r\n\r\nMy password is refused.\r\n")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := mb.poller(&stopAfter{Mailbox: l.svc, n: 1, cancel: cancel}).Step(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(l.comments(tkt.ID)); n != 1 {
+		t.Fatalf("%d comments after the first message", n)
+	}
+	if n := len(l.tickets()); n != 1 {
+		t.Fatalf("%d tickets after the first message", n)
+	}
+	l.restart()
+	for range 2 { // the second poll finds nothing new
+		if _, err := mb.poller(l.svc).Step(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := l.comments(tkt.ID)
+	if len(cs) != 1 || cs[0].Via != "email" || cs[0].Body != "Thanks, the refund arrived." {
+		t.Fatalf("comments %+v", cs)
+	}
+	ts := l.tickets()
+	if len(ts) != 2 || ts[0].Subject != "Cannot sign in" {
+		t.Fatalf("tickets %+v", ts)
+	}
+}

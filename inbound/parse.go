@@ -1,0 +1,139 @@
+// Package inbound takes e-mail in: a built-in SMTP receiver and an IMAP
+// poller read messages and hand them, parsed, to app.Service.ReceiveMail,
+// which decides what each one becomes.
+package inbound
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"regexp"
+	"strings"
+
+	_ "github.com/emersion/go-message/charset" // bodies in the usual non-UTF-8 charsets
+	"github.com/emersion/go-message/mail"
+
+	"chatsvc/app"
+)
+
+// Envelope is what the transport says about a message: the return path
+// ("" for a delivery report) and the recipients. An IMAP message has none;
+// its headers stand in.
+type Envelope struct {
+	From       string
+	Recipients []string
+	Known      bool // From and Recipients came from SMTP
+}
+
+// Parse reads a raw message into what the service needs of it.
+func Parse(raw []byte, env Envelope) (app.InboundMail, error) {
+	r, err := mail.CreateReader(bytes.NewReader(raw))
+	if err != nil && r == nil {
+		return app.InboundMail{}, err
+	}
+	defer r.Close()
+	h := r.Header
+	m := app.InboundMail{AutoSubmitted: h.Get("Auto-Submitted"), Precedence: h.Get("Precedence")}
+	if m.MessageID, _ = h.MessageID(); m.MessageID == "" {
+		sum := sha256.Sum256(raw)
+		m.MessageID = hex.EncodeToString(sum[:16]) + "@inbound.invalid"
+	}
+	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
+		m.From, m.FromName = from[0].Address, from[0].Name
+	}
+	m.Subject, _ = h.Subject()
+	for _, key := range []string{"In-Reply-To", "References"} {
+		ids, _ := h.MsgIDList(key)
+		m.Refs = append(m.Refs, ids...)
+	}
+	m.Recipients = recipients(h, env)
+	m.Bounce = bounce(h, env, m.From)
+	if err := readParts(r, &m); err != nil {
+		return app.InboundMail{}, err
+	}
+	return m, nil
+}
+
+// recipients are the envelope's, or the addresses the headers name.
+func recipients(h mail.Header, env Envelope) []string {
+	if env.Known {
+		return env.Recipients
+	}
+	var out []string
+	for _, key := range []string{"Delivered-To", "X-Original-To", "To", "Cc"} {
+		list, _ := h.AddressList(key)
+		for _, a := range list {
+			out = append(out, a.Address)
+		}
+	}
+	return out
+}
+
+// bounce tells a delivery report: an empty return path, a report body, or a
+// mailer daemon as the author.
+func bounce(h mail.Header, env Envelope, from string) bool {
+	if env.Known && env.From == "" {
+		return true
+	}
+	if rp := strings.TrimSpace(h.Get("Return-Path")); rp == "<>" {
+		return true
+	}
+	if ct, _, _ := h.ContentType(); ct == "multipart/report" {
+		return true
+	}
+	local, _, _ := strings.Cut(strings.ToLower(from), "@")
+	return local == "mailer-daemon" || local == "postmaster"
+}
+
+// readParts takes the first plain-text part as the body (the text of the
+// first HTML part when there is none) and every attachment.
+func readParts(r *mail.Reader, m *app.InboundMail) error {
+	var html string
+	for {
+		p, err := r.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return err
+		}
+		body, err := io.ReadAll(p.Body)
+		if err != nil {
+			return err
+		}
+		switch h := p.Header.(type) {
+		case *mail.InlineHeader:
+			ct, _, _ := h.ContentType()
+			switch {
+			case ct == "text/plain" && m.Text == "":
+				m.Text = string(body)
+			case ct == "text/html" && html == "":
+				html = string(body)
+			}
+		case *mail.AttachmentHeader:
+			name, _ := h.Filename()
+			m.Files = append(m.Files, app.InboundFile{Name: name, Body: bytes.NewReader(body)})
+		}
+	}
+	if m.Text == "" {
+		m.Text = htmlText(html)
+	}
+	return nil
+}
+
+var (
+	htmlDrop  = regexp.MustCompile(`(?is)<(script|style|head)\b.*?</(script|style|head)>`)
+	htmlBreak = regexp.MustCompile(`(?i)<(br|/p|/div|/li|/tr|/h[1-6])\b[^>]*>`)
+	htmlQuote = regexp.MustCompile(`(?is)<blockquote\b.*?</blockquote>`)
+	htmlTag   = regexp.MustCompile(`<[^>]*>`)
+	entities  = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'")
+)
+
+// htmlText is the readable text of an HTML body, quoted blocks left out.
+func htmlText(html string) string {
+	html = htmlDrop.ReplaceAllString(html, "")
+	html = htmlQuote.ReplaceAllString(html, "")
+	html = htmlBreak.ReplaceAllString(html, "\n")
+	return strings.TrimSpace(entities.Replace(htmlTag.ReplaceAllString(html, "")))
+}

@@ -1,0 +1,118 @@
+package inbound
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"chatsvc/app"
+)
+
+// Receiver is the service's side of inbound mail.
+type Receiver interface {
+	ReceiveMail(ctx context.Context, m app.InboundMail) (string, error)
+}
+
+// SMTPServer is the built-in SMTP receiver: it accepts mail for one domain
+// only (it never relays) and hands each message to the service before
+// answering, so a 250 means the message is stored.
+type SMTPServer struct {
+	srv *smtp.Server
+}
+
+// NewSMTPServer returns a receiver for mail to domain, refusing messages
+// larger than maxBytes.
+func NewSMTPServer(svc Receiver, domain string, maxBytes int64) *SMTPServer {
+	b := &backend{svc: svc, domain: strings.ToLower(domain), max: maxBytes}
+	srv := smtp.NewServer(b)
+	srv.Domain = domain
+	srv.MaxMessageBytes = maxBytes
+	srv.MaxRecipients = 50
+	srv.ReadTimeout, srv.WriteTimeout = time.Minute, time.Minute
+	return &SMTPServer{srv: srv}
+}
+
+// Serve accepts connections on ln until Close.
+func (s *SMTPServer) Serve(ln net.Listener) error {
+	err := s.srv.Serve(ln)
+	if errors.Is(err, smtp.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Close stops the receiver; a message being received is answered first.
+func (s *SMTPServer) Close(ctx context.Context) error { return s.srv.Shutdown(ctx) }
+
+type backend struct {
+	svc    Receiver
+	domain string
+	max    int64
+}
+
+func (b *backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{b: b}, nil }
+
+// session is one SMTP conversation's current message.
+type session struct {
+	b     *backend
+	from  string
+	rcpts []string
+}
+
+func (s *session) Reset()        { s.from, s.rcpts = "", nil }
+func (s *session) Logout() error { return nil }
+
+func (s *session) Mail(from string, _ *smtp.MailOptions) error {
+	s.from = from
+	return nil
+}
+
+// Rcpt accepts addresses of the inbound domain only.
+func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	_, domain, _ := strings.Cut(strings.ToLower(to), "@")
+	if domain != s.b.domain {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
+			Message: "Relaying denied: this server accepts mail for " + s.b.domain + " only"}
+	}
+	s.rcpts = append(s.rcpts, to)
+	return nil
+}
+
+var errTooLarge = &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4}, Message: "Message too large"}
+
+// Data reads the message whole, then stores what it means before answering.
+func (s *session) Data(r io.Reader) error {
+	raw, err := io.ReadAll(io.LimitReader(r, s.b.max+1))
+	if err != nil {
+		if errors.Is(err, smtp.ErrDataTooLarge) {
+			return errTooLarge
+		}
+		return err
+	}
+	if int64(len(raw)) > s.b.max {
+		return errTooLarge
+	}
+	m, err := Parse(raw, Envelope{From: s.from, Recipients: s.rcpts, Known: true})
+	if err != nil {
+		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "The message cannot be read"}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	outcome, err := s.b.svc.ReceiveMail(ctx, m)
+	switch {
+	case err != nil:
+		slog.Error("inbound e-mail not stored", "message_id", m.MessageID, "err", err)
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Try again later"}
+	case outcome == app.InboundRateLimited:
+		return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1},
+			Message: "Too many messages from this sender; try again later"}
+	}
+	slog.Info("inbound e-mail", "message_id", m.MessageID, "outcome", outcome)
+	return nil
+}

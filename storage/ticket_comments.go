@@ -1,0 +1,83 @@
+package storage
+
+import (
+	"context"
+
+	"chatsvc/support"
+)
+
+const ticketCommentCols = `id, mode, ticket_id, author_type, author_id, author_name, body, public, attachments, via, created_at`
+
+func scanTicketComment(s interface{ Scan(...any) error }) (*support.TicketComment, error) {
+	c := &support.TicketComment{}
+	err := s.Scan(&c.ID, &c.Mode, &c.TicketID, &c.Author.Type, &c.Author.ID, &c.Author.Name, &c.Body, &c.Public,
+		jsonCol{&c.Files}, &c.Via, &c.CreatedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	c.Attachments = []support.Attachment{}
+	return c, nil
+}
+
+// InsertTicketComment stores a comment on a ticket.
+func (q *Q) InsertTicketComment(ctx context.Context, c *support.TicketComment) error {
+	files := c.Files
+	if files == nil {
+		files = []support.StoredFile{}
+	}
+	_, err := q.exec(ctx, `INSERT INTO ticket_comments (`+ticketCommentCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+		c.ID, c.Mode, c.TicketID, c.Author.Type, c.Author.ID, c.Author.Name, c.Body, c.Public, toJSON(files), c.Via,
+		c.CreatedAt)
+	if err != nil {
+		return err
+	}
+	for _, f := range c.Files {
+		if _, err := q.exec(ctx, `INSERT INTO ticket_comment_files (id, mode, comment_id, hash, name, size, content_type,
+			created_at) VALUES (?,?,?,?,?,?,?,?)`, f.ID, c.Mode, c.ID, f.Hash, f.Name, f.Size, f.ContentType, c.CreatedAt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TicketComments lists a ticket's comments oldest first.
+func (q *Q) TicketComments(ctx context.Context, ticketID string, p Page) ([]*support.TicketComment, error) {
+	where, tail, args := keyset("created_at", false, p, []string{"ticket_id = ?"}, []any{ticketID})
+	rows, err := q.query(ctx, `SELECT `+ticketCommentCols+` FROM ticket_comments`+where+tail, args...)
+	return collect(rows, err, scanTicketComment)
+}
+
+// InboundMail is an e-mail taken in, remembered by its Message-ID.
+type InboundMail struct {
+	MessageID  string
+	Sender     string
+	Outcome    string // what became of it: comment, ticket, message, or why it was dropped
+	ObjectID   *string
+	ReceivedAt support.Timestamp
+}
+
+// InsertInboundMail remembers an e-mail taken in; it reports false when
+// the Message-ID was already taken.
+func (q *Q) InsertInboundMail(ctx context.Context, m *InboundMail) (bool, error) {
+	res, err := q.exec(ctx, `INSERT INTO inbound_mail (message_id, sender, outcome, object_id, received_at)
+		VALUES (?,?,?,?,?) ON CONFLICT (message_id) DO NOTHING`, m.MessageID, m.Sender, m.Outcome, m.ObjectID, m.ReceivedAt)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// InboundMailSeen tells whether an e-mail with this Message-ID was taken in.
+func (q *Q) InboundMailSeen(ctx context.Context, messageID string) (bool, error) {
+	var n int
+	err := q.row(ctx, `SELECT COUNT(*) FROM inbound_mail WHERE message_id = ?`, messageID).Scan(&n)
+	return n > 0, err
+}
+
+// InboundMailsFrom counts the e-mails taken in from a sender since a time.
+func (q *Q) InboundMailsFrom(ctx context.Context, sender string, since support.Timestamp) (int, error) {
+	var n int
+	err := q.row(ctx, `SELECT COUNT(*) FROM inbound_mail WHERE sender = ? AND received_at > ?`, sender, since).Scan(&n)
+	return n, err
+}
