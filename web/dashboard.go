@@ -49,6 +49,10 @@ func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string) {
 	mux.Handle("GET /app/static/", withSecureHeaders(dashboardCSP, http.StripPrefix("/app/static/", http.FileServerFS(assets))))
 	mux.Handle("GET /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signInPage)))
 	mux.Handle("POST /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signIn)))
+	mux.Handle("GET /app/forgot-password", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.forgotPasswordPage)))
+	mux.Handle("POST /app/forgot-password", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.forgotPassword)))
+	mux.Handle("GET /app/password", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.passwordPage)))
+	mux.Handle("POST /app/password", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.setPassword)))
 	for _, rt := range d.routes() {
 		var hd http.Handler
 		if strings.HasPrefix(rt.pattern, "GET ") {
@@ -101,6 +105,9 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/webhooks/{id}/resend", d.resendEvent},
 		{"GET /app/settings", d.settings},
 		{"POST /app/settings/{id}", d.updateSettings},
+		{"GET /app/members", d.members},
+		{"POST /app/members", d.inviteMember},
+		{"POST /app/members/{id}/role", d.setMemberRole},
 	}
 }
 

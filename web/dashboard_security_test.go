@@ -14,12 +14,12 @@ import (
 )
 
 // dashObjects are test-mode objects of every kind the dashboard addresses.
-type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site string }
+type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site, mem string }
 
 func makeDashObjects(t *testing.T, e *env) dashObjects {
 	t.Helper()
 	var o dashObjects
-	o.site = e.site
+	o.site, o.mem = e.site, e.member2
 	o.conv = e.conversation(support.Test, "Where is my order?")
 	o.ctc = e.contact("ana@example.com")
 	o.tkt = e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken zipper", "contact_id": o.ctc,
@@ -72,6 +72,9 @@ func dashRoutes(o dashObjects) []struct {
 		{"GET", "/app/settings", nil},
 		{"POST", "/app/settings/" + o.site, url.Values{"name": {"Renamed"}, "always_open": {"on"}, "color": {"#000000"},
 			"position": {"right"}, "locale": {"en"}}},
+		{"GET", "/app/members", nil},
+		{"POST", "/app/members", url.Values{"email": {"new@example.com"}, "name": {"New"}, "role": {"agent"}}},
+		{"POST", "/app/members/" + o.mem + "/role", url.Values{"role": {"owner"}}},
 	}
 }
 
@@ -212,8 +215,9 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 		d.signIn("agent@example.com", dashPassword)
 		d.setMode("live")
 		for _, rt := range routes {
-			if !strings.Contains(rt.path, "_") || strings.HasSuffix(rt.path, "/resend") || strings.HasPrefix(rt.path, "/app/settings/") {
-				continue // lists and forms without an object id; sites belong to both modes
+			if !strings.Contains(rt.path, "_") || strings.HasSuffix(rt.path, "/resend") || strings.HasPrefix(rt.path, "/app/settings/") ||
+				strings.HasPrefix(rt.path, "/app/members/") {
+				continue // lists and forms without an object id; sites and members belong to both modes
 			}
 			var r dashResp
 			if rt.method == "GET" {
