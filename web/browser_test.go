@@ -23,12 +23,7 @@ const chromiumPath = "/usr/bin/chromium"
 // the system's temp dir) in light and dark mode, phone and desktop sized.
 func TestBrowserWidget(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := browserTab(t, 60*time.Second)
 
 	source := chromedp.CSS(`.csw-bot .csw-src a[href="https://example.com/help/refunds"]`)
 	err := chromedp.Do(ctx,
@@ -81,6 +76,17 @@ func TestBrowserWidget(t *testing.T) {
 	looks(t, ctx, "widget")
 }
 
+// browserTab starts headless Chromium for the test and returns its tab,
+// which stops working after timeout; the browser ends with the test.
+func browserTab(t *testing.T, timeout time.Duration) context.Context {
+	t.Helper()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx
+}
+
 // looks saves the page as <name>-<light|dark>-<phone|desktop>.png, the
 // colour scheme emulated as the system's preference. It leaves the page
 // light and phone-sized.
@@ -119,12 +125,7 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 // conversation. Screenshots of each are saved.
 func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{}) // the clock stands on a Thursday at 12:00 UTC
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx := browserTab(t, 90*time.Second)
 	site := func(body map[string]any) { e.test("PATCH", "/v1/sites/"+e.site, body).ok(t, 200) }
 	visible := func(sel string) chromedp.Action[chromedp.Void] {
 		return chromedp.Poll[chromedp.Void](`(() => { const n = document.querySelector("`+sel+`"); return n && !n.closest("[hidden]"); })()`,

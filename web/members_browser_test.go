@@ -93,12 +93,7 @@ func TestBrowserTeam(t *testing.T) {
 		t.Fatal(err)
 	}
 	sink := startMail(t, e)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx := browserTab(t, 90*time.Second)
 	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, actions...); err != nil {
@@ -114,6 +109,16 @@ func TestBrowserTeam(t *testing.T) {
 			chromedp.SendKeys(chromedp.ID("password"), password),
 			chromedp.Submit(chromedp.ID("password")),
 			chromedp.WaitVisible(chromedp.ID("mode")))
+	}
+	// usePasswordLink opens an e-mailed link, saves how its page looks and
+	// chooses the password, which signs in.
+	usePasswordLink := func(page, path, password string) {
+		t.Helper()
+		run("opening the "+page+" link", chromedp.Navigate(e.srv.URL+path), chromedp.WaitVisible(chromedp.ID("password")))
+		labelled(t, ctx, page)
+		looks(t, ctx, "dashboard-"+page)
+		run("choosing a password on the "+page+" page", chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.ID("mode")))
 	}
 	signOut := chromedp.Click(chromedp.CSS(`form[action="/app/sign-out"] button`))
 
@@ -132,14 +137,7 @@ func TestBrowserTeam(t *testing.T) {
 
 	// Nina follows the e-mailed link, chooses a password and is signed in.
 	run("signing out", signOut, chromedp.WaitVisible(chromedp.ID("email")))
-	run("opening the invitation", chromedp.Navigate(e.srv.URL+sink.link(t)), chromedp.WaitVisible(chromedp.ID("password")))
-	labelled(t, ctx, "invitation")
-	looks(t, ctx, "dashboard-invitation")
-	run("choosing a password",
-		chromedp.SendKeys(chromedp.ID("password"), "nina's own password"),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.ID("mode")),
-	)
+	usePasswordLink("invitation", sink.link(t), "nina's own password")
 	who, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(".who")))
 	if err != nil || !strings.Contains(who, "Nina New") {
 		t.Errorf("signed in as %q (%v), want Nina New", who, err)
@@ -162,13 +160,7 @@ func TestBrowserTeam(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("reset-sent")),
 	)
 	looks(t, ctx, "dashboard-reset-sent")
-	run("opening the reset link", chromedp.Navigate(e.srv.URL+sink.link(t)), chromedp.WaitVisible(chromedp.ID("password")))
-	looks(t, ctx, "dashboard-password-reset")
-	run("choosing a new password",
-		chromedp.SendKeys(chromedp.ID("password"), "a new one for nina"),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.ID("mode")),
-		signOut, chromedp.WaitVisible(chromedp.ID("email")),
-	)
+	usePasswordLink("password-reset", sink.link(t), "a new one for nina")
+	run("signing out", signOut, chromedp.WaitVisible(chromedp.ID("email")))
 	signIn("nina@example.com", "a new one for nina")
 }
