@@ -191,7 +191,30 @@ func TestDashboardPasswordReset(t *testing.T) {
 	e.clock.Advance(app.PasswordResetTTL + time.Second)
 	anon.get(late).must(t, http.StatusBadRequest)
 	anon.get("/app/password?token=made-up").must(t, http.StatusBadRequest)
+	// Both forms refuse a post a browser says comes from another site.
+	for _, form := range []string{"/app/forgot-password", "/app/password"} {
+		res := postFromElsewhere(t, base+form, url.Values{"email": {"agent@example.com"}, "token": {token},
+			"password": {"from another site"}})
+		if res.StatusCode != http.StatusForbidden {
+			t.Errorf("cross-site POST %s: status %d, want 403", form, res.StatusCode)
+		}
+	}
 	if n, err := e.svc.PruneMemberLinks(t.Context()); err != nil || n != 2 {
 		t.Errorf("pruned %d used or expired links (%v), want 2", n, err)
 	}
+}
+
+// postFromElsewhere posts a form without a session, as a page of another
+// site would; the answer's body is closed.
+func postFromElsewhere(t *testing.T, to string, form url.Values) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("POST", to, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res
 }
