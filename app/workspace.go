@@ -110,28 +110,10 @@ func (s *Service) CreateSite(ctx context.Context, name, domain string) (*support
 // Sites lists every site.
 func (s *Service) Sites(ctx context.Context) ([]*support.Site, error) { return s.db.Read().Sites(ctx) }
 
-// CreateMember adds a team member; a password lets them sign in to the dashboard.
+// CreateMember adds a team member with the role CreateMemberAs decides;
+// a password lets them sign in to the dashboard.
 func (s *Service) CreateMember(ctx context.Context, email, name, password string) (*support.Member, error) {
-	email, _, err := normalizeEmail("email", email)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkLen("name", name, 200, true); err != nil {
-		return nil, err
-	}
-	m := &support.Member{ID: NewID(PrefixMember), Email: email, Name: name, CreatedAt: s.stamp()}
-	if password != "" {
-		h, err := hashPassword(password)
-		if err != nil {
-			return nil, err
-		}
-		m.PasswordHash = &h
-	}
-	err = s.write(ctx, func(q *storage.Q) error { return q.InsertMember(ctx, m) })
-	if errors.Is(err, storage.ErrConflict) {
-		return nil, conflictErr("email", "A team member with e-mail %s exists already.", email)
-	}
-	return m, err
+	return s.CreateMemberAs(ctx, "", email, name, password)
 }
 
 // Members lists every team member.

@@ -101,6 +101,25 @@ func TestProvisioningCommandsPrintTheirResultLast(t *testing.T) {
 	}
 }
 
+// TestMembersCreateRoles checks the roles members create gives: owner to
+// the first member, agent to the next, and what --role asks for.
+func TestMembersCreateRoles(t *testing.T) {
+	in := newInstall(t)
+	in.mustLast(`^mem_`, "members", "create", "--email", "first@example.com", "--name", "First")
+	in.mustLast(`^mem_`, "members", "create", "--email", "second@example.com", "--name", "Second")
+	in.mustLast(`^mem_`, "members", "create", "--email", "third@example.com", "--name", "Third", "--role", "owner")
+	if code, _, _ := in.run("members", "create", "--email", "x@example.com", "--name", "X", "--role", "admin"); code == 0 {
+		t.Error("members create accepted the role admin")
+	}
+	_, out, _ := in.run("members", "list")
+	for _, want := range []string{`first@example\.com +First +owner`, `second@example\.com +Second +agent`,
+		`third@example\.com +Third +owner`} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("members list lacks %s:\n%s", want, out)
+		}
+	}
+}
+
 func TestCommandsRefuseBadInput(t *testing.T) {
 	in := newInstall(t)
 	cases := [][]string{

@@ -105,23 +105,24 @@ func sitesCmd(g *globals) *cobra.Command {
 
 func membersCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "members", Short: "Manage team members"}
-	var email, name, password string
+	var email, name, password, role string
 	create := &cobra.Command{
-		Use:   "create --email E --name N [--password P]",
+		Use:   "create --email E --name N [--password P] [--role owner|agent]",
 		Short: "Create a team member; prints its id on the last line",
 		Args:  cobra.NoArgs,
 		RunE: g.withService(func(ctx context.Context, svc *app.Service, out io.Writer) error {
-			m, err := svc.CreateMember(ctx, email, name, password)
+			m, err := svc.CreateMemberAs(ctx, role, email, name, password)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "Created team member %s <%s>:\n%s\n", m.Name, m.Email, m.ID)
+			fmt.Fprintf(out, "Created team member %s <%s> (%s):\n%s\n", m.Name, m.Email, m.Role, m.ID)
 			return nil
 		}),
 	}
 	create.Flags().StringVar(&email, "email", "", "e-mail address (required)")
 	create.Flags().StringVar(&name, "name", "", "display name (required)")
 	create.Flags().StringVar(&password, "password", "", "password for the dashboard (at least 8 characters)")
+	create.Flags().StringVar(&role, "role", "", "owner or agent (default: owner when the team has no owner yet, agent otherwise)")
 	create.MarkFlagRequired("email")
 	create.MarkFlagRequired("name")
 	list := &cobra.Command{
@@ -133,13 +134,13 @@ func membersCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return table(out, []string{"ID", "EMAIL", "NAME", "PASSWORD", "CREATED"}, len(members), func(i int) []any {
+			return table(out, []string{"ID", "EMAIL", "NAME", "ROLE", "PASSWORD", "CREATED"}, len(members), func(i int) []any {
 				m := members[i]
 				pw := "no"
 				if m.PasswordHash != nil {
 					pw = "yes"
 				}
-				return []any{m.ID, m.Email, m.Name, pw, m.CreatedAt}
+				return []any{m.ID, m.Email, m.Name, m.Role, pw, m.CreatedAt}
 			})
 		}),
 	}

@@ -22,6 +22,9 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 			if _, err := svc.PruneDashboardSessions(ctx); err != nil {
 				return false, err
 			}
+			if _, err := svc.PruneMemberLinks(ctx); err != nil {
+				return false, err
+			}
 			_, err := svc.PruneSignInFailures(ctx)
 			return false, err
 		}},

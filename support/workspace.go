@@ -31,6 +31,13 @@ type Member struct {
 	ID           string
 	Email        string
 	Name         string
+	Role         string // RoleOwner or RoleAgent
 	PasswordHash *string
 	CreatedAt    Timestamp
 }
+
+// Member roles: owners also manage the team (invite members, change roles).
+const (
+	RoleOwner = "owner"
+	RoleAgent = "agent"
+)

@@ -114,12 +114,7 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 // conversation. Screenshots of each are saved.
 func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{}) // the clock stands on a Thursday at 12:00 UTC
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx := browserTab(t, 90*time.Second)
 	site := func(body map[string]any) { e.test("PATCH", "/v1/sites/"+e.site, body).ok(t, 200) }
 	visible := func(sel string) chromedp.Action[chromedp.Void] {
 		return chromedp.Poll[chromedp.Void](`(() => { const n = document.querySelector("`+sel+`"); return n && !n.closest("[hidden]"); })()`,

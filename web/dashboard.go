@@ -50,6 +50,10 @@ func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string) {
 	mux.Handle("GET /app/sw.js", withSecureHeaders(dashboardCSP, http.HandlerFunc(serviceWorker)))
 	mux.Handle("GET /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signInPage)))
 	mux.Handle("POST /app/sign-in", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.signIn)))
+	mux.Handle("GET /app/forgot-password", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.forgotPasswordPage)))
+	mux.Handle("POST /app/forgot-password", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.forgotPassword)))
+	mux.Handle("GET /app/password", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.passwordPage)))
+	mux.Handle("POST /app/password", withSecureHeaders(dashboardCSP, http.HandlerFunc(d.setPassword)))
 	for _, rt := range d.allRoutes() {
 		var hd http.Handler
 		if strings.HasPrefix(rt.pattern, "GET ") {
@@ -107,6 +111,9 @@ func (d *dashboard) routes() []dashRoute {
 		{"GET /app/push/key", d.pushKey},
 		{"POST /app/push/subscriptions", d.subscribePush},
 		{"POST /app/push/unsubscribe", d.unsubscribePush},
+		{"GET /app/members", d.members},
+		{"POST /app/members", d.inviteMember},
+		{"POST /app/members/{id}/role", d.setMemberRole},
 	}
 }
 

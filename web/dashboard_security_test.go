@@ -14,12 +14,12 @@ import (
 )
 
 // dashObjects are test-mode objects of every kind the dashboard addresses.
-type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site, cnr string }
+type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site, cnr, mem string }
 
 func makeDashObjects(t *testing.T, e *env) dashObjects {
 	t.Helper()
 	var o dashObjects
-	o.site = e.site
+	o.site, o.mem = e.site, e.member2
 	o.conv = e.conversation(support.Test, "Where is my order?")
 	o.ctc = e.contact("ana@example.com")
 	o.tkt = e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken zipper", "contact_id": o.ctc,
@@ -85,6 +85,9 @@ func dashRoutes(o dashObjects) []struct {
 		{"GET", "/app/push/key", nil},
 		{"POST", "/app/push/subscriptions", pushForm("https://push.example/send/1")},
 		{"POST", "/app/push/unsubscribe", url.Values{"endpoint": {"https://push.example/send/1"}}},
+		{"GET", "/app/members", nil},
+		{"POST", "/app/members", url.Values{"email": {"new@example.com"}, "name": {"New"}, "role": {"agent"}}},
+		{"POST", "/app/members/" + o.mem + "/role", url.Values{"role": {"owner"}}},
 	}
 }
 
@@ -225,8 +228,9 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 		d.signIn("agent@example.com", dashPassword)
 		d.setMode("live")
 		for _, rt := range routes {
-			if !strings.Contains(rt.path, "_") || strings.HasSuffix(rt.path, "/resend") || strings.HasPrefix(rt.path, "/app/settings/") {
-				continue // lists and forms without an object id; sites belong to both modes
+			if !strings.Contains(rt.path, "_") || strings.HasSuffix(rt.path, "/resend") || strings.HasPrefix(rt.path, "/app/settings/") ||
+				strings.HasPrefix(rt.path, "/app/members/") {
+				continue // lists and forms without an object id; sites and members belong to both modes
 			}
 			var r dashResp
 			if rt.method == "GET" {
@@ -325,15 +329,7 @@ func TestDashboardSignIn(t *testing.T) {
 	d.get("/app/").must(t, http.StatusSeeOther)
 
 	// A sign-in form posted from another site is refused before the password is checked.
-	req, _ := http.NewRequest("POST", base+"/app/sign-in", strings.NewReader(url.Values{
-		"email": {"agent@example.com"}, "password": {dashPassword}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", "https://evil.example")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	res := postFromElsewhere(t, base+"/app/sign-in", url.Values{"email": {"agent@example.com"}, "password": {dashPassword}})
 	if res.StatusCode != http.StatusForbidden || len(res.Cookies()) > 0 {
 		t.Errorf("cross-site sign-in: status %d, cookies %v", res.StatusCode, res.Cookies())
 	}

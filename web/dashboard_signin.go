@@ -27,31 +27,46 @@ const (
 // cookie is HttpOnly (scripts cannot read it) and SameSite=Lax (other sites
 // cannot post with it); Secure when the service is served over HTTPS.
 func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := d.sameOrigin(r); err != nil {
-		d.fail(w, r, nil, err)
+	if !d.openForm(w, r) {
 		return
 	}
 	email := r.PostFormValue("email")
 	next := safeNext(r.PostFormValue("next"))
-	if wait, ok := d.signInLimit.Allow(clientIP(r), d.h.svc.Now()); !ok {
-		d.signInRefused(w, r, next, email, &app.Error{Kind: app.RateLimited, Code: app.CodeRateLimited, RetryAfter: wait,
-			Message: "Too many sign-in attempts from your network. Try again in a minute."})
-		return
+	var in *app.SignedIn
+	err := d.limitSignIn(r)
+	if err == nil {
+		in, err = d.h.svc.SignIn(r.Context(), email, r.PostFormValue("password"))
 	}
-	in, err := d.h.svc.SignIn(r.Context(), email, r.PostFormValue("password"))
-	var ae *app.Error
-	if err != nil && !errors.As(err, &ae) {
+	if ae, ok := publicError(err); ok {
+		d.signInRefused(w, r, next, email, ae)
+		return
+	} else if err != nil {
 		d.fail(w, r, nil, err)
 		return
 	}
-	if err != nil {
-		d.signInRefused(w, r, next, email, ae)
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: in.Token, Path: "/app/", HttpOnly: true,
-		Secure: d.secure, SameSite: http.SameSiteLaxMode, MaxAge: int(app.DashboardSessionTTL.Seconds())})
+	d.setSessionCookie(w, in.Token)
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// limitSignIn takes a token of the client address's sign-in allowance.
+func (d *dashboard) limitSignIn(r *http.Request) error {
+	if wait, ok := d.signInLimit.Allow(clientIP(r), d.h.svc.Now()); !ok {
+		return &app.Error{Kind: app.RateLimited, Code: app.CodeRateLimited, RetryAfter: wait,
+			Message: "Too many sign-in attempts from your network. Try again in a minute."}
+	}
+	return nil
+}
+
+// publicError returns err as an *app.Error, which may be shown in a form.
+func publicError(err error) (*app.Error, bool) {
+	var ae *app.Error
+	return ae, errors.As(err, &ae)
+}
+
+// setSessionCookie hands the browser a new session's token.
+func (d *dashboard) setSessionCookie(w http.ResponseWriter, token string) {
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/app/", HttpOnly: true,
+		Secure: d.secure, SameSite: http.SameSiteLaxMode, MaxAge: int(app.DashboardSessionTTL.Seconds())})
 }
 
 // signInRefused shows the form again with the reason: the same for an

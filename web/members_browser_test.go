@@ -1,0 +1,166 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"mime/quotedprintable"
+	"net"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/emersion/go-smtp"
+
+	"chatsvc/mailer"
+)
+
+// mailSink is an in-process SMTP server that hands each e-mail it receives,
+// raw, to a channel the test reads.
+type mailSink struct{ got chan []byte }
+
+func (s *mailSink) NewSession(*smtp.Conn) (smtp.Session, error) { return sinkSession{s}, nil }
+
+type sinkSession struct{ s *mailSink }
+
+func (sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
+func (sinkSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
+func (sinkSession) Reset()                               {}
+func (sinkSession) Logout() error                        { return nil }
+func (ss sinkSession) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	if err == nil {
+		ss.s.got <- b
+	}
+	return err
+}
+
+// startMail serves a mail sink and runs e's mailer against it until the
+// test ends.
+func startMail(t *testing.T, e *env) *mailSink {
+	t.Helper()
+	sink := &mailSink{got: make(chan []byte, 16)}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := smtp.NewServer(sink)
+	srv.Domain = "localhost"
+	go srv.Serve(ln)
+	port, _ := strconv.Atoi(ln.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1:"):])
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	w := mailer.New(mailer.Config{Host: "127.0.0.1", Port: port, TLS: "none", From: "team@example.com",
+		PublicURL: publicURL}, e.svc).Worker()
+	go func() { defer close(done); w.Run(ctx) }()
+	t.Cleanup(func() { stop(); <-done; srv.Close() })
+	return sink
+}
+
+var mailedLink = regexp.MustCompile(`https?://[^\s"<>]+/app/password\?token=[0-9A-Za-z]+`)
+
+// link waits for the next e-mail and returns the dashboard path of the
+// one-time link in it.
+func (s *mailSink) link(t *testing.T) string {
+	t.Helper()
+	select {
+	case raw := <-s.got:
+		text, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
+		m := mailedLink.Find(text)
+		if m == nil {
+			t.Fatalf("no link in the e-mail:\n%s", text)
+		}
+		u, _ := url.Parse(string(m))
+		return u.RequestURI()
+	case <-time.After(20 * time.Second):
+		t.Fatal("no e-mail arrived within 20s")
+	}
+	return ""
+}
+
+// TestBrowserTeam drives, in headless Chromium, an owner inviting a member
+// from the Team page, the member choosing a password through the link in
+// the e-mail the SMTP server received, and a password reset asked for on
+// the sign-in page and done through its e-mailed link. The pages are saved
+// in light and dark mode, phone and desktop sized.
+func TestBrowserTeam(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
+		t.Fatal(err)
+	}
+	sink := startMail(t, e)
+	ctx := browserTab(t, 90*time.Second)
+	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	signIn := func(email, password string) {
+		t.Helper()
+		run("signing in as "+email,
+			chromedp.Navigate(e.srv.URL+"/app/sign-in"),
+			chromedp.WaitVisible(chromedp.ID("email")),
+			chromedp.SendKeys(chromedp.ID("email"), email),
+			chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Submit(chromedp.ID("password")),
+			chromedp.WaitVisible(chromedp.ID("mode")))
+	}
+	// usePasswordLink opens an e-mailed link, saves how its page looks and
+	// chooses the password, which signs in.
+	usePasswordLink := func(page, path, password string) {
+		t.Helper()
+		run("opening the "+page+" link", chromedp.Navigate(e.srv.URL+path), chromedp.WaitVisible(chromedp.ID("password")))
+		labelled(t, ctx, page)
+		looks(t, ctx, "dashboard-"+page)
+		run("choosing a password on the "+page+" page", chromedp.SendKeys(chromedp.ID("password"), password),
+			chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.ID("mode")))
+	}
+	signOut := chromedp.Click(chromedp.CSS(`form[action="/app/sign-out"] button`))
+
+	// The owner invites Nina from the Team page.
+	signIn("agent@example.com", dashPassword)
+	run("inviting",
+		chromedp.Click(chromedp.CSS(`nav a[href="/app/members"]`)),
+		chromedp.WaitVisible(chromedp.ID("invite")),
+		chromedp.SendKeys(chromedp.ID("i-email"), "nina@example.com"),
+		chromedp.SendKeys(chromedp.ID("i-name"), "Nina New"),
+		chromedp.Submit(chromedp.ID("i-name")),
+		chromedp.WaitVisible(chromedp.CSS(".flash")),
+	)
+	labelled(t, ctx, "team")
+	looks(t, ctx, "dashboard-members")
+
+	// Nina follows the e-mailed link, chooses a password and is signed in.
+	run("signing out", signOut, chromedp.WaitVisible(chromedp.ID("email")))
+	usePasswordLink("invitation", sink.link(t), "nina's own password")
+	who, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(".who")))
+	if err != nil || !strings.Contains(who, "Nina New") {
+		t.Errorf("signed in as %q (%v), want Nina New", who, err)
+	}
+	teamLinks, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('nav a[href="/app/members"]').length`))
+	if err != nil || teamLinks != 0 {
+		t.Errorf("an agent is offered the Team page (%d links, %v)", teamLinks, err)
+	}
+
+	// Nina forgets her password and resets it from the sign-in page.
+	run("asking for a reset", signOut, chromedp.WaitVisible(chromedp.ID("email")),
+		chromedp.Click(chromedp.CSS(`a[href="/app/forgot-password"]`)),
+		chromedp.WaitVisible(chromedp.ID("email")),
+	)
+	labelled(t, ctx, "forgot password")
+	looks(t, ctx, "dashboard-forgot-password")
+	run("sending the reset form",
+		chromedp.SendKeys(chromedp.ID("email"), "nina@example.com"),
+		chromedp.Submit(chromedp.ID("email")),
+		chromedp.WaitVisible(chromedp.ID("reset-sent")),
+	)
+	looks(t, ctx, "dashboard-reset-sent")
+	usePasswordLink("password-reset", sink.link(t), "a new one for nina")
+	run("signing out", signOut, chromedp.WaitVisible(chromedp.ID("email")))
+	signIn("nina@example.com", "a new one for nina")
+}
