@@ -238,9 +238,9 @@ func TestBrowserDashboard(t *testing.T) {
 	run(dash, "asking the assistant",
 		chromedp.SendKeys(chromedp.ID("question"), "When are parcels delivered?"),
 		chromedp.Submit(chromedp.ID("question")),
-		chromedp.WaitVisible(chromedp.CSS(".answer .sources li")),
+		chromedp.WaitVisible(chromedp.CSS(".answer .sources td")),
 	)
-	poll(dash, "the text source named without a link", `document.querySelector(".answer .sources li").textContent === "Delivery FAQ" && document.querySelector(".answer .sources a") === null`)
+	poll(dash, "the text source named without a link, with its match", `document.querySelector(".answer .sources td").textContent === "Delivery FAQ" && document.querySelector(".answer .sources a") === null && /^0\.\d\d|1\.00$/.test(document.querySelector(".answer .sources .score").textContent)`)
 	looks(t, dash, "dashboard-knowledge")
 
 	// A webhook endpoint: the secret is shown once; the test button delivers.
