@@ -33,6 +33,7 @@ type Service struct {
 	visitors  visitorLimits
 	hooks     WebhookOptions
 	notify    NotifyOptions
+	typing    typingMarks
 	keys      keyCache // API keys already checked (keycache.go)
 	authors   sync.Map // member id -> support.Author, for agent messages
 

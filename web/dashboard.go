@@ -85,6 +85,7 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/conversations/{id}/assign", d.assign},
 		{"POST /app/conversations/{id}/handoff", d.handOff},
 		{"POST /app/conversations/{id}/close", d.closeConversation},
+		{"POST /app/conversations/{id}/typing", d.agentTyping},
 		{"POST /app/conversations/{id}/ticket", d.ticketFromConversation},
 		{"GET /app/tickets", d.tickets},
 		{"GET /app/tickets/{id}", d.ticket},

@@ -51,6 +51,8 @@ func (d *dashboard) events(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	changed := d.h.svc.Changes()
 	defer changed.Stop()
 	last := ""
+	// A conversation page also hears when its visitor types.
+	conv, visitorTyped := r.URL.Query().Get("conversation"), time.Time{}
 	d.h.serveEvents(w, r, eventStream{Changed: changed.C, Coalesce: inboxCheckEvery,
 		Send: func() (bool, error) {
 			st, err := d.inboxState(r.Context(), s)
@@ -58,6 +60,7 @@ func (d *dashboard) events(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 				writeEvent(w, "", "inbox", st)
 				last = st.Digest
 			}
+			d.h.typingNews(w, conv, app.TypingVisitor, &visitorTyped)
 			return false, err
 		},
 		Alive: func() bool {

@@ -52,6 +52,7 @@ func dashRoutes(o dashObjects) []struct {
 		{"POST", "/app/conversations/" + o.conv + "/assign", url.Values{"assignee_id": {"me"}}},
 		{"POST", "/app/conversations/" + o.conv + "/handoff", url.Values{"note": {"VIP"}}},
 		{"POST", "/app/conversations/" + o.conv + "/close", url.Values{}},
+		{"POST", "/app/conversations/" + o.conv + "/typing", url.Values{}},
 		{"POST", "/app/conversations/" + o.conv + "/ticket", url.Values{"subject": {"Follow up"}}},
 		{"GET", "/app/tickets", nil},
 		{"GET", "/app/tickets/" + o.tkt, nil},

@@ -18,6 +18,7 @@ func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api.HandleFunc("GET /widget/v1/messages", h.listVisitorMessages)
 	api.HandleFunc("GET /widget/v1/events", h.visitorEvents)
 	api.Handle("POST /widget/v1/handoff", noQuery(h.visitorHandOff))
+	api.Handle("POST /widget/v1/typing", noQuery(h.visitorTyping))
 	api.Handle("POST /widget/v1/identify", noQuery(h.identifyVisitor))
 	api.Handle("POST /widget/v1/tickets", noQuery(h.createVisitorTicket))
 	api.HandleFunc("OPTIONS /widget/v1/", preflight)
@@ -123,16 +124,26 @@ func (h *handlers) listVisitorMessages(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handlers) visitorHandOff(w http.ResponseWriter, r *http.Request) {
-	v, ok := h.visit(w, r, "")
+	v, ok := h.visitNoBody(w, r)
 	if !ok {
-		return
-	}
-	if _, err := decodeBody(w, r); err != nil {
-		writeError(w, r, err)
 		return
 	}
 	c, err := h.svc.VisitorHandOff(r.Context(), v)
 	reply(w, r, http.StatusOK, c, err)
+}
+
+// visitNoBody is visit for a call whose body holds no fields: an empty
+// object or nothing; it has answered the request when ok is false.
+func (h *handlers) visitNoBody(w http.ResponseWriter, r *http.Request) (*app.Visit, bool) {
+	v, ok := h.visit(w, r, "")
+	if !ok {
+		return nil, false
+	}
+	if _, err := decodeBody(w, r); err != nil {
+		writeError(w, r, err)
+		return nil, false
+	}
+	return v, true
 }
 
 func (h *handlers) identifyVisitor(w http.ResponseWriter, r *http.Request) {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"time"
 
 	"chatsvc/app"
 )
@@ -32,6 +33,7 @@ func (h *handlers) visitorEvents(w http.ResponseWriter, r *http.Request) {
 	defer changed.Stop()
 	feed := &app.VisitorFeed{LastMessageID: r.Header.Get("Last-Event-ID")}
 	following := ""
+	var agentTyped time.Time
 	h.serveEvents(w, r, eventStream{Changed: changed.C, Send: func() (bool, error) {
 		msgs, conv, err := h.svc.VisitorUpdates(r.Context(), v, feed)
 		if err != nil {
@@ -43,6 +45,7 @@ func (h *handlers) visitorEvents(w http.ResponseWriter, r *http.Request) {
 		if conv != nil {
 			writeEvent(w, "", "conversation", conv)
 		}
+		h.typingNews(w, feed.ConversationID, app.TypingAgent, &agentTyped)
 		if len(msgs) == app.MaxVisitorPage {
 			return true, nil // more are waiting
 		}

@@ -104,8 +104,14 @@ type stream struct {
 // EventSource sends it) and reads events in the background.
 func (e *env) openStream(token string, headers ...string) *stream {
 	e.t.Helper()
+	return e.openStreamAt(e.srv.URL+"/widget/v1/events?visitor_token="+token, headers...)
+}
+
+// openStreamAt connects to the event stream at url (the dashboard's too).
+func (e *env) openStreamAt(url string, headers ...string) *stream {
+	e.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/widget/v1/events?visitor_token="+token, nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}

@@ -103,6 +103,7 @@
     ".csw-agent{background:var(--csw-agent)}.csw-who{display:block;font-size:11px;font-weight:600;opacity:.75;margin-bottom:2px}" +
     ".csw-time{display:block;font-size:10px;opacity:.65;margin-top:2px}" +
     ".csw-src{margin:6px 0 0;padding-inline-start:16px;font-size:12px}.csw-msg a{color:inherit}" +
+    ".csw-typing{font-size:18px;line-height:1;color:var(--csw-muted);padding:0 var(--csw-s3)}" +
     ".csw-status{font-size:12px;color:var(--csw-muted);padding:var(--csw-s1) var(--csw-s3);min-height:1em}" +
     ".csw-form,.csw-mail,.csw-rate{display:flex;flex-wrap:wrap;gap:6px;padding:var(--csw-s2);border-top:1px solid var(--csw-line)}" +
     ".csw-form textarea,.csw-root input[type=email],.csw-rate textarea{flex:1;min-width:0;resize:none;font:inherit;padding:6px;border:1px solid var(--csw-field-line);border-radius:var(--csw-radius);background:var(--csw-field);color:var(--csw-fg)}" +
@@ -131,6 +132,7 @@
   var log = el("ol", { "class": "csw-log", "aria-live": "polite" });
   var hello = el("li", { "class": "csw-msg csw-hello", hidden: "" });
   var status = el("div", { "class": "csw-status", role: "status" });
+  var typing = el("div", { "class": "csw-typing", "aria-hidden": "true", hidden: "" }, "\u2022\u2022\u2022"); // the team is typing
   var human = el("button", { "class": "csw-human", type: "button" });
   var form = el("form", { "class": "csw-form" });
   var label = el("label", { "for": "csw-input", "class": "csw-sr" });
@@ -155,7 +157,7 @@
   add(mail, mailNote, mailLabel, mailInput, mailSend);
   add(rate, rateNote, stars, rateLabel, comment, rateSend);
   log.appendChild(hello);
-  add(panel, add(el("div", { "class": "csw-head" }), heading, close), away, log, status, human, mail, rate, form);
+  add(panel, add(el("div", { "class": "csw-head" }), heading, close), away, log, typing, status, human, mail, rate, form);
   add(root, panel, launch);
   document.body.appendChild(root);
 
@@ -221,6 +223,7 @@
     seen[m.id] = true;
     hello.hidden = true;
     var type = m.author && m.author.type || "system";
+    if (type === "agent") typing.hidden = true;
     var li = el("li", { "class": "csw-msg csw-" + type, "data-id": m.id, dir: "auto" });
     if (type !== "contact") {
       var who = (m.author && m.author.name) || { bot: L.bot, agent: L.agent }[type];
@@ -309,12 +312,28 @@
     events.addEventListener("open", function () { retry = 1000; });
     events.addEventListener("message", function (e) { show(JSON.parse(e.data)); });
     events.addEventListener("conversation", function (e) { showConversation(JSON.parse(e.data)); });
+    events.addEventListener("typing", function (e) { showTyping(JSON.parse(e.data).seconds); });
     events.addEventListener("error", function () {
       if (events.readyState === EventSource.CLOSED) { // the browser gave up: reconnect ourselves
         setTimeout(listen, retry);
         retry = Math.min(retry * 2, 30000);
       }
     });
+  }
+  // showTyping shows the team typing for a few seconds; a message ends it.
+  var typingTimer = null;
+  function showTyping(seconds) {
+    typing.hidden = false;
+    clearTimeout(typingTimer);
+    typingTimer = setTimeout(function () { typing.hidden = true; }, seconds * 1000);
+  }
+  // typed tells the team the visitor is typing, at most every few seconds.
+  var typedAt = 0;
+  function typed() {
+    if (!token || Date.now() - typedAt < 3000) return;
+    typedAt = Date.now();
+    fetch(base + "/typing", { method: "POST", headers: { "Content-Type": "application/json", "X-Visitor-Token": token }, body: "{}" })
+      .catch(function () {});
   }
   function post(text) {
     return start().then(function () { return call("POST", "/messages", { body: text, page_url: location.href }); })
@@ -342,6 +361,7 @@
     input.value = "";
     post(text);
   });
+  input.addEventListener("input", typed);
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit ? form.requestSubmit() : form.dispatchEvent(new Event("submit")); }
   });

@@ -33,7 +33,10 @@ function show(state) {
 
 // The first state also refreshes: something may have changed between the
 // page's rendering and the stream's start.
-const events = new EventSource("/app/events");
+// A conversation page also hears when its visitor types (typing.js shows it).
+const conversation = location.pathname.match(/^\/app\/conversations\/([^/]+)$/)?.[1];
+const events = new EventSource("/app/events" + (conversation ? `?conversation=${encodeURIComponent(conversation)}` : ""));
+events.addEventListener("typing", (e) => document.dispatchEvent(new CustomEvent("chatsvc:typing", { detail: JSON.parse(e.data) })));
 events.addEventListener("inbox", (e) => {
   const state = JSON.parse(e.data);
   show(state);
