@@ -232,7 +232,35 @@ func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *support.Tick
 	if err := q.UpdateTicket(ctx, t, true); err != nil {
 		return err
 	}
+	if err := eraseComments(ctx, q, r, t.ID); err != nil {
+		return err
+	}
 	return rewriteEvents(ctx, q, t.ID, r.event)
+}
+
+// eraseComments scrubs a ticket's comments as messages are: the contact's
+// own comments lose their author, every body and file name the person's data.
+func eraseComments(ctx context.Context, q *storage.Q, r *redactor, ticketID string) error {
+	cs, err := q.TicketComments(ctx, ticketID, storage.Page{Limit: -1})
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.Author.Type == support.AuthorContact {
+			c.Author.ID, c.Author.Name = nil, nil
+		}
+		c.Body = r.str(c.Body)
+		for i := range c.Files {
+			c.Files[i].Name = r.str(c.Files[i].Name)
+		}
+		if err := q.ScrubTicketComment(ctx, c); err != nil {
+			return err
+		}
+		if err := rewriteEvents(ctx, q, c.ID, r.event); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rewriteEvents replaces the stored data of every event about objectID.
