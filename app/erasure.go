@@ -182,10 +182,7 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *suppor
 		return err
 	}
 	for _, m := range msgs {
-		if m.Author.Type == support.AuthorContact {
-			m.Author.ID, m.Author.Name = nil, nil
-		}
-		m.Body = r.str(m.Body)
+		m.Body = r.authored(&m.Author, m.Body)
 		for i := range m.Files {
 			if name := r.str(m.Files[i].Name); name != m.Files[i].Name {
 				m.Files[i].Name = name
@@ -238,6 +235,15 @@ func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *support.Tick
 	return rewriteEvents(ctx, q, t.ID, r.event)
 }
 
+// authored forgets the contact as an author and returns body without the
+// person's data.
+func (r *redactor) authored(a *support.Author, body string) string {
+	if a.Type == support.AuthorContact {
+		a.ID, a.Name = nil, nil
+	}
+	return r.str(body)
+}
+
 // eraseComments scrubs a ticket's comments as messages are: the contact's
 // own comments lose their author, every body and file name the person's data.
 func eraseComments(ctx context.Context, q *storage.Q, r *redactor, ticketID string) error {
@@ -246,10 +252,7 @@ func eraseComments(ctx context.Context, q *storage.Q, r *redactor, ticketID stri
 		return err
 	}
 	for _, c := range cs {
-		if c.Author.Type == support.AuthorContact {
-			c.Author.ID, c.Author.Name = nil, nil
-		}
-		c.Body = r.str(c.Body)
+		c.Body = r.authored(&c.Author, c.Body)
 		for i := range c.Files {
 			c.Files[i].Name = r.str(c.Files[i].Name)
 		}
