@@ -60,6 +60,11 @@ func (s *Service) DeleteContact(ctx context.Context, mode support.Mode, id strin
 		if err := q.EraseMailsOf(ctx, id); err != nil {
 			return err
 		}
+		if c.Email != nil {
+			if err := q.ForgetInboundSender(ctx, lower(*c.Email)); err != nil {
+				return err
+			}
+		}
 		if err := eraseStoredResponses(ctx, q, r, mode); err != nil {
 			return err
 		}

@@ -99,3 +99,10 @@ func (q *Q) InboundMailsFrom(ctx context.Context, sender string, since support.T
 	err := q.row(ctx, `SELECT COUNT(*) FROM inbound_mail WHERE sender = ? AND received_at > ?`, sender, since).Scan(&n)
 	return n, err
 }
+
+// ForgetInboundSender removes an address from the record of e-mails taken
+// in; their Message-IDs stay, so none is taken twice.
+func (q *Q) ForgetInboundSender(ctx context.Context, sender string) error {
+	_, err := q.exec(ctx, `UPDATE inbound_mail SET sender = '' WHERE sender = ?`, sender)
+	return err
+}
