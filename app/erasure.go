@@ -60,6 +60,11 @@ func (s *Service) DeleteContact(ctx context.Context, mode support.Mode, id strin
 		if err := q.EraseMailsOf(ctx, id); err != nil {
 			return err
 		}
+		if c.Email != nil {
+			if err := q.ForgetInboundSender(ctx, lower(*c.Email)); err != nil {
+				return err
+			}
+		}
 		if err := eraseStoredResponses(ctx, q, r, mode); err != nil {
 			return err
 		}
@@ -182,10 +187,7 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *suppor
 		return err
 	}
 	for _, m := range msgs {
-		if m.Author.Type == support.AuthorContact {
-			m.Author.ID, m.Author.Name = nil, nil
-		}
-		m.Body = r.str(m.Body)
+		m.Body = r.authored(&m.Author, m.Body)
 		for i := range m.Files {
 			if name := r.str(m.Files[i].Name); name != m.Files[i].Name {
 				m.Files[i].Name = name
@@ -232,7 +234,41 @@ func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *support.Tick
 	if err := q.UpdateTicket(ctx, t, true); err != nil {
 		return err
 	}
+	if err := eraseComments(ctx, q, r, t.ID); err != nil {
+		return err
+	}
 	return rewriteEvents(ctx, q, t.ID, r.event)
+}
+
+// authored forgets the contact as an author and returns body without the
+// person's data.
+func (r *redactor) authored(a *support.Author, body string) string {
+	if a.Type == support.AuthorContact {
+		a.ID, a.Name = nil, nil
+	}
+	return r.str(body)
+}
+
+// eraseComments scrubs a ticket's comments as messages are: the contact's
+// own comments lose their author, every body and file name the person's data.
+func eraseComments(ctx context.Context, q *storage.Q, r *redactor, ticketID string) error {
+	cs, err := q.TicketComments(ctx, ticketID, storage.Page{Limit: -1})
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		c.Body = r.authored(&c.Author, c.Body)
+		for i := range c.Files {
+			c.Files[i].Name = r.str(c.Files[i].Name)
+		}
+		if err := q.ScrubTicketComment(ctx, c); err != nil {
+			return err
+		}
+		if err := rewriteEvents(ctx, q, c.ID, r.event); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rewriteEvents replaces the stored data of every event about objectID.

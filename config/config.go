@@ -88,6 +88,7 @@ type Config struct {
 		Password string `koanf:"password"`
 		From     string `koanf:"from"`
 		TLS      string `koanf:"tls"`
+		DKIM     DKIM   `koanf:"dkim"`
 	} `koanf:"smtp"`
 	Inbound   Inbound `koanf:"inbound"`
 	Assistant struct {
@@ -281,6 +282,7 @@ func (c *Config) check() error {
 		bad("smtp.tls", "must be none, starttls or tls, got %q", c.SMTP.TLS)
 	}
 	errs = append(errs, c.Inbound.check()...)
+	errs = append(errs, c.SMTP.DKIM.check()...)
 	if !oneOf(c.Assistant.Provider, "extractive", "openai") {
 		bad("assistant.provider", "must be extractive or openai, got %q", c.Assistant.Provider)
 	}

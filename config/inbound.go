@@ -64,3 +64,23 @@ func (in Inbound) check() []error {
 	}
 	return errs
 }
+
+// DKIM signs outgoing mail when all three are set.
+type DKIM struct {
+	Selector string `koanf:"selector"`
+	Domain   string `koanf:"domain"`
+	KeyFile  string `koanf:"key_file"` // PEM private key (RSA or Ed25519)
+}
+
+func (d DKIM) check() []error {
+	set := 0
+	for _, v := range []string{d.Selector, d.Domain, d.KeyFile} {
+		if v != "" {
+			set++
+		}
+	}
+	if set != 0 && set != 3 {
+		return []error{fmt.Errorf("smtp.dkim: selector, domain and key_file are set together or not at all")}
+	}
+	return nil
+}

@@ -39,6 +39,7 @@ type loop struct {
 	inAddr string // the receiver's address
 
 	perSender int
+	dkim      mailer.DKIM
 }
 
 func newLoop(t *testing.T, perSender int) *loop {
@@ -72,7 +73,7 @@ func (l *loop) open() {
 	_, port, _ := net.SplitHostPort(l.sink.addr)
 	p, _ := strconv.Atoi(port)
 	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: p, TLS: "none", From: "Support <support@" + domain + ">",
-		PublicURL: "https://chat.example.com", ReplyDomain: domain}, l.svc)
+		PublicURL: "https://chat.example.com", ReplyDomain: domain, DKIM: l.dkim}, l.svc)
 }
 
 // restart stops the service and starts it again on the same data dir, as

@@ -40,6 +40,7 @@ type Config struct {
 	PublicURL   string
 	TemplateDir string        // overrides of the built-in templates
 	ReplyDomain string        // inbound.domain: replies go to reply+<id>@ it; empty: no Reply-To
+	DKIM        DKIM          // smtp.dkim; empty: no signature
 	Timeout     time.Duration // one connection; 0: 30s
 }
 
@@ -47,7 +48,8 @@ type Config struct {
 func FromConfig(cfg *config.Config) Config {
 	return Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password,
 		From: cfg.SMTP.From, TLS: cfg.SMTP.TLS, PublicURL: cfg.PublicURL,
-		TemplateDir: filepath.Join(cfg.DataDir, TemplateDirName), ReplyDomain: cfg.Inbound.Domain}
+		TemplateDir: filepath.Join(cfg.DataDir, TemplateDirName), ReplyDomain: cfg.Inbound.Domain,
+		DKIM: DKIM{Selector: cfg.SMTP.DKIM.Selector, Domain: cfg.SMTP.DKIM.Domain, KeyFile: cfg.SMTP.DKIM.KeyFile}}
 }
 
 const batchSize = 20
@@ -226,7 +228,7 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	}
 	msg.SetBodyString(gomail.TypeTextPlain, text)
 	msg.AddAlternativeString(gomail.TypeTextHTML, html)
-	return msg, nil
+	return msg, m.cfg.DKIM.sign(msg)
 }
 
 // from is the sender: smtp.from, or a no-reply address at the public host.

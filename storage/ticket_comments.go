@@ -47,6 +47,24 @@ func (q *Q) TicketComments(ctx context.Context, ticketID string, p Page) ([]*sup
 	return collect(rows, err, scanTicketComment)
 }
 
+// ScrubTicketComment rewrites a comment's author, body and file names.
+func (q *Q) ScrubTicketComment(ctx context.Context, c *support.TicketComment) error {
+	files := c.Files
+	if files == nil {
+		files = []support.StoredFile{}
+	}
+	if _, err := q.exec(ctx, `UPDATE ticket_comments SET author_id = ?, author_name = ?, body = ?, attachments = ? WHERE id = ?`,
+		c.Author.ID, c.Author.Name, c.Body, toJSON(files), c.ID); err != nil {
+		return err
+	}
+	for _, f := range c.Files {
+		if _, err := q.exec(ctx, `UPDATE ticket_comment_files SET name = ? WHERE id = ?`, f.Name, f.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // InboundMail is an e-mail taken in, remembered by its Message-ID.
 type InboundMail struct {
 	MessageID  string
@@ -80,4 +98,11 @@ func (q *Q) InboundMailsFrom(ctx context.Context, sender string, since support.T
 	var n int
 	err := q.row(ctx, `SELECT COUNT(*) FROM inbound_mail WHERE sender = ? AND received_at > ?`, sender, since).Scan(&n)
 	return n, err
+}
+
+// ForgetInboundSender removes an address from the record of e-mails taken
+// in; their Message-IDs stay, so none is taken twice.
+func (q *Q) ForgetInboundSender(ctx context.Context, sender string) error {
+	_, err := q.exec(ctx, `UPDATE inbound_mail SET sender = '' WHERE sender = ?`, sender)
+	return err
 }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,24 @@ func TestTicketComments(t *testing.T) {
 	export := e.test("GET", "/v1/contacts/"+tkt["contact_id"].(string)+"/export", nil).ok(t, 200)
 	if cs := export["tickets"].([]any)[0].(map[string]any)["comments"].([]any); len(cs) != 4 {
 		t.Fatalf("export holds %d comments", len(cs))
+	}
+}
+
+// Erasing the contact scrubs the person's data from the ticket's comments
+// and from the events that carried them.
+func TestTicketCommentErasure(t *testing.T) {
+	e := newEnv(t)
+	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "notify_contact": false,
+		"contact": map[string]any{"email": "ann@example.com", "name": "Ann Lee"}}).ok(t, 201)
+	id := tkt["id"].(string)
+	c := e.test("POST", "/v1/tickets/"+id+"/comments", map[string]any{"body": "Called Ann Lee at ann@example.com.",
+		"author_id": e.member, "public": false}).ok(t, 201)
+	e.test("DELETE", "/v1/contacts/"+tkt["contact_id"].(string), nil).ok(t, 200)
+	got := e.test("GET", "/v1/tickets/"+id+"/comments", nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["body"].(string)
+	ev := e.eventData(c["id"].(string), "ticket_comment.created")["body"].(string)
+	for _, text := range []string{got, ev} {
+		if strings.Contains(text, "Ann") || strings.Contains(text, "ann@example.com") {
+			t.Fatalf("erased data left: %q", text)
+		}
 	}
 }

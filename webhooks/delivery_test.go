@@ -140,6 +140,9 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 		{"solve", func() { e.ok(200, "PATCH", "/v1/tickets/"+ticket, map[string]any{"status": "solved"}) },
 			[]string{"ticket.updated", "ticket.solved"}},
 		{"change subject only", func() { e.ok(200, "PATCH", "/v1/tickets/"+ticket, map[string]any{"subject": "x"}) }, nil},
+		{"comment on a ticket", func() {
+			e.ok(201, "POST", "/v1/tickets/"+ticket+"/comments", map[string]any{"body": "Refunded.", "author_id": e.member})
+		}, []string{"ticket_comment.created"}},
 		{"visitor's first message", func() {
 			c, _, err := e.svc.StartConversation(ctx, support.Test, app.VisitorStart{SiteID: e.site, PageURL: "https://example.com/", Body: "Hello"})
 			if err != nil {
