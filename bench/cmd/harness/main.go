@@ -319,6 +319,9 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	rows = append(rows, phase("list messages (limit 20)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations)+"/messages?limit=20", auth, "", 200, nil)
 	}))
+	rows = append(rows, phase("reports summary (30 days)", "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/reports/summary", auth, "", 200, nil)
+	}))
 	// Each visitor writes visitorMessages messages, then a new one comes:
 	// the widget allows one visitor 30 messages a minute.
 	tokens, sent := make([]string, o.clients), make([]int, o.clients)
