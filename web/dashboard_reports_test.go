@@ -35,6 +35,16 @@ func TestDashboardReports(t *testing.T) {
 	if strings.Contains(body, "<script src=\"http") {
 		t.Error("the page loads a script from elsewhere")
 	}
+	// "Answer it" adds a text source named after the question.
+	if !strings.Contains(body, `name="name" value="Can I pay by invoice?"`) {
+		t.Error("no answer form for an unanswered question")
+	}
+	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"Can I pay by invoice?"},
+		"content": {"Question: Can I pay by invoice?\nAnswer: Yes, on the Business plan."}}).must(t, http.StatusSeeOther)
+	if src := e.test("GET", "/v1/knowledge-sources", nil).ok(t, 200)["data"].([]any); len(src) != 1 ||
+		src[0].(map[string]any)["name"] != "Can I pay by invoice?" || src[0].(map[string]any)["type"] != "text" {
+		t.Errorf("sources after answering: %v", src)
+	}
 	d.get("/app/reports?from="+day+"&to=2026-09-01").must(t, http.StatusBadRequest)
 	d.get("/app/reports?site_id=site_nothing").must(t, http.StatusBadRequest)
 	if b := d.get("/app/reports?from="+day+"&to="+day+"&site_id="+e.site).must(t, http.StatusOK); !strings.Contains(b, "1 of 3") {

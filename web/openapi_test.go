@@ -280,6 +280,13 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).ok(t, 202)
 	e.test("DELETE", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
 
+	// Reports.
+	e.test("GET", "/v1/reports/summary?site_id="+e.site, nil).ok(t, 200)
+	if r := e.test("GET", "/v1/reports/summary.csv", nil); r.status != 200 {
+		t.Errorf("summary.csv: %d", r.status)
+	}
+	e.test("GET", "/v1/reports/unanswered", nil).ok(t, 200)
+
 	// Events, resend, and the end of the endpoint and the contact.
 	evs := e.test("GET", "/v1/events?limit=3", nil).ok(t, 200)["data"].([]any)
 	evt := evs[0].(map[string]any)["id"].(string)

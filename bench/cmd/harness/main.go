@@ -323,6 +323,9 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	rows = append(rows, phase("search (FTS5)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/search?limit=20&q="+searches[i%len(searches)], auth, "", 200, nil)
 	}))
+	rows = append(rows, phase("reports summary (30 days)", "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/reports/summary", auth, "", 200, nil)
+	}))
 	// Each visitor writes visitorMessages messages, then a new one comes:
 	// the widget allows one visitor 30 messages a minute.
 	tokens, sent := make([]string, o.clients), make([]int, o.clients)

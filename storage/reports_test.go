@@ -1,0 +1,65 @@
+package storage
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestReportsBackfill runs migration 0014's backfill over an assistant's
+// replies written before it: the visitor message before each reply is its
+// question, the stock "could not find it" reply is an abstention and a
+// greeting is not; the gaps list then holds the one abstention.
+func TestReportsBackfill(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const unknown = `I couldn't find the answer to that in our help pages. Would you like to talk to a person? Press "Talk to a person" or just ask for one.`
+	for _, stmt := range []string{
+		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
+		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at)
+			VALUES ('conv_1', 'live', 'site_1', 'open', 0, 0, 0)`,
+		`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at) VALUES
+			('msg_1', 'live', 'conv_1', 'contact', 'Hello', 1),
+			('msg_2', 'live', 'conv_1', 'bot', 'Hello! What can I help you with?', 2),
+			('msg_3', 'live', 'conv_1', 'contact', 'Do you sell gift cards?', 3),
+			('msg_4', 'live', 'conv_1', 'bot', '` + strings.ReplaceAll(unknown, "'", "''") + `', 4),
+			('msg_5', 'live', 'conv_1', 'contact', 'Refunds?', 5),
+			('msg_6', 'live', 'conv_1', 'bot', 'Within 5 days.', 6)`,
+		`DELETE FROM assistant_replies`,
+		"INSERT INTO assistant_replies" + backfill(t),
+	} {
+		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := db.Read().query(ctx, `SELECT message_id || ':' || question_id || ':' || abstained FROM assistant_replies ORDER BY message_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := collect(rows, err, func(s interface{ Scan(...any) error }) (string, error) {
+		var v string
+		return v, s.Scan(&v)
+	})
+	if want := []string{"msg_2:msg_1:0", "msg_4:msg_3:1", "msg_6:msg_5:0"}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("backfilled %v (%v), want %v", got, err, want)
+	}
+	gaps, err := db.Read().UnansweredQuestions(ctx, "live", 0, 10)
+	if err != nil || len(gaps) != 1 || gaps[0].Question != "Do you sell gift cards?" || gaps[0].ConversationID != "conv_1" {
+		t.Fatalf("gaps %+v (%v)", gaps, err)
+	}
+}
+
+// backfill is the backfill statement of migration 0014, after its INSERT INTO.
+func backfill(t *testing.T) string {
+	body, err := migrations.ReadFile("migrations/0014_reports.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stmt, _ := strings.Cut(string(body), "INSERT INTO assistant_replies")
+	return stmt
+}
