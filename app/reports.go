@@ -99,6 +99,9 @@ func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in Repor
 		if c.RatingScore != nil {
 			ratings = append(ratings, *c.RatingScore)
 		}
+		if c.Status == StatusClosed && c.ClosedAt != nil && *c.ClosedAt >= c.CreatedAt {
+			resolution = append(resolution, seconds(c.CreatedAt, *c.ClosedAt))
+		}
 		if assistantOnly(c) {
 			rep.AssistantOnly++
 			continue
@@ -109,9 +112,6 @@ func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in Repor
 		}
 		if c.FirstAgentAt != nil && *c.FirstAgentAt >= *c.HandedOffAt {
 			response = append(response, seconds(*c.HandedOffAt, *c.FirstAgentAt))
-		}
-		if c.Status == StatusClosed && c.ClosedAt != nil && *c.ClosedAt >= *c.HandedOffAt {
-			resolution = append(resolution, seconds(*c.HandedOffAt, *c.ClosedAt))
 		}
 	}
 	for _, t := range created {

@@ -97,7 +97,7 @@ func figures(rep *app.Report) []figure {
 		{"Answered by the assistant alone", deflection, fmt.Sprintf("%d of %d conversations", rep.AssistantOnly, rep.Conversations)},
 		{"First response after hand-off", seconds(rep.FirstResponseSeconds.Median),
 			"median; 90% within " + seconds(rep.FirstResponseSeconds.P90)},
-		{"Resolution after hand-off", seconds(rep.ResolutionSeconds.Median),
+		{"Resolution", seconds(rep.ResolutionSeconds.Median),
 			"median; 90% within " + seconds(rep.ResolutionSeconds.P90)},
 		{"Visitor rating", csat, fmt.Sprintf("%d ratings", rep.CSAT.Count)},
 		{"Tickets", strconv.Itoa(rep.Tickets.Created) + " created", strconv.Itoa(rep.Tickets.Solved) + " solved"},

@@ -23,7 +23,7 @@ func TestDashboardReports(t *testing.T) {
 	d.signIn("agent@example.com", dashPassword)
 	day := testenv.T0.Format(time.DateOnly)
 	body := d.get("/app/reports?from="+day+"&to="+day).must(t, http.StatusOK)
-	for _, want := range []string{"33.3%", "1 of 3 conversations", "1m 30s", "11m 30s", "3.50 / 5", "2 ratings",
+	for _, want := range []string{"33.3%", "1 of 3 conversations", "1m 30s", "7m 15s", "3.50 / 5", "2 ratings",
 		"1 created", "1 solved", "<svg", day + ": 3 conversations, 2 handed off"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("reports page lacks %q", want)

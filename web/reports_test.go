@@ -13,14 +13,16 @@ import (
 
 // reportFixture writes, on one day, the conversations whose figures are
 // worked out by hand in TestReportSummary: one the assistant answered
-// alone (rated 5), one handed off and answered 90 s later then closed
-// 10 min after that (rated 2), one handed off and never answered; and a
+// alone and closed after 2 min (rated 5), one handed off after a minute,
+// answered 90 s later and closed 10 min after that (rated 2: resolved in
+// 750 s from its creation), one handed off and never answered; and a
 // ticket created and solved. It returns the period that holds them.
 func reportFixture(t *testing.T, e *env) (from, to string) {
 	e.clock.SetStep(0)
 	start := e.clock.Now()
 	alone := e.session(true)
 	convAlone := e.say(alone, "How long do refunds take?")["message"].(map[string]any)["conversation_id"].(string)
+	e.clock.Advance(2 * time.Minute)
 	e.test("POST", "/v1/conversations/"+convAlone+"/close", nil).ok(t, 200)
 	e.wdo("POST", "/widget/v1/rating", alone, map[string]any{"score": 5}).ok(t, 200)
 
@@ -52,7 +54,7 @@ func TestReportSummary(t *testing.T) {
 	want := map[string]any{
 		"conversations": 3.0, "assistant_only": 1.0, "handed_off": 2.0, "deflection_rate": 0.3333,
 		"first_response_seconds": map[string]any{"count": 1.0, "median": 90.0, "p90": 90.0},
-		"resolution_seconds":     map[string]any{"count": 1.0, "median": 690.0, "p90": 690.0},
+		"resolution_seconds":     map[string]any{"count": 2.0, "median": 435.0, "p90": 750.0},
 		"csat":                   map[string]any{"count": 2.0, "average": 3.5},
 		"tickets":                map[string]any{"created": 1.0, "solved": 1.0},
 		"by_day": []any{map[string]any{"date": testenv.T0.Format(time.DateOnly), "conversations": 3.0,
@@ -92,7 +94,7 @@ func TestReportSummaryCSV(t *testing.T) {
 	}
 	day := testenv.T0.Format(time.DateOnly)
 	for k, v := range map[string]string{"conversations@": "3", "assistant_only@": "1", "deflection_rate@": "0.3333",
-		"first_response_seconds_median@": "90", "resolution_seconds_p90@": "690", "csat_average@": "3.5",
+		"first_response_seconds_median@": "90", "resolution_seconds_p90@": "750", "csat_average@": "3.5",
 		"tickets_solved@": "1", "conversations@" + day: "3", "handed_off@" + day: "2", "tickets_created@" + day: "1"} {
 		if values[k] != v {
 			t.Errorf("%s = %q, want %q", k, values[k], v)
