@@ -117,6 +117,7 @@ func TestBrowserDesk(t *testing.T) {
 	poll(dash, "its preview and wait", `document.querySelector("#inbox li.status-waiting .preview").textContent.length > 0 && document.querySelector("#inbox li.status-waiting .waited") !== null`)
 	poll(dash, "nothing is mine yet", `document.getElementById("count-mine").textContent === "0"`)
 	screenshot(t, dash, "desk-inbox.png")
+	labelled(t, dash, "the inbox")
 	run(dash, "assigning to me in one click",
 		chromedp.Click(chromedp.CSS(`#inbox li.status-waiting button[value="me"]`)),
 		chromedp.WaitVisible(chromedp.CSS(".flash")),
@@ -158,11 +159,12 @@ func TestBrowserDesk(t *testing.T) {
 
 	// Search finds it by a word of the visitor's message.
 	run(dash, "searching",
-		chromedp.SendKeys(chromedp.CSS(`header input[name=q]`), "winnipeg\r"),
+		chromedp.SendKeys(chromedp.ID("header-q"), "winnipeg\r"),
 		chromedp.WaitVisible(chromedp.ID("results")),
 	)
 	poll(dash, "the conversation found", `document.querySelector("#results li.type-conversation .snippet").textContent.includes("Winnipeg")`)
 	screenshot(t, dash, "desk-search.png")
+	labelled(t, dash, "the search page")
 	run(dash, "opening the result", chromedp.Click(chromedp.CSS("#results a")), chromedp.WaitVisible(chromedp.ID("notes")))
 	run(dash, "the help overlay", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("?"))
 	poll(dash, "the overlay shows", `!document.getElementById("shortcuts").hidden`)
