@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strconv"
 
 	"chatsvc/storage"
 	"chatsvc/support"
@@ -123,4 +124,14 @@ func (s *Service) CannedReplies(ctx context.Context, mode support.Mode, in ListP
 	return makeList(rows, pg, func(c *support.CannedReply) support.Cursor {
 		return support.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
 	}), nil
+}
+
+// CannedTicketNumber is the {{ticket.number}} of canned replies inserted in
+// a conversation: its newest ticket's number, "" when it has none.
+func (s *Service) CannedTicketNumber(ctx context.Context, mode support.Mode, conversationID string) (string, error) {
+	n, err := s.db.Read().TicketNumberOfConversation(ctx, mode, conversationID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return "", nil
+	}
+	return strconv.FormatInt(n, 10), err
 }

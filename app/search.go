@@ -24,8 +24,7 @@ type SearchQuery struct {
 }
 
 // Search finds the conversations (by their messages and notes), tickets and
-// contacts of a mode whose text holds every word of the query, the last
-// word also as a prefix, best first.
+// contacts of a mode whose text holds every word of the query, best first.
 func (s *Service) Search(ctx context.Context, mode support.Mode, in SearchQuery) (List[*support.SearchResult], error) {
 	match, err := searchMatch(in.Q)
 	if err != nil {
@@ -55,8 +54,9 @@ func (s *Service) Search(ctx context.Context, mode support.Mode, in SearchQuery)
 }
 
 // searchMatch turns what a person typed into an FTS5 query: its words, each
-// quoted so no character of the query is read as FTS5 syntax, all required,
-// the last one also matching as the start of a longer word.
+// quoted so no character of the query is read as FTS5 syntax, all required.
+// No word is a prefix query: FTS5 merges every matching term's full list
+// for one, which costs seconds on a word as common as "plan".
 func searchMatch(q string) (string, error) {
 	if strings.TrimSpace(q) == "" {
 		return "", missing("q")
@@ -74,5 +74,5 @@ func searchMatch(q string) (string, error) {
 	for i, w := range words {
 		words[i] = strconv.Quote(w)
 	}
-	return strings.Join(words, " ") + "*", nil
+	return strings.Join(words, " "), nil
 }

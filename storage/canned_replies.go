@@ -47,3 +47,12 @@ func (q *Q) CannedReplies(ctx context.Context, mode support.Mode, p Page) ([]*su
 	rows, err := q.query(ctx, `SELECT `+cannedReplyCols+` FROM canned_replies`+where+tail, args...)
 	return collect(rows, err, scanCannedReply)
 }
+
+// TicketNumberOfConversation returns the number of the newest ticket opened
+// from a conversation, or ErrNotFound.
+func (q *Q) TicketNumberOfConversation(ctx context.Context, mode support.Mode, conversationID string) (int64, error) {
+	var n int64
+	err := q.row(ctx, `SELECT number FROM tickets WHERE conversation_id = ? AND mode = ?
+		ORDER BY created_at DESC LIMIT 1`, conversationID, mode).Scan(&n)
+	return n, notFound(err)
+}

@@ -7,8 +7,9 @@ import (
 )
 
 // SearchWindow is how many of a query's newest matching texts are ranked.
-// FTS5 walks its matches newest first and stops there, so a word found in
-// a million messages costs as much as one found in a thousand.
+// FTS5 walks its matches newest first and stops there (search_text is the
+// outer loop: CROSS JOIN keeps SQLite from reordering it), so a word found
+// in a million messages costs about as much as one found in a thousand.
 const SearchWindow = 1000
 
 // Search ranks the texts of a mode that match an FTS5 query among its
@@ -18,7 +19,7 @@ const SearchWindow = 1000
 func (q *Q) Search(ctx context.Context, mode support.Mode, match, typ string, offset, limit int) ([]*support.SearchResult, error) {
 	rows, err := q.query(ctx, `WITH hits AS (
 			SELECT d.doc, d.type, d.target_id, bm25(search_text) AS score
-			FROM search_text JOIN search_docs d ON d.doc = search_text.rowid
+			FROM search_text CROSS JOIN search_docs d ON d.doc = search_text.rowid
 			WHERE search_text MATCH ?1 AND d.mode = ?2 AND (?3 = '' OR d.type = ?3)
 			ORDER BY search_text.rowid DESC LIMIT ?6
 		), best AS (

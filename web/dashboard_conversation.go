@@ -18,6 +18,7 @@ type conversationView struct {
 	Members  []*support.Member
 	Assignee *support.Member
 	Canned   []*support.CannedReply // offered in the reply box on "/"
+	Ticket   string                 // the number {{ticket.number}} fills in, or ""
 }
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -45,6 +46,9 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 		return err
 	}
 	if v.Canned, err = d.allCannedReplies(r, s.Mode); err != nil {
+		return err
+	}
+	if v.Ticket, err = svc.CannedTicketNumber(ctx, s.Mode, id); err != nil {
 		return err
 	}
 	for _, m := range v.Members {

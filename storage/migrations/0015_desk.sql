@@ -26,6 +26,9 @@ CREATE TABLE search_docs (
     created_at INTEGER NOT NULL
 );
 CREATE VIRTUAL TABLE search_text USING fts5 (body, tokenize = 'porter unicode61 remove_diacritics 2');
+-- A changed or deleted text leaves the index at once, not as a marker that
+-- keeps the old words on disk until a later merge: erasure means gone.
+INSERT INTO search_text (search_text, rank) VALUES ('secure-delete', 1);
 
 -- Messages and notes find their conversation.
 CREATE TRIGGER search_message_insert AFTER INSERT ON messages BEGIN
@@ -100,3 +103,6 @@ INSERT INTO search_docs (source_id, mode, type, target_id, created_at)
     SELECT id, mode, 'contact', id, created_at FROM contacts;
 INSERT INTO search_text (rowid, body) SELECT d.doc, COALESCE(c.name, '') || ' ' || COALESCE(c.email, '')
     FROM contacts c JOIN search_docs d ON d.source_id = c.id;
+
+-- A conversation's ticket fills {{ticket.number}} of canned replies.
+CREATE INDEX tickets_conversation ON tickets (conversation_id, created_at) WHERE conversation_id IS NOT NULL;

@@ -56,6 +56,7 @@ function insert(o) {
 
 if (form && box && menu) {
   box.addEventListener("input", showMenu);
+  if (document.activeElement === box) showMenu(); // typed before this module ran
   box.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
