@@ -67,6 +67,9 @@ type assistantQueue struct {
 	thinking  atomic.Int32  // how many answers the responder is working out
 	answering sync.WaitGroup
 	replies   sync.Map // message id -> chan *support.Message: requests waiting for its answer
+	// waiting, when set, is called once a request found its question
+	// queued and waits for the handover; tests wait on it.
+	waiting func(msgID string)
 }
 
 func newAssistantQueue(r Responder, wait time.Duration) *assistantQueue {
@@ -235,6 +238,9 @@ func (s *Service) waitReply(ctx context.Context, mode support.Mode, msg *support
 		return storedReply(ctx, q, msg)
 	} else if err != nil {
 		return nil, err
+	}
+	if s.assistant.waiting != nil {
+		s.assistant.waiting(msg.ID)
 	}
 	timer := time.NewTimer(s.assistant.replyWait)
 	defer timer.Stop()

@@ -16,6 +16,8 @@ func TestWaitReply(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := newTestService(t)
 	svc.assistant.replyWait = time.Minute // an answer must not wait for the timer
+	queued := make(chan struct{}, 1)
+	svc.assistant.waiting = func(string) { queued <- struct{}{} }
 	conv := &support.Conversation{ID: NewID(PrefixConversation), Mode: support.Test, SiteID: "site_1",
 		Status: StatusOpen, Metadata: map[string]string{}}
 	err := svc.write(ctx, func(q *storage.Q) error {
@@ -44,8 +46,8 @@ func TestWaitReply(t *testing.T) {
 		}
 		return m, j
 	}
-	// wait starts waiting for msg's reply, returns once the wait has begun
-	// or ended, and gives what the wait gives.
+	// wait starts waiting for msg's reply, returns once the wait has found
+	// the job queued or has ended, and gives what the wait gives.
 	wait := func(msg *support.Message) <-chan *support.Message {
 		got, ended := make(chan *support.Message, 1), make(chan struct{})
 		go func() {
@@ -56,16 +58,13 @@ func TestWaitReply(t *testing.T) {
 			}
 			got <- r
 		}()
-		for {
-			if _, ok := svc.assistant.replies.Load(msg.ID); ok {
-				return got
-			}
-			select {
-			case <-ended:
-				return got
-			case <-time.After(time.Millisecond):
-			}
+		select {
+		case <-queued: // it found the job queued and waits for the handover
+		case <-ended: // it found the answer stored
+		case <-time.After(10 * time.Second):
+			t.Fatal("the wait neither began nor ended")
 		}
+		return got
 	}
 	receive := func(got <-chan *support.Message) *support.Message {
 		t.Helper()
@@ -80,7 +79,6 @@ func TestWaitReply(t *testing.T) {
 
 	msg, job := ask()
 	got := wait(msg)
-	time.Sleep(10 * time.Millisecond) // let the wait find the job queued
 	if err := svc.settle(ctx, job, &Answer{Body: "It ships today."}); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +99,6 @@ func TestWaitReply(t *testing.T) {
 
 	msg, job = ask()
 	got = wait(msg)
-	time.Sleep(10 * time.Millisecond)
 	if err := svc.settle(ctx, job, nil); err != nil { // the conversation left the assistant
 		t.Fatal(err)
 	}

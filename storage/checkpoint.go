@@ -29,8 +29,13 @@ func (db *DB) checkpointer(conn *sql.DB) {
 		if _, err := conn.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
 			slog.Warn("checkpoint", "err", err)
 		}
+		afterCheckpoint()
 	}
 }
+
+// afterCheckpoint is called after each of the checkpointer's runs; tests
+// wait on it instead of polling the database file.
+var afterCheckpoint = func() {}
 
 // checkpointEvery is how many commits the checkpointer lets pass between
 // its runs: enough that each run copies many commits, and each page they

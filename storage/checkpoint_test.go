@@ -55,6 +55,14 @@ func TestTheLogStaysShort(t *testing.T) {
 func TestCheckpointerCopiesCommits(t *testing.T) {
 	defer func(n int) { writerCheckpointPages = n }(writerCheckpointPages)
 	writerCheckpointPages = 1 << 30
+	ran := make(chan struct{}, 1)
+	defer func(f func()) { afterCheckpoint = f }(afterCheckpoint)
+	afterCheckpoint = func() {
+		select {
+		case ran <- struct{}{}:
+		default: // one pending signal is enough
+		}
+	}
 	dir := t.TempDir()
 	db, err := Open(context.Background(), dir)
 	if err != nil {
@@ -63,13 +71,16 @@ func TestCheckpointerCopiesCommits(t *testing.T) {
 	defer db.Close()
 	insertSites(t, db, 0, 2*checkpointEvery)
 	// A copy of the database file without its log holds what was
-	// checkpointed and nothing else.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	// checkpointed and nothing else; look again after each checkpoint.
+	timeout := time.After(10 * time.Second)
+	for {
 		n, err := checkpointedSites(t, dir)
 		if err == nil && n >= checkpointEvery {
 			return
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-ran:
+		case <-timeout:
 			t.Fatalf("the database file holds %d of %d committed sites (%v)", n, 2*checkpointEvery, err)
 		}
 	}
