@@ -212,6 +212,9 @@ func openLink(ctx context.Context, q *storage.Q, token string, now time.Time) (*
 // UseMemberLink sets the password of the link's member, uses up every open
 // link of theirs, ends their sessions and opens a new one.
 func (s *Service) UseMemberLink(ctx context.Context, token, password string) (*SignedIn, error) {
+	if _, err := s.MemberLinkOf(ctx, token); err != nil {
+		return nil, err // before the bcrypt work, which a made-up token does not earn
+	}
 	h, err := hashPassword(password)
 	if err != nil {
 		return nil, err

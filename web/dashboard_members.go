@@ -88,7 +88,11 @@ func (d *dashboard) setPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := r.PostFormValue("token")
-	in, err := d.h.svc.UseMemberLink(r.Context(), token, r.PostFormValue("password"))
+	var in *app.SignedIn
+	err := d.limitSignIn(r) // a password check's worth of work, bounded like one
+	if err == nil {
+		in, err = d.h.svc.UseMemberLink(r.Context(), token, r.PostFormValue("password"))
+	}
 	if ae, ok := publicError(err); ok && ae.Param == "password" {
 		l, lerr := d.h.svc.MemberLinkOf(r.Context(), token)
 		if lerr == nil {
