@@ -102,6 +102,8 @@ func TestSearch(t *testing.T) {
 	e.test("POST", cvPath(noted, "/notes"), map[string]any{"body": "Refund approved by finance", "author_id": e.member}).ok(t, 201)
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken umbrella", "description": "The handle snapped",
 		"contact_id": e.contact("grace@example.com")}).ok(t, 201)["id"].(string)
+	e.test("POST", "/v1/tickets/"+tkt+"/comments", map[string]any{"body": "Replacement handle sent under warranty",
+		"author_id": e.member, "public": false}).ok(t, 201)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": "zelda@example.com", "name": "Zelda Fitzgerald"}).ok(t, 201)["id"].(string)
 	liveConv := e.conversation(support.Live, "Canada shipping for live mode")
 
@@ -111,6 +113,7 @@ func TestSearch(t *testing.T) {
 		"q=refund":                   "conversation:" + noted,
 		"q=handle":                   "ticket:" + tkt,
 		"q=umbrellas":                "ticket:" + tkt, // by its stem
+		"q=warranty":                 "ticket:" + tkt, // by a comment, internal ones included
 		"q=zelda+fitzgerald":         "contact:" + ctc,
 		"q=zelda%40example":          "contact:" + ctc,
 		"q=canada&type=conversation": "conversation:" + conv,
