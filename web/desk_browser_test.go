@@ -178,4 +178,10 @@ func TestBrowserDesk(t *testing.T) {
 	if strings.Contains(text, "Customs forms") {
 		t.Error("the widget shows the team's note")
 	}
+
+	// The desk's own pages in both colour schemes and both sizes.
+	run(dash, "back to the search", chromedp.Navigate(srv.URL+"/app/search?q=winnipeg"), chromedp.WaitVisible(chromedp.ID("results")))
+	looks(t, dash, "dashboard-search")
+	run(dash, "back to the canned replies", chromedp.Navigate(srv.URL+"/app/canned-replies"), chromedp.WaitReady("body"))
+	looks(t, dash, "dashboard-canned-replies")
 }
