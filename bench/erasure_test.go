@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/storage"
 	"chatsvc/support"
 )
 
@@ -18,20 +17,8 @@ import (
 //	go test ./bench -run '^$' -bench Erasure -benchtime 5x
 func BenchmarkErasure(b *testing.B) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	svc := app.New(db, app.Options{})
-	site, err := svc.CreateSite(ctx, "Bench", "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	member, err := svc.CreateMember(ctx, "agent@example.com", "Agent", "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := newBenchService(b, app.Options{})
+	svc, site, member := s.svc, s.site, s.member
 	const convs, msgs, tickets = 20, 50, 10
 	var erase, create time.Duration
 	for i := 0; b.Loop(); i++ {

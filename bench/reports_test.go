@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/bench/seed"
-	"chatsvc/storage"
 	"chatsvc/support"
 )
 
@@ -18,27 +16,13 @@ import (
 //	go test ./bench -run '^$' -bench ReportSummary -benchtime 20x
 func BenchmarkReportSummary(b *testing.B) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
 	now := time.Now()
-	svc := app.New(db, app.Options{Now: func() time.Time { return now }})
-	site, err := svc.CreateSite(ctx, "Bench", "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	member, err := svc.CreateMember(ctx, "agent@example.com", "Agent", "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := seed.Run(ctx, db, support.Live, []string{site.ID}, member.ID, seed.Full, now); err != nil {
-		b.Fatal(err)
-	}
+	s := newBenchService(b, app.Options{Now: func() time.Time { return now }})
+	s.seedFull(b, support.Live, now)
 	var rep *app.Report
+	var err error
 	for b.Loop() {
-		if rep, err = svc.ReportSummary(ctx, support.Live, app.ReportQuery{}); err != nil {
+		if rep, err = s.svc.ReportSummary(ctx, support.Live, app.ReportQuery{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/bench/seed"
-	"chatsvc/storage"
 	"chatsvc/support"
 )
 
@@ -24,25 +22,9 @@ var searchQueries = []string{"plan", "team grows", "conversation 4242", "follow"
 //	go test ./bench -run '^$' -bench Search -benchtime 300x
 func BenchmarkSearch(b *testing.B) {
 	ctx := context.Background()
-	db, err := storage.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	svc := app.New(db, app.Options{})
-	site, err := svc.CreateSite(ctx, "Bench", "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	member, err := svc.CreateMember(ctx, "agent@example.com", "Agent", "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	start := time.Now()
-	if _, err := seed.Run(ctx, db, support.Test, []string{site.ID}, member.ID, seed.Full, time.Now()); err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("seeded in %s", time.Since(start).Round(time.Second))
+	s := newBenchService(b, app.Options{})
+	s.seedFull(b, support.Test, time.Now())
+	svc := s.svc
 	var took []time.Duration
 	for i := 0; b.Loop(); i++ {
 		t := time.Now()
