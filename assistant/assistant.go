@@ -63,7 +63,7 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	if err != nil {
 		return app.Answer{}, fmt.Errorf("search: %w", err)
 	}
-	passages := Relevant(found)
+	passages := Relevant(q.Text, found)
 	if len(passages) == 0 {
 		return app.Answer{Body: UnknownReply, Abstained: true}, nil
 	}

@@ -31,3 +31,28 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 		t.Fatalf("bounded draft %q", d.Body)
 	}
 }
+
+// TestRelevantAsksMoreOfQuestionsAboutTheTeam: a page that matches half of
+// a how-to question answers it; a question addressed to the team, or about
+// buying from it, needs a page about it.
+func TestRelevantAsksMoreOfQuestionsAboutTheTeam(t *testing.T) {
+	half := []search.Passage{{URL: "https://help.example.com/setup", Title: "Setup", Match: 0.5}}
+	about := []search.Passage{{URL: "https://help.example.com/hours", Title: "Opening hours", Match: 0.8}}
+	for _, c := range []struct {
+		q     string
+		found []search.Passage
+		cited int
+	}{
+		{"How do I set up the printer?", half, 1},
+		{"How do you set up the printer?", half, 1}, // "how do you" asks how a thing is done
+		{"Do you set up printers for customers?", half, 0},
+		{"What are your opening hours?", half, 0},
+		{"What are your opening hours?", about, 1},
+		{"How much does the setup cost?", half, 0},
+		{"How do I get a refund?", about, 1},
+	} {
+		if got := assistant.Relevant(c.q, c.found); len(got) != c.cited {
+			t.Errorf("%q with match %.1f: %d cited, want %d", c.q, c.found[0].Match, len(got), c.cited)
+		}
+	}
+}

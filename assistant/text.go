@@ -83,6 +83,32 @@ func Terms(text string) []string {
 // calibrated on the development evaluation (docs/assistant.md).
 const MinMatch = 0.35
 
+// MinMatchTeam is the match a page needs to answer a question about the
+// team rather than about its product: its prices, orders, hours, offices,
+// phone. Help pages mention such words in passing ("the cost of a
+// command", "two hours of history"); an answer to them must come from a
+// page about them, or from a person.
+const MinMatchTeam = 0.6
+
+// aboutTeam matches questions addressed to the team ("do you ship…",
+// "your office") or about buying from it. "How do you…" asks how a thing
+// is done, and is left out before matching.
+var (
+	aboutTeam = regexp.MustCompile(`\b(your|yours|from you)\b|\b(do|can|will|are|could|would) you\b|` +
+		`\b(prices?|pricing|costs?|fees?|refunds?|subscriptions?|billing|invoices?|discounts?|coupons?|` +
+		`warranty|shipping|ship|delivery|phone|offices?|hours|purchased?|bought|buy|payments?)\b`)
+	howDoYou = regexp.MustCompile(`\bhow (do|can|would|could|will) you\b`)
+)
+
+// minMatch is the match a page needs to answer question.
+func minMatch(question string) float64 {
+	q := howDoYou.ReplaceAllString(strings.ToLower(question), "how")
+	if aboutTeam.MatchString(q) {
+		return MinMatchTeam
+	}
+	return MinMatch
+}
+
 // Cited is how many pages an answer lists at most.
 const Cited = 3
 
@@ -92,14 +118,15 @@ const CitedMargin = 0.6
 
 // Relevant keeps, in the index's order, the passages whose page matches
 // enough of the question and nearly as much as the best, at most Cited.
-func Relevant(found []search.Passage) []search.Passage {
+func Relevant(question string, found []search.Passage) []search.Passage {
+	least := minMatch(question)
 	var out []search.Passage
 	best := 0.0
 	for _, p := range found {
 		best = max(best, p.Match)
 	}
 	for _, p := range found {
-		if p.Match >= MinMatch && p.Match >= CitedMargin*best && len(out) < Cited {
+		if p.Match >= least && p.Match >= CitedMargin*best && len(out) < Cited {
 			out = append(out, p)
 		}
 	}

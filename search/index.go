@@ -42,20 +42,21 @@ type Chunk struct {
 // every chunk of the page repeats: a question names the page's subject
 // more often than the words of the one passage that answers it.
 type doc struct {
-	SourceID string `json:"source_id"`
-	SiteID   string `json:"site_id"`
-	Mode     string `json:"mode"`
-	URL      string `json:"url"`
-	Title    string `json:"title"`
-	Heading  string `json:"heading"`
-	Text     string `json:"text"`
-	Lead     string `json:"lead"` // the page's first passage, cut to leadChars
-	Path     string `json:"path"` // the words of the URL's path
+	SourceID string  `json:"source_id"`
+	SiteID   string  `json:"site_id"`
+	Mode     string  `json:"mode"`
+	URL      string  `json:"url"`
+	Title    string  `json:"title"`
+	Heading  string  `json:"heading"`
+	Text     string  `json:"text"`
+	Lead     string  `json:"lead"`   // the page's first passage, cut to leadChars
+	Path     string  `json:"path"`   // the words of the URL's path
+	Chunks   float64 `json:"chunks"` // how many chunks the page has
 }
 
 // mappingVersion changes whenever the documents or the mapping do; an index
 // of another version is emptied on open, and serve refills it.
-const mappingVersion = "2"
+const mappingVersion = "3"
 
 var versionKey = []byte("chatsvc_mapping_version")
 
@@ -146,6 +147,9 @@ func indexMapping() mapping.IndexMapping {
 	d.AddFieldMappingsAt("text", text())
 	d.AddFieldMappingsAt("lead", text())
 	d.AddFieldMappingsAt("path", text())
+	chunks := bleve.NewNumericFieldMapping()
+	chunks.Index = false
+	d.AddFieldMappingsAt("chunks", chunks)
 
 	m := bleve.NewIndexMapping()
 	m.ScoringModel = index.BM25Scoring
@@ -172,11 +176,10 @@ func (x *Index) Replace(ctx context.Context, sourceID string, chunks []Chunk) er
 	}
 	b := x.idx.NewBatch()
 	keep := make(map[string]bool, len(chunks))
-	var leads leads
-	for i, c := range chunks {
+	for i, d := range docs(chunks) {
 		id := docID(sourceID, i)
 		keep[id] = true
-		if err := b.Index(id, toDoc(c, leads.of(c))); err != nil {
+		if err := b.Index(id, d); err != nil {
 			return err
 		}
 	}
@@ -193,13 +196,38 @@ func (x *Index) Replace(ctx context.Context, sourceID string, chunks []Chunk) er
 
 func docID(sourceID string, i int) string { return sourceID + "/" + strconv.Itoa(i) }
 
-func toDoc(c Chunk, lead string) doc {
-	site := c.SiteID
-	if site == "" {
-		site = allSites
+// docs turns chunks into documents; a page's chunks come one after the other.
+func docs(chunks []Chunk) []doc {
+	out := make([]doc, 0, len(chunks))
+	for start := 0; start < len(chunks); {
+		end := start + 1
+		for end < len(chunks) && samePage(chunks[start], chunks[end]) {
+			end++
+		}
+		out = append(out, pageDocs(chunks[start:end])...)
+		start = end
 	}
-	return doc{SourceID: c.SourceID, SiteID: site, Mode: string(c.Mode), URL: c.URL, Title: c.Title,
-		Heading: c.Heading, Text: c.Text, Lead: lead, Path: pathWords(c.URL)}
+	return out
+}
+
+func samePage(a, b Chunk) bool {
+	return a.SourceID == b.SourceID && a.URL == b.URL && a.Title == b.Title
+}
+
+// pageDocs gives every chunk of one page the page's fields: its opening,
+// its URL's words and its size.
+func pageDocs(page []Chunk) []doc {
+	lead := cutWords(page[0].Text, leadChars)
+	out := make([]doc, len(page))
+	for i, c := range page {
+		site := c.SiteID
+		if site == "" {
+			site = allSites
+		}
+		out[i] = doc{SourceID: c.SourceID, SiteID: site, Mode: string(c.Mode), URL: c.URL, Title: c.Title,
+			Heading: c.Heading, Text: c.Text, Lead: lead, Path: pathWords(c.URL), Chunks: float64(len(page))}
+	}
+	return out
 }
 
 // docIDs lists the documents of a source.

@@ -10,21 +10,6 @@ import (
 // leadChars bounds the lead: a page's opening says what the page is about.
 const leadChars = 300
 
-// leads remembers the first passage of the page being read; the chunks of
-// a page come one after the other.
-type leads struct {
-	page, lead string
-}
-
-// of returns the lead of c's page: its first chunk's text, cut short.
-func (l *leads) of(c Chunk) string {
-	key := c.SourceID + "\x00" + c.URL + "\x00" + c.Title
-	if key != l.page {
-		l.page, l.lead = key, cutWords(c.Text, leadChars)
-	}
-	return l.lead
-}
-
 func cutWords(s string, n int) string {
 	if len(s) <= n {
 		return s

@@ -21,9 +21,10 @@ const (
 const (
 	poolSize      = 80   // chunks read to rank pages from
 	synonymWeight = 0.6  // a thesaurus word counts this much of the customer's own
-	maxSynonyms   = 3    // thesaurus words searched per word of the question, in the thesaurus's order
+	maxSynonyms   = 5    // thesaurus words searched per word of the question, in the thesaurus's order
 	moreChunks    = 0.02 // each further matching chunk of a page adds this share of its score
 	textCredit    = 0.5  // a word only in a page's text counts this much of one the page is about
+	pageSize      = 0.2  // a long page's best chunk is discounted by 1 + pageSize·ln(its chunks)
 )
 
 // fieldBoosts weigh where a question's words are found: the page's title,
@@ -47,7 +48,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		return []Passage{}, nil
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(wordsQuery(words), scope(q)), poolSize, 0, false)
-	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path"}
+	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks"}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, err
@@ -186,8 +187,10 @@ type page struct {
 }
 
 // rankPages groups the hits by page and ranks the pages: the best chunk's
-// score plus a share of the next ones (a page that answers in several
-// places), times how much of the question the page covers.
+// score, discounted on long pages (which have more chunks to match a word
+// by chance), plus a share of the next ones (a page that answers in
+// several places), times the square of how much of the question the page
+// covers: what the page is about outweighs one passage's word counts.
 func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concept) []*page {
 	byKey := map[string]*page{}
 	var order []*page
@@ -204,6 +207,9 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 				x.stems.add(p.about, str(f))
 			}
 			p.score = h.Score
+			if n, ok := h.Fields["chunks"].(float64); ok && n > 1 {
+				p.score /= 1 + pageSize*math.Log(n)
+			}
 		} else {
 			p.score += moreChunks * h.Score
 		}
@@ -212,7 +218,7 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 	}
 	for _, p := range order {
 		p.best.Match = coverage(concepts, p.about, p.words)
-		p.score *= 0.25 + p.best.Match
+		p.score *= (0.25 + p.best.Match) * (0.25 + p.best.Match)
 		p.best.Score = p.score
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].score > order[j].score })

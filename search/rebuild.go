@@ -49,28 +49,43 @@ func Rebuild(dataDir string, fill func(add func(Chunk) error) error) (int, error
 	return n, os.RemoveAll(old)
 }
 
-// fill adds chunks in batches; document ids number each source's chunks in
-// the order they come, as Replace does.
+// fill adds chunks in batches, a page at a time (a page's documents carry
+// its size); document ids number each source's chunks in the order they
+// come, as Replace does.
 func (x *Index) fill(fill func(add func(Chunk) error) error) (int, error) {
 	b := x.idx.NewBatch()
 	seq := map[string]int{}
 	n := 0
-	var leads leads
-	err := fill(func(c Chunk) error {
-		i := seq[c.SourceID]
-		seq[c.SourceID] = i + 1
-		if err := b.Index(docID(c.SourceID, i), toDoc(c, leads.of(c))); err != nil {
-			return err
-		}
-		n++
-		if b.Size() >= rebuildBatch {
-			if err := x.idx.Batch(b); err != nil {
+	var page []Chunk
+	flush := func() error {
+		for _, d := range pageDocs(page) {
+			i := seq[d.SourceID]
+			seq[d.SourceID] = i + 1
+			if err := b.Index(docID(d.SourceID, i), d); err != nil {
 				return err
 			}
-			b.Reset()
+			n++
 		}
+		page = page[:0]
+		if b.Size() < rebuildBatch {
+			return nil
+		}
+		err := x.idx.Batch(b)
+		b.Reset()
+		return err
+	}
+	err := fill(func(c Chunk) error {
+		if len(page) > 0 && !samePage(page[0], c) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		page = append(page, c)
 		return nil
 	})
+	if err == nil && len(page) > 0 {
+		err = flush()
+	}
 	if err != nil {
 		return 0, err
 	}
