@@ -26,6 +26,7 @@ type Question struct {
 	ConversationID string
 	Text           string
 	History        []*support.Message // the conversation before Text, oldest first (at most HistoryLen)
+	Synonyms       [][]string         // the team's synonyms of the mode (synonyms.go)
 }
 
 // Answer is the assistant's reply. HandOff asks for a person: the
@@ -145,9 +146,13 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 	if err != nil {
 		return err
 	}
+	synonyms, err := s.teamSynonyms(ctx, j.Mode)
+	if err != nil {
+		return err
+	}
 	rctx, cancel := context.WithTimeout(ctx, respondTimeout)
 	a, err := s.assistant.responder.Respond(rctx, Question{Mode: j.Mode, SiteID: c.SiteID, ConversationID: c.ID,
-		Text: msg.Body, History: history})
+		Text: msg.Body, History: history, Synonyms: synonyms})
 	cancel()
 	thought()
 	if err != nil && ctx.Err() != nil {

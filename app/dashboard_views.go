@@ -29,9 +29,13 @@ func (s *Service) TestAssistant(ctx context.Context, mode support.Mode, siteID, 
 	if r == nil {
 		return nil, &Error{Kind: Forbidden, Code: CodeFeatureUnavailable, Message: "No assistant is configured."}
 	}
+	synonyms, err := s.teamSynonyms(ctx, mode)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, respondTimeout)
 	defer cancel()
-	a, err := r.Respond(ctx, Question{Mode: mode, SiteID: siteID, Text: text})
+	a, err := r.Respond(ctx, Question{Mode: mode, SiteID: siteID, Text: text, Synonyms: synonyms})
 	if err != nil {
 		return nil, err
 	}

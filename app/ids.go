@@ -23,6 +23,7 @@ const (
 	PrefixRequest      = "req_"
 	PrefixAttachment   = "att_"
 	PrefixCannedReply  = "cnr_"
+	PrefixSynonym      = "syn_"
 )
 
 var idClock struct {

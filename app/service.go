@@ -39,8 +39,9 @@ type Service struct {
 
 	passwordChecks passwordChecks // bounds concurrent sign-in checks (password_checks.go)
 
-	knowledge *knowledge // crawling and indexing; nil without Options.Knowledge
-	perSender int        // inbound e-mails taken from one sender per hour
+	knowledge *knowledge   // crawling and indexing; nil without Options.Knowledge
+	synonyms  synonymCache // the team's synonyms, for the assistant (synonyms.go)
+	perSender int          // inbound e-mails taken from one sender per hour
 }
 
 // Options tune a Service; zero values take defaults.

@@ -59,7 +59,8 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	if isGreeting(q.Text) {
 		return app.Answer{Body: GreetingReply}, nil
 	}
-	found, err := a.index.Search(ctx, search.Query{Mode: q.Mode, SiteID: q.SiteID, Text: q.Text, Limit: Passages})
+	found, err := a.index.Search(ctx, search.Query{Mode: q.Mode, SiteID: q.SiteID, Text: q.Text, Limit: Passages,
+		Synonyms: q.Synonyms})
 	if err != nil {
 		return app.Answer{}, fmt.Errorf("search: %w", err)
 	}

@@ -228,3 +228,42 @@ func TestRebuildGivesTheSameResults(t *testing.T) {
 		t.Fatalf("before rebuild %v\nafter %v", before, after)
 	}
 }
+
+// TestTeamSynonyms: the team's words reach pages that never use them, an
+// expression counting as one term, and the page is cited as a full match.
+func TestTeamSynonyms(t *testing.T) {
+	x, _ := openTemp(t)
+	ctx := context.Background()
+	pages := []Chunk{
+		{SourceID: "src_1", Mode: support.Test, URL: "https://example.com/stash", Title: "Stash",
+			Text: "Stash the changes in a dirty working directory away, and apply them again later."},
+		{SourceID: "src_1", Mode: support.Test, URL: "https://example.com/commit", Title: "Commit",
+			Text: "Record changes to the repository with a message saying why."},
+		{SourceID: "src_1", Mode: support.Test, URL: "https://example.com/calls", Title: "Calls",
+			Text: "Put a call on hold: the caller hears music until you take the call back."},
+	}
+	if err := x.Replace(ctx, "src_1", pages); err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Mode: support.Test, Text: "Can I put on hold what I am working on?"}
+	without, err := x.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(without) == 0 || without[0].URL != "https://example.com/calls" {
+		t.Fatalf("without the team's synonyms: %+v", without)
+	}
+	q.Synonyms = [][]string{{"Stash", "put  on hold", "park"}}
+	with, err := x.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(with) == 0 || with[0].URL != "https://example.com/stash" || with[0].Match < 0.6 {
+		t.Fatalf("with the team's synonyms: %+v", with)
+	}
+	// The expression's words are not terms of their own.
+	if got := questionTerms(q.Text, q.Synonyms); len(got) != 2 || got[0].text != "put on hold" ||
+		!reflect.DeepEqual(got[0].syns, []string{"stash", "park"}) || got[1].text != "working" {
+		t.Fatalf("terms %+v", got)
+	}
+}

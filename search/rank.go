@@ -43,11 +43,11 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-	words := QuestionWords(q.Text)
-	if len(words) == 0 {
+	terms := questionTerms(q.Text, q.Synonyms)
+	if len(terms) == 0 {
 		return []Passage{}, nil
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(wordsQuery(words), scope(q)), poolSize, 0, false)
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(termsQuery(terms), scope(q)), poolSize, 0, false)
 	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks"}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
@@ -59,7 +59,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		a, b := res.Hits[i], res.Hits[j]
 		return a.Score > b.Score || a.Score == b.Score && a.ID < b.ID
 	})
-	concepts, err := x.concepts(ctx, words)
+	concepts, err := x.concepts(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -71,13 +71,13 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 	return out, nil
 }
 
-// wordsQuery matches the question's words, and their synonyms at a lower
+// termsQuery matches the question's terms, and their synonyms at a lower
 // weight, in every text field.
-func wordsQuery(words []string) query.Query {
-	var syn []string
-	for _, w := range words {
-		s := synonyms[w]
-		syn = append(syn, s[:min(len(s), maxSynonyms)]...)
+func termsQuery(terms []term) query.Query {
+	var words, syns []string
+	for _, t := range terms {
+		words = append(words, t.text)
+		syns = append(syns, t.syns...)
 	}
 	any := bleve.NewDisjunctionQuery()
 	for _, f := range fieldBoosts {
@@ -85,8 +85,8 @@ func wordsQuery(words []string) query.Query {
 		m.SetField(f.field)
 		m.SetBoost(f.boost)
 		any.AddQuery(m)
-		if len(syn) > 0 {
-			s := bleve.NewMatchQuery(strings.Join(syn, " "))
+		if len(syns) > 0 {
+			s := bleve.NewMatchQuery(strings.Join(syns, " "))
 			s.SetField(f.field)
 			s.SetBoost(f.boost * synonymWeight)
 			any.AddQuery(s)
@@ -110,16 +110,17 @@ func scope(q Query) query.Query {
 	return bleve.NewConjunctionQuery(sites, filter("mode", string(q.Mode)))
 }
 
-// concept is one word of the question: its stem and its synonyms' stems,
-// weighted by how rare the word is in the index (a word no page has weighs most).
+// concept is one term of the question: the stems of the term and of each
+// synonym (an expression has several, all needed), weighted by how rare the
+// term is in the index (a term no page has weighs most).
 type concept struct {
-	stems  []string
+	alts   [][]string
 	weight float64
-	absent bool // no page has the word itself
+	absent bool // no page has the term itself
 }
 
-// concepts analyses the question's words as the index does.
-func (x *Index) concepts(ctx context.Context, words []string) ([]concept, error) {
+// concepts analyses the question's terms as the index does.
+func (x *Index) concepts(ctx context.Context, terms []term) ([]concept, error) {
 	an := x.idx.Mapping().AnalyzerNamed("en")
 	adv, err := x.idx.Advanced()
 	if err != nil {
@@ -134,24 +135,32 @@ func (x *Index) concepts(ctx context.Context, words []string) ([]concept, error)
 	if err != nil {
 		return nil, err
 	}
+	stems := func(s string) []string {
+		var out []string
+		for _, t := range an.Analyze([]byte(s)) {
+			out = append(out, string(t.Term))
+		}
+		return out
+	}
 	var out []concept
-	for _, w := range words {
-		toks := an.Analyze([]byte(w))
-		if len(toks) == 0 {
+	for _, t := range terms {
+		own := stems(t.text)
+		if len(own) == 0 {
 			continue // a stop word of the analyser
 		}
-		stem := string(toks[0].Term)
-		c := concept{stems: []string{stem}}
-		df := uint64(0)
-		if tfr, err := r.TermFieldReader(ctx, []byte(stem), "text", false, false, false); err == nil {
-			df = tfr.Count()
-			tfr.Close()
+		c := concept{alts: [][]string{own}}
+		df := uint64(n) // an expression is as rare as its rarest word
+		for _, s := range own {
+			if tfr, err := r.TermFieldReader(ctx, []byte(s), "text", false, false, false); err == nil {
+				df = min(df, tfr.Count())
+				tfr.Close()
+			}
 		}
 		c.weight = math.Log(1 + float64(n+1)/float64(df+1))
 		c.absent = df == 0
-		for _, s := range synonyms[w] {
-			if ts := an.Analyze([]byte(s)); len(ts) > 0 {
-				c.stems = append(c.stems, string(ts[0].Term))
+		for _, s := range t.syns {
+			if st := stems(s); len(st) > 0 {
+				c.alts = append(c.alts, st)
 			}
 		}
 		out = append(out, c)
@@ -232,12 +241,12 @@ func coverage(concepts []concept, about, words map[string]bool) float64 {
 	for _, c := range concepts {
 		all += c.weight
 		credit := 0.0
-		for _, s := range c.stems {
-			if about[s] {
+		for _, alt := range c.alts {
+			if allIn(alt, about, nil) {
 				credit = 1
 				break
 			}
-			if words[s] {
+			if allIn(alt, about, words) {
 				credit = textCredit
 			}
 		}
@@ -247,4 +256,14 @@ func coverage(concepts []concept, about, words map[string]bool) float64 {
 		return 0
 	}
 	return got / all
+}
+
+// allIn reports whether every stem is in a or b.
+func allIn(stems []string, a, b map[string]bool) bool {
+	for _, s := range stems {
+		if !a[s] && !b[s] {
+			return false
+		}
+	}
+	return true
 }

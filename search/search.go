@@ -16,6 +16,10 @@ type Query struct {
 	SiteID string // "" searches only all-site sources
 	Text   string
 	Limit  int // pages at most
+	// Synonyms are the team's groups of words or expressions that mean the
+	// same to its customers ("stash", "put aside"), searched like the
+	// built-in thesaurus's, before it.
+	Synonyms [][]string
 }
 
 // Passage is one indexed chunk of a page, with where it came from.

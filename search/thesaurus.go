@@ -1,6 +1,10 @@
 package search
 
-import "strings"
+import (
+	"slices"
+	"sort"
+	"strings"
+)
 
 // thesaurus groups words that customers and help pages use for the same
 // thing. It is about the language of support for software in general, not
@@ -142,8 +146,17 @@ func init() {
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.
 func QuestionWords(text string) []string {
-	t := " " + strings.Join(strings.Fields(strings.ToLower(text)), " ") + " "
-	t = phrases.Replace(t)
+	return words(normalize(text))
+}
+
+// normalize lower-cases text, collapses its spaces, pads it with one space
+// at each end and rewrites the thesaurus's phrases.
+func normalize(text string) string {
+	return phrases.Replace(" " + strings.Join(strings.Fields(strings.ToLower(text)), " ") + " ")
+}
+
+// words splits normalized text into its words, without filler or repeats.
+func words(t string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
@@ -155,6 +168,61 @@ func QuestionWords(text string) []string {
 		}
 		seen[w] = true
 		out = append(out, w)
+	}
+	return out
+}
+
+// term is one thing a question asks about: a word, or an expression of the
+// team's synonyms, and the words that mean the same, best first.
+type term struct {
+	text string
+	syns []string
+}
+
+// questionTerms reads a question's terms. The team's synonyms come before
+// the thesaurus's: the team knows its customers' words. An expression of
+// the team's ("put aside") found in the question is one term, and its
+// words are not terms of their own.
+func questionTerms(text string, team [][]string) []term {
+	t := normalize(text)
+	others := map[string][]string{}
+	for _, g := range team {
+		for _, e := range g {
+			e = strings.Join(strings.Fields(strings.ToLower(e)), " ")
+			for _, o := range g {
+				if o = strings.Join(strings.Fields(strings.ToLower(o)), " "); o != e && o != "" {
+					others[e] = append(others[e], o)
+				}
+			}
+		}
+	}
+	var out []term
+	for e, syns := range others {
+		if strings.Contains(e, " ") && strings.Contains(t, " "+e+" ") {
+			out = append(out, term{text: e, syns: syns})
+			t = strings.ReplaceAll(t, " "+e+" ", " . ")
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
+	for _, w := range words(t) {
+		out = append(out, term{text: w, syns: append(slices.Clone(others[w]), synonyms[w]...)})
+	}
+	for i := range out {
+		out[i].syns = dedupe(out[i].syns, out[i].text)
+		out[i].syns = out[i].syns[:min(len(out[i].syns), maxSynonyms)]
+	}
+	return out
+}
+
+// dedupe keeps the first of each word, and none equal to skip.
+func dedupe(ws []string, skip string) []string {
+	seen := map[string]bool{skip: true}
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
 	}
 	return out
 }

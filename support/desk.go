@@ -23,3 +23,15 @@ type SearchResult struct {
 	Snippet   string             `json:"snippet"`
 	CreatedAt Timestamp          `json:"created_at"`
 }
+
+// Synonym is a group of words or expressions that mean the same to the
+// team's customers ("stash", "put aside", "shelve"): the assistant
+// searches for each with the others.
+type Synonym struct {
+	ID        string        `json:"id"`
+	Object    synonymObject `json:"object"`
+	Mode      Mode          `json:"-"`
+	Words     []string      `json:"words"`
+	CreatedAt Timestamp     `json:"created_at"`
+	UpdatedAt Timestamp     `json:"updated_at"`
+}

@@ -20,6 +20,7 @@ type noteObject struct{}
 type cannedReplyObject struct{}
 type searchResultObject struct{}
 type ticketCommentObject struct{}
+type synonymObject struct{}
 
 var (
 	conversationName    = []byte("conversation")
@@ -33,6 +34,7 @@ var (
 	cannedReplyName     = []byte("canned_reply")
 	searchResultName    = []byte("search_result")
 	ticketCommentName   = []byte("ticket_comment")
+	synonymName         = []byte("synonym")
 )
 
 func (conversationObject) MarshalText() ([]byte, error)    { return conversationName, nil }
@@ -46,6 +48,7 @@ func (noteObject) MarshalText() ([]byte, error)            { return noteName, ni
 func (cannedReplyObject) MarshalText() ([]byte, error)     { return cannedReplyName, nil }
 func (searchResultObject) MarshalText() ([]byte, error)    { return searchResultName, nil }
 func (ticketCommentObject) MarshalText() ([]byte, error)   { return ticketCommentName, nil }
+func (synonymObject) MarshalText() ([]byte, error)         { return synonymName, nil }
 
 func (*conversationObject) UnmarshalText(b []byte) error    { return isObject(b, conversationName) }
 func (*messageObject) UnmarshalText(b []byte) error         { return isObject(b, messageName) }
@@ -58,6 +61,7 @@ func (*noteObject) UnmarshalText(b []byte) error            { return isObject(b,
 func (*cannedReplyObject) UnmarshalText(b []byte) error     { return isObject(b, cannedReplyName) }
 func (*searchResultObject) UnmarshalText(b []byte) error    { return isObject(b, searchResultName) }
 func (*ticketCommentObject) UnmarshalText(b []byte) error   { return isObject(b, ticketCommentName) }
+func (*synonymObject) UnmarshalText(b []byte) error         { return isObject(b, synonymName) }
 
 func isObject(got, want []byte) error {
 	if string(got) != string(want) {

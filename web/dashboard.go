@@ -100,6 +100,8 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/knowledge/test", d.testAssistant},
 		{"POST /app/knowledge/{id}/sync", d.syncSource},
 		{"POST /app/knowledge/{id}/delete", d.deleteSource},
+		{"POST /app/knowledge/synonyms", d.addSynonyms},
+		{"POST /app/knowledge/synonyms/{id}/delete", d.deleteSynonyms},
 		{"GET /app/reports", d.reports},
 		{"GET /app/webhooks", d.webhooks},
 		{"POST /app/webhooks", d.createWebhook},

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"chatsvc/app"
 	"chatsvc/support"
@@ -23,9 +24,15 @@ func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app
 	if err != nil {
 		return err
 	}
+	synonyms, err := app.Collect(app.MaxSynonymGroups, func(lp app.ListParams) (app.List[*support.Synonym], error) {
+		return d.h.svc.Synonyms(r.Context(), s.Mode, lp)
+	})
+	if err != nil {
+		return err
+	}
 	d.render(w, r, http.StatusOK, "knowledge", view{Title: "Knowledge", Nav: "knowledge", Session: s,
 		Data: map[string]any{"Sources": sources, "Sites": sites, "Answer": a, "Question": question,
-			"SyncEvery": d.h.svc.SyncInterval()}})
+			"SyncEvery": d.h.svc.SyncInterval(), "Synonyms": synonyms}})
 	return nil
 }
 
@@ -76,4 +83,20 @@ func (d *dashboard) testAssistant(w http.ResponseWriter, r *http.Request, s *app
 		return err
 	}
 	return d.knowledgePage(w, r, s, a, question)
+}
+
+// addSynonyms adds a group of synonyms typed as a list separated by commas.
+func (d *dashboard) addSynonyms(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	words := strings.Split(r.PostFormValue("words"), ",")
+	if _, err := d.h.svc.CreateSynonym(r.Context(), s.Mode, app.SynonymInput{Words: app.Value(words)}); err != nil {
+		return err
+	}
+	return back(w, r, "/app/knowledge", "Synonyms added: the assistant uses them from the next question.")
+}
+
+func (d *dashboard) deleteSynonyms(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	if _, err := d.h.svc.DeleteSynonym(r.Context(), s.Mode, r.PathValue("id")); err != nil {
+		return err
+	}
+	return back(w, r, "/app/knowledge", "Synonyms deleted.")
 }

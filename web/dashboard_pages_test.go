@@ -364,3 +364,26 @@ func TestDashboardInboxPages(t *testing.T) {
 	d.get("/app/?status=bogus").must(t, http.StatusBadRequest)
 	d.get("/app/?status=open&cursor=nonsense").must(t, http.StatusBadRequest)
 }
+
+// TestDashboardSynonyms: the knowledge page adds a group typed with commas,
+// lists it, refuses a bad one with the API's message, and deletes it.
+func TestDashboardSynonyms(t *testing.T) {
+	e := newEnv(t)
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	d.post("/app/knowledge/synonyms", url.Values{"words": {"Stash, put aside ,shelve"}}).must(t, http.StatusSeeOther)
+	list := e.test("GET", "/v1/assistant/synonyms", nil).ok(t, 200)["data"].([]any)
+	if len(list) != 1 || strings.Join(strSlice(list[0].(map[string]any)["words"]), "|") != "stash|put aside|shelve" {
+		t.Fatalf("synonyms %v", list)
+	}
+	id := list[0].(map[string]any)["id"].(string)
+	if body := d.get("/app/knowledge").must(t, http.StatusOK); !strings.Contains(body, "stash, put aside, shelve") ||
+		!strings.Contains(body, "/app/knowledge/synonyms/"+id+"/delete") {
+		t.Errorf("the group is not listed:\n%.3000s", body)
+	}
+	if body := d.post("/app/knowledge/synonyms", url.Values{"words": {"alone"}}).must(t, http.StatusBadRequest); !strings.Contains(body, "2 to 20") {
+		t.Errorf("a one-word group should be refused with the reason:\n%.2000s", body)
+	}
+	d.post("/app/knowledge/synonyms/"+id+"/delete", nil).must(t, http.StatusSeeOther)
+	e.test("GET", "/v1/assistant/synonyms/"+id, nil).fails(t, 404, "resource_missing", "id")
+}

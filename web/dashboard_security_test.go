@@ -14,7 +14,7 @@ import (
 )
 
 // dashObjects are test-mode objects of every kind the dashboard addresses.
-type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site, cnr, mem string }
+type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site, cnr, mem, syn string }
 
 func makeDashObjects(t *testing.T, e *env) dashObjects {
 	t.Helper()
@@ -30,6 +30,7 @@ func makeDashObjects(t *testing.T, e *env) dashObjects {
 		"events": []string{"*"}}).ok(t, 201)["id"].(string)
 	o.cnr = e.test("POST", "/v1/canned-replies", map[string]any{"shortcut": "hi", "title": "Hi",
 		"body": "Hello"}).ok(t, 201)["id"].(string)
+	o.syn = e.test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"stash", "put aside"}}).ok(t, 201)["id"].(string)
 	return o
 }
 
@@ -67,6 +68,8 @@ func dashRoutes(o dashObjects) []struct {
 		{"POST", "/app/knowledge/test", url.Values{"question": {"Do you ship?"}}},
 		{"POST", "/app/knowledge/" + o.src + "/sync", url.Values{}},
 		{"POST", "/app/knowledge/" + o.src + "/delete", url.Values{}},
+		{"POST", "/app/knowledge/synonyms", url.Values{"words": {"park, shelve"}}},
+		{"POST", "/app/knowledge/synonyms/" + o.syn + "/delete", url.Values{}},
 		{"GET", "/app/reports", nil},
 		{"GET", "/app/webhooks", nil},
 		{"POST", "/app/webhooks", url.Values{"url": {"https://hooks.example.com/other"}}},
@@ -192,6 +195,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 		}
 		e.test("GET", "/v1/contacts/"+o.ctc, nil).ok(t, 200)
 		e.test("GET", "/v1/knowledge-sources/"+o.src, nil).ok(t, 200)
+		e.test("GET", "/v1/assistant/synonyms/"+o.syn, nil).ok(t, 200)
 		if w := e.test("GET", "/v1/webhook-endpoints/"+o.whe, nil).ok(t, 200); w["enabled"] != true {
 			t.Errorf("endpoint changed by a forged request: %v", w)
 		}
@@ -246,7 +250,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 		// Test-mode data stays out of the live inbox and lists.
 		for _, p := range []string{"/app/", "/app/tickets", "/app/contacts", "/app/knowledge", "/app/webhooks", "/app/reports"} {
 			body := d.get(p).must(t, http.StatusOK)
-			for _, id := range []string{o.conv, o.tkt, o.ctc, o.src, o.whe} {
+			for _, id := range []string{o.conv, o.tkt, o.ctc, o.src, o.whe, o.syn} {
 				if strings.Contains(body, id) {
 					t.Errorf("live %s lists test object %s", p, id)
 				}

@@ -261,6 +261,11 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("GET", "/v1/canned-replies/"+cnr, nil).ok(t, 200)
 	e.test("PATCH", "/v1/canned-replies/"+cnr, map[string]any{"title": "Greeting"}).ok(t, 200)
 	e.test("DELETE", "/v1/canned-replies/"+cnr, nil).ok(t, 200)
+	syn := id(e.test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"stash", "put aside"}}), 201)
+	e.test("GET", "/v1/assistant/synonyms?limit=1", nil).ok(t, 200)
+	e.test("GET", "/v1/assistant/synonyms/"+syn, nil).ok(t, 200)
+	e.test("PATCH", "/v1/assistant/synonyms/"+syn, map[string]any{"words": []string{"stash", "shelve"}}).ok(t, 200)
+	e.test("DELETE", "/v1/assistant/synonyms/"+syn, nil).ok(t, 200)
 	e.test("GET", "/v1/search?q=order&type=conversation&limit=5", nil).ok(t, 200)
 
 	// Sites.

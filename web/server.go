@@ -135,6 +135,7 @@ func (h *handlers) routes(mux *http.ServeMux) {
 
 	h.webhookRoutes(mux)
 	h.deskRoutes(mux)
+	h.synonymRoutes(mux)
 }
 
 // noQuery refuses any query parameter before calling next.
