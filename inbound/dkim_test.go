@@ -36,7 +36,7 @@ func TestDKIMSignature(t *testing.T) {
 	l.restart()
 	l.ticket("ann@example.com")
 	l.send()
-	raw := l.sink.received()[0]
+	raw := l.sink.Received()[0].Data
 	record := "v=DKIM1; k=ed25519; p=" + base64.StdEncoding.EncodeToString(pub)
 	vs, err := dkim.VerifyWithOptions(bytes.NewReader(raw), &dkim.VerifyOptions{LookupTXT: func(name string) ([]string, error) {
 		if name != "chat._domainkey."+domain {

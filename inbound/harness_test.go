@@ -3,11 +3,8 @@ package inbound_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"net"
 	"path/filepath"
-	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -34,7 +31,7 @@ type loop struct {
 	db     *storage.DB
 	svc    *app.Service
 	clock  *testenv.Clock
-	sink   *sink
+	sink   *testenv.SMTPSink
 	mailer *mailer.Mailer
 	inAddr string // the receiver's address
 
@@ -44,7 +41,7 @@ type loop struct {
 
 func newLoop(t *testing.T, perSender int) *loop {
 	t.Helper()
-	l := &loop{t: t, dir: t.TempDir(), clock: testenv.NewClock(testenv.T0, time.Millisecond), sink: newSink(t),
+	l := &loop{t: t, dir: t.TempDir(), clock: testenv.NewClock(testenv.T0, time.Millisecond), sink: testenv.NewSMTPSink(t),
 		perSender: perSender}
 	l.open()
 	t.Cleanup(func() { l.db.Close() })
@@ -70,9 +67,7 @@ func (l *loop) open() {
 	l.db = db
 	l.svc = app.New(l.db, app.Options{Now: l.clock.Now, PublicURL: "https://chat.example.com", InboundPerSender: l.perSender,
 		Files: files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
-	_, port, _ := net.SplitHostPort(l.sink.addr)
-	p, _ := strconv.Atoi(port)
-	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: p, TLS: "none", From: "Support <support@" + domain + ">",
+	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: l.sink.Port(), TLS: "none", From: "Support <support@" + domain + ">",
 		PublicURL: "https://chat.example.com", ReplyDomain: domain, DKIM: l.dkim}, l.svc)
 }
 
@@ -89,7 +84,7 @@ func (l *loop) restart() {
 // send delivers the outbox to the sink and returns what arrived, parsed.
 func (l *loop) send() []*mail.Header {
 	l.t.Helper()
-	before := len(l.sink.received())
+	before := len(l.sink.Received())
 	for more := true; more; {
 		var err error
 		if more, err = l.mailer.Step(context.Background()); err != nil {
@@ -97,8 +92,8 @@ func (l *loop) send() []*mail.Header {
 		}
 	}
 	var out []*mail.Header
-	for _, raw := range l.sink.received()[before:] {
-		r, err := mail.CreateReader(bytes.NewReader(raw))
+	for _, m := range l.sink.Received()[before:] {
+		r, err := mail.CreateReader(bytes.NewReader(m.Data))
 		if err != nil {
 			l.t.Fatal(err)
 		}
@@ -144,46 +139,4 @@ func (l *loop) tickets() []*support.Ticket {
 		l.t.Fatal(err)
 	}
 	return list.Data
-}
-
-// sink is an SMTP server that keeps what it receives.
-type sink struct {
-	addr string
-	mu   sync.Mutex
-	got  [][]byte
-}
-
-func newSink(t *testing.T) *sink {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &sink{addr: ln.Addr().String()}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &sinkSession{s: s}, nil }))
-	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return s
-}
-
-func (s *sink) received() [][]byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([][]byte(nil), s.got...)
-}
-
-type sinkSession struct{ s *sink }
-
-func (*sinkSession) Reset()                               {}
-func (*sinkSession) Logout() error                        { return nil }
-func (*sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
-func (*sinkSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
-func (ss *sinkSession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	ss.s.mu.Lock()
-	ss.s.got = append(ss.s.got, b)
-	ss.s.mu.Unlock()
-	return err
 }

@@ -30,7 +30,7 @@ type env struct {
 	db    *storage.DB
 	svc   *app.Service
 	clock *testenv.Clock
-	smtp  *smtpServer
+	smtp  *testenv.SMTPSink
 	dir   string
 }
 
@@ -40,12 +40,12 @@ func newEnv(t *testing.T) *env {
 	db := testenv.OpenDB(t, dir)
 	clk := testenv.NewClock(testenv.T0, 0)
 	return &env{t: t, ctx: context.Background(), db: db, svc: app.New(db, app.Options{Now: clk.Now}), clock: clk,
-		smtp: newSMTPServer(t), dir: dir}
+		smtp: testenv.NewSMTPSink(t), dir: dir}
 }
 
 // mailer returns a mailer that sends to the test server with STARTTLS.
 func (e *env) mailer(change ...func(*mailer.Config)) *mailer.Mailer {
-	cfg := mailer.Config{Host: "127.0.0.1", Port: e.smtp.port(), TLS: "starttls", TLSConfig: e.smtp.client,
+	cfg := mailer.Config{Host: "127.0.0.1", Port: e.smtp.Port(), TLS: "starttls", TLSConfig: e.smtp.Client,
 		From: "Support <support@shop.example>", PublicURL: "https://chat.shop.example",
 		TemplateDir: filepath.Join(e.dir, mailer.TemplateDirName), Timeout: 5 * time.Second}
 	for _, f := range change {
@@ -100,11 +100,11 @@ type parsed struct {
 	html   string
 }
 
-func parse(t *testing.T, r received) parsed {
+func parse(t *testing.T, r testenv.Mail) parsed {
 	t.Helper()
-	m, err := mail.ReadMessage(bytes.NewReader(r.data))
+	m, err := mail.ReadMessage(bytes.NewReader(r.Data))
 	if err != nil {
-		t.Fatalf("unreadable e-mail: %v\n%s", err, r.data)
+		t.Fatalf("unreadable e-mail: %v\n%s", err, r.Data)
 	}
 	p := parsed{header: m.Header}
 	mt, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
@@ -172,25 +172,25 @@ func TestTicketMailsAreSentThreaded(t *testing.T) {
 	e.ticket(support.Test, "tester@example.com", "", "Trying things", true)
 
 	e.step(m)
-	got := e.smtp.received()
+	got := e.smtp.Received()
 	if len(got) != 4 {
 		t.Fatalf("%d e-mails received, want 4 (three about the ticket, one in test mode)", len(got))
 	}
 	for i, r := range got {
-		if !r.tls {
+		if !r.TLS {
 			t.Errorf("e-mail %d was sent without STARTTLS", i)
 		}
-		if r.from != "support@shop.example" {
-			t.Errorf("envelope sender %q", r.from)
+		if r.From != "support@shop.example" {
+			t.Errorf("envelope sender %q", r.From)
 		}
 	}
 	for i, r := range got[:3] {
-		if !slices.Equal(r.to, []string{"ada@example.com"}) {
-			t.Errorf("e-mail %d went to %v", i, r.to)
+		if !slices.Equal(r.To, []string{"ada@example.com"}) {
+			t.Errorf("e-mail %d went to %v", i, r.To)
 		}
 	}
-	if !slices.Equal(got[3].to, []string{"tester@example.com"}) {
-		t.Errorf("test-mode e-mail went to %v", got[3].to)
+	if !slices.Equal(got[3].To, []string{"tester@example.com"}) {
+		t.Errorf("test-mode e-mail went to %v", got[3].To)
 	}
 	created, updated, solved, test := parse(t, got[0]), parse(t, got[1]), parse(t, got[2]), parse(t, got[3])
 
@@ -252,14 +252,14 @@ func TestTicketMailsAreSentThreaded(t *testing.T) {
 	}
 	e.clock.Advance(time.Hour)
 	e.step(m)
-	if n := len(e.smtp.received()); n != 4 {
+	if n := len(e.smtp.Received()); n != 4 {
 		t.Errorf("%d e-mails after a second round, want still 4", n)
 	}
 }
 
 func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 	e := newEnv(t)
-	e.smtp.stop()
+	e.smtp.Stop()
 	m := e.mailer()
 	tk := e.ticket(support.Live, "ada@example.com", "", "Where is my parcel?", true)
 	created := e.clock.Now()
@@ -285,12 +285,12 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 
 	// The server comes back; a new mailer (a restart) picks the e-mail up
 	// when it is due, and sends it once.
-	e.smtp.start()
+	e.smtp.Start()
 	m = e.mailer()
 	e.clock.Advance(2 * app.MailRetry.Delays[0])
 	e.step(m)
-	got := e.smtp.received()
-	if len(got) != 1 || !slices.Equal(got[0].to, []string{"ada@example.com"}) {
+	got := e.smtp.Received()
+	if len(got) != 1 || !slices.Equal(got[0].To, []string{"ada@example.com"}) {
 		t.Fatalf("received %d e-mails after the server came back", len(got))
 	}
 	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || row.Attempts != 3 {
@@ -318,8 +318,8 @@ func TestMailRetryDelays(t *testing.T) {
 func TestPermanentAndTemporaryRefusals(t *testing.T) {
 	e := newEnv(t)
 	m := e.mailer()
-	e.smtp.refuseRcpt("gone@example.com", 550, "No such mailbox")
-	e.smtp.refuseRcpt("full@example.com", 452, "Mailbox full, try later")
+	e.smtp.Refuse("gone@example.com", 550, "No such mailbox")
+	e.smtp.Refuse("full@example.com", 452, "Mailbox full, try later")
 	gone := e.ticket(support.Live, "gone@example.com", "", "A", true)
 	full := e.ticket(support.Live, "full@example.com", "", "B", true)
 	fine := e.ticket(support.Live, "fine@example.com", "", "C", true)
@@ -338,8 +338,8 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 	}
 	// The permanent failure is never tried again; the temporary one is, and
 	// goes through once the mailbox accepts.
-	e.smtp.refuseRcpt("full@example.com", 0, "")
-	e.smtp.refuseRcpt("gone@example.com", 0, "")
+	e.smtp.Refuse("full@example.com", 0, "")
+	e.smtp.Refuse("gone@example.com", 0, "")
 	e.clock.Advance(app.MailRetry.Delays[0])
 	e.step(m)
 	if f := e.outbox(full.ID)[0]; f.Status != storage.MailSent || f.Attempts != 2 {
@@ -349,8 +349,8 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 		t.Errorf("5xx was retried: %+v", g)
 	}
 	var to []string
-	for _, r := range e.smtp.received() {
-		to = append(to, r.to...)
+	for _, r := range e.smtp.Received() {
+		to = append(to, r.To...)
 	}
 	slices.Sort(to)
 	if !slices.Equal(to, []string{"fine@example.com", "full@example.com"}) {
@@ -361,7 +361,7 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 func TestGivesUpAfterThreeDays(t *testing.T) {
 	e := newEnv(t)
 	m := e.mailer()
-	e.smtp.refuseRcpt("busy@example.com", 421, "Busy")
+	e.smtp.Refuse("busy@example.com", 421, "Busy")
 	tk := e.ticket(support.Live, "busy@example.com", "", "A", true)
 	for i := 0; i < 200; i++ {
 		e.step(m)
@@ -400,8 +400,8 @@ func TestNoSMTPHostKeepsMail(t *testing.T) {
 	}
 	// Once a host is configured (a restart with the setting), it is sent.
 	e.step(e.mailer())
-	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || len(e.smtp.received()) != 4 {
-		t.Fatalf("with a host: %+v, %d received", row, len(e.smtp.received()))
+	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || len(e.smtp.Received()) != 4 {
+		t.Fatalf("with a host: %+v, %d received", row, len(e.smtp.Received()))
 	}
 }
 
@@ -421,8 +421,8 @@ func TestWebhookEndpointDisabledMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.step(e.mailer())
-	got := e.smtp.received()
-	if len(got) != 1 || !slices.Equal(got[0].to, []string{"owner@shop.example"}) {
+	got := e.smtp.Received()
+	if len(got) != 1 || !slices.Equal(got[0].To, []string{"owner@shop.example"}) {
 		t.Fatalf("received %v", got)
 	}
 	p := parse(t, got[0])
@@ -449,7 +449,7 @@ func TestTemplatesOverriddenFromDataDir(t *testing.T) {
 	}
 	e.ticket(support.Live, "ada@example.com", "", "Broken <b>zip</b>", true)
 	e.step(e.mailer())
-	got := e.smtp.received()
+	got := e.smtp.Received()
 	if len(got) != 1 {
 		t.Fatalf("received %d", len(got))
 	}
@@ -489,9 +489,9 @@ func deref(s *string) string {
 
 func TestImplicitTLS(t *testing.T) {
 	e := newEnv(t)
-	e.smtp.stop()
-	e.smtp.implicit = true
-	e.smtp.start()
+	e.smtp.Stop()
+	e.smtp.Implicit = true
+	e.smtp.Start()
 	tk := e.ticket(support.Live, "ada@example.com", "", "A", true)
 	// A client expecting STARTTLS cannot talk to it (it waits for a greeting
 	// that never comes); one set to tls can.
@@ -501,9 +501,9 @@ func TestImplicitTLS(t *testing.T) {
 	}
 	e.clock.Advance(app.MailRetry.Delays[0])
 	e.step(e.mailer(func(c *mailer.Config) { c.TLS = "tls" }))
-	got := e.smtp.received()
-	if len(got) != 1 || !got[0].tls {
-		t.Fatalf("received %d e-mails (TLS %v)", len(got), len(got) == 1 && got[0].tls)
+	got := e.smtp.Received()
+	if len(got) != 1 || !got[0].TLS {
+		t.Fatalf("received %d e-mails (TLS %v)", len(got), len(got) == 1 && got[0].TLS)
 	}
 }
 
@@ -524,7 +524,7 @@ func TestErasureScrubsSentMail(t *testing.T) {
 		t.Fatalf("sent e-mail after erasure: %+v (%s)", r, r.Data)
 	}
 	e.step(e.mailer())
-	if n := len(e.smtp.received()); n != 1 {
+	if n := len(e.smtp.Received()); n != 1 {
 		t.Fatalf("%d e-mails sent, want only the one before erasure", n)
 	}
 }

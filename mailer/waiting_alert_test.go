@@ -7,6 +7,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/support"
+	"chatsvc/testenv"
 )
 
 // waitingAfter is the notify.waiting_after of these tests, not the default,
@@ -45,20 +46,20 @@ func (e *env) waitingConversation() *app.VisitorConversation {
 }
 
 // notifyAt moves the clock to at and runs the notify and mail workers once.
-func (e *env) notifyAt(at time.Time) []received {
+func (e *env) notifyAt(at time.Time) []testenv.Mail {
 	e.t.Helper()
 	e.clock.Set(at)
 	if _, err := e.svc.NotifyStep(e.ctx); err != nil {
 		e.t.Fatal(err)
 	}
 	e.step(e.mailer())
-	return e.smtp.received()
+	return e.smtp.Received()
 }
 
-func recipientsOf(got []received) []string {
+func recipientsOf(got []testenv.Mail) []string {
 	var to []string
 	for _, r := range got {
-		to = append(to, r.to...)
+		to = append(to, r.To...)
 	}
 	slices.Sort(to)
 	return to

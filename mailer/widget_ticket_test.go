@@ -65,13 +65,13 @@ func TestWidgetTicketMailCarriesNoVisitorText(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.step(e.mailer())
-	got := e.smtp.received()
-	if len(got) != 1 || !slices.Equal(got[0].to, []string{"victim@example.com"}) {
+	got := e.smtp.Received()
+	if len(got) != 1 || !slices.Equal(got[0].To, []string{"victim@example.com"}) {
 		t.Fatalf("received %d e-mails (%v), want one to the ticket's address", len(got), got)
 	}
 	for _, typed := range []string{"suspended", "phish.example", "Bank Security", "Verify"} {
-		if strings.Contains(string(got[0].data), typed) {
-			t.Errorf("the e-mail holds %q, typed by the visitor:\n%s", typed, got[0].data)
+		if strings.Contains(string(got[0].Data), typed) {
+			t.Errorf("the e-mail holds %q, typed by the visitor:\n%s", typed, got[0].Data)
 		}
 	}
 	p := parse(t, got[0])
@@ -114,7 +114,7 @@ func TestWidgetTicketsLimited(t *testing.T) {
 		e.clock.Advance(time.Hour)
 	}
 	e.step(m)
-	sent := len(e.smtp.received())
+	sent := len(e.smtp.Received())
 	if sent != app.VisitorTicketsPerHour+app.VisitorTicketsPerAddressPerDay {
 		t.Fatalf("%d e-mails sent", sent)
 	}
@@ -125,7 +125,7 @@ func TestWidgetTicketsLimited(t *testing.T) {
 		t.Errorf("Retry-After %v, want %v (until the first ticket is a day old)", ae.RetryAfter, want)
 	}
 	e.step(m)
-	if n := len(e.smtp.received()); n != sent {
+	if n := len(e.smtp.Received()); n != sent {
 		t.Errorf("a refused ticket sent %d e-mails", n-sent)
 	}
 	// The team's own systems are not limited, and keep the full confirmation.
