@@ -163,7 +163,7 @@ func TestPing(t *testing.T) {
 	e := newEnv(t, setup{})
 	var status = 200
 	rc := e.receiver(func(int, *http.Request) int { return status })
-	id, secret := e.endpoint(rc.url(), "ticket.created")
+	id, secret := e.endpoint(rc.URL(), "ticket.created")
 	out := e.ok(200, "POST", "/v1/webhook-endpoints/"+id+"/test", nil)
 	if out["delivered"] != true || out["status_code"] != float64(200) || out["error"] != nil {
 		t.Fatalf("test: %v", out)
@@ -171,8 +171,8 @@ func TestPing(t *testing.T) {
 	if _, ok := out["duration_ms"].(float64); !ok {
 		t.Fatalf("duration_ms %v", out["duration_ms"])
 	}
-	h := rc.got()[0]
-	if err := stripewebhook.ValidatePayloadIgnoringTolerance(h.body, h.header.Get("Service-Signature"), secret); err != nil {
+	h := rc.Hits()[0]
+	if err := stripewebhook.ValidatePayloadIgnoringTolerance(h.Body, h.Header.Get("Service-Signature"), secret); err != nil {
 		t.Fatalf("ping signature: %v", err)
 	}
 	var p struct {
@@ -180,9 +180,9 @@ func TestPing(t *testing.T) {
 		Livemode bool
 		Data     struct{ Object map[string]any }
 	}
-	json.Unmarshal(h.body, &p)
+	json.Unmarshal(h.Body, &p)
 	if p.Type != "ping" || p.Livemode || p.Data.Object["id"] != id || p.Data.Object["secret"] != nil {
-		t.Fatalf("ping payload %s", h.body)
+		t.Fatalf("ping payload %s", h.Body)
 	}
 	status = 418
 	out = e.ok(200, "POST", "/v1/webhook-endpoints/"+id+"/test", nil)
@@ -202,13 +202,13 @@ func TestPing(t *testing.T) {
 	}
 	// Redirects are failures and are not followed.
 	target := e.receiver(nil)
-	moved := httptest.NewServer(http.RedirectHandler(target.url(), http.StatusFound))
+	moved := httptest.NewServer(http.RedirectHandler(target.URL(), http.StatusFound))
 	defer moved.Close()
 	movedID, _ := e.endpoint(moved.URL, "*")
 	out = e.ok(200, "POST", "/v1/webhook-endpoints/"+movedID+"/test", nil)
 	if out["delivered"] != false || out["status_code"] != float64(302) || out["error"] != "HTTP 302 (redirects are not followed)" ||
-		len(target.got()) != 0 {
-		t.Fatalf("redirect: %v; target got %d", out, len(target.got()))
+		len(target.Hits()) != 0 {
+		t.Fatalf("redirect: %v; target got %d", out, len(target.Hits()))
 	}
 	// Nothing listens: no status, an error.
 	dead, _ := e.endpoint("http://127.0.0.1:1/", "*")
@@ -224,11 +224,11 @@ func TestPrivateAddressesRefusedAtSendTime(t *testing.T) {
 	e := newEnv(t, setup{hooks: func(o *app.WebhookOptions) { o.AllowPrivate = false }})
 	rc := e.receiver(nil)
 	e.clock.Set(t0)
-	u := strings.Replace(rc.url(), "127.0.0.1", "localhost", 1)
+	u := strings.Replace(rc.URL(), "127.0.0.1", "localhost", 1)
 	id, _ := e.endpoint(u, "*")
 	out := e.ok(200, "POST", "/v1/webhook-endpoints/"+id+"/test", nil)
-	if out["delivered"] != false || len(rc.got()) != 0 || !strings.Contains(out["error"].(string), "private address") {
-		t.Fatalf("private address: %v, %d requests", out, len(rc.got()))
+	if out["delivered"] != false || len(rc.Hits()) != 0 || !strings.Contains(out["error"].(string), "private address") {
+		t.Fatalf("private address: %v, %d requests", out, len(rc.Hits()))
 	}
 }
 
@@ -287,11 +287,11 @@ func TestEventsListAndGet(t *testing.T) {
 func TestResend(t *testing.T) {
 	e := newEnv(t, setup{})
 	a, b, c := e.receiver(nil), e.receiver(nil), e.receiver(nil)
-	aID, _ := e.endpoint(a.url(), "contact.created")
-	e.endpoint(b.url(), "*")
-	cID, _ := e.endpoint(c.url(), "ticket.created") // not subscribed to contacts
+	aID, _ := e.endpoint(a.URL(), "contact.created")
+	e.endpoint(b.URL(), "*")
+	cID, _ := e.endpoint(c.URL(), "ticket.created") // not subscribed to contacts
 	live := e.receiver(nil)
-	if code, out := e.call("POST", "/v1/webhook-endpoints", e.liveKey, map[string]any{"url": live.url(), "events": []string{"*"}}); code != 201 {
+	if code, out := e.call("POST", "/v1/webhook-endpoints", e.liveKey, map[string]any{"url": live.URL(), "events": []string{"*"}}); code != 201 {
 		t.Fatalf("%d %v", code, out)
 	}
 	e.contact("ada@example.com")
@@ -303,14 +303,14 @@ func TestResend(t *testing.T) {
 		t.Fatalf("resend to all: %v", out)
 	}
 	e.flush()
-	if len(a.got()) != 2 || len(b.got()) != 2 || len(c.got()) != 0 || len(live.got()) != 0 {
-		t.Fatalf("after resend: %d %d %d %d requests", len(a.got()), len(b.got()), len(c.got()), len(live.got()))
+	if len(a.Hits()) != 2 || len(b.Hits()) != 2 || len(c.Hits()) != 0 || len(live.Hits()) != 0 {
+		t.Fatalf("after resend: %d %d %d %d requests", len(a.Hits()), len(b.Hits()), len(c.Hits()), len(live.Hits()))
 	}
 	// To one endpoint, named: sent even though it does not subscribe.
 	out = e.ok(202, "POST", "/v1/events/"+ev+"/resend", map[string]any{"webhook_endpoint_id": cID})
 	e.flush()
-	if len(c.got()) != 1 || c.got()[0].eventID != ev || len(a.got()) != 2 {
-		t.Fatalf("resend to one: %v; %d %d", out, len(c.got()), len(a.got()))
+	if len(c.Hits()) != 1 || c.Hits()[0].EventID != ev || len(a.Hits()) != 2 {
+		t.Fatalf("resend to one: %v; %d %d", out, len(c.Hits()), len(a.Hits()))
 	}
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+aID, map[string]any{"enabled": false})
 	e.fails(e.key, 400, "parameter_invalid", "webhook_endpoint_id", "POST", "/v1/events/"+ev+"/resend", map[string]any{"webhook_endpoint_id": aID})

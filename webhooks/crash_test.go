@@ -22,6 +22,7 @@ import (
 
 	"chatsvc/cli"
 	"chatsvc/storage"
+	"chatsvc/testenv"
 )
 
 // serveEnv names the config file with which the test binary, started again
@@ -112,7 +113,7 @@ webhooks:
 		call("POST", "/v1/tickets", fmt.Sprintf(`{"subject":"T%d","contact_id":%q,"notify_contact":false}`, i, contact))
 	}
 	open()
-	waitFor(t, func() bool { return answered.Load() >= tickets/3 }, "a third of the deliveries answered")
+	testenv.Eventually(t, "a third of the deliveries answered", func() bool { return answered.Load() >= tickets/3 })
 	if err := child.Process.Kill(); err != nil { // no shutdown, no flush: a crash
 		t.Fatal(err)
 	}
@@ -131,11 +132,11 @@ webhooks:
 	mu.Unlock()
 
 	child, _ = startServe(t, cfg)
-	waitFor(t, func() bool {
+	testenv.Eventually(t, "every event delivered after the restart", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(counts) == tickets
-	}, "every event delivered after the restart")
+	})
 	child.Process.Signal(syscall.SIGTERM)
 	if err := child.Wait(); err != nil {
 		t.Fatalf("serve after SIGTERM: %v", err)

@@ -22,6 +22,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 	"chatsvc/webhooks"
 )
 
@@ -30,18 +31,18 @@ func TestSignatureAndPayload(t *testing.T) {
 	start := time.Now().UTC().Truncate(time.Millisecond)
 	e := newEnv(t, setup{start: start})
 	rc := e.receiver(nil)
-	_, secret := e.endpoint(rc.url(), "ticket.created")
+	_, secret := e.endpoint(rc.URL(), "ticket.created")
 	contact := e.contact("ada@example.com")
 	tk := e.ticket(contact, `Printer <on> "fire" & smoke`)
 	want := e.ok(200, "GET", "/v1/tickets/"+tk, nil)
 	e.flush()
 
-	hits := rc.got()
+	hits := rc.Hits()
 	if len(hits) != 1 {
 		t.Fatalf("%d requests, want 1", len(hits))
 	}
 	h := hits[0]
-	sig := h.header.Get("Service-Signature")
+	sig := h.Header.Get("Service-Signature")
 	m := regexp.MustCompile(`^t=(\d+),v1=([0-9a-f]{64})$`).FindStringSubmatch(sig)
 	if m == nil {
 		t.Fatalf("Service-Signature %q", sig)
@@ -51,25 +52,25 @@ func TestSignatureAndPayload(t *testing.T) {
 	}
 	mac := hmac.New(sha256.New, []byte(secret)) // keyed with the whole secret, whsec_ included
 	mac.Write([]byte(m[1] + "."))
-	mac.Write(h.body)
+	mac.Write(h.Body)
 	if !hmac.Equal([]byte(m[2]), []byte(hex.EncodeToString(mac.Sum(nil)))) {
 		t.Fatal("v1 is not HMAC-SHA256(secret, t + '.' + body)")
 	}
 	// A third-party verifier of the same scheme accepts it, tolerance included…
-	if err := stripewebhook.ValidatePayload(h.body, sig, secret); err != nil {
+	if err := stripewebhook.ValidatePayload(h.Body, sig, secret); err != nil {
 		t.Fatalf("stripe-go rejects our signature: %v", err)
 	}
 	// …and rejects a changed body or another secret.
-	if stripewebhook.ValidatePayload(append([]byte(" "), h.body...), sig, secret) == nil ||
-		stripewebhook.ValidatePayload(h.body, sig, secret+"x") == nil {
+	if stripewebhook.ValidatePayload(append([]byte(" "), h.Body...), sig, secret) == nil ||
+		stripewebhook.ValidatePayload(h.Body, sig, secret+"x") == nil {
 		t.Fatal("stripe-go accepts a tampered delivery: the test proves nothing")
 	}
-	if ct := h.header.Get("Content-Type"); ct != "application/json" {
+	if ct := h.Header.Get("Content-Type"); ct != "application/json" {
 		t.Fatalf("Content-Type %q", ct)
 	}
 
 	var p map[string]any
-	if err := json.Unmarshal(h.body, &p); err != nil {
+	if err := json.Unmarshal(h.Body, &p); err != nil {
 		t.Fatal(err)
 	}
 	keys := make([]string, 0, len(p))
@@ -87,8 +88,8 @@ func TestSignatureAndPayload(t *testing.T) {
 	if got := p["data"].(map[string]any)["object"]; !reflect.DeepEqual(got, want) {
 		t.Fatalf("data.object\n%v\nwant the API's ticket\n%v", got, want)
 	}
-	if !strings.Contains(string(h.body), `Printer <on> \"fire\" & smoke`) {
-		t.Fatalf("body escapes differently from the API: %s", h.body)
+	if !strings.Contains(string(h.Body), `Printer <on> \"fire\" & smoke`) {
+		t.Fatalf("body escapes differently from the API: %s", h.Body)
 	}
 	// The same event through the API.
 	ev := e.ok(200, "GET", "/v1/events/"+p["id"].(string), nil)
@@ -103,7 +104,7 @@ func TestSignatureAndPayload(t *testing.T) {
 func TestLivemodeFollowsTheKey(t *testing.T) {
 	e := newEnv(t, setup{})
 	rc := e.receiver(nil)
-	code, out := e.call("POST", "/v1/webhook-endpoints", e.liveKey, map[string]any{"url": rc.url(), "events": []string{"*"}})
+	code, out := e.call("POST", "/v1/webhook-endpoints", e.liveKey, map[string]any{"url": rc.URL(), "events": []string{"*"}})
 	if code != 201 {
 		t.Fatalf("%d %v", code, out)
 	}
@@ -112,17 +113,17 @@ func TestLivemodeFollowsTheKey(t *testing.T) {
 		t.Fatalf("%d %v", code, out)
 	}
 	e.flush()
-	hits := rc.got()
-	if len(hits) != 1 || !strings.Contains(string(hits[0].body), `"livemode":true`) ||
-		!strings.Contains(string(hits[0].body), "live@example.com") {
-		t.Fatalf("live endpoint got %d requests: %v", len(hits), rc.types())
+	hits := rc.Hits()
+	if len(hits) != 1 || !strings.Contains(string(hits[0].Body), `"livemode":true`) ||
+		!strings.Contains(string(hits[0].Body), "live@example.com") {
+		t.Fatalf("live endpoint got %d requests: %v", len(hits), rc.Types())
 	}
 }
 
 func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 	e := newEnv(t, setup{})
 	rc := e.receiver(nil)
-	e.endpoint(rc.url(), "*")
+	e.endpoint(rc.URL(), "*")
 	ctx := context.Background()
 	var contact, ticket, conv string
 	cases := []struct {
@@ -189,24 +190,24 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {
-		before := len(rc.got())
+		before := len(rc.Hits())
 		c.do()
 		e.flush()
 		e.flush() // a second round sends nothing more
 		// Order of arrival is not guaranteed (docs/webhooks.md): compare as sets.
-		got := slices.Sorted(slices.Values(rc.types()[before:]))
+		got := slices.Sorted(slices.Values(rc.Types()[before:]))
 		if join(got) != join(slices.Sorted(slices.Values(c.want))) {
 			t.Fatalf("%s: receiver got %v, want %v", c.action, got, c.want)
 		}
-		for _, h := range rc.got()[before:] {
-			if seen[h.eventID] {
-				t.Fatalf("%s: event %s delivered twice", c.action, h.eventID)
+		for _, h := range rc.Hits()[before:] {
+			if seen[h.EventID] {
+				t.Fatalf("%s: event %s delivered twice", c.action, h.EventID)
 			}
-			seen[h.eventID] = true
+			seen[h.EventID] = true
 		}
 	}
 	for _, typ := range app.WebhookEventTypes {
-		if !slices.Contains(rc.types(), typ) {
+		if !slices.Contains(rc.Types(), typ) {
 			t.Errorf("event type %s never delivered", typ)
 		}
 	}
@@ -216,23 +217,23 @@ func TestSubscriptionsModesAndTime(t *testing.T) {
 	e := newEnv(t, setup{})
 	tickets, all, live, off := e.receiver(nil), e.receiver(nil), e.receiver(nil), e.receiver(nil)
 	contact := e.contact("ada@example.com") // before any endpoint: goes nowhere
-	e.endpoint(tickets.url(), "ticket.created", "ticket.solved")
-	e.endpoint(all.url(), "*")
-	if code, out := e.call("POST", "/v1/webhook-endpoints", e.liveKey, map[string]any{"url": live.url(), "events": []string{"*"}}); code != 201 {
+	e.endpoint(tickets.URL(), "ticket.created", "ticket.solved")
+	e.endpoint(all.URL(), "*")
+	if code, out := e.call("POST", "/v1/webhook-endpoints", e.liveKey, map[string]any{"url": live.URL(), "events": []string{"*"}}); code != 201 {
 		t.Fatalf("%d %v", code, out)
 	}
-	offID, _ := e.endpoint(off.url(), "*")
+	offID, _ := e.endpoint(off.URL(), "*")
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+offID, map[string]any{"enabled": false})
 	tk := e.ticket(contact, "Broken")
 	e.ok(200, "PATCH", "/v1/tickets/"+tk, map[string]any{"status": "solved"})
 	e.flush()
 	late := e.receiver(nil)
-	e.endpoint(late.url(), "*") // created after those events: gets none of them
+	e.endpoint(late.URL(), "*") // created after those events: gets none of them
 	e.flush()
 
 	for _, c := range []struct {
 		name string
-		rc   *receiver
+		rc   *testenv.Receiver
 		want string
 	}{
 		{"ticket.created+solved", tickets, "ticket.created,ticket.solved"},
@@ -241,7 +242,7 @@ func TestSubscriptionsModesAndTime(t *testing.T) {
 		{"disabled", off, ""},
 		{"created later", late, ""},
 	} {
-		if got := join(slices.Sorted(slices.Values(c.rc.types()))); got != c.want {
+		if got := join(slices.Sorted(slices.Values(c.rc.Types()))); got != c.want {
 			t.Errorf("%s endpoint got %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -253,17 +254,17 @@ func TestSubscriptionsModesAndTime(t *testing.T) {
 func TestSubscriptionAsOfTheEventsTime(t *testing.T) {
 	e := newEnv(t, setup{})
 	narrowed, paused := e.receiver(nil), e.receiver(nil)
-	nID, _ := e.endpoint(narrowed.url(), "*")
-	pID, _ := e.endpoint(paused.url(), "*")
+	nID, _ := e.endpoint(narrowed.URL(), "*")
+	pID, _ := e.endpoint(paused.URL(), "*")
 	e.contact("before@example.com") // not fanned out yet: no flush
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+nID, map[string]any{"events": []string{"ticket.created"}})
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+pID, map[string]any{"enabled": false})
 	e.contact("after@example.com")
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+pID, map[string]any{"enabled": true})
 	e.flush()
-	for name, rc := range map[string]*receiver{"narrowed": narrowed, "paused": paused} {
-		hits := rc.got()
-		if len(hits) != 1 || !strings.Contains(string(hits[0].body), "before@example.com") {
+	for name, rc := range map[string]*testenv.Receiver{"narrowed": narrowed, "paused": paused} {
+		hits := rc.Hits()
+		if len(hits) != 1 || !strings.Contains(string(hits[0].Body), "before@example.com") {
 			t.Errorf("%s endpoint: %d requests, want only the contact written before the change", name, len(hits))
 		}
 	}
@@ -284,7 +285,7 @@ func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
 		}
 		return 204
 	})
-	id, _ := e.endpoint(rc.url(), "ticket.created")
+	id, _ := e.endpoint(rc.URL(), "ticket.created")
 	contact := e.contact("ada@example.com")
 	e.ticket(contact, "First")
 
@@ -294,10 +295,10 @@ func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
 	}
 	want = append(want, 72*time.Hour)
 	var second string
-	firstHits := func() []hit {
-		var out []hit
-		for _, h := range rc.got() {
-			if h.eventID == rc.got()[0].eventID {
+	firstHits := func() []testenv.Hit {
+		var out []testenv.Hit
+		for _, h := range rc.Hits() {
+			if h.EventID == rc.Hits()[0].EventID {
 				out = append(out, h)
 			}
 		}
@@ -323,8 +324,8 @@ func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
 		if len(hits) != i+1 {
 			t.Fatalf("attempt %d not made at %v (%d attempts)", i+1, d, len(hits))
 		}
-		if last := hits[i]; !last.at.Equal(t0.Add(d)) {
-			t.Fatalf("attempt %d at %v, want %v", i+1, last.at.Sub(t0), d)
+		if last := hits[i]; !last.At.Equal(t0.Add(d)) {
+			t.Fatalf("attempt %d at %v, want %v", i+1, last.At.Sub(t0), d)
 		}
 	}
 	if len(want) != 17 {
@@ -353,10 +354,10 @@ func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
 	if _, leaked := data.Endpoint["secret"]; leaked || strings.Contains(string(mails[0].Data), "whsec_") {
 		t.Fatalf("e-mail data carries the secret: %s", mails[0].Data)
 	}
-	n := len(rc.got())
+	n := len(rc.Hits())
 	e.at(100 * time.Hour)
 	e.flush()
-	if len(rc.got()) != n {
+	if len(rc.Hits()) != n {
 		t.Fatal("a disabled endpoint still receives")
 	}
 	contact2 := e.contact("bob@example.com")
@@ -393,8 +394,8 @@ func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
 	failing.Store(false)
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": true})
 	e.flush()
-	hits := rc.got()[n:]
-	if len(hits) != 1 || !strings.Contains(string(hits[0].body), second) {
+	hits := rc.Hits()[n:]
+	if len(hits) != 1 || !strings.Contains(string(hits[0].Body), second) {
 		t.Fatalf("after re-enabling: %d requests, want the queued second ticket", len(hits))
 	}
 	if e.queued() != 0 {
@@ -415,21 +416,21 @@ func TestReEnablingSendsQueuedDeliveriesAtOnce(t *testing.T) {
 		}
 		return 200
 	})
-	id, _ := e.endpoint(rc.url(), "*")
+	id, _ := e.endpoint(rc.URL(), "*")
 	e.contact("ada@example.com")
 	e.flush() // fails; next attempt at t0+1m
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": false})
 	e.at(2 * time.Minute)
 	e.flush()
-	if len(rc.got()) != 1 {
+	if len(rc.Hits()) != 1 {
 		t.Fatal("a disabled endpoint received a retry")
 	}
 	fail.Store(false)
 	e.at(2*time.Minute + time.Second)
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": true})
 	e.flush()
-	if len(rc.got()) != 2 || !rc.got()[1].at.Equal(t0.Add(2*time.Minute+time.Second)) || e.queued() != 0 {
-		t.Fatalf("after re-enabling: %d requests, %d queued", len(rc.got()), e.queued())
+	if len(rc.Hits()) != 2 || !rc.Hits()[1].At.Equal(t0.Add(2*time.Minute+time.Second)) || e.queued() != 0 {
+		t.Fatalf("after re-enabling: %d requests, %d queued", len(rc.Hits()), e.queued())
 	}
 	// Re-enabled again later: a queued retry goes at once, not at its time.
 	fail.Store(true)
@@ -438,8 +439,8 @@ func TestReEnablingSendsQueuedDeliveriesAtOnce(t *testing.T) {
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": false})
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": true})
 	e.flush()
-	if len(rc.got()) != 4 {
-		t.Fatalf("%d requests: re-enabling must make the queued retry due at once", len(rc.got()))
+	if len(rc.Hits()) != 4 {
+		t.Fatalf("%d requests: re-enabling must make the queued retry due at once", len(rc.Hits()))
 	}
 }
 
@@ -451,14 +452,14 @@ func TestSuccessAfterFailures(t *testing.T) {
 		}
 		return 200
 	})
-	id, _ := e.endpoint(rc.url(), "contact.created")
+	id, _ := e.endpoint(rc.URL(), "contact.created")
 	e.contact("ada@example.com")
 	for _, d := range []time.Duration{0, time.Minute, 6 * time.Minute, 7 * time.Hour} {
 		e.at(d)
 		e.flush()
 	}
-	hits := rc.got()
-	if len(hits) != 3 || hits[0].eventID != hits[2].eventID {
+	hits := rc.Hits()
+	if len(hits) != 3 || hits[0].EventID != hits[2].EventID {
 		t.Fatalf("%d requests, want 3 of the same event", len(hits))
 	}
 	log := e.ok(200, "GET", "/v1/webhook-endpoints/"+id+"/deliveries", nil)["data"].([]any)
@@ -489,10 +490,10 @@ func TestSuccessAfterFailures(t *testing.T) {
 func TestDeletingAnEndpointStopsDelivery(t *testing.T) {
 	e := newEnv(t, setup{})
 	rc := e.receiver(always(500))
-	id, _ := e.endpoint(rc.url(), "*")
+	id, _ := e.endpoint(rc.URL(), "*")
 	e.contact("ada@example.com")
 	e.flush()
-	if len(rc.got()) != 1 {
+	if len(rc.Hits()) != 1 {
 		t.Fatal("no first attempt")
 	}
 	e.ok(200, "DELETE", "/v1/webhook-endpoints/"+id, nil)
@@ -501,7 +502,7 @@ func TestDeletingAnEndpointStopsDelivery(t *testing.T) {
 		e.at(d)
 		e.flush()
 	}
-	if n := len(rc.got()); n != 1 || e.queued() != 0 {
+	if n := len(rc.Hits()); n != 1 || e.queued() != 0 {
 		t.Fatalf("%d requests and %d queued after deletion", n, e.queued())
 	}
 }
@@ -518,7 +519,7 @@ func TestHangingReceiverIsCutAtTheTimeout(t *testing.T) {
 		}
 		return 200
 	})
-	id, _ := e.endpoint(rc.url(), "*")
+	id, _ := e.endpoint(rc.URL(), "*")
 	e.contact("ada@example.com")
 	start := time.Now()
 	e.flush()
@@ -548,27 +549,27 @@ func TestSlowEndpointDoesNotDelayHealthyOne(t *testing.T) {
 	free := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free) // runs before the receiver's server closes
 	healthy := e.receiver(nil)
-	e.endpoint(slow.url(), "*")
-	e.endpoint(healthy.url(), "*")
+	e.endpoint(slow.URL(), "*")
+	e.endpoint(healthy.URL(), "*")
 
 	e.runWorkers(free)
 	const events = 20
 	for i := 0; i < events; i++ {
 		e.contact("c" + strconv.Itoa(i) + "@example.com")
 	}
-	waitFor(t, func() bool { return len(healthy.got()) == events }, "the healthy endpoint gets every event")
-	if n := len(slow.got()); n > 2 || slowMax.Load() > 2 {
+	testenv.Until(t, healthy.Arrived(), "the healthy endpoint gets every event", func() bool { return len(healthy.Hits()) == events })
+	if n := len(slow.Hits()); n > 2 || slowMax.Load() > 2 {
 		t.Fatalf("slow endpoint: %d requests started, %d at once; want at most 2 (its bound)", n, slowMax.Load())
 	}
 	free()
-	waitFor(t, func() bool { return len(slow.got()) >= events && e.queued() == 0 }, "the slow endpoint catches up")
-	for _, rc := range []*receiver{healthy, slow} {
+	testenv.Eventually(t, "the slow endpoint catches up", func() bool { return len(slow.Hits()) >= events && e.queued() == 0 })
+	for _, rc := range []*testenv.Receiver{healthy, slow} {
 		ids := map[string]bool{}
-		for _, h := range rc.got() {
-			if ids[h.eventID] {
-				t.Fatalf("event %s sent twice", h.eventID)
+		for _, h := range rc.Hits() {
+			if ids[h.EventID] {
+				t.Fatalf("event %s sent twice", h.EventID)
 			}
-			ids[h.eventID] = true
+			ids[h.EventID] = true
 		}
 		if len(ids) != events {
 			t.Fatalf("%d distinct events, want %d", len(ids), events)
@@ -576,7 +577,6 @@ func TestSlowEndpointDoesNotDelayHealthyOne(t *testing.T) {
 	}
 }
 
-// waitFor polls a condition about real servers, not a schedule.
 // runWorkers runs the deliverer's loops until the test ends; before they
 // stop (and before the database closes), release is called.
 func (e *env) runWorkers(release func()) {
@@ -593,14 +593,14 @@ func (e *env) runWorkers(release func()) {
 func TestResendIsSentAtOnce(t *testing.T) {
 	e := newEnv(t, setup{opts: webhooks.Options{Every: time.Hour}})
 	rc := e.receiver(nil)
-	e.endpoint(rc.url(), "*")
+	e.endpoint(rc.URL(), "*")
 	e.runWorkers(func() {})
 	e.contact("ada@example.com")
-	waitFor(t, func() bool { return len(rc.got()) == 1 }, "the event is delivered")
-	ev := rc.got()[0].eventID
+	testenv.Until(t, rc.Arrived(), "the event is delivered", func() bool { return len(rc.Hits()) == 1 })
+	ev := rc.Hits()[0].EventID
 	e.ok(202, "POST", "/v1/events/"+ev+"/resend", nil)
-	waitFor(t, func() bool { return len(rc.got()) == 2 }, "the resend is delivered")
-	if got := rc.got()[1].eventID; got != ev {
+	testenv.Until(t, rc.Arrived(), "the resend is delivered", func() bool { return len(rc.Hits()) == 2 })
+	if got := rc.Hits()[1].EventID; got != ev {
 		t.Fatalf("resent %s, want %s", got, ev)
 	}
 }
@@ -620,31 +620,21 @@ func TestResendWhileTheFirstSendIsInFlight(t *testing.T) {
 		return 200
 	})
 	t.Cleanup(free) // runs before the receiver's server closes
-	id, _ := e.endpoint(rc.url(), "*")
+	id, _ := e.endpoint(rc.URL(), "*")
 	e.runWorkers(free)
 	e.contact("ada@example.com")
-	waitFor(t, func() bool { return len(rc.got()) == 1 }, "the first send reaches the receiver")
-	ev := rc.got()[0].eventID
+	testenv.Until(t, rc.Arrived(), "the first send reaches the receiver", func() bool { return len(rc.Hits()) == 1 })
+	ev := rc.Hits()[0].EventID
 	e.ok(202, "POST", "/v1/events/"+ev+"/resend", nil)
 	free()
-	waitFor(t, func() bool { return len(rc.got()) == 2 && e.queued() == 0 }, "the resend is delivered")
-	if got := rc.got()[1].eventID; got != ev {
+	testenv.Until(t, rc.Arrived(), "the resend is delivered", func() bool { return len(rc.Hits()) == 2 })
+	testenv.Eventually(t, "the resend is recorded", func() bool { return e.queued() == 0 })
+	if got := rc.Hits()[1].EventID; got != ev {
 		t.Fatalf("resent %s, want %s", got, ev)
 	}
-	waitFor(t, func() bool {
+	testenv.Eventually(t, "both attempts are logged", func() bool {
 		return len(e.ok(200, "GET", "/v1/webhook-endpoints/"+id+"/deliveries", nil)["data"].([]any)) == 2
-	}, "both attempts are logged")
-}
-
-func waitFor(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	})
 }
 
 // TestDisablingKeepsEventsWrittenBeforeIt: an event written before the
@@ -660,7 +650,7 @@ func TestDisablingKeepsEventsWrittenBeforeIt(t *testing.T) {
 		}
 		return 200
 	})
-	id, _ := e.endpoint(rc.url(), "*")
+	id, _ := e.endpoint(rc.URL(), "*")
 	e.contact("first@example.com")
 	e.flush() // fails at t0: the endpoint is failing from now on
 	e.at(72 * time.Hour)
@@ -676,8 +666,8 @@ func TestDisablingKeepsEventsWrittenBeforeIt(t *testing.T) {
 	fail.Store(false)
 	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": true})
 	e.flush()
-	hits := rc.got()
-	if last := hits[len(hits)-1]; len(hits) != 3 || !strings.Contains(string(last.body), "second@example.com") {
+	hits := rc.Hits()
+	if last := hits[len(hits)-1]; len(hits) != 3 || !strings.Contains(string(last.Body), "second@example.com") {
 		t.Fatalf("%d requests; the event written before the disabling must follow the re-enabling", len(hits))
 	}
 }

@@ -2,12 +2,9 @@ package webhooks_test
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -147,64 +144,10 @@ func (e *env) mails(template string) []*storage.Mail {
 	return rows
 }
 
-// hit is one request a receiver got.
-type hit struct {
-	at        time.Time // the service's (fake) time when it arrived
-	header    http.Header
-	body      []byte
-	eventID   string
-	eventType string
+// receiver starts a customer's endpoint whose hits carry the fake time.
+func (e *env) receiver(answer func(n int, r *http.Request) int) *testenv.Receiver {
+	return testenv.NewReceiver(e.t, e.clock.Now, answer)
 }
-
-// receiver is a real HTTP server standing in for a customer's endpoint.
-type receiver struct {
-	t     *testing.T
-	srv   *httptest.Server
-	clock *testenv.Clock
-	mu    sync.Mutex
-	hits  []hit
-	// answer picks the status of the nth request (0-based); nil answers 200.
-	answer func(n int, r *http.Request) int
-}
-
-func (e *env) receiver(answer func(n int, r *http.Request) int) *receiver {
-	rc := &receiver{t: e.t, clock: e.clock, answer: answer}
-	rc.srv = httptest.NewServer(http.HandlerFunc(rc.serve))
-	e.t.Cleanup(rc.srv.Close)
-	return rc
-}
-
-func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	var p struct{ ID, Type string }
-	json.Unmarshal(body, &p)
-	rc.mu.Lock()
-	n := len(rc.hits)
-	rc.hits = append(rc.hits, hit{at: rc.clock.Now(), header: r.Header.Clone(), body: body, eventID: p.ID, eventType: p.Type})
-	rc.mu.Unlock()
-	status := 200
-	if rc.answer != nil {
-		status = rc.answer(n, r)
-	}
-	w.WriteHeader(status)
-}
-
-func (rc *receiver) got() []hit {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return append([]hit(nil), rc.hits...)
-}
-
-// types lists the event types received, in order.
-func (rc *receiver) types() []string {
-	var out []string
-	for _, h := range rc.got() {
-		out = append(out, h.eventType)
-	}
-	return out
-}
-
-func (rc *receiver) url() string { return rc.srv.URL + "/hook" }
 
 // always answers every request with status.
 func always(status int) func(int, *http.Request) int {

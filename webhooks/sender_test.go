@@ -43,8 +43,8 @@ func TestFailureReasonsAreFixedWords(t *testing.T) {
 		{e, "http://no-such-host.invalid/", "DNS lookup failed: no such host"},
 		{e, tlsSrv.URL + "/", "TLS error: certificate not valid"},
 		{e, hangUp.URL + "/", "connection closed without a response"},
-		{e, failing.url(), "HTTP 500"},
-		{private, strings.Replace(failing.url(), "127.0.0.1", "localhost", 1),
+		{e, failing.URL(), "HTTP 500"},
+		{private, strings.Replace(failing.URL(), "127.0.0.1", "localhost", 1),
 			"refused: private address (network.allow_private is false)"},
 	} {
 		id, _ := c.env.endpoint(c.url, "*")
