@@ -1,10 +1,8 @@
 package cli_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -37,25 +35,15 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 	start := func(firstStart bool) (*exec.Cmd, string) {
 		cmd := exec.Command(bin, "serve", "--config", in.config)
 		stdout, _ := cmd.StdoutPipe()
-		stderr, _ := cmd.StderrPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		keys, addrs := make(chan string, 1), make(chan string, 1)
-		go scan(stdout, regexp.MustCompile(`csk_test_\w+`), keys)
-		go scan(stderr, regexp.MustCompile(`chatsvc listening.* addr=(\S+)`), addrs)
-		select {
-		case in.addr = <-addrs:
-		case <-time.After(15 * time.Second):
-			t.Fatal("server did not come up")
-		}
+		keys := testenv.Scan(stdout, regexp.MustCompile(`csk_test_\w+`))
+		in.addr = testenv.StartServe(t, cmd)
 		if !firstStart {
 			return cmd, ""
 		}
 		select {
 		case k := <-keys:
 			return cmd, k
-		case <-time.After(15 * time.Second):
+		case <-time.After(testenv.Patience):
 			return cmd, ""
 		}
 	}
@@ -129,16 +117,4 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 		}
 	}
 	t.Logf("%d writes acknowledged before SIGKILL, all present after restart", len(acked))
-}
-
-// scan sends the first match of re in r (its first group, if it has one) to
-// found, and reads r to its end so the process never blocks on a full pipe.
-func scan(r io.Reader, re *regexp.Regexp, found chan<- string) {
-	sc := bufio.NewScanner(r)
-	for sent := false; sc.Scan(); {
-		if m := re.FindStringSubmatch(sc.Text()); m != nil && !sent {
-			found <- m[len(m)-1]
-			sent = true
-		}
-	}
 }

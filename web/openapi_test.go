@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,6 +26,7 @@ import (
 	"chatsvc/files"
 	"chatsvc/search/searchtest"
 	"chatsvc/support"
+	"chatsvc/testenv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
@@ -183,8 +183,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	}
 	// The receiver checks what it is sent against the document's webhook.
 	hook := doc.Webhooks["event"].Post
-	var pinged atomic.Bool
-	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	receiver := testenv.NewReceiver(t, nil, func(_ int, r *http.Request) int {
 		var payload any
 		if err := json.NewDecoder(r.Body).Decode(&payload); err != nil {
 			t.Errorf("webhook body: %v", err)
@@ -197,9 +196,8 @@ func TestOpenAPIFlows(t *testing.T) {
 		if err := sig.VisitJSON(r.Header.Get("Service-Signature"), openapi3.EnableJSONSchema2020()); err != nil {
 			t.Errorf("Service-Signature does not match docs/openapi.json: %v", err)
 		}
-		pinged.Store(true)
-	}))
-	defer receiver.Close()
+		return 200
+	})
 	e := newEnv(t, func(o *app.Options) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
@@ -209,11 +207,11 @@ func TestOpenAPIFlows(t *testing.T) {
 	id := func(r resp, status int) string { return r.ok(t, status)["id"].(string) }
 
 	// Webhook endpoints first, so later changes produce events and deliveries.
-	whe := id(e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": receiver.URL + "/hook", "events": []string{"*"}, "description": "CRM"}), 201)
+	whe := id(e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": receiver.URL(), "events": []string{"*"}, "description": "CRM"}), 201)
 	e.test("GET", "/v1/webhook-endpoints?limit=1", nil).ok(t, 200)
 	e.test("GET", "/v1/webhook-endpoints/"+whe, nil).ok(t, 200)
 	e.test("PATCH", "/v1/webhook-endpoints/"+whe, map[string]any{"description": nil, "enabled": true}).ok(t, 200)
-	if e.test("POST", "/v1/webhook-endpoints/"+whe+"/test", nil).ok(t, 200)["delivered"] != true || !pinged.Load() {
+	if e.test("POST", "/v1/webhook-endpoints/"+whe+"/test", nil).ok(t, 200)["delivered"] != true || len(receiver.Hits()) != 1 {
 		t.Fatal("the ping was not delivered")
 	}
 	e.test("GET", "/v1/webhook-endpoints/"+whe+"/deliveries", nil).ok(t, 200)

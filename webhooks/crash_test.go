@@ -1,7 +1,6 @@
 package webhooks_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,35 +169,7 @@ func startServe(t *testing.T, cfg string) (*exec.Cmd, string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), serveEnv+"="+cfg)
 	cmd.Stdout = io.Discard
-	logs, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
-	addrs := make(chan string, 1)
-	go func() {
-		listening := regexp.MustCompile(`msg="chatsvc listening" addr=(\S+)`)
-		for sc := bufio.NewScanner(logs); sc.Scan(); {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				addrs <- m[1]
-			}
-		}
-	}()
-	select {
-	case addr := <-addrs:
-		return cmd, addr
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not start listening")
-		return nil, ""
-	}
+	return cmd, testenv.StartServe(t, cmd)
 }
 
 // deliveredEvents reads, from the database a crashed process left, the
