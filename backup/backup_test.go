@@ -16,6 +16,7 @@ import (
 	"chatsvc/backup"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 )
 
 func create(t *testing.T, dataDir, out string) *backup.Manifest {
@@ -53,6 +54,7 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 	// 8 writers create tickets until told to stop; every acknowledged id is kept.
 	var mu sync.Mutex
 	var acked []string
+	going := make(chan struct{}) // closed at the 50th acknowledged write
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for w := 0; w < 8; w++ {
@@ -67,20 +69,18 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 					return
 				}
 				mu.Lock()
-				acked = append(acked, tk.ID)
+				if acked = append(acked, tk.ID); len(acked) == 50 {
+					close(going)
+				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for { // let the writers get going
+	testenv.Until(t, going, "50 writes acknowledged", func() bool {
 		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 50 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer mu.Unlock()
+		return len(acked) >= 50
+	})
 	mu.Lock()
 	before := append([]string(nil), acked...)
 	mu.Unlock()

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"chatsvc/config"
 	"chatsvc/server"
+	"chatsvc/testenv"
 )
 
 // embedServer is an OpenAI-compatible /embeddings server on loopback. Its
@@ -178,7 +178,7 @@ func TestEmbeddingsFindAParaphraseTheWordsMiss(t *testing.T) {
 			t.Fatalf("create source: %d %v", code, m)
 		}
 	}
-	waitFor(t, "the sources to be searchable", func() bool { return cited(ask(srv, key, "When is the invoice e-mailed?")) == "Invoices" })
+	testenv.Eventually(t, "the sources to be searchable", func() bool { return cited(ask(srv, key, "When is the invoice e-mailed?")) == "Invoices" })
 	if m := ask(srv, key, paraphrase); m["known"] != false {
 		t.Fatalf("without embeddings the paraphrase should be declined (the test would prove nothing): %v", m)
 	}
@@ -186,8 +186,8 @@ func TestEmbeddingsFindAParaphraseTheWordsMiss(t *testing.T) {
 
 	// With embeddings the chunks are embedded once, and the paraphrase finds its page.
 	srv, _, stop = start(true)
-	waitFor(t, "the chunks to be embedded", func() bool { return es.embedded() >= 2 })
-	waitFor(t, "the paraphrase to be answered", func() bool { return cited(ask(srv, key, paraphrase)) == "Shelving unfinished changes" })
+	testenv.Eventually(t, "the chunks to be embedded", func() bool { return es.embedded() >= 2 })
+	testenv.Eventually(t, "the paraphrase to be answered", func() bool { return cited(ask(srv, key, paraphrase)) == "Shelving unfinished changes" })
 	if m := ask(srv, key, "What is the capital of Peru?"); m["known"] != false {
 		t.Errorf("an unrelated question should still be declined: %v", m)
 	}
@@ -207,18 +207,5 @@ func TestEmbeddingsFindAParaphraseTheWordsMiss(t *testing.T) {
 	es.setDown(true)
 	if got := cited(ask(srv, key, "When is the invoice e-mailed?")); got != "Invoices" {
 		t.Errorf("with the embeddings server down the word search should still answer, cited %q", got)
-	}
-}
-
-// waitFor polls cond until it holds: the service offers no signal to a
-// client outside it that a source is indexed or embedded.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
