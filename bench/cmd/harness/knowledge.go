@@ -44,7 +44,11 @@ func waitKnowledge(base string, auth map[string]string) error {
 	if err := json.Unmarshal(b, &src); err != nil {
 		return err
 	}
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	// The server is another process and sends no signal when a source is
+	// indexed: look at the source on a ticker until a deadline.
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); <-tick.C {
 		if err := call(c, "GET", base+"/v1/knowledge-sources/"+src.ID, auth, "", 200, &b); err != nil {
 			return err
 		}

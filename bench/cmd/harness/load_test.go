@@ -47,3 +47,17 @@ func TestDrainRateStopsWhenAllArrived(t *testing.T) {
 		t.Fatalf("took %v", took)
 	}
 }
+
+func TestDrainRateStopsWhenQuiet(t *testing.T) {
+	var c counter
+	c.hit()
+	c.hit()
+	start := time.Now()
+	n, _ := drainRate(&c, start, 5, 50*time.Millisecond, 20*time.Second)
+	if n != 1 {
+		t.Fatalf("n = %d, want 1", n)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("waited %v after the arrivals stopped, quiet is 50ms", took)
+	}
+}

@@ -367,7 +367,7 @@ const visitorMessages = 10
 // drain starts the server with s and measures how fast the work of run 1
 // arrives at c (at most want items; it stops after a quiet second or 30s).
 func drain(bin, dataDir string, s settings, name string, c *counter, want int) (result, error) {
-	before, _, _ := c.get()
+	before, _, _, _ := c.get()
 	c.reset()
 	begin := time.Now()
 	srv, err := start(bin, dataDir, s)

@@ -10,11 +10,13 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// counter counts arrivals and remembers when the last one came.
+// counter counts arrivals, remembers when the last one came, and signals
+// each one.
 type counter struct {
 	mu          sync.Mutex
 	n           int
 	first, last time.Time
+	arrived     chan struct{} // made on first use, so the zero counter works
 }
 
 func (c *counter) hit() {
@@ -24,13 +26,26 @@ func (c *counter) hit() {
 	if c.n == 1 {
 		c.first = c.last
 	}
+	arrived := c.signal()
 	c.mu.Unlock()
+	select {
+	case arrived <- struct{}{}:
+	default: // a signal is already waiting
+	}
 }
 
-func (c *counter) get() (n int, first, last time.Time) {
+// signal is the arrivals' channel; c.mu is held.
+func (c *counter) signal() chan struct{} {
+	if c.arrived == nil {
+		c.arrived = make(chan struct{}, 1)
+	}
+	return c.arrived
+}
+
+func (c *counter) get() (n int, first, last time.Time, arrived <-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.n, c.first, c.last
+	return c.n, c.first, c.last, c.signal()
 }
 
 func (c *counter) reset() {
@@ -42,19 +57,37 @@ func (c *counter) reset() {
 // drainRate waits until c has want arrivals, nothing has arrived for
 // quiet, or limit has passed since start, and returns the arrivals and the
 // time from the first to the last of them (the server's start-up is not
-// counted).
+// counted). It wakes on each arrival, or when the quiet or the limit ends.
 func drainRate(c *counter, start time.Time, want int, quiet, limit time.Duration) (int, time.Duration) {
 	for {
-		n, first, last := c.get()
+		n, first, last, arrived := c.get()
+		end := start.Add(limit)
+		if n == 0 {
+			end = minTime(end, start.Add(5*quiet))
+		} else {
+			end = minTime(end, last.Add(quiet))
+		}
 		now := time.Now()
-		if n >= want || now.Sub(start) > limit || (n > 0 && now.Sub(last) > quiet) || (n == 0 && now.Sub(start) > 5*quiet) {
+		if n >= want || now.After(end) {
 			if n < 2 {
 				return n, now.Sub(start)
 			}
 			return n - 1, last.Sub(first) // n-1 arrivals after the first
 		}
-		time.Sleep(20 * time.Millisecond)
+		timer := time.NewTimer(end.Sub(now) + time.Millisecond)
+		select {
+		case <-arrived:
+		case <-timer.C:
+		}
+		timer.Stop()
 	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // webhookReceiver is a local endpoint that accepts every delivery.
