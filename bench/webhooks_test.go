@@ -3,17 +3,14 @@ package bench
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"chatsvc/app"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 	"chatsvc/webhooks"
 )
 
@@ -37,28 +34,9 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 		sender := webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 10 * time.Second})
 		svc := app.New(db, app.Options{Webhooks: app.WebhookOptions{AllowHTTP: true, AllowPrivate: true, Sender: sender}})
 
-		var seen sync.Map
-		var unique, total atomic.Int64
-		var gapMu sync.Mutex
-		var lastHit time.Time
-		var maxGap time.Duration // longest pause between two requests: a stall shows here
-		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			gapMu.Lock()
-			if now := time.Now(); !lastHit.IsZero() && now.Sub(lastHit) > maxGap {
-				maxGap = now.Sub(lastHit)
-			}
-			lastHit = time.Now()
-			gapMu.Unlock()
-			body, _ := io.ReadAll(r.Body)
-			var p struct{ ID string }
-			json.Unmarshal(body, &p)
-			total.Add(1)
-			if _, dup := seen.LoadOrStore(p.ID, true); !dup {
-				unique.Add(1)
-			}
-		}))
+		recv := testenv.NewReceiver(b, nil, nil)
 		if _, err := svc.CreateWebhookEndpoint(ctx, support.Test, app.WebhookEndpointInput{
-			URL: app.Value(recv.URL), Events: app.Value([]string{"*"})}); err != nil {
+			URL: app.Value(recv.URL()), Events: app.Value([]string{"*"})}); err != nil {
 			b.Fatal(err)
 		}
 		data := json.RawMessage(`{"id":"ctc_bench","object":"contact","email":"bench@example.com"}`)
@@ -85,34 +63,57 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 			wg.Add(1)
 			go func() { defer wg.Done(); w.Run(wctx) }()
 		}
-		deadline := start.Add(5 * time.Minute)
-		for {
-			n, err := db.Read().QueuedWebhooks(ctx)
-			if err != nil {
-				b.Fatal(err)
+		// Woken by each arrival, and by a tick for the last attempts, which
+		// are recorded after their answer.
+		tick := time.NewTicker(2 * time.Millisecond)
+		deadline := time.After(5 * time.Minute)
+		for drained := false; !drained; {
+			select {
+			case <-recv.Arrived():
+			case <-tick.C:
+			case <-deadline:
+				b.Fatalf("not drained: %d of %d received", len(recv.Hits()), queuedEvents)
 			}
-			if unique.Load() == queuedEvents && n == 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				b.Fatalf("not drained: %d of %d received, %d queued", unique.Load(), queuedEvents, n)
-			}
-			time.Sleep(2 * time.Millisecond)
+			drained = recv.Len() >= queuedEvents && distinct(recv.Hits()) == queuedEvents && queued(b, db) == 0
 		}
+		tick.Stop()
 		drain := time.Since(start)
 		stop()
 		wg.Wait()
-		recv.Close()
 		db.Close()
 
+		hits := recv.Hits()
+		unique, total := distinct(hits), len(hits)
+		var maxGap time.Duration // longest pause between two requests: a stall shows here
+		for i := 1; i < len(hits); i++ {
+			maxGap = max(maxGap, hits[i].At.Sub(hits[i-1].At))
+		}
 		rate := float64(queuedEvents) / drain.Seconds()
 		b.ReportMetric(rate, "deliveries/s")
 		b.ReportMetric(drain.Seconds(), "drain_s")
-		b.ReportMetric(float64(queuedEvents-unique.Load()), "lost")
-		b.ReportMetric(float64(total.Load()-unique.Load()), "duplicates")
+		b.ReportMetric(float64(queuedEvents-unique), "lost")
+		b.ReportMetric(float64(total-unique), "duplicates")
 		b.ReportMetric(float64(maxGap.Milliseconds()), "max_gap_ms")
 		b.Logf("%d queued events delivered in %v: %.0f deliveries/s; lost %d, sent twice %d; longest pause %v",
-			queuedEvents, drain.Round(time.Millisecond), rate, queuedEvents-unique.Load(), total.Load()-unique.Load(),
+			queuedEvents, drain.Round(time.Millisecond), rate, queuedEvents-unique, total-unique,
 			maxGap.Round(time.Millisecond))
 	}
+}
+
+// distinct counts the events among hits.
+func distinct(hits []testenv.Hit) int {
+	seen := map[string]bool{}
+	for _, h := range hits {
+		seen[h.EventID] = true
+	}
+	return len(seen)
+}
+
+// queued counts the deliveries still owed.
+func queued(b *testing.B, db *storage.DB) int {
+	n, err := db.Read().QueuedWebhooks(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }

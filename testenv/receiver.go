@@ -71,6 +71,13 @@ func (rc *Receiver) Hits() []Hit {
 	return append([]Hit(nil), rc.hits...)
 }
 
+// Len counts the requests received.
+func (rc *Receiver) Len() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return len(rc.hits)
+}
+
 // Types lists the event types received, in order.
 func (rc *Receiver) Types() []string {
 	var out []string
