@@ -9,14 +9,13 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"chatsvc/app"
 	"chatsvc/assistant"
+	"chatsvc/bench/loadgen"
 	"chatsvc/search/searchtest"
 	"chatsvc/storage"
 	"chatsvc/support"
@@ -128,61 +127,35 @@ func newWidgetBench(b *testing.B, r app.Responder) *widgetBench {
 func (w *widgetBench) run(b *testing.B, questions []string, wantReply bool) (float64, []time.Duration) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
 	defer client.CloseIdleConnections()
-	var mu sync.Mutex
-	var lat []time.Duration
-	var failed error
-	var wg sync.WaitGroup
-	start := time.Now()
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var token string
-			var mine []time.Duration
-			for i := 0; time.Since(start) < phase; i++ {
-				if i%20 == 0 {
-					var s struct {
-						VisitorToken string `json:"visitor_token"`
-					}
-					if err := w.call(client, "", "/widget/v1/sessions", map[string]any{"site_id": w.site,
-						"page_url": "https://example.com/", "test": true}, 200, &s); err != nil {
-						mu.Lock()
-						failed = err
-						mu.Unlock()
-						return
-					}
-					token = s.VisitorToken
-				}
-				q := questions[(c*7919+i*104729)%len(questions)]
-				t0 := time.Now()
-				var ex struct {
-					Reply *struct {
-						Sources []support.Source `json:"sources"`
-					} `json:"reply"`
-				}
-				err := w.call(client, token, "/widget/v1/messages", map[string]any{"body": q}, 201, &ex)
-				if err == nil && wantReply && (ex.Reply == nil || len(ex.Reply.Sources) == 0) {
-					err = fmt.Errorf("no answer with a source to %q", q)
-				}
-				if err != nil {
-					mu.Lock()
-					failed = err
-					mu.Unlock()
-					return
-				}
-				mine = append(mine, time.Since(t0))
+	tokens := make([]string, clients) // each client's visitor
+	r := loadgen.Run(clients, phase, func(c, i int) (time.Time, error) {
+		if i%20 == 0 {
+			var s struct {
+				VisitorToken string `json:"visitor_token"`
 			}
-			mu.Lock()
-			lat = append(lat, mine...)
-			mu.Unlock()
-		}()
+			if err := w.call(client, "", "/widget/v1/sessions", map[string]any{"site_id": w.site,
+				"page_url": "https://example.com/", "test": true}, 200, &s); err != nil {
+				return time.Time{}, err
+			}
+			tokens[c] = s.VisitorToken
+		}
+		q := questions[(c*7919+i*104729)%len(questions)]
+		began := time.Now()
+		var ex struct {
+			Reply *struct {
+				Sources []support.Source `json:"sources"`
+			} `json:"reply"`
+		}
+		err := w.call(client, tokens[c], "/widget/v1/messages", map[string]any{"body": q}, 201, &ex)
+		if err == nil && wantReply && (ex.Reply == nil || len(ex.Reply.Sources) == 0) {
+			err = fmt.Errorf("no answer with a source to %q", q)
+		}
+		return began, err
+	})
+	if r.FirstErr != nil {
+		b.Fatal(r.FirstErr)
 	}
-	wg.Wait()
-	if failed != nil {
-		b.Fatal(failed)
-	}
-	slices.Sort(lat)
-	return float64(len(lat)) / time.Since(start).Seconds(), lat
+	return r.Rate(), r.Latencies
 }
 
 func (w *widgetBench) call(c *http.Client, token, path string, body any, want int, out any) error {

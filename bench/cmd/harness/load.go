@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"chatsvc/bench/loadgen"
 )
 
 // result is one row of the table.
@@ -32,41 +32,17 @@ type op func(c *http.Client, worker, i int) error
 func drive(name string, clients int, d time.Duration, fn op) result {
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxIdleConns: clients}}
 	defer client.CloseIdleConnections()
-	var seq, errs atomic.Int64
-	var mu sync.Mutex
-	var lat []time.Duration
-	var firstErr atomic.Value
-	var wg sync.WaitGroup
+	var seq atomic.Int64
 	cpu0 := machineCPU()
-	start := time.Now()
-	for w := 0; w < clients; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			mine := make([]time.Duration, 0, 4096)
-			for time.Since(start) < d {
-				t := time.Now()
-				if err := fn(client, w, int(seq.Add(1))); err != nil {
-					errs.Add(1)
-					firstErr.CompareAndSwap(nil, err)
-					continue
-				}
-				mine = append(mine, time.Since(t))
-			}
-			mu.Lock()
-			lat = append(lat, mine...)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	r := result{name: name, n: len(lat), errors: int(errs.Load()), elapsed: time.Since(start)}
+	lr := loadgen.Run(clients, d, func(w, _ int) (time.Time, error) {
+		began := time.Now()
+		return began, fn(client, w, int(seq.Add(1)))
+	})
+	r := result{name: name, n: len(lr.Latencies), errors: lr.Errors, elapsed: lr.Elapsed,
+		p50: lr.Quantile(0.5), p99: lr.Quantile(0.99)}
 	r.cpu = cpuPer(cpu0, machineCPU(), r.n)
-	if len(lat) > 0 {
-		slices.Sort(lat)
-		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
-	}
-	if err, ok := firstErr.Load().(error); ok {
-		logf("%s: %d errors, first: %v", name, r.errors, err)
+	if lr.FirstErr != nil {
+		logf("%s: %d errors, first: %v", name, r.errors, lr.FirstErr)
 	}
 	return r
 }
