@@ -11,12 +11,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/bench/loadgen"
 	"chatsvc/storage"
 	"chatsvc/support"
 	"chatsvc/web"
@@ -136,26 +136,11 @@ func (a *api) rate(b *testing.B, op func(c *http.Client, i int) error) float64 {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
 	defer client.CloseIdleConnections()
 	var n atomic.Int64
-	var failed atomic.Value
-	var wg sync.WaitGroup
-	start := time.Now()
-	for w := 0; w < clients; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for time.Since(start) < phase {
-				if err := op(client, int(n.Add(1))); err != nil {
-					failed.Store(err)
-					return
-				}
-			}
-		}()
+	r := loadgen.Run(clients, phase, loadgen.Timed(func(int, int) error { return op(client, int(n.Add(1))) }))
+	if r.FirstErr != nil {
+		b.Fatal(r.FirstErr)
 	}
-	wg.Wait()
-	if err, _ := failed.Load().(error); err != nil {
-		b.Fatal(err)
-	}
-	return float64(n.Load()) / time.Since(start).Seconds()
+	return r.Rate()
 }
 
 func (a *api) post(c *http.Client, path, body string) error {

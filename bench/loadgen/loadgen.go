@@ -32,6 +32,14 @@ func (r Result) Quantile(q float64) time.Duration {
 // part began, so work it does first (a new session) is not counted.
 type Op func(c, n int) (began time.Time, err error)
 
+// Timed is an Op timed whole.
+func Timed(f func(c, n int) error) Op {
+	return func(c, n int) (time.Time, error) {
+		began := time.Now()
+		return began, f(c, n)
+	}
+}
+
 // Run calls op from clients goroutines until d has passed.
 func Run(clients int, d time.Duration, op Op) Result {
 	var mu sync.Mutex

@@ -34,10 +34,7 @@ func drive(name string, clients int, d time.Duration, fn op) result {
 	defer client.CloseIdleConnections()
 	var seq atomic.Int64
 	cpu0 := machineCPU()
-	lr := loadgen.Run(clients, d, func(w, _ int) (time.Time, error) {
-		began := time.Now()
-		return began, fn(client, w, int(seq.Add(1)))
-	})
+	lr := loadgen.Run(clients, d, loadgen.Timed(func(w, _ int) error { return fn(client, w, int(seq.Add(1))) }))
 	r := result{name: name, n: len(lr.Latencies), errors: lr.Errors, elapsed: lr.Elapsed,
 		p50: lr.Quantile(0.5), p99: lr.Quantile(0.99)}
 	r.cpu = cpuPer(cpu0, machineCPU(), r.n)
