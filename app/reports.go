@@ -23,53 +23,8 @@ type ReportQuery struct {
 	From, To, SiteID string
 }
 
-// Report is the summary of one period (docs/reports.md).
-type Report struct {
-	Object               string            `json:"object"`
-	From                 support.Timestamp `json:"from"`
-	To                   support.Timestamp `json:"to"`
-	SiteID               *string           `json:"site_id"`
-	Conversations        int               `json:"conversations"`
-	AssistantOnly        int               `json:"assistant_only"`
-	HandedOff            int               `json:"handed_off"`
-	DeflectionRate       *float64          `json:"deflection_rate"`
-	FirstResponseSeconds Spread            `json:"first_response_seconds"`
-	ResolutionSeconds    Spread            `json:"resolution_seconds"`
-	CSAT                 CSAT              `json:"csat"`
-	Tickets              TicketCounts      `json:"tickets"`
-	ByDay                []ReportDay       `json:"by_day"`
-}
-
-// Spread is the median and 90th percentile of durations in seconds, null
-// when there is nothing to measure.
-type Spread struct {
-	Count  int      `json:"count"`
-	Median *float64 `json:"median"`
-	P90    *float64 `json:"p90"`
-}
-
-// CSAT is how many conversations were rated and their average score.
-type CSAT struct {
-	Count   int      `json:"count"`
-	Average *float64 `json:"average"`
-}
-
-// TicketCounts are the tickets created and solved in the period.
-type TicketCounts struct {
-	Created int `json:"created"`
-	Solved  int `json:"solved"`
-}
-
-// ReportDay is one UTC day of the period.
-type ReportDay struct {
-	Date           string `json:"date"`
-	Conversations  int    `json:"conversations"`
-	HandedOff      int    `json:"handed_off"`
-	TicketsCreated int    `json:"tickets_created"`
-}
-
 // ReportSummary computes the report of a period from the rows as they are.
-func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in ReportQuery) (*Report, error) {
+func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in ReportQuery) (*support.Report, error) {
 	r, err := s.reportRange(ctx, mode, in)
 	if err != nil {
 		return nil, err
@@ -83,12 +38,12 @@ func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in Repor
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Object: "report", From: r.From, To: r.To, Tickets: TicketCounts{Created: len(created), Solved: solved}}
+	rep := &support.Report{Object: "report", From: r.From, To: r.To, Tickets: support.TicketCounts{Created: len(created), Solved: solved}}
 	if r.SiteID != "" {
 		rep.SiteID = &r.SiteID
 	}
 	rep.ByDay = reportDays(r.From, r.To)
-	dayOf := func(t support.Timestamp) *ReportDay {
+	dayOf := func(t support.Timestamp) *support.ReportDay {
 		return &rep.ByDay[int((t.Time().Truncate(24*time.Hour).Sub(r.From.Time().Truncate(24*time.Hour)))/(24*time.Hour))]
 	}
 	var response, resolution []float64
@@ -178,11 +133,11 @@ func parseTimestamp(param, v string) (support.Timestamp, error) {
 }
 
 // reportDays lists every UTC day the period touches, each with zero counts.
-func reportDays(from, to support.Timestamp) []ReportDay {
-	var days []ReportDay
+func reportDays(from, to support.Timestamp) []support.ReportDay {
+	var days []support.ReportDay
 	last := (to - 1).Time()
 	for d := from.Time().Truncate(24 * time.Hour); !d.After(last); d = d.Add(24 * time.Hour) {
-		days = append(days, ReportDay{Date: d.Format(time.DateOnly)})
+		days = append(days, support.ReportDay{Date: d.Format(time.DateOnly)})
 	}
 	return days
 }
@@ -191,8 +146,8 @@ func seconds(from, to support.Timestamp) float64 { return float64(to-from) / 100
 
 // spread is the median (the mean of the two middle values of an even count)
 // and the 90th percentile (nearest rank) of the durations.
-func spread(v []float64) Spread {
-	sp := Spread{Count: len(v)}
+func spread(v []float64) support.Spread {
+	sp := support.Spread{Count: len(v)}
 	if len(v) == 0 {
 		return sp
 	}
@@ -208,8 +163,8 @@ func spread(v []float64) Spread {
 	return sp
 }
 
-func csat(scores []int) CSAT {
-	c := CSAT{Count: len(scores)}
+func csat(scores []int) support.CSAT {
+	c := support.CSAT{Count: len(scores)}
 	if len(scores) == 0 {
 		return c
 	}

@@ -19,7 +19,7 @@ func BenchmarkReportSummary(b *testing.B) {
 	now := time.Now()
 	s := newBenchService(b, app.Options{Now: func() time.Time { return now }})
 	s.seedFull(b, support.Live, now)
-	var rep *app.Report
+	var rep *support.Report
 	var err error
 	for b.Loop() {
 		if rep, err = s.svc.ReportSummary(ctx, support.Live, app.ReportQuery{}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/support"
 )
 
 // reports shows the summary of a period (dates in UTC, both days included)
@@ -63,7 +64,7 @@ type chartBar struct {
 
 const chartWidth, chartHeight = 600, 160
 
-func dayChart(days []app.ReportDay) chart {
+func dayChart(days []support.ReportDay) chart {
 	c := chart{Width: chartWidth, Height: chartHeight, Max: 1}
 	for _, d := range days {
 		c.Max = max(c.Max, d.Conversations)
@@ -84,7 +85,7 @@ type figure struct {
 	Label, Value, Note string
 }
 
-func figures(rep *app.Report) []figure {
+func figures(rep *support.Report) []figure {
 	deflection := "–"
 	if rep.DeflectionRate != nil {
 		deflection = strconv.FormatFloat(*rep.DeflectionRate*100, 'f', 1, 64) + "%"

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"chatsvc/app"
+	"chatsvc/support"
 )
 
 func (h *handlers) reportSummary(w http.ResponseWriter, r *http.Request) {
@@ -28,7 +29,7 @@ func (h *handlers) reportSummaryCSV(w http.ResponseWriter, r *http.Request) {
 	cw.WriteAll(reportCSV(rep)) // a failed write is the client gone: nothing to answer
 }
 
-func (h *handlers) summary(r *http.Request) (*app.Report, error) {
+func (h *handlers) summary(r *http.Request) (*support.Report, error) {
 	q, err := query(r, "from", "to", "site_id")
 	if err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func (h *handlers) listUnanswered(w http.ResponseWriter, r *http.Request) {
 }
 
 // reportCSV lays the report out as CSV records; absent figures are empty.
-func reportCSV(rep *app.Report) [][]string {
+func reportCSV(rep *support.Report) [][]string {
 	num := func(v *float64) string {
 		if v == nil {
 			return ""
