@@ -22,6 +22,7 @@ import (
 	"chatsvc/storage"
 	"chatsvc/support"
 	"chatsvc/testenv"
+	"chatsvc/testenv/apienv"
 )
 
 type env struct {
@@ -36,11 +37,8 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	dir := t.TempDir()
-	db := testenv.OpenDB(t, dir)
-	clk := testenv.NewClock(testenv.T0, 0)
-	return &env{t: t, ctx: context.Background(), db: db, svc: app.New(db, app.Options{Now: clk.Now}), clock: clk,
-		smtp: testenv.NewSMTPSink(t), dir: dir}
+	a := apienv.NewService(t, apienv.Options{App: func(_ string, o *app.Options) { o.PublicURL = "" }})
+	return &env{t: t, ctx: context.Background(), db: a.DB, svc: a.Svc, clock: a.Clock, smtp: testenv.NewSMTPSink(t), dir: a.Dir}
 }
 
 // mailer returns a mailer that sends to the test server with STARTTLS.

@@ -19,6 +19,7 @@ import (
 	"chatsvc/push"
 	"chatsvc/support"
 	"chatsvc/testenv"
+	"chatsvc/testenv/apienv"
 )
 
 // pushService stands in for a browser's push service: it keeps what it is
@@ -79,10 +80,9 @@ type env struct {
 }
 
 func newEnv(t *testing.T) *env {
-	db := testenv.OpenDB(t, t.TempDir())
-	clk := testenv.NewClock(testenv.T0, 0)
-	svc := app.New(db, app.Options{Now: clk.Now, PublicURL: "https://chat.shop.example",
-		Notify: app.NotifyOptions{AllowHTTP: true}})
+	svc := apienv.NewService(t, apienv.Options{App: func(_ string, o *app.Options) {
+		o.PublicURL, o.Notify = "https://chat.shop.example", app.NotifyOptions{AllowHTTP: true}
+	}}).Svc
 	return &env{t: t, ctx: context.Background(), svc: svc, ps: newPushService(t),
 		sender: push.New(svc, push.Options{Subscriber: "ops@shop.example", AllowPrivate: true})}
 }

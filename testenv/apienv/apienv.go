@@ -1,6 +1,6 @@
 // Package apienv starts the service the way the tests of several packages
-// need it: on a real database in a temporary folder, with a fake clock,
-// behind a started HTTP server whose /v1 answers are checked against
+// need it: on a real database in a temporary folder, with a fake clock, and
+// (New) behind a started HTTP server whose /v1 answers are checked against
 // docs/openapi.json, with API keys, a site and two team members made.
 //
 // It lives apart from testenv because it imports app, whose own tests use
@@ -49,8 +49,22 @@ type Options struct {
 	App func(dir string, o *app.Options)
 }
 
-// New starts a service; it stops when the test ends.
+// New starts a service behind HTTP and seeds it; it stops when the test
+// ends.
 func New(t *testing.T, o Options) *Env {
+	t.Helper()
+	e := NewService(t, o)
+	e.Server = httptest.NewServer(o.Handler(e.Svc))
+	t.Cleanup(e.Server.Close) // before OpenDB's cleanup closes the database
+	e.Client = e.Server.Client()
+	e.Client.Transport = openapicheck.New(t, e.Server.URL, e.Client.Transport)
+	e.seed(t)
+	return e
+}
+
+// NewService builds the service alone, for the tests of its workers: no
+// HTTP (o.Handler is not used), nothing seeded.
+func NewService(t *testing.T, o Options) *Env {
 	t.Helper()
 	if o.Start.IsZero() {
 		o.Start = testenv.T0
@@ -62,11 +76,6 @@ func New(t *testing.T, o Options) *Env {
 		o.App(e.Dir, &ao)
 	}
 	e.Svc = app.New(e.DB, ao)
-	e.Server = httptest.NewServer(o.Handler(e.Svc))
-	t.Cleanup(e.Server.Close) // before OpenDB's cleanup closes the database
-	e.Client = e.Server.Client()
-	e.Client.Transport = openapicheck.New(t, e.Server.URL, e.Client.Transport)
-	e.seed(t)
 	return e
 }
 
