@@ -1,5 +1,7 @@
 // Package testenv is what the tests of every package share: a fake clock,
-// and a real database on a temporary folder that replays every write batch.
+// a real database on a temporary folder that replays every write batch,
+// requests and their checks, waiting on signals, and real stand-ins for
+// what the service talks to (webhook receiver, SMTP sink, push service).
 package testenv
 
 import (
