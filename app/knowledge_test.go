@@ -45,11 +45,7 @@ func newInstall(t *testing.T) *install {
 
 func (in *install) start() {
 	in.t.Helper()
-	db, err := storage.Open(context.Background(), in.dir)
-	if err != nil {
-		in.t.Fatal(err)
-	}
-	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
+	db := testenv.Reopen(in.t, in.dir)
 	idx, err := search.Open(in.dir)
 	if err != nil {
 		in.t.Fatal(err)

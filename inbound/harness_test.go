@@ -59,12 +59,7 @@ func newLoop(t *testing.T, perSender int) *loop {
 // open starts the service over the data dir (again, after restart).
 func (l *loop) open() {
 	l.t.Helper()
-	db, err := storage.Open(context.Background(), l.dir)
-	if err != nil {
-		l.t.Fatal(err)
-	}
-	db.ReplayEveryBatch()
-	l.db = db
+	l.db = testenv.Reopen(l.t, l.dir)
 	l.svc = app.New(l.db, app.Options{Now: l.clock.Now, PublicURL: "https://chat.example.com", InboundPerSender: l.perSender,
 		Files: files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
 	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: l.sink.Port(), TLS: "none", From: "Support <support@" + domain + ">",

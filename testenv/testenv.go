@@ -66,11 +66,20 @@ func OpenDB(tb testing.TB, dir string) *storage.DB {
 	if dir == "" {
 		dir = tb.TempDir()
 	}
+	db := Reopen(tb, dir)
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Reopen opens the database in dir, replaying every write batch as OpenDB
+// does, for a test that stops the service and starts it again on the same
+// folder: the test closes it.
+func Reopen(tb testing.TB, dir string) *storage.DB {
+	tb.Helper()
 	db, err := storage.Open(context.Background(), dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	db.ReplayEveryBatch()
-	tb.Cleanup(func() { db.Close() })
 	return db
 }

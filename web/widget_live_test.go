@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/storage"
 	"chatsvc/support"
 	"chatsvc/testenv"
 	"chatsvc/web"
@@ -255,11 +254,7 @@ func (e *env) waitFor(cond func() bool) {
 func TestWidgetReplyAfterRestart(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := storage.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
+	db := testenv.Reopen(t, dir)
 	r := &slowResponder{release: make(chan struct{})}
 	close(r.release)
 	svc := app.New(db, app.Options{Assistant: r, ReplyWait: -1})
@@ -274,11 +269,7 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	srv.Close()
 	db.Close()
 
-	db, err = storage.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.ReplayEveryBatch() // every write runs twice, as when its batch is replayed
+	db = testenv.Reopen(t, dir)
 	defer db.Close()
 	svc = app.New(db, app.Options{Assistant: r, ReplyWait: -1})
 	wctx, stop := context.WithCancel(ctx)
