@@ -35,7 +35,7 @@ func TestDrainRateStopsWhenAllArrived(t *testing.T) {
 	start := time.Now()
 	go func() {
 		for i := 0; i < 5; i++ {
-			time.Sleep(5 * time.Millisecond)
+			time.Sleep(5 * time.Millisecond) // arrivals spread over time, as deliveries are
 			c.hit()
 		}
 	}()

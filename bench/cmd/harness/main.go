@@ -121,7 +121,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	time.Sleep(time.Second)
+	time.Sleep(time.Second) // a second at rest, so the idle figure is not start-up's
 	idleRSS := srv.rss()
 	peak := srv.peakRSS()
 	rows, tickets, err := apiLoad(srv.url, fx, o)
