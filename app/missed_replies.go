@@ -44,11 +44,12 @@ func (s *Service) oweMissedReply(ctx context.Context, q *storage.Q, mode support
 // with the agent messages the visitor has not seen and that were not
 // e-mailed before, then schedules the next unseen message, if any. A
 // message is dealt with once: mailed_until moves past it, mailed or not.
-func (s *Service) sendMissedReply(ctx context.Context, q *storage.Q, a *storage.VisitorAlert) error {
+func (s *Service) sendMissedReply(ctx context.Context, q *storage.Q, due *storage.VisitorAlert) error {
+	a := *due // a write may run twice: the alert as listed stays as it was
 	c, err := q.Conversation(ctx, a.Mode, a.ConversationID)
 	if isNotFound(err) {
 		a.DueAt = nil
-		return q.SetVisitorAlert(ctx, a)
+		return q.SetVisitorAlert(ctx, &a)
 	} else if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func (s *Service) sendMissedReply(ctx context.Context, q *storage.Q, a *storage.
 			due := support.At(unseen[0].CreatedAt.Time().Add(s.notify.VisitorAfter))
 			a.DueAt = &due
 		}
-		return q.SetVisitorAlert(ctx, a)
+		return q.SetVisitorAlert(ctx, &a)
 	}
 	a.MailedUntil = unseen[len(unseen)-1].CreatedAt
 	if len(unseen) == maxMissedMessages { // more than one e-mail holds: the rest next round
@@ -76,7 +77,7 @@ func (s *Service) sendMissedReply(ctx context.Context, q *storage.Q, a *storage.
 	if err := s.mailMissed(ctx, q, c, unseen); err != nil {
 		return err
 	}
-	return q.SetVisitorAlert(ctx, a)
+	return q.SetVisitorAlert(ctx, &a)
 }
 
 // mailMissed queues the missed-reply e-mail of conversation c, when its
