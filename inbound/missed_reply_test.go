@@ -112,10 +112,10 @@ func (c *chat) messages() []*support.Message {
 	return list.Data
 }
 
-// sentMail is an e-mail the sink received: its header and plain text.
+// sentMail is an e-mail the sink received: its header, plain text and HTML.
 type sentMail struct {
-	header *mail.Header
-	text   string
+	header     *mail.Header
+	text, html string
 }
 
 func parseSent(t *testing.T, raw []byte) sentMail {
@@ -132,12 +132,15 @@ func parseSent(t *testing.T, raw []byte) sentMail {
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		if ct, _, _ := p.Header.(*mail.InlineHeader).ContentType(); ct == "text/plain" && out.text == "" {
-			b, err := io.ReadAll(p.Body)
-			if err != nil {
-				t.Fatal(err)
-			}
+		b, err := io.ReadAll(p.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ct, _, _ := p.Header.(*mail.InlineHeader).ContentType(); ct {
+		case "text/plain":
 			out.text = string(b)
+		case "text/html":
+			out.html = string(b)
 		}
 	}
 }
@@ -170,8 +173,10 @@ func TestMissedReplyIsMailedOnceAndTheReplyComesBack(t *testing.T) {
 	if len(to) != 1 || to[0].Address != "ann@example.com" || m.header.Get("Auto-Submitted") != "auto-generated" {
 		t.Fatalf("To %v, Auto-Submitted %q", to, m.header.Get("Auto-Submitted"))
 	}
-	if !strings.Contains(m.text, "It left our warehouse on Monday.") || !strings.Contains(m.text, "Bo") {
-		t.Fatalf("text %q lacks the answer or its author", m.text)
+	for _, part := range []string{m.text, m.html} {
+		if !strings.Contains(part, "It left our warehouse on Monday.") || !strings.Contains(part, "Bo") {
+			t.Fatalf("part %q lacks the answer or its author", part)
+		}
 	}
 	c.mailsAt(sent.Add(visitorAfter+time.Hour), 0, "more an hour later")
 
