@@ -54,16 +54,8 @@ func TestBrowserDashboard(t *testing.T) {
 	e.signIn()
 
 	// A visitor asks for a person in the widget (test mode, like the dashboard's default).
-	e.run(widget, "asking for a person in the widget",
-		chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
-		chromedp.Click(chromedp.CSS(".csw-launch")),
-		chromedp.WaitVisible(chromedp.ID("csw-input")),
-		chromedp.SendKeys(chromedp.ID("csw-input"), "Where is my parcel?"),
-		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
-		chromedp.WaitVisible(chromedp.CSS(".csw-human")),
-		chromedp.Click(chromedp.CSS(".csw-human")),
-	)
-	e.poll(widget, "widget status", `document.querySelector(".csw-status").textContent.includes("person from the team")`)
+	e.run(widget, "opening the widget", chromedp.WaitVisible(chromedp.CSS(".csw-launch")), chromedp.Click(chromedp.CSS(".csw-launch")))
+	e.askForPerson("Where is my parcel?")
 
 	// The waiting conversation appears in the open inbox without a reload, with a title badge.
 	e.poll(dash, "waiting conversation in the inbox", `document.querySelector("#inbox li.status-waiting a") !== null`)
@@ -285,6 +277,19 @@ func signIn(t *testing.T, c context.Context, base, email, password string) {
 	if err != nil {
 		t.Fatalf("signing in as %s: %v", email, err)
 	}
+}
+
+// askForPerson writes question in the open widget and asks for a person.
+func (e *browserEnv) askForPerson(question string) {
+	e.t.Helper()
+	e.run(e.widget, "asking for a person in the widget",
+		chromedp.WaitVisible(chromedp.ID("csw-input")),
+		chromedp.SendKeys(chromedp.ID("csw-input"), question),
+		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(".csw-human")),
+		chromedp.Click(chromedp.CSS(".csw-human")),
+	)
+	e.poll(e.widget, "the widget says the team will join", `document.querySelector(".csw-status").textContent.includes("person from the team")`)
 }
 
 // run does the actions in tab c, failing the test with what it was doing.
