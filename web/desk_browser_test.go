@@ -105,15 +105,18 @@ func TestBrowserDesk(t *testing.T) {
 	screenshot(t, dash, "desk-canned-menu.png")
 	e.run(dash, "inserting it", chromedp.Click(chromedp.CSS(`#canned [role=option]:not([hidden])`)))
 	e.poll(dash, "the variables filled", `document.getElementById("reply").value === "`+answer+`"`)
-	e.run(dash, "sending with Ctrl+Enter", chromedp.Evaluate[chromedp.Void](`document.getElementById("reply").dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", ctrlKey: true, bubbles: true}))`),
-		chromedp.WaitVisible(chromedp.CSS(".flash")), // the page after the form's redirect
-	)
+	e.run(dash, "sending with Ctrl+Enter", chromedp.Evaluate[chromedp.Void](`document.getElementById("reply").dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", ctrlKey: true, bubbles: true}))`))
+	e.poll(dash, "the page after the form's redirect", `document.querySelector(".flash") !== null && document.readyState === "complete"`)
 	e.poll(dash, "the reply in the transcript", `[...document.querySelectorAll("#transcript .author-agent .body")].some(n => n.textContent === "`+answer+`")`)
 	e.poll(widget, "the filled reply in the widget", `[...document.querySelectorAll(".csw-agent .csw-body")].some(n => n.textContent === "`+answer+`")`)
 
 	// A note for the team, and tags.
 	const teamNote = "Customs forms pending for this parcel"
 	e.run(dash, "adding a note",
+		// Loaded anew: the page the script's submit led to can still be
+		// settling, and its nodes be replaced under the browser driver.
+		chromedp.Navigate(e.srv.URL+"/app/conversations/"+conv),
+		chromedp.WaitVisible(chromedp.ID("note-body")),
 		chromedp.SendKeys(chromedp.ID("note-body"), teamNote),
 		chromedp.Submit(chromedp.ID("note-body")),
 		chromedp.WaitVisible(chromedp.ID("notes")),
