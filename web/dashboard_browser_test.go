@@ -136,21 +136,13 @@ func TestBrowserDashboard(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(".flash")),
 	)
 	labelled(t, dash, "the knowledge page")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	tick := time.NewTicker(200 * time.Millisecond) // the knowledge worker syncs it: reload now and then
+	defer tick.Stop()
+	testenv.Until(t, tick.C, "the text source ready", func() bool {
 		e.run(dash, "reloading the sources", chromedp.Navigate(e.srv.URL+"/app/knowledge"))
 		status, err := chromedp.Run(dash, chromedp.Text(chromedp.CSS("#sources tbody td.status")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasPrefix(status, "ready") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the text source is %q, not ready", status)
-		}
-		time.Sleep(200 * time.Millisecond) // polling a real worker, not a schedule
-	}
+		return err == nil && strings.HasPrefix(status, "ready")
+	})
 
 	// The assistant answers from the text source, which has no address: its
 	// title is plain text, not an empty link.
@@ -176,13 +168,10 @@ func TestBrowserDashboard(t *testing.T) {
 	}
 	labelled(t, dash, "the webhooks page")
 	looks(t, dash, "dashboard-webhooks")
-	e.run(dash, "testing the endpoint",
-		chromedp.WaitVisible(chromedp.CSS("#endpoints a")),
-		clickNow("#endpoints a"),
-		chromedp.WaitVisible(chromedp.ID("send-test")),
-		chromedp.Click(chromedp.ID("send-test")),
-		chromedp.WaitVisible(chromedp.ID("test-result")),
-	)
+	e.run(dash, "opening the endpoint", chromedp.WaitVisible(chromedp.CSS("#endpoints a")), clickNow("#endpoints a"))
+	e.loaded(dash, "send-test")
+	e.run(dash, "testing the endpoint", clickNow("#send-test"))
+	e.loaded(dash, "test-result")
 	result, err := chromedp.Run(dash, chromedp.Text(chromedp.ID("test-result")))
 	if err != nil {
 		t.Fatal(err)
@@ -311,6 +300,14 @@ func (e *browserEnv) poll(c context.Context, what, js string) {
 		ok, err := chromedp.Run(c, chromedp.Evaluate[bool](js))
 		return err == nil && ok
 	})
+}
+
+// loaded waits until tab c has loaded a page with the element of that id.
+// After a click or a script navigates, the browser driver's node lookups
+// can otherwise reach into the page being left, and fail.
+func (e *browserEnv) loaded(c context.Context, id string) {
+	e.t.Helper()
+	e.poll(c, "a page with #"+id, `document.readyState === "complete" && document.getElementById("`+id+`") !== null`)
 }
 
 // clickNow clicks what sel names in one step in the page, so that a live

@@ -96,11 +96,9 @@ func TestBrowserDesk(t *testing.T) {
 	// "/" offers the canned reply; inserting it fills the variables, and the
 	// visitor reads the filled text.
 	const answer = "Hello, Agent Smith here: yes, we ship to Canada. Tracking goes to ada@example.com."
-	e.run(dash, "opening the conversation",
-		clickNow(row+" a"),
-		chromedp.WaitVisible(chromedp.ID("reply")),
-		chromedp.SendKeys(chromedp.ID("reply"), "/can"),
-	)
+	e.run(dash, "opening the conversation", clickNow(row+" a"))
+	e.loaded(dash, "reply")
+	e.run(dash, "typing a slash", chromedp.SendKeys(chromedp.ID("reply"), "/can"))
 	e.poll(dash, "the canned reply offered", `!document.getElementById("canned").hidden && document.querySelector("#canned [role=option]:not([hidden])").dataset.shortcut === "canada"`)
 	screenshot(t, dash, "desk-canned-menu.png")
 	e.run(dash, "inserting it", chromedp.Click(chromedp.CSS(`#canned [role=option]:not([hidden])`)))
@@ -139,7 +137,8 @@ func TestBrowserDesk(t *testing.T) {
 	)
 	e.poll(dash, "mine counts it", `document.getElementById("count-mine").textContent === "1"`)
 	e.poll(dash, "the assignee shows", `document.querySelector('`+row+` .assignee').textContent === "Agent Smith"`)
-	e.run(dash, "the Mine view", clickNow(`#views a[href="/app/?view=mine"]`), chromedp.WaitVisible(chromedp.ID("inbox")))
+	e.run(dash, "the Mine view", clickNow(`#views a[href="/app/?view=mine"]`))
+	e.poll(dash, "the Mine view shown", `location.search === "?view=mine" && document.readyState === "complete"`)
 	e.poll(dash, "the Mine view lists it", `document.querySelector('`+row+` a') !== null`)
 	screenshot(t, dash, "desk-inbox-mine.png")
 
@@ -151,7 +150,8 @@ func TestBrowserDesk(t *testing.T) {
 	e.poll(dash, "the conversation found", `document.querySelector("#results li.type-conversation .snippet").textContent.includes("Winnipeg")`)
 	screenshot(t, dash, "desk-search.png")
 	labelled(t, dash, "the search page")
-	e.run(dash, "opening the result", chromedp.Click(chromedp.CSS("#results li.type-conversation a")), chromedp.WaitVisible(chromedp.ID("notes")))
+	e.run(dash, "opening the result", clickNow("#results li.type-conversation a"))
+	e.loaded(dash, "notes")
 	e.poll(dash, "the hit is the conversation", `location.pathname === "/app/conversations/`+conv+`"`)
 	// The page's script made the (hidden) overlay: its keys are listened to.
 	e.poll(dash, "the desk's script ran", `document.getElementById("shortcuts") !== null`)
