@@ -24,17 +24,17 @@ import (
 )
 
 // TestBrowserDesk drives the agent's desk end to end in headless Chromium,
-// beside the site's real widget: the member turns on notifications (a
-// local push service stands in for the browser's) and saves a canned
-// reply; a visitor leaves an e-mail address and asks for a person, and the
-// push telling the team reaches the service worker; the member opens the
-// conversation, inserts the canned reply by typing "/" (its variables
-// filled, the widget shows the filled text) and sends it with Ctrl+Enter,
-// adds a note the widget never shows, tags the conversation, assigns it
-// from the inbox in one click, and finds it by a word of the visitor's
-// message in the search box; the visitor writes again and the push of the
-// assigned conversation reaches the member. Screenshots of each step go to
-// $ARTIFACTS_DIR.
+// beside the site's real widget: the dashboard subscribes to notifications
+// (a local push service stands in for the browser's) and the member saves
+// a canned reply; a visitor leaves an e-mail address and asks for a
+// person, and the push telling the team reaches the service worker; the
+// member opens the conversation, inserts the canned reply by typing "/"
+// (its variables filled, the widget shows the filled text) and sends it
+// with Ctrl+Enter, adds a note the widget never shows, tags the
+// conversation, assigns it from the inbox in one click, and finds it by a
+// word of the visitor's message in the search box; the visitor writes
+// again and the push of the assigned conversation reaches the member.
+// Screenshots of each step go to $ARTIFACTS_DIR.
 func TestBrowserDesk(t *testing.T) {
 	e := newBrowserEnv(t, func(o *app.Options, _ *search.Index) { o.Notify.AllowHTTP = true })
 	pushes := newPushService(t)
@@ -161,8 +161,8 @@ func TestBrowserDesk(t *testing.T) {
 	e.run(dash, "closing the overlay", chromedp.KeyEvent(kb.Escape))
 	e.poll(dash, "the overlay closed", `document.getElementById("shortcuts").hidden`)
 
-	// The visitor writes again: the assignee alone is told, and the
-	// notification takes the place of the first (one per conversation).
+	// The visitor writes again: the assignee is told, and the notification
+	// takes the place of the first (one per conversation).
 	const again = "Thanks! How long does it take to Winnipeg?"
 	e.run(widget, "writing again",
 		chromedp.SendKeys(chromedp.ID("csw-input"), again),
