@@ -29,9 +29,9 @@ const phase = 3 * time.Second
 const clients = 16
 
 // BenchmarkFoundation reports, in one run: raw SQLite single-row write
-// transactions/s (one connection, the project's pragmas), ticket creates/s
-// and conversation reads/s through the HTTP API, and the API figures as
-// ratios to the raw write rate.
+// transactions/s (one connection, the project's pragmas), ticket creates/s,
+// agent message creates/s and conversation reads/s through the HTTP API,
+// and the API figures as ratios to the raw write rate.
 //
 //	go test ./bench -run '^$' -bench Foundation -benchtime 1x
 func BenchmarkFoundation(b *testing.B) {
@@ -41,16 +41,22 @@ func BenchmarkFoundation(b *testing.B) {
 		creates := api.rate(b, func(c *http.Client, i int) error {
 			return api.post(c, "/v1/tickets", fmt.Sprintf(`{"subject":"Bench %d","contact_id":%q,"tags":["bench"]}`, i, api.contact))
 		})
+		messages := api.rate(b, func(c *http.Client, i int) error {
+			return api.post(c, "/v1/conversations/"+api.convs[i%len(api.convs)]+"/messages",
+				fmt.Sprintf(`{"body":"Reply %d: the plan changes at the next invoice.","author_id":%q}`, i, api.member))
+		})
 		reads := api.rate(b, func(c *http.Client, i int) error {
 			return api.get(c, "/v1/conversations/"+api.convs[i%len(api.convs)])
 		})
 		b.ReportMetric(raw, "raw_tx/s")
 		b.ReportMetric(creates, "ticket_creates/s")
+		b.ReportMetric(messages, "agent_messages/s")
 		b.ReportMetric(reads, "conversation_reads/s")
 		b.ReportMetric(creates/raw, "creates/raw")
+		b.ReportMetric(messages/raw, "messages/raw")
 		b.ReportMetric(reads/raw, "reads/raw")
-		b.Logf("raw SQLite write tx/s %.0f; API ticket creates/s %.0f (%.0f%% of raw); API conversation reads/s %.0f (%.0f%% of raw)",
-			raw, creates, 100*creates/raw, reads, 100*reads/raw)
+		b.Logf("raw SQLite write tx/s %.0f; API ticket creates/s %.0f (%.0f%% of raw); agent message creates/s %.0f (%.0f%% of raw); API conversation reads/s %.0f (%.0f%% of raw)",
+			raw, creates, 100*creates/raw, messages, 100*messages/raw, reads, 100*reads/raw)
 	}
 }
 
@@ -93,11 +99,13 @@ type api struct {
 	srv     *httptest.Server
 	key     string
 	contact string
+	member  string // the author of agent messages
 	convs   []string
 }
 
-// newAPI starts the service on a temp dir over real loopback HTTP and
-// seeds a contact and 1000 conversations.
+// newAPI starts the service on a temp dir over real loopback HTTP, with the
+// search-index worker as serve runs it, and seeds a contact, a team member
+// and 1000 conversations.
 func newAPI(b *testing.B) *api {
 	ctx := context.Background()
 	db, err := storage.Open(ctx, b.TempDir())
@@ -106,6 +114,10 @@ func newAPI(b *testing.B) *api {
 	}
 	b.Cleanup(func() { db.Close() })
 	svc := app.New(db, app.Options{})
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); svc.SearchIndexWorker().Run(wctx) }()
+	b.Cleanup(func() { stop(); <-done })
 	a := &api{srv: httptest.NewServer(web.Handler(svc))}
 	b.Cleanup(a.srv.Close)
 	if a.key, _, err = svc.CreateKey(ctx, support.Test, "bench"); err != nil {
@@ -120,6 +132,11 @@ func newAPI(b *testing.B) *api {
 		b.Fatal(err)
 	}
 	a.contact = c.ID
+	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	a.member = m.ID
 	for i := 0; i < 1000; i++ {
 		conv, _, err := svc.StartConversation(ctx, support.Test, app.VisitorStart{SiteID: site.ID,
 			PageURL: "https://example.com/", Body: fmt.Sprintf("Question number %d about pricing.", i)})

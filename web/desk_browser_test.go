@@ -14,6 +14,7 @@ import (
 	"chatsvc/search"
 	"chatsvc/storage"
 	"chatsvc/testenv"
+	"chatsvc/testenv/apienv"
 	"chatsvc/web"
 )
 
@@ -41,7 +42,15 @@ func TestBrowserDesk(t *testing.T) {
 	wctx, stopWorker := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); svc.AssistantWorker().Run(wctx) }()
-	defer func() { stopWorker(); <-done; srv.Close(); idx.Close(); db.Close() }()
+	searchIndex := apienv.RunSearchIndex(t, svc, db)
+	defer func() {
+		stopWorker()
+		<-done
+		searchIndex.Stop()
+		srv.Close()
+		idx.Close()
+		db.Close()
+	}()
 	site, err := svc.CreateSite(ctx, "Shop", "")
 	if err != nil {
 		t.Fatal(err)
@@ -158,6 +167,7 @@ func TestBrowserDesk(t *testing.T) {
 	screenshot(t, dash, "desk-conversation.png")
 
 	// Search finds it by a word of the visitor's message.
+	searchIndex.Indexed(t)
 	run(dash, "searching",
 		chromedp.SendKeys(chromedp.ID("site-search"), "winnipeg\r"),
 		chromedp.WaitVisible(chromedp.ID("results")),
