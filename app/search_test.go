@@ -133,7 +133,9 @@ func TestSearchErasureAndQueue(t *testing.T) {
 		}
 		if indexedFirst {
 			indexAll(t, svc)
-			expectFound(t, svc, "lovelace", "conversation:"+conv.ID, "contact:"+c.ID)
+			if got := searchHits(t, svc, "lovelace"); len(got) != 2 {
+				t.Fatalf("before erasure: %v", got)
+			}
 		}
 		if _, err := svc.DeleteContact(ctx, support.Test, c.ID); err != nil {
 			t.Fatal(err)
@@ -148,4 +150,28 @@ func TestSearchErasureAndQueue(t *testing.T) {
 		// What is left of the texts is still found.
 		expectFound(t, svc, "parcel", "conversation:"+conv.ID)
 	}
+}
+
+// Best first: a text that holds the words more often, for its length,
+// ranks above one that mentions them once in passing, newer or not.
+func TestSearchRanksByFrequencyForLength(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newTestService(t)
+	site, err := svc.CreateSite(ctx, "Site", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(body string) string {
+		c, _, err := svc.StartConversation(ctx, support.Test, VisitorStart{SiteID: site.ID, VisitorID: "vis_1",
+			PageURL: "https://example.com/", Body: body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.ID
+	}
+	dense := start("Refund please: the refund for my refund request")
+	once := start("Hello, I ordered a blue kettle last week and it arrived with a cracked lid, could I get a refund or a new lid sent out")
+	short := start("Refund status?")
+	indexAll(t, svc)
+	expectFound(t, svc, "refund", "conversation:"+dense, "conversation:"+short, "conversation:"+once)
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -38,25 +39,27 @@ func BenchmarkFoundation(b *testing.B) {
 	for b.Loop() {
 		raw := rawWrites(b)
 		api := newAPI(b)
-		creates := api.rate(b, func(c *http.Client, i int) error {
+		creates, createCPU := api.rate(b, func(c *http.Client, i int) error {
 			return api.post(c, "/v1/tickets", fmt.Sprintf(`{"subject":"Bench %d","contact_id":%q,"tags":["bench"]}`, i, api.contact))
 		})
-		messages := api.rate(b, func(c *http.Client, i int) error {
+		messages, messageCPU := api.rate(b, func(c *http.Client, i int) error {
 			return api.post(c, "/v1/conversations/"+api.convs[i%len(api.convs)]+"/messages",
 				fmt.Sprintf(`{"body":"Reply %d: the plan changes at the next invoice.","author_id":%q}`, i, api.member))
 		})
-		reads := api.rate(b, func(c *http.Client, i int) error {
+		reads, _ := api.rate(b, func(c *http.Client, i int) error {
 			return api.get(c, "/v1/conversations/"+api.convs[i%len(api.convs)])
 		})
 		b.ReportMetric(raw, "raw_tx/s")
 		b.ReportMetric(creates, "ticket_creates/s")
 		b.ReportMetric(messages, "agent_messages/s")
 		b.ReportMetric(reads, "conversation_reads/s")
+		b.ReportMetric(float64(createCPU.Microseconds()), "ticket_cpu_us/op")
+		b.ReportMetric(float64(messageCPU.Microseconds()), "message_cpu_us/op")
 		b.ReportMetric(creates/raw, "creates/raw")
 		b.ReportMetric(messages/raw, "messages/raw")
 		b.ReportMetric(reads/raw, "reads/raw")
-		b.Logf("raw SQLite write tx/s %.0f; API ticket creates/s %.0f (%.0f%% of raw); agent message creates/s %.0f (%.0f%% of raw); API conversation reads/s %.0f (%.0f%% of raw)",
-			raw, creates, 100*creates/raw, messages, 100*messages/raw, reads, 100*reads/raw)
+		b.Logf("raw SQLite write tx/s %.0f; API ticket creates/s %.0f (%.0f%% of raw, %s CPU each); agent message creates/s %.0f (%.0f%% of raw, %s CPU each); API conversation reads/s %.0f (%.0f%% of raw)",
+			raw, creates, 100*creates/raw, createCPU, messages, 100*messages/raw, messageCPU, reads, 100*reads/raw)
 	}
 }
 
@@ -148,14 +151,16 @@ func newAPI(b *testing.B) *api {
 	return a
 }
 
-// rate runs op from concurrent clients for one phase and returns ops/s.
-func (a *api) rate(b *testing.B, op func(c *http.Client, i int) error) float64 {
+// rate runs op from concurrent clients for one phase and returns ops/s and
+// the CPU time of this process (service, workers and clients) per op, which
+// other work on a shared machine moves less than the rate.
+func (a *api) rate(b *testing.B, op func(c *http.Client, i int) error) (float64, time.Duration) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
 	defer client.CloseIdleConnections()
 	var n atomic.Int64
 	var failed atomic.Value
 	var wg sync.WaitGroup
-	start := time.Now()
+	start, cpu := time.Now(), processCPU(b)
 	for w := 0; w < clients; w++ {
 		wg.Add(1)
 		go func() {
@@ -172,7 +177,17 @@ func (a *api) rate(b *testing.B, op func(c *http.Client, i int) error) float64 {
 	if err, _ := failed.Load().(error); err != nil {
 		b.Fatal(err)
 	}
-	return float64(n.Load()) / time.Since(start).Seconds()
+	ops := n.Load()
+	return float64(ops) / time.Since(start).Seconds(), (processCPU(b) - cpu) / time.Duration(max(ops, 1))
+}
+
+// processCPU is the CPU time this process has used, user and system.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func (a *api) post(c *http.Client, path, body string) error {
