@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"chatsvc/storage"
 	"chatsvc/support"
@@ -43,6 +44,20 @@ func expectFound(t *testing.T, svc *Service, q string, want ...string) {
 	if got := searchHits(t, svc, q); !slices.Equal(got, want) {
 		t.Errorf("%q finds %v, want %v", q, got, want)
 	}
+}
+
+// siteAndMember makes a site and a team member.
+func siteAndMember(t *testing.T, svc *Service) (*support.Site, *support.Member) {
+	t.Helper()
+	site, err := svc.CreateSite(context.Background(), "Site", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := svc.CreateMember(context.Background(), "agent@example.com", "Agent", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site, m
 }
 
 // A write queues its text: search finds it once the worker indexed it,
@@ -110,14 +125,7 @@ func TestSearchErasureAndQueue(t *testing.T) {
 	for _, indexedFirst := range []bool{false, true} {
 		ctx := context.Background()
 		svc, _ := newTestService(t)
-		site, err := svc.CreateSite(ctx, "Site", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		site, m := siteAndMember(t, svc)
 		c, _, err := svc.UpsertContact(ctx, support.Test, ContactInput{Email: Value("ada@example.com"), Name: Value("Ada Lovelace")})
 		if err != nil {
 			t.Fatal(err)
@@ -157,10 +165,7 @@ func TestSearchErasureAndQueue(t *testing.T) {
 func TestSearchRanksByFrequencyForLength(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := newTestService(t)
-	site, err := svc.CreateSite(ctx, "Site", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	site, _ := siteAndMember(t, svc)
 	start := func(body string) string {
 		c, _, err := svc.StartConversation(ctx, support.Test, VisitorStart{SiteID: site.ID, VisitorID: "vis_1",
 			PageURL: "https://example.com/", Body: body})
@@ -174,4 +179,33 @@ func TestSearchRanksByFrequencyForLength(t *testing.T) {
 	short := start("Refund status?")
 	indexAll(t, svc)
 	expectFound(t, svc, "refund", "conversation:"+dense, "conversation:"+short, "conversation:"+once)
+}
+
+// A conversation deleted by retention leaves the search tables in the same
+// transaction, its texts queued or indexed alike.
+func TestSearchRetentionAndQueue(t *testing.T) {
+	ctx := context.Background()
+	clock := testenv.NewClock(testenv.T0, time.Millisecond)
+	svc := New(testenv.OpenDB(t, ""), Options{Now: clock.Now})
+	site, m := siteAndMember(t, svc)
+	conv, _, err := svc.StartConversation(ctx, support.Test, VisitorStart{SiteID: site.ID, VisitorID: "vis_1",
+		PageURL: "https://example.com/", Body: "My parcel to Winnipeg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexAll(t, svc)
+	if _, err := svc.AddNote(ctx, support.Test, conv.ID, NoteCreate{Body: Value("Winnipeg customs form"), AuthorID: Value(m.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Close(ctx, support.Test, conv.ID); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(31 * 24 * time.Hour)
+	if err := svc.RetentionStep(ctx, Retention{ClosedConversations: 30 * 24 * time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	expectFound(t, svc, "winnipeg")
+	indexAll(t, svc)
+	expectFound(t, svc, "winnipeg")
+	expectFound(t, svc, "customs")
 }
