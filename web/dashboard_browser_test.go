@@ -20,6 +20,7 @@ import (
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/testenv"
+	"chatsvc/testenv/apienv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
@@ -195,6 +196,7 @@ func TestBrowserDashboard(t *testing.T) {
 type browserEnv struct {
 	t      *testing.T
 	svc    *app.Service
+	search *apienv.SearchIndex // the search-index worker, always running
 	srv    *httptest.Server
 	site   string
 	widget context.Context
@@ -218,6 +220,7 @@ func newBrowserEnv(t *testing.T, opts func(o *app.Options, idx *search.Index)) *
 		opts(&o, idx)
 	}
 	e := &browserEnv{t: t, svc: app.New(db, o)}
+	e.search = apienv.RunSearchIndex(t, e.svc, db)
 	e.srv = httptest.NewServer(web.Handler(e.svc))
 	t.Cleanup(e.srv.Close)
 	site, err := e.svc.CreateSite(ctx, "Shop", "")

@@ -143,6 +143,7 @@ func TestBrowserDesk(t *testing.T) {
 	screenshot(t, dash, "desk-inbox-mine.png")
 
 	// Search finds it by a word of the visitor's message.
+	e.search.Indexed(t)
 	e.run(dash, "searching",
 		chromedp.SendKeys(chromedp.ID("site-search"), "winnipeg\r"),
 		chromedp.WaitVisible(chromedp.ID("results")),
