@@ -18,6 +18,7 @@ const DefaultInboundPerSender = 30
 // What became of an inbound e-mail.
 const (
 	InboundComment     = "comment"      // a public contact comment on its ticket
+	InboundMessage     = "message"      // a contact message in the conversation a missed-reply e-mail was about
 	InboundTicket      = "ticket"       // a new ticket
 	InboundDuplicate   = "duplicate"    // its Message-ID was taken in before
 	InboundAutoReply   = "auto_reply"   // Auto-Submitted or Precedence says no person wrote it
@@ -70,7 +71,7 @@ func (s *Service) ReceiveMail(ctx context.Context, m InboundMail) (string, error
 	if s.ownMail(ctx, m) {
 		return InboundOwn, s.skipMail(ctx, m)
 	}
-	stored, err := s.storeInboundFiles(m.Files)
+	stored, err := s.storeInboundFiles(ctx, m.Files)
 	if err != nil {
 		return "", err
 	}
@@ -160,12 +161,15 @@ func saveCheckpoint(ctx context.Context, q *storage.Q, c *Setting) error {
 // storeInboundFiles keeps an e-mail's attachments in the file store before
 // anything is written (an orphan file is harmless; a comment pointing to a
 // missing file is not).
-func (s *Service) storeInboundFiles(in []InboundFile) ([]support.StoredFile, error) {
+func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]support.StoredFile, error) {
 	if len(in) == 0 {
 		return nil, nil
 	}
 	if s.att.store == nil {
 		return nil, ErrInboundFiles
+	}
+	if _, err := s.signingKey(ctx); err != nil { // a message's event carries signed URLs
+		return nil, err
 	}
 	out := make([]support.StoredFile, 0, len(in))
 	for _, f := range in {
@@ -182,19 +186,26 @@ func (s *Service) storeInboundFiles(in []InboundFile) ([]support.StoredFile, err
 // fileMail writes what the e-mail becomes and returns the outcome and the
 // id of the object made.
 func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, files []support.StoredFile) (string, string, error) {
-	t, err := threadOf(ctx, q, m)
+	th, err := threadOf(ctx, q, m)
 	if err != nil {
 		return "", "", err
 	}
-	if t == nil {
+	switch {
+	case th.conv != nil:
+		msg, err := s.mailIntoConversation(ctx, q, th.conv, m, files)
+		if err != nil {
+			return "", "", err
+		}
+		return InboundMessage, msg.ID, nil
+	case th.ticket == nil:
 		t, err := s.openTicket(ctx, q, support.Live, mailTicket(m), s.mailTicketCreated)
 		if err != nil {
 			return "", "", err
 		}
 		return InboundTicket, t.ID, nil
 	}
-	contact, err := s.ticketContact(ctx, q, t.Mode, TicketCreate{Contact: Value(ContactRef{Email: Value(m.From),
-		Name: nameField(m.FromName)})}, s.stamp())
+	t := th.ticket
+	contact, err := s.mailSender(ctx, q, t.Mode, m)
 	if err != nil {
 		return "", "", err
 	}
@@ -206,6 +217,12 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 		return "", "", err
 	}
 	return InboundComment, c.ID, s.reopen(ctx, q, t)
+}
+
+// mailSender is the contact of an inbound e-mail's sender, found or made.
+func (s *Service) mailSender(ctx context.Context, q *storage.Q, mode support.Mode, m InboundMail) (*support.Contact, error) {
+	return s.ticketContact(ctx, q, mode, TicketCreate{Contact: Value(ContactRef{Email: Value(m.From),
+		Name: nameField(m.FromName)})}, s.stamp())
 }
 
 // reopen moves a ticket the contact answered back to open.
@@ -221,9 +238,16 @@ func (s *Service) reopen(ctx context.Context, q *storage.Q, t *support.Ticket) e
 	return s.emit(ctx, q, t.Mode, EventTicketUpdated, t.ID, t, now)
 }
 
-// threadOf finds the ticket an e-mail answers, or nil: by the token of a
-// reply+TOKEN@ recipient, then by the Message-IDs it refers to, newest first.
-func threadOf(ctx context.Context, q *storage.Q, m InboundMail) (*support.Ticket, error) {
+// thread is what an inbound e-mail answers: a ticket, or the conversation
+// of a missed-reply e-mail; neither when it answers nothing.
+type thread struct {
+	ticket *support.Ticket
+	conv   *support.Conversation
+}
+
+// threadOf finds what an e-mail answers: by the token of a reply+TOKEN@
+// recipient, then by the Message-IDs it refers to, newest first.
+func threadOf(ctx context.Context, q *storage.Q, m InboundMail) (thread, error) {
 	var ids []string
 	for _, r := range m.Recipients {
 		local, _, _ := strings.Cut(r, "@")
@@ -236,38 +260,46 @@ func threadOf(ctx context.Context, q *storage.Q, m InboundMail) (*support.Ticket
 		ids = append(ids, id)
 	}
 	for _, id := range ids {
-		t, err := ticketOfRef(ctx, q, id)
-		if t != nil || err != nil {
-			return t, err
+		th, err := threadOfRef(ctx, q, id)
+		if th.ticket != nil || th.conv != nil || err != nil {
+			return th, err
 		}
 	}
-	return nil, nil
+	return thread{}, nil
 }
 
 // ReplyAddressPrefix starts the local part of the Reply-To address of every
 // e-mail the service sends: reply+<outbox id>@inbound.domain.
 const ReplyAddressPrefix = "reply+"
 
-// ticketOfRef resolves an outbox e-mail id or a ticket's thread root
-// (ticket.<id>) to its ticket.
-func ticketOfRef(ctx context.Context, q *storage.Q, ref string) (*support.Ticket, error) {
+// threadOfRef resolves an outbox e-mail id or a ticket's thread root
+// (ticket.<id>) to its ticket, or to the conversation of a missed-reply
+// e-mail.
+func threadOfRef(ctx context.Context, q *storage.Q, ref string) (thread, error) {
 	ticketID, ok := strings.CutPrefix(ref, "ticket.")
 	if !ok {
 		ml, err := q.Mail(ctx, ref)
-		if isNotFound(err) || err == nil && ml.TicketID == nil {
-			return nil, nil
+		if isNotFound(err) {
+			return thread{}, nil
 		} else if err != nil {
-			return nil, err
+			return thread{}, err
+		}
+		if ml.ConversationID != nil {
+			c, err := orNil(q.Conversation(ctx, ml.Mode, *ml.ConversationID))
+			return thread{conv: c}, err
+		}
+		if ml.TicketID == nil {
+			return thread{}, nil
 		}
 		ticketID = *ml.TicketID
 	}
 	for _, mode := range []support.Mode{support.Live, support.Test} {
 		t, err := q.Ticket(ctx, mode, ticketID)
 		if err == nil || !isNotFound(err) {
-			return t, err
+			return thread{ticket: t}, err
 		}
 	}
-	return nil, nil
+	return thread{}, nil
 }
 
 // mailTicket is the ticket a new e-mail opens.

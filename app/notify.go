@@ -17,6 +17,9 @@ type NotifyOptions struct {
 	// WaitingAfter is how long a conversation waits for a person before the
 	// team is e-mailed (default DefaultWaitingAfter).
 	WaitingAfter time.Duration
+	// VisitorAfter is how long an agent message may stay unseen by the
+	// visitor before it is e-mailed to the contact; 0 turns this off.
+	VisitorAfter time.Duration
 	// AllowHTTP accepts http:// push endpoints (network.allow_private).
 	AllowHTTP bool
 }
@@ -53,19 +56,34 @@ func (s *Service) NotifyStep(ctx context.Context) (more bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	due, err := s.db.Read().DueWaitingAlerts(ctx, s.stamp(), 100)
+	waiting, err := sendDue(ctx, s, s.db.Read().DueWaitingAlerts, s.sendWaitingAlert)
+	if err != nil {
+		return false, err
+	}
+	missed, err := sendDue(ctx, s, s.db.Read().DueVisitorAlerts, s.sendMissedReply)
+	return more || waiting || missed, err
+}
+
+// dueBatch is how many due alerts of one kind a round handles.
+const dueBatch = 100
+
+// sendDue lists the alerts of one kind due now and sends them in one
+// write; it reports whether a full batch was found.
+func sendDue[T any](ctx context.Context, s *Service, list func(context.Context, support.Timestamp, int) ([]T, error),
+	send func(context.Context, *storage.Q, T) error) (bool, error) {
+	due, err := list(ctx, s.stamp(), dueBatch)
 	if err != nil || len(due) == 0 {
-		return more, err
+		return false, err
 	}
 	err = s.write(ctx, func(q *storage.Q) error {
 		for _, a := range due {
-			if err := s.sendWaitingAlert(ctx, q, a); err != nil {
+			if err := send(ctx, q, a); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	return more || len(due) == 100, err
+	return len(due) == dueBatch, err
 }
 
 // followEvents reads up to limit events after the notify position and, in
@@ -107,7 +125,8 @@ func seqSetting(ctx context.Context, q *storage.Q, key string) (int64, error) {
 }
 
 // notifyEvent schedules the alert of a conversation that starts waiting and
-// pushes it to the team, and pushes a visitor's message to the assignee.
+// pushes it to the team, pushes a visitor's message to the assignee, and
+// schedules the missed-reply e-mail of an agent's message.
 func (s *Service) notifyEvent(ctx context.Context, q *storage.Q, ev *support.Event) error {
 	switch ev.Type {
 	case EventConversationHandedOff:
@@ -124,8 +143,14 @@ func (s *Service) notifyEvent(ctx context.Context, q *storage.Q, ev *support.Eve
 			Body: conversationTitle(&c), ConversationID: c.ID})
 	case EventMessageCreated:
 		var m support.Message
-		if err := json.Unmarshal(ev.Data, &m); err != nil || m.Author.Type != support.AuthorContact {
+		if err := json.Unmarshal(ev.Data, &m); err != nil {
 			return err
+		}
+		if m.Author.Type == support.AuthorAgent {
+			return s.oweMissedReply(ctx, q, ev.Mode, &m)
+		}
+		if m.Author.Type != support.AuthorContact {
+			return nil
 		}
 		c, err := q.Conversation(ctx, ev.Mode, m.ConversationID)
 		if isNotFound(err) || (err == nil && c.AssigneeID == nil) {

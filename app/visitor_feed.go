@@ -27,6 +27,7 @@ type VisitorFeed struct {
 func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFeed) ([]*support.Message, *VisitorConversation, error) {
 	var msgs []*support.Message
 	var conv *VisitorConversation
+	var seen support.Timestamp
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 		if err != nil || c == nil {
@@ -48,6 +49,9 @@ func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFee
 		}
 		if len(rows) > 0 {
 			feed.LastMessageID = rows[len(rows)-1].ID
+			if seen, err = q.VisitorSeenAt(ctx, c.ID); err != nil {
+				return err
+			}
 		}
 		if len(rows) < MaxVisitorPage { // caught up: the conversation's state is current
 			feed.ConversationID, feed.UpdatedAt, feed.MessageCount, feed.Status = c.ID, c.UpdatedAt, c.MessageCount, c.Status
@@ -55,6 +59,9 @@ func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFee
 		}
 		return nil
 	})
+	if err == nil && len(msgs) > 0 { // an open stream shows the visitor each message as it comes
+		err = s.visitorSaw(ctx, msgs[0].ConversationID, seen, msgs)
+	}
 	if err == nil {
 		err = s.present(ctx, msgs...)
 	}

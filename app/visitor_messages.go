@@ -139,6 +139,7 @@ const MaxVisitorPage = 100
 // (their most recent one), oldest first, after the message id given.
 func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (List[*support.Message], error) {
 	l := List[*support.Message]{Object: "list", Data: []*support.Message{}}
+	var seen support.Timestamp
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 		if err != nil || c == nil {
@@ -159,8 +160,12 @@ func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (
 		for _, m := range rows {
 			l.Data = append(l.Data, visitorMessage(m))
 		}
-		return nil
+		seen, err = q.VisitorSeenAt(ctx, c.ID)
+		return err
 	})
+	if err == nil && len(l.Data) > 0 { // the widget fetched them to show them
+		err = s.visitorSaw(ctx, l.Data[0].ConversationID, seen, l.Data)
+	}
 	if err == nil { // the team's files reach the visitor through signed URLs
 		err = s.present(ctx, l.Data...)
 	}

@@ -31,6 +31,7 @@ func TestWakeupsFollowQueuedWork(t *testing.T) {
 	}{
 		{"knowledge sync", svc.SyncStep},
 		{"assistant", svc.answerDue},
+		{"search index", svc.IndexSearchStep},
 		{"webhook fan-out", func(ctx context.Context) (bool, error) {
 			more, _, err := svc.FanOutWebhooks(ctx, 100)
 			return more, err

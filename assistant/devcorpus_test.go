@@ -197,7 +197,11 @@ func (s *evalServer) score(t *testing.T, file string) assistant.EvalTally {
 		t.Fatal(err)
 	}
 	var tally assistant.EvalTally
+	var ranks rankTally
 	for _, c := range cases {
+		if *fullEval && !c.None {
+			ranks.add(t, s.idx, c)
+		}
 		var a struct {
 			Known   bool `json:"known"`
 			Sources []struct {
@@ -220,7 +224,40 @@ func (s *evalServer) score(t *testing.T, file string) assistant.EvalTally {
 			t.Logf("%-8s %q -> %v (want %v)", v, c.Q, cited, c.Expect)
 		}
 	}
+	if *fullEval {
+		t.Logf("%s ranking: %s", file, ranks)
+	}
 	return tally
+}
+
+// rankTally counts where the index ranks the first expected page, cited or
+// not: what the ranking alone gets right, apart from the citing rule.
+type rankTally struct{ first, top3, top10, n int }
+
+func (r *rankTally) add(t *testing.T, idx *search.Index, c assistant.EvalCase) {
+	t.Helper()
+	found, err := idx.Search(context.Background(), search.Query{Mode: support.Test, Text: c.Q, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.n++
+	for i, p := range found {
+		if c.Cites(assistant.EvalSource{Title: p.Title, URL: p.URL}) {
+			if i == 0 {
+				r.first++
+			}
+			if i < 3 {
+				r.top3++
+			}
+			r.top10++
+			return
+		}
+	}
+}
+
+func (r rankTally) String() string {
+	return fmt.Sprintf("expected page ranked first %d/%d, in the top 3 %d/%d, in the top 10 %d/%d",
+		r.first, r.n, r.top3, r.n, r.top10, r.n)
 }
 
 // minimums are the shares the regression run must keep: any expected page

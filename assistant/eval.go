@@ -61,9 +61,9 @@ type EvalSource struct {
 	Title, URL string
 }
 
-// cites reports whether s is one of the expected pages: its URL ends with,
+// Cites reports whether s is one of the expected pages: its URL ends with,
 // or its title equals, one of them.
-func (c EvalCase) cites(s EvalSource) bool {
+func (c EvalCase) Cites(s EvalSource) bool {
 	for _, e := range c.Expect {
 		if strings.HasSuffix(s.URL, e) || s.Title == e {
 			return true
@@ -91,7 +91,7 @@ func (t *EvalTally) Add(c EvalCase, known bool, sources []EvalSource) string {
 	}
 	t.Answerable++
 	for i, s := range sources {
-		if c.cites(s) {
+		if c.Cites(s) {
 			t.Any++
 			if i == 0 {
 				t.First++

@@ -67,6 +67,7 @@ type Config struct {
 	} `koanf:"webhooks"`
 	Notify struct {
 		WaitingAfter time.Duration `koanf:"waiting_after"`
+		VisitorAfter time.Duration `koanf:"visitor_after"`
 	} `koanf:"notify"`
 	Knowledge struct {
 		SyncMinInterval time.Duration `koanf:"sync_min_interval"`
@@ -259,6 +260,9 @@ func (c *Config) check() error {
 	}
 	if c.Notify.WaitingAfter < time.Second || c.Notify.WaitingAfter > 24*time.Hour {
 		bad("notify.waiting_after", "must be between 1s and 24h, got %s", c.Notify.WaitingAfter)
+	}
+	if c.Notify.VisitorAfter < 0 || c.Notify.VisitorAfter > 7*24*time.Hour {
+		bad("notify.visitor_after", "must be between 0 (off) and 168h, got %s", c.Notify.VisitorAfter)
 	}
 	if _, err := time.Parse("15:04", c.Knowledge.NightlyAt); err != nil {
 		bad("knowledge.nightly_at", "must be HH:MM (UTC), got %q", c.Knowledge.NightlyAt)

@@ -35,14 +35,18 @@ type loop struct {
 	mailer *mailer.Mailer
 	inAddr string // the receiver's address
 
-	perSender int
-	dkim      mailer.DKIM
+	perSender    int
+	dkim         mailer.DKIM
+	visitorAfter time.Duration // notify.visitor_after; 0: off
 }
 
-func newLoop(t *testing.T, perSender int) *loop {
+func newLoop(t *testing.T, perSender int, opts ...func(*loop)) *loop {
 	t.Helper()
 	l := &loop{t: t, dir: t.TempDir(), clock: testenv.NewClock(testenv.T0, time.Millisecond), sink: testenv.NewSMTPSink(t),
 		perSender: perSender}
+	for _, o := range opts {
+		o(l)
+	}
 	l.open()
 	t.Cleanup(func() { l.db.Close() })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -61,7 +65,8 @@ func (l *loop) open() {
 	l.t.Helper()
 	l.db = testenv.Reopen(l.t, l.dir)
 	l.svc = app.New(l.db, app.Options{Now: l.clock.Now, PublicURL: "https://chat.example.com", InboundPerSender: l.perSender,
-		Files: files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
+		Notify: app.NotifyOptions{VisitorAfter: l.visitorAfter},
+		Files:  files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
 	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: l.sink.Port(), TLS: "none", From: "Support <support@" + domain + ">",
 		PublicURL: "https://chat.example.com", ReplyDomain: domain, DKIM: l.dkim}, l.svc)
 }

@@ -17,7 +17,7 @@ func NewService(db *storage.DB, cfg *config.Config, idx *search.Index) *app.Serv
 	store := files.New(files.Options{Dir: filepath.Join(cfg.DataDir, "files"), MaxBytes: cfg.Attachments.MaxBytes,
 		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
 	o := app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg),
-		Notify:           app.NotifyOptions{WaitingAfter: cfg.Notify.WaitingAfter, AllowHTTP: cfg.Network.AllowPrivate},
+		Notify:           app.NotifyOptions{WaitingAfter: cfg.Notify.WaitingAfter, VisitorAfter: cfg.Notify.VisitorAfter, AllowHTTP: cfg.Network.AllowPrivate},
 		InboundPerSender: cfg.Inbound.PerSender}
 	if idx != nil {
 		vectors := newVectors(cfg, db)

@@ -33,6 +33,7 @@ func backgroundWorkers(cfg *config.Config, svc *app.Service) []app.Worker {
 		mailer.New(mailer.FromConfig(cfg), svc).Worker(),
 		svc.AssistantWorker(),
 		svc.NotifyWorker(),
+		svc.SearchIndexWorker(),
 		pushSender(cfg, svc).Worker(),
 	}, append(append(svc.KnowledgeWorkers(), webhookWorkers(cfg, svc)...), imapWorkers(cfg, svc)...)...)
 }

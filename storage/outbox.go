@@ -9,30 +9,32 @@ import (
 
 // Mail is an e-mail waiting in (or sent from) the outbox.
 type Mail struct {
-	ID            string
-	Mode          support.Mode
-	Template      string
-	ToEmail       string
-	ToName        *string
-	ContactID     *string
-	TicketID      *string
-	Data          json.RawMessage
-	Status        string // pending, sent, failed
-	Attempts      int
-	NextAttemptAt support.Timestamp
-	LastError     *string
-	CreatedAt     support.Timestamp
-	SentAt        *support.Timestamp
+	ID        string
+	Mode      support.Mode
+	Template  string
+	ToEmail   string
+	ToName    *string
+	ContactID *string
+	TicketID  *string
+	// ConversationID names the conversation a missed-reply e-mail is about.
+	ConversationID *string
+	Data           json.RawMessage
+	Status         string // pending, sent, failed
+	Attempts       int
+	NextAttemptAt  support.Timestamp
+	LastError      *string
+	CreatedAt      support.Timestamp
+	SentAt         *support.Timestamp
 }
 
 const mailCols = `id, mode, template, to_email, to_name, contact_id, ticket_id, data, status, attempts,
-	next_attempt_at, last_error, created_at, sent_at`
+	next_attempt_at, last_error, created_at, sent_at, conversation_id`
 
 func scanMail(s interface{ Scan(...any) error }) (*Mail, error) {
 	m := &Mail{}
 	var data string
 	err := s.Scan(&m.ID, &m.Mode, &m.Template, &m.ToEmail, &m.ToName, &m.ContactID, &m.TicketID, &data, &m.Status,
-		&m.Attempts, &m.NextAttemptAt, &m.LastError, &m.CreatedAt, &m.SentAt)
+		&m.Attempts, &m.NextAttemptAt, &m.LastError, &m.CreatedAt, &m.SentAt, &m.ConversationID)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -46,9 +48,9 @@ func (q *Q) InsertMail(ctx context.Context, m *Mail) error {
 	if m.Status == "" {
 		m.Status = "pending"
 	}
-	_, err := q.exec(ctx, `INSERT INTO outbox (`+mailCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err := q.exec(ctx, `INSERT INTO outbox (`+mailCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		m.ID, m.Mode, m.Template, m.ToEmail, m.ToName, m.ContactID, m.TicketID, string(m.Data), m.Status,
-		m.Attempts, m.NextAttemptAt, m.LastError, m.CreatedAt, m.SentAt)
+		m.Attempts, m.NextAttemptAt, m.LastError, m.CreatedAt, m.SentAt, m.ConversationID)
 	return err
 }
 

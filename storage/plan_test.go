@@ -67,20 +67,7 @@ func TestListQueriesUseIndexes(t *testing.T) {
 	}
 	add("forget a contact's messages", forgetAuthorSQL, []any{"ctc_x"})
 	for _, qu := range queries {
-		rows, err := db.read.Query("EXPLAIN QUERY PLAN "+qu.sql, qu.args...)
-		if err != nil {
-			t.Fatalf("%s: %v", qu.name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(t, db, qu.sql, qu.args...)
 		for _, step := range plan {
 			if strings.HasPrefix(step, "SCAN ") && !strings.Contains(step, "USING") {
 				t.Errorf("%s: full table scan: %s", qu.name, strings.Join(plan, " | "))
@@ -90,4 +77,24 @@ func TestListQueriesUseIndexes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// queryPlan returns the steps of EXPLAIN QUERY PLAN for query.
+func queryPlan(t *testing.T, db *DB, query string, args ...any) []string {
+	t.Helper()
+	rows, err := db.read.Query("EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, query)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	return plan
 }

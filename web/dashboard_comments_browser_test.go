@@ -38,14 +38,7 @@ func TestBrowserTicketThread(t *testing.T) {
 		}
 		return texts
 	}
-	run("signing in",
-		chromedp.Navigate(e.srv.URL+"/app/"),
-		chromedp.WaitVisible(chromedp.ID("email")),
-		chromedp.SendKeys(chromedp.ID("email"), "agent@example.com"),
-		chromedp.SendKeys(chromedp.ID("password"), dashPassword),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.ID("inbox")),
-	)
+	signIn(t, ctx, e.srv.URL, "agent@example.com", dashPassword)
 	run("opening the ticket", chromedp.Navigate(e.srv.URL+"/app/tickets/"+id), chromedp.WaitVisible(chromedp.ID("ticket-thread")))
 	if got := thread(); !slices.Equal(got, []string{"public: Looking into it."}) {
 		t.Fatalf("thread %q", got)

@@ -106,6 +106,7 @@ func TestSearch(t *testing.T) {
 		"author_id": e.member, "public": false}).ok(t, 201)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": "zelda@example.com", "name": "Zelda Fitzgerald"}).ok(t, 201)["id"].(string)
 	liveConv := e.conversation(support.Live, "Canada shipping for live mode")
+	e.searchIndexed()
 
 	for q, want := range map[string]string{
 		"q=canada":                   "conversation:" + conv,
@@ -151,6 +152,7 @@ func TestSearchPages(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		want[e.conversation(support.Test, "Where is my invoice?")] = true
 	}
+	e.searchIndexed()
 	ids := e.all(e.testKey, "/v1/search?q=invoice", 2)
 	if len(ids) != 5 {
 		t.Fatalf("pages: %v", ids)
@@ -163,19 +165,29 @@ func TestSearchPages(t *testing.T) {
 	}
 }
 
-// Erasing a contact takes their words out of the search tables.
+// Erasing a contact takes their words out of the search tables at once, and
+// the search-index worker does not bring them back.
 func TestSearchErasure(t *testing.T) {
 	e := newEnv(t)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
 	conv := cvStart(t, e, support.Test, e.site, ctc, "I am Ada Lovelace and my order is missing")
 	e.test("POST", cvPath(conv, "/notes"), map[string]any{"body": "Lovelace is a regular", "author_id": e.member}).ok(t, 201)
+	e.searchIndexed()
 	if got := searchIDs(t, e, e.testKey, "q=lovelace"); len(got) != 2 {
 		t.Fatalf("before erasure: %v", got)
 	}
 	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
-	for _, q := range []string{"q=lovelace", "q=ada", "q=example"} {
-		if got := searchIDs(t, e, e.testKey, q); len(got) != 0 {
-			t.Errorf("%s after erasure: %v", q, got)
+	gone := func(when string) {
+		for _, q := range []string{"q=lovelace", "q=ada", "q=example"} {
+			if got := searchIDs(t, e, e.testKey, q); len(got) != 0 {
+				t.Errorf("%s %s: %v", q, when, got)
+			}
 		}
+	}
+	gone("after erasure")
+	e.searchIndexed()
+	gone("once the erased texts are indexed again")
+	if got := searchIDs(t, e, e.testKey, "q=missing"); len(got) != 1 || got[0] != "conversation:"+conv {
+		t.Errorf("the rest of an erased text: %v", got)
 	}
 }

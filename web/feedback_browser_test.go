@@ -47,9 +47,5 @@ func TestBrowserReplyFeedback(t *testing.T) {
 // newBrowser starts headless Chromium for one test, with a minute to run.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
-	return ctx
+	return browserTab(t, 60*time.Second)
 }

@@ -35,6 +35,13 @@ type env struct {
 	site    string // site id
 	member  string // team member id
 	member2 string
+	api     *apienv.Env
+}
+
+// searchIndexed waits until search finds everything written so far.
+func (e *env) searchIndexed() {
+	e.t.Helper()
+	e.api.Search.Indexed(e.t)
 }
 
 // newEnv starts a service whose attachments come through the SSRF guard
@@ -52,7 +59,7 @@ func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
 		}
 	}})
 	return &env{t: t, db: a.DB, svc: a.Svc, srv: a.Server, clock: a.Clock, testKey: a.TestKey, liveKey: a.LiveKey,
-		site: a.Site, member: a.Member, member2: a.Member2}
+		site: a.Site, member: a.Member, member2: a.Member2, api: a}
 }
 
 // resp is a decoded HTTP response.

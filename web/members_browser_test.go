@@ -100,16 +100,6 @@ func TestBrowserTeam(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
-	signIn := func(email, password string) {
-		t.Helper()
-		run("signing in as "+email,
-			chromedp.Navigate(e.srv.URL+"/app/sign-in"),
-			chromedp.WaitVisible(chromedp.ID("email")),
-			chromedp.SendKeys(chromedp.ID("email"), email),
-			chromedp.SendKeys(chromedp.ID("password"), password),
-			chromedp.Submit(chromedp.ID("password")),
-			chromedp.WaitVisible(chromedp.ID("mode")))
-	}
 	// usePasswordLink opens an e-mailed link, saves how its page looks and
 	// chooses the password, which signs in.
 	usePasswordLink := func(page, path, password string) {
@@ -123,7 +113,7 @@ func TestBrowserTeam(t *testing.T) {
 	signOut := chromedp.Click(chromedp.CSS(`form[action="/app/sign-out"] button`))
 
 	// The owner invites Nina from the Team page.
-	signIn("agent@example.com", dashPassword)
+	signIn(t, ctx, e.srv.URL, "agent@example.com", dashPassword)
 	run("inviting",
 		chromedp.Click(chromedp.CSS(`nav a[href="/app/members"]`)),
 		chromedp.WaitVisible(chromedp.ID("invite")),
@@ -162,5 +152,5 @@ func TestBrowserTeam(t *testing.T) {
 	looks(t, ctx, "dashboard-reset-sent")
 	usePasswordLink("password-reset", sink.link(t), "a new one for nina")
 	run("signing out", signOut, chromedp.WaitVisible(chromedp.ID("email")))
-	signIn("nina@example.com", "a new one for nina")
+	signIn(t, ctx, e.srv.URL, "nina@example.com", "a new one for nina")
 }

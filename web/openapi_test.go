@@ -264,7 +264,10 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("GET", "/v1/assistant/synonyms/"+syn, nil).ok(t, 200)
 	e.test("PATCH", "/v1/assistant/synonyms/"+syn, map[string]any{"words": []string{"stash", "shelve"}}).ok(t, 200)
 	e.test("DELETE", "/v1/assistant/synonyms/"+syn, nil).ok(t, 200)
-	e.test("GET", "/v1/search?q=order&type=conversation&limit=5", nil).ok(t, 200)
+	e.searchIndexed()
+	if found := e.test("GET", "/v1/search?q=order&type=conversation&limit=5", nil).ok(t, 200)["data"].([]any); len(found) != 1 {
+		t.Errorf("search: %v", found)
+	}
 
 	// Sites.
 	e.test("GET", "/v1/sites", nil).ok(t, 200)

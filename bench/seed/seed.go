@@ -54,7 +54,8 @@ const sample = 1000
 // Run writes sc's rows in mode: conversations on sites, half of them with a
 // contact and their messages alternating between the contact, the assistant
 // and memberID; tickets of the contacts, numbered on from the mode's
-// counter. Timestamps spread over the days before now.
+// counter. Timestamps spread over the days before now. The search tables
+// are caught up when it returns.
 func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string, memberID string, sc Scale, now time.Time) (*Result, error) {
 	if len(sites) == 0 {
 		return nil, fmt.Errorf("seed: no site")
@@ -153,7 +154,21 @@ func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string,
 	if err != nil {
 		return nil, fmt.Errorf("seed tickets: %w", err)
 	}
+	if err := indexSearch(ctx, db); err != nil {
+		return nil, fmt.Errorf("seed search index: %w", err)
+	}
 	return res, nil
+}
+
+// indexSearch indexes every queued search text, as the server's worker
+// would, so what follows the seed searches a caught-up index.
+func indexSearch(ctx context.Context, db *storage.DB) error {
+	for {
+		done, err := storage.Write(ctx, db, func(q *storage.Q) (int, error) { return q.IndexSearchQueue(ctx, batch) })
+		if err != nil || done.Result == 0 {
+			return err
+		}
+	}
 }
 
 // batches calls row for 0..n-1, size rows in each write transaction.

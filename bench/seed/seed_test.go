@@ -75,6 +75,13 @@ func TestRunWritesTheScale(t *testing.T) {
 	if got != sc {
 		t.Fatalf("wrote %+v, want %+v", got, sc)
 	}
+	if queued, err := r.SearchQueued(ctx); err != nil || queued {
+		t.Fatalf("search text still queued after the seed (%v)", err)
+	}
+	found, err := svc.Search(ctx, support.Test, app.SearchQuery{Q: "grows", ListParams: app.ListParams{Limit: "100"}})
+	if err != nil || len(found.Data) != sc.Conversations {
+		t.Fatalf("search finds %d of %d seeded conversations (%v)", len(found.Data), sc.Conversations, err)
+	}
 	// Ticket numbers continue after the seeded ones.
 	tk, err := svc.CreateTicket(ctx, support.Test, app.TicketCreate{Subject: app.Value("After the seed"),
 		ContactID: app.Value(res.Contacts[0]), NotifyContact: app.Value(false)})

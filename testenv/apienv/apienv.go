@@ -1,7 +1,8 @@
 // Package apienv starts the service the way the tests of several packages
 // need it: on a real database in a temporary folder, with a fake clock, and
 // (New) behind a started HTTP server whose /v1 answers are checked against
-// docs/openapi.json, with API keys, a site and two team members made.
+// docs/openapi.json, with API keys, a site and two team members made, and
+// the search-index worker running.
 //
 // It lives apart from testenv because it imports app, whose own tests use
 // testenv.
@@ -11,6 +12,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,6 +39,7 @@ type Env struct {
 	Site    string       // site id
 	Member  string       // agent@example.com, "Agent Smith"
 	Member2 string       // other@example.com, "Other Agent"
+	Search  *SearchIndex // the search-index worker
 }
 
 // Options say how to build the service.
@@ -54,6 +57,7 @@ type Options struct {
 func New(t *testing.T, o Options) *Env {
 	t.Helper()
 	e := NewService(t, o)
+	e.Search = RunSearchIndex(t, e.Svc, e.DB) // stopped before OpenDB's cleanup closes the database
 	e.Server = httptest.NewServer(o.Handler(e.Svc))
 	t.Cleanup(e.Server.Close) // before OpenDB's cleanup closes the database
 	e.Client = e.Server.Client()
@@ -112,4 +116,56 @@ func (e *Env) Call(t testing.TB, method, path, key string, body any) testenv.Res
 		auth = []string{"Authorization", "Bearer " + key}
 	}
 	return testenv.Call(t, e.Client, method, e.Server.URL+path, body, auth...)
+}
+
+// SearchIndex is a service's search-index worker run for a test, which a
+// test can wait on.
+type SearchIndex struct {
+	db      *storage.DB
+	wake    chan struct{} // wakes the worker
+	indexed chan struct{} // signalled after each of its steps
+	stop    func()
+}
+
+// RunSearchIndex runs svc's search-index worker until Stop or the end of
+// the test.
+func RunSearchIndex(t testing.TB, svc *app.Service, db *storage.DB) *SearchIndex {
+	s := &SearchIndex{db: db, wake: make(chan struct{}, 1), indexed: make(chan struct{}, 1)}
+	w := svc.SearchIndexWorker()
+	step := w.Step
+	w.Wake, w.Step = s.wake, func(ctx context.Context) (bool, error) {
+		defer notify(s.indexed)
+		return step(ctx)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	var once sync.Once
+	s.stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Stop stops the worker and waits for its step to end.
+func (s *SearchIndex) Stop() { s.stop() }
+
+// Indexed waits until the worker has indexed every text written so far:
+// search then finds what was written before the call.
+func (s *SearchIndex) Indexed(t testing.TB) {
+	t.Helper()
+	notify(s.wake)
+	testenv.Until(t, s.indexed, "the search index caught up", func() bool {
+		queued, err := s.db.Read().SearchQueued(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return !queued
+	})
+}
+
+func notify(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }

@@ -349,7 +349,8 @@
     opened = open;
     panel.hidden = !open;
     launch.setAttribute("aria-expanded", String(open));
-    if (open) { start(); (form.hidden ? mailInput : input).focus(); } else { launch.focus(); }
+    // Messages shown while the panel was hidden had no height to scroll by.
+    if (open) { log.scrollTop = log.scrollHeight; start(); (form.hidden ? mailInput : input).focus(); } else { launch.focus(); }
   }
   launch.addEventListener("click", function () { toggle(!opened); });
   close.addEventListener("click", function () { toggle(false); });

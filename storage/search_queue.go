@@ -1,0 +1,70 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+)
+
+// searchSources are the texts search finds, each as (id, mode, type,
+// target_id, created_at, body) read from its own table: a message or note
+// finds its conversation, a ticket or comment its ticket, a contact itself.
+var searchSources = []string{
+	`SELECT id, mode, 'conversation' AS type, conversation_id AS target_id, created_at, body FROM messages`,
+	`SELECT id, mode, 'conversation' AS type, conversation_id AS target_id, created_at, body FROM notes`,
+	`SELECT id, mode, 'ticket' AS type, id AS target_id, created_at,
+		subject || ' ' || COALESCE(description, '') AS body FROM tickets`,
+	`SELECT id, mode, 'ticket' AS type, ticket_id AS target_id, created_at, body FROM ticket_comments`,
+	`SELECT id, mode, 'contact' AS type, id AS target_id, created_at,
+		COALESCE(name, '') || ' ' || COALESCE(email, '') AS body FROM contacts`,
+}
+
+// searchIndexSQL are the statements that index the queued texts up to
+// seq ?1 and take them off the queue. Each text is read as it is now, so a
+// text deleted since it was queued indexes nothing and one rewritten
+// (erased) indexes its new words only. A text queued twice is indexed
+// once; a document keeps its number, so rowid order stays write order.
+var searchIndexSQL = func() []string {
+	queued := `(SELECT DISTINCT source_id FROM search_queue WHERE seq <= ?1)`
+	docs, text := "", ""
+	for i, src := range searchSources {
+		if i > 0 {
+			docs += " UNION ALL "
+			text += " UNION ALL "
+		}
+		// CROSS JOIN: the few queued ids lead, each text is looked up by id.
+		docs += `SELECT q.seq, s.id, s.mode, s.type, s.target_id, s.created_at
+			FROM search_queue q CROSS JOIN (` + src + `) s ON s.id = q.source_id WHERE q.seq <= ?1`
+		text += `SELECT d.doc, s.body FROM ` + queued + ` q CROSS JOIN search_docs d ON d.source_id = q.source_id
+			CROSS JOIN (` + src + `) s ON s.id = q.source_id`
+	}
+	return []string{
+		`INSERT OR IGNORE INTO search_docs (source_id, mode, type, target_id, created_at)
+			SELECT id, mode, type, target_id, created_at FROM (` + docs + `) ORDER BY seq`,
+		`INSERT INTO search_text (rowid, body) SELECT * FROM (` + text + `) ORDER BY 1`,
+		`DELETE FROM search_queue WHERE seq <= ?1`,
+	}
+}()
+
+// IndexSearchQueue moves up to n of the oldest queued texts into the search
+// tables and reports how many it took off the queue.
+func (q *Q) IndexSearchQueue(ctx context.Context, n int) (int, error) {
+	var last sql.NullInt64
+	var count int
+	if err := q.row(ctx, `SELECT MAX(seq), COUNT(*) FROM (SELECT seq FROM search_queue ORDER BY seq LIMIT ?)`, n).
+		Scan(&last, &count); err != nil || count == 0 {
+		return 0, err
+	}
+	for _, stmt := range searchIndexSQL {
+		if _, err := q.exec(ctx, stmt, last.Int64); err != nil {
+			return 0, err
+		}
+	}
+	return count, nil
+}
+
+// SearchQueued reports whether texts wait to be indexed.
+func (q *Q) SearchQueued(ctx context.Context) (bool, error) {
+	var queued bool
+	err := q.row(ctx, `SELECT EXISTS (SELECT 1 FROM search_queue)`).Scan(&queued)
+	return queued, err
+}

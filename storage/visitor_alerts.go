@@ -1,0 +1,70 @@
+package storage
+
+import (
+	"context"
+
+	"chatsvc/support"
+)
+
+// VisitorAlert is the missed-reply e-mail a conversation's contact may be
+// owed: due at DueAt (nil: nothing owed), for agent messages newer than
+// MailedUntil.
+type VisitorAlert struct {
+	ConversationID string
+	Mode           support.Mode
+	DueAt          *support.Timestamp
+	MailedUntil    support.Timestamp
+}
+
+// MarkVisitorSeen records that the visitor has been shown the messages of
+// a conversation up to upTo (a message's created_at). It only moves
+// forward, and does not wake the live streams.
+func (q *Q) MarkVisitorSeen(ctx context.Context, conversationID string, upTo support.Timestamp) error {
+	_, err := q.exec(ctx, `UPDATE conversations SET visitor_seen_at = ? WHERE id = ? AND visitor_seen_at < ?`,
+		upTo, conversationID, upTo)
+	return err
+}
+
+// VisitorSeenAt is how far the visitor has seen a conversation (0: nothing).
+func (q *Q) VisitorSeenAt(ctx context.Context, conversationID string) (support.Timestamp, error) {
+	var at support.Timestamp
+	err := q.row(ctx, `SELECT visitor_seen_at FROM conversations WHERE id = ?`, conversationID).Scan(&at)
+	return at, notFound(err)
+}
+
+// OweVisitorAlert makes a conversation's alert due at due, unless one is
+// due already (the earlier unseen message sets the time). A conversation
+// deleted meanwhile is owed nothing.
+func (q *Q) OweVisitorAlert(ctx context.Context, conversationID string, mode support.Mode, due support.Timestamp) error {
+	_, err := q.exec(ctx, `INSERT INTO visitor_alerts (conversation_id, mode, due_at)
+		SELECT id, ?, ? FROM conversations WHERE id = ? AND true
+		ON CONFLICT (conversation_id) DO UPDATE SET due_at = COALESCE(due_at, excluded.due_at)`,
+		mode, due, conversationID)
+	return err
+}
+
+// DueVisitorAlerts lists up to limit alerts due at now, oldest first.
+func (q *Q) DueVisitorAlerts(ctx context.Context, now support.Timestamp, limit int) ([]*VisitorAlert, error) {
+	rows, err := q.query(ctx, `SELECT conversation_id, mode, due_at, mailed_until FROM visitor_alerts
+		WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, conversation_id LIMIT ?`, now, limit)
+	return collect(rows, err, func(s interface{ Scan(...any) error }) (*VisitorAlert, error) {
+		a := &VisitorAlert{}
+		return a, s.Scan(&a.ConversationID, &a.Mode, &a.DueAt, &a.MailedUntil)
+	})
+}
+
+// SetVisitorAlert stores when the alert is next due (nil: not owed) and
+// the newest agent message it has dealt with.
+func (q *Q) SetVisitorAlert(ctx context.Context, a *VisitorAlert) error {
+	_, err := q.exec(ctx, `UPDATE visitor_alerts SET due_at = ?, mailed_until = ? WHERE conversation_id = ?`,
+		a.DueAt, a.MailedUntil, a.ConversationID)
+	return err
+}
+
+// AgentMessagesAfter lists up to limit agent messages of a conversation
+// written after a time, oldest first.
+func (q *Q) AgentMessagesAfter(ctx context.Context, conversationID string, after support.Timestamp, limit int) ([]*support.Message, error) {
+	rows, err := q.query(ctx, `SELECT `+messageCols+` FROM messages WHERE conversation_id = ? AND author_type = ?
+		AND created_at > ? ORDER BY created_at, id LIMIT ?`, conversationID, support.AuthorAgent, after, limit)
+	return collect(rows, err, scanMessage)
+}

@@ -1,0 +1,61 @@
+package web_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+)
+
+// An agent's answer reaches a visitor whose widget stream is open: it is
+// seen, so no e-mail is owed; the same answer to a visitor who is gone is
+// e-mailed once notify.visitor_after has passed.
+func TestMissedReplyFollowsTheWidgetStream(t *testing.T) {
+	const after = 5 * time.Minute
+	e := newEnv(t, func(o *app.Options) { o.Notify.VisitorAfter = after })
+	ctx := context.Background()
+	// chat is a visitor who left an address and asked for a person: their
+	// token and conversation.
+	chat := func(email string) (string, string) {
+		tok := e.session(false)
+		e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": email}).ok(t, 200)
+		convID := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+		e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
+		return tok, convID
+	}
+	answer := func(convID string) {
+		e.live("POST", "/v1/conversations/"+convID+"/messages", map[string]any{"body": "It left on Monday.",
+			"author_id": e.member}).ok(t, 201)
+	}
+	mails := func() int {
+		t.Helper()
+		e.clock.Advance(after + time.Second)
+		for more := true; more; {
+			var err error
+			if more, err = e.svc.NotifyStep(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ms, err := e.db.Read().OutboxByTemplate(ctx, app.MailMissedReply)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ms)
+	}
+
+	tok, here := chat("here@example.com")
+	live := e.openStream(tok)
+	answer(here)
+	live.message("It left on Monday.")
+	if n := mails(); n != 0 {
+		t.Fatalf("%d e-mails to a visitor whose stream showed the answer", n)
+	}
+	live.cancel()
+
+	_, gone := chat("gone@example.com")
+	answer(gone)
+	if n := mails(); n != 1 {
+		t.Fatalf("%d e-mails to a visitor who was gone, want 1", n)
+	}
+}
