@@ -202,25 +202,18 @@ func (s *evalServer) score(t *testing.T, file string) assistant.EvalTally {
 		if *fullEval && !c.None {
 			ranks.add(t, s.idx, c)
 		}
-		var a struct {
-			Known   bool `json:"known"`
-			Sources []struct {
-				Title string  `json:"title"`
-				URL   string  `json:"url"`
-				Score float64 `json:"score"`
-			} `json:"sources"`
+		a, err := assistant.EvalServer{URL: s.url, Key: s.key}.Ask(context.Background(), c.Q)
+		if err != nil {
+			t.Fatal(err)
 		}
-		s.post(t, "/v1/assistant/answers", map[string]any{"question": c.Q}, 200, &a)
-		srcs := make([]assistant.EvalSource, len(a.Sources))
 		var cited []string
-		for i, x := range a.Sources {
-			srcs[i] = assistant.EvalSource{Title: x.Title, URL: x.URL}
+		for _, x := range a.Sources {
 			cited = append(cited, fmt.Sprintf("%s %.2f", x.URL[strings.LastIndexByte(x.URL, '/')+1:], x.Score))
 		}
 		if os.Getenv("EVAL_TRACE") != "" {
 			t.Logf("TRACE %v %v %q %v", c.None, c.Expect, c.Q, cited)
 		}
-		if v := tally.Add(c, a.Known, srcs); v != "first" && v != "abstain" {
+		if v := tally.Add(c, a.Known, a.Cited()); v != "first" && v != "abstain" {
 			t.Logf("%-8s %q -> %v (want %v)", v, c.Q, cited, c.Expect)
 		}
 	}

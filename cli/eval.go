@@ -1,17 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -71,17 +65,13 @@ func runEval(ctx context.Context, out io.Writer, f evalFlags, cases []assistant.
 		}
 	}
 	var tally assistant.EvalTally
-	client := &http.Client{Timeout: time.Minute}
+	server := assistant.EvalServer{URL: f.url, Key: f.key, Site: f.site}
 	for _, c := range cases {
-		a, err := askServer(ctx, client, f, c.Q)
+		a, err := server.Ask(ctx, c.Q)
 		if err != nil {
 			return err
 		}
-		srcs := make([]assistant.EvalSource, len(a.Sources))
-		for i, s := range a.Sources {
-			srcs[i] = assistant.EvalSource{Title: s.Title, URL: s.URL}
-		}
-		fmt.Fprintf(out, "%-8s %s\n", tally.Add(c, a.Known, srcs), c.Q)
+		fmt.Fprintf(out, "%-8s %s\n", tally.Add(c, a.Known, a.Cited()), c.Q)
 		for i, s := range a.Sources {
 			fmt.Fprintf(out, "         %d. %s <%s> %.2f\n", i+1, s.Title, s.URL, s.Score)
 		}
@@ -91,71 +81,4 @@ func runEval(ctx context.Context, out io.Writer, f evalFlags, cases []assistant.
 		return fmt.Errorf("below the minimum: %s", strings.Join(below, ", "))
 	}
 	return nil
-}
-
-// answer is the part of the API's assistant_answer that eval reads.
-type answer struct {
-	Known   bool `json:"known"`
-	Sources []struct {
-		Title string  `json:"title"`
-		URL   string  `json:"url"`
-		Score float64 `json:"score"`
-	} `json:"sources"`
-}
-
-// askServer posts one question, waiting out rate limits.
-func askServer(ctx context.Context, client *http.Client, f evalFlags, question string) (*answer, error) {
-	body := map[string]any{"question": question}
-	if f.site != "" {
-		body["site_id"] = f.site
-	}
-	payload, _ := json.Marshal(body)
-	endpoint := strings.TrimRight(f.url, "/") + "/v1/assistant/answers"
-	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, "POST", endpoint, bytes.NewReader(payload))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Authorization", "Bearer "+f.key)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := client.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		raw, err := io.ReadAll(res.Body)
-		res.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		if res.StatusCode == http.StatusTooManyRequests && attempt < 5 {
-			wait, _ := strconv.Atoi(res.Header.Get("Retry-After"))
-			select {
-			case <-time.After(time.Duration(max(wait, 1)) * time.Second):
-				continue
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		if res.StatusCode != http.StatusOK {
-			return nil, apiFailure(res.StatusCode, raw)
-		}
-		var a answer
-		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, fmt.Errorf("%s: unexpected answer: %w", endpoint, err)
-		}
-		return &a, nil
-	}
-}
-
-// apiFailure turns an API error response into an error that says why.
-func apiFailure(status int, raw []byte) error {
-	var e struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(raw, &e) == nil && e.Error.Message != "" {
-		return fmt.Errorf("the server answered %d: %s", status, e.Error.Message)
-	}
-	return errors.New("the server answered " + strconv.Itoa(status))
 }
