@@ -5,81 +5,55 @@ import (
 	"context"
 	"io"
 	"mime/quotedprintable"
-	"net"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/emersion/go-smtp"
 
 	"chatsvc/mailer"
+	"chatsvc/testenv"
 )
 
-// mailSink is an in-process SMTP server that hands each e-mail it receives,
-// raw, to a channel the test reads.
-type mailSink struct{ got chan []byte }
-
-func (s *mailSink) NewSession(*smtp.Conn) (smtp.Session, error) { return sinkSession{s}, nil }
-
-type sinkSession struct{ s *mailSink }
-
-func (sinkSession) Mail(string, *smtp.MailOptions) error { return nil }
-func (sinkSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
-func (sinkSession) Reset()                               {}
-func (sinkSession) Logout() error                        { return nil }
-func (ss sinkSession) Data(r io.Reader) error {
-	b, err := io.ReadAll(r)
-	if err == nil {
-		ss.s.got <- b
-	}
-	return err
+// mailbox is the SMTP sink e's mailer sends to, and how many of its
+// e-mails the test has read.
+type mailbox struct {
+	sink *testenv.SMTPSink
+	read int
 }
 
 // startMail serves a mail sink and runs e's mailer against it until the
 // test ends.
-func startMail(t *testing.T, e *env) *mailSink {
+func startMail(t *testing.T, e *env) *mailbox {
 	t.Helper()
-	sink := &mailSink{got: make(chan []byte, 16)}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := smtp.NewServer(sink)
-	srv.Domain = "localhost"
-	go srv.Serve(ln)
-	port, _ := strconv.Atoi(ln.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1:"):])
+	sink := testenv.NewSMTPSink(t)
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	w := mailer.New(mailer.Config{Host: "127.0.0.1", Port: port, TLS: "none", From: "team@example.com",
+	w := mailer.New(mailer.Config{Host: "127.0.0.1", Port: sink.Port(), TLS: "none", From: "team@example.com",
 		PublicURL: publicURL}, e.svc).Worker()
 	go func() { defer close(done); w.Run(ctx) }()
-	t.Cleanup(func() { stop(); <-done; srv.Close() })
-	return sink
+	t.Cleanup(func() { stop(); <-done })
+	return &mailbox{sink: sink}
 }
 
 var mailedLink = regexp.MustCompile(`https?://[^\s"<>]+/app/password\?token=[0-9A-Za-z]+`)
 
 // link waits for the next e-mail and returns the dashboard path of the
 // one-time link in it.
-func (s *mailSink) link(t *testing.T) string {
+func (m *mailbox) link(t *testing.T) string {
 	t.Helper()
-	select {
-	case raw := <-s.got:
-		text, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
-		m := mailedLink.Find(text)
-		if m == nil {
-			t.Fatalf("no link in the e-mail:\n%s", text)
-		}
-		u, _ := url.Parse(string(m))
-		return u.RequestURI()
-	case <-time.After(20 * time.Second):
-		t.Fatal("no e-mail arrived within 20s")
+	testenv.Until(t, m.sink.Arrived(), "the next e-mail", func() bool { return len(m.sink.Received()) > m.read })
+	raw := m.sink.Received()[m.read].Data
+	m.read++
+	text, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
+	found := mailedLink.Find(text)
+	if found == nil {
+		t.Fatalf("no link in the e-mail:\n%s", text)
 	}
-	return ""
+	u, _ := url.Parse(string(found))
+	return u.RequestURI()
 }
 
 // TestBrowserTeam drives, in headless Chromium, an owner inviting a member
