@@ -27,8 +27,7 @@ type ReportRange struct {
 // The literal event type lets SQLite use the partial index events_handed_off.
 const reportConversationSQL = `SELECT c.status, c.created_at, c.closed_at,
 	(SELECT MIN(e.created_at) FROM events e WHERE e.object_id = c.id AND e.type = 'conversation.handed_off'),
-	(SELECT MIN(m.created_at) FROM messages m WHERE m.conversation_id = c.id AND m.author_type = 'agent'),
-	c.rating_score
+	c.first_agent_at, c.rating_score
 	FROM conversations c WHERE c.mode = ? AND c.created_at >= ? AND c.created_at < ?`
 
 // ReportConversations returns the conversations created in the range.

@@ -63,3 +63,73 @@ func backfill(t *testing.T) string {
 	_, stmt, _ := strings.Cut(string(body), "INSERT INTO assistant_replies")
 	return stmt
 }
+
+// TestFirstAgentReply: migration 0024's backfill sets a conversation's
+// first agent reply from its messages, and later agent messages keep the
+// first one; visitor and assistant messages never set it.
+func TestFirstAgentReply(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	body, err := migrations.ReadFile("migrations/0024_first_agent_reply.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(body), "UPDATE conversations SET first_agent_at")
+	update, _, _ := strings.Cut(rest, ";")
+	for _, stmt := range []string{
+		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
+		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at) VALUES
+			('conv_1', 'live', 'site_1', 'handed_off', 0, 0, 0), ('conv_2', 'live', 'site_1', 'open', 0, 0, 0)`,
+		`DROP TRIGGER first_agent_reply`, // as before the migration
+		`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at) VALUES
+			('msg_1', 'live', 'conv_1', 'contact', 'Hello', 1), ('msg_2', 'live', 'conv_1', 'agent', 'Hi', 7),
+			('msg_3', 'live', 'conv_1', 'agent', 'Anything else?', 9), ('msg_4', 'live', 'conv_2', 'bot', 'Hello!', 3)`,
+		"UPDATE conversations SET first_agent_at" + update,
+	} {
+		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	first := func() map[string]any {
+		t.Helper()
+		rows, err := db.Read().query(ctx, `SELECT id, first_agent_at FROM conversations ORDER BY id`)
+		out := map[string]any{}
+		_, err = collect(rows, err, func(s interface{ Scan(...any) error }) (bool, error) {
+			var id string
+			var at *int64
+			err := s.Scan(&id, &at)
+			out[id] = nil
+			if at != nil {
+				out[id] = *at
+			}
+			return true, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": nil}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("backfilled %v, want %v", got, want)
+	}
+	// With the trigger of the migration back in place.
+	_, trigger, _ := strings.Cut(string(body), "CREATE TRIGGER first_agent_reply")
+	trigger, _, _ = strings.Cut(trigger, "END;")
+	for _, stmt := range []string{
+		"CREATE TRIGGER first_agent_reply" + trigger + "END;",
+		`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at) VALUES
+			('msg_5', 'live', 'conv_1', 'agent', 'Still there?', 11), ('msg_6', 'live', 'conv_2', 'contact', 'Hi', 12),
+			('msg_7', 'live', 'conv_2', 'agent', 'Hello', 13), ('msg_8', 'live', 'conv_2', 'agent', 'More', 14)`,
+	} {
+		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": int64(13)}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("after new messages %v, want %v", got, want)
+	}
+}
