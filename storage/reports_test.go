@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -74,12 +75,6 @@ func TestFirstAgentReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	body, err := migrations.ReadFile("migrations/0024_first_agent_reply.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(body), "UPDATE conversations SET first_agent_at")
-	update, _, _ := strings.Cut(rest, ";")
 	for _, stmt := range []string{
 		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
 		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at) VALUES
@@ -88,39 +83,19 @@ func TestFirstAgentReply(t *testing.T) {
 		`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at) VALUES
 			('msg_1', 'live', 'conv_1', 'contact', 'Hello', 1), ('msg_2', 'live', 'conv_1', 'agent', 'Hi', 7),
 			('msg_3', 'live', 'conv_1', 'agent', 'Anything else?', 9), ('msg_4', 'live', 'conv_2', 'bot', 'Hello!', 3)`,
-		"UPDATE conversations SET first_agent_at" + update,
+		migrationStatement(t, "0024_first_agent_reply.sql", "UPDATE conversations SET first_agent_at", ";"),
 	} {
 		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
-	first := func() map[string]any {
-		t.Helper()
-		rows, err := db.Read().query(ctx, `SELECT id, first_agent_at FROM conversations ORDER BY id`)
-		out := map[string]any{}
-		_, err = collect(rows, err, func(s interface{ Scan(...any) error }) (bool, error) {
-			var id string
-			var at *int64
-			err := s.Scan(&id, &at)
-			out[id] = nil
-			if at != nil {
-				out[id] = *at
-			}
-			return true, err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	first := func() map[string]any { return columnByID(t, db, "first_agent_at") }
 	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": nil}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("backfilled %v, want %v", got, want)
 	}
 	// With the trigger of the migration back in place.
-	_, trigger, _ := strings.Cut(string(body), "CREATE TRIGGER first_agent_reply")
-	trigger, _, _ = strings.Cut(trigger, "END;")
 	for _, stmt := range []string{
-		"CREATE TRIGGER first_agent_reply" + trigger + "END;",
+		migrationStatement(t, "0024_first_agent_reply.sql", "CREATE TRIGGER first_agent_reply", "END;"),
 		`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at) VALUES
 			('msg_5', 'live', 'conv_1', 'agent', 'Still there?', 11), ('msg_6', 'live', 'conv_2', 'contact', 'Hi', 12),
 			('msg_7', 'live', 'conv_2', 'agent', 'Hello', 13), ('msg_8', 'live', 'conv_2', 'agent', 'More', 14)`,
@@ -132,4 +107,86 @@ func TestFirstAgentReply(t *testing.T) {
 	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": int64(13)}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("after new messages %v, want %v", got, want)
 	}
+}
+
+// TestFirstHandOff: migration 0025's backfill sets a conversation's first
+// hand-off from its events, and a later hand-off keeps the first one.
+func TestFirstHandOff(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	event := func(seq int, typ, object string, at int) string {
+		return fmt.Sprintf(`(%d, 'evt_%d', 'live', '%s', '%s', '{}', %d)`, seq, seq, typ, object, at)
+	}
+	for _, stmt := range []string{
+		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
+		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at) VALUES
+			('conv_1', 'live', 'site_1', 'handed_off', 0, 0, 0), ('conv_2', 'live', 'site_1', 'open', 0, 0, 0)`,
+		`DROP TRIGGER first_handoff`, // as before the migration
+		`INSERT INTO events (seq, id, mode, type, object_id, data, created_at) VALUES ` + strings.Join([]string{
+			event(1, "conversation.created", "conv_1", 1), event(2, "conversation.handed_off", "conv_1", 5),
+			event(3, "conversation.handed_off", "conv_1", 8), event(4, "conversation.created", "conv_2", 2)}, ", "),
+		migrationStatement(t, "0025_first_handoff.sql", "UPDATE conversations SET handed_off_at", ";"),
+	} {
+		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if got, want := columnByID(t, db, "handed_off_at"), map[string]any{"conv_1": int64(5), "conv_2": nil}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("backfilled %v, want %v", got, want)
+	}
+	for _, stmt := range []string{
+		migrationStatement(t, "0025_first_handoff.sql", "CREATE TRIGGER first_handoff", "END;"),
+		`INSERT INTO events (seq, id, mode, type, object_id, data, created_at) VALUES ` + strings.Join([]string{
+			event(5, "conversation.handed_off", "conv_1", 11), event(6, "conversation.handed_off", "conv_2", 12),
+			event(7, "conversation.handed_off", "conv_2", 13), event(8, "message.created", "conv_2", 14)}, ", "),
+	} {
+		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if got, want := columnByID(t, db, "handed_off_at"), map[string]any{"conv_1": int64(5), "conv_2": int64(12)}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("after new events %v, want %v", got, want)
+	}
+}
+
+// migrationStatement is the statement of a migration file that starts with
+// start, through end.
+func migrationStatement(t *testing.T, file, start, end string) string {
+	t.Helper()
+	body, err := migrations.ReadFile("migrations/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(body), start)
+	stmt, _, ok2 := strings.Cut(rest, end)
+	if !ok || !ok2 {
+		t.Fatalf("%s holds no %q…%q", file, start, end)
+	}
+	return start + stmt + end
+}
+
+// columnByID reads one integer column of every conversation, by id (nil
+// for NULL).
+func columnByID(t *testing.T, db *DB, column string) map[string]any {
+	t.Helper()
+	rows, err := db.Read().query(context.Background(), `SELECT id, `+column+` FROM conversations ORDER BY id`)
+	out := map[string]any{}
+	_, err = collect(rows, err, func(s interface{ Scan(...any) error }) (bool, error) {
+		var id string
+		var at *int64
+		err := s.Scan(&id, &at)
+		out[id] = nil
+		if at != nil {
+			out[id] = *at
+		}
+		return true, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
