@@ -47,7 +47,7 @@ func (q *Q) Search(ctx context.Context, mode support.Mode, match, typ string, of
 				WHEN 'conversation' THEN (SELECT subject FROM conversations WHERE id = b.target_id)
 				WHEN 'ticket' THEN (SELECT subject FROM tickets WHERE id = b.target_id)
 				ELSE (SELECT COALESCE(name, email) FROM contacts WHERE id = b.target_id) END, ''),
-			(SELECT snippet(search_text, 0, '', '', '…', 16) FROM search_text WHERE search_text MATCH ?1 AND rowid = b.doc),
+			(SELECT trim(snippet(search_text, 0, '', '', '…', 16)) FROM search_text WHERE search_text MATCH ?1 AND rowid = b.doc),
 			COALESCE(CASE b.type
 				WHEN 'conversation' THEN (SELECT created_at FROM conversations WHERE id = b.target_id)
 				WHEN 'ticket' THEN (SELECT created_at FROM tickets WHERE id = b.target_id)

@@ -137,6 +137,12 @@ func TestSearch(t *testing.T) {
 	if r["title"] == "" || !strings.Contains(r["snippet"].(string), "Canada") {
 		t.Errorf("result: %v", r)
 	}
+	e.test("POST", "/v1/tickets", map[string]any{"subject": "Lost kettle", "contact_id": e.contact("kay@example.com")}).ok(t, 201)
+	e.searchIndexed()
+	// A ticket with no description: its subject, nothing after it.
+	if r := e.test("GET", "/v1/search?q=kettle", nil).ok(t, 200)["data"].([]any)[0].(map[string]any); r["snippet"] != "Lost kettle" {
+		t.Errorf("snippet %q, want %q", r["snippet"], "Lost kettle")
+	}
 
 	e.test("GET", "/v1/search", nil).fails(t, 400, "parameter_missing", "q")
 	e.test("GET", "/v1/search?q=%20%21%3F", nil).fails(t, 400, "parameter_invalid", "q")
