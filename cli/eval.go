@@ -73,7 +73,11 @@ func runEval(ctx context.Context, out io.Writer, f evalFlags, cases []assistant.
 		}
 		fmt.Fprintf(out, "%-8s %s\n", tally.Add(c, a.Known, a.Cited()), c.Q)
 		for i, s := range a.Sources {
-			fmt.Fprintf(out, "         %d. %s <%s> %.2f\n", i+1, s.Title, s.URL, s.Score)
+			where := "" // a text source has no URL
+			if s.URL != "" {
+				where = " <" + s.URL + ">"
+			}
+			fmt.Fprintf(out, "         %d. %s%s %.2f\n", i+1, s.Title, where, s.Score)
 		}
 	}
 	fmt.Fprintln(out, tally.String())

@@ -30,10 +30,13 @@ func TestEvalScoresARunningServer(t *testing.T) {
 	if code != 0 || last(out) != "any-source 1/2, first-source 1/2, abstain 1/1" {
 		t.Fatalf("eval: exit %d, stderr %q\n%s", code, errOut, out)
 	}
-	for _, want := range []string{"first    When is the shop open?", "Opening hours <", "abstain  Do you sell bicycles?", "miss     Do you deliver to Norway?"} {
+	for _, want := range []string{"first    When is the shop open?", "1. Opening hours 1.00", "abstain  Do you sell bicycles?", "miss     Do you deliver to Norway?"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "<>") {
+		t.Errorf("a text source's empty URL is printed:\n%s", out)
 	}
 	// Below a minimum: exit status 1, the summary still printed last.
 	code, out, errOut = in.run("eval", file, "--key", key, "--url", "http://"+in.addr, "--min-any", "0.9")
