@@ -50,6 +50,9 @@ func TestRelevantAsksMoreOfQuestionsAboutTheTeam(t *testing.T) {
 		{"What are your opening hours?", about, 1},
 		{"How much does the setup cost?", half, 0},
 		{"How do I get a refund?", about, 1},
+		{"How do I cancel my order?", half, 0},
+		{"Where is my parcel?", half, 0},
+		{"How do I put the steps in order?", half, 1}, // an order of things, not a purchase
 	} {
 		if got := assistant.Relevant(c.q, c.found); len(got) != c.cited {
 			t.Errorf("%q with match %.1f: %d cited, want %d", c.q, c.found[0].Match, len(got), c.cited)

@@ -96,7 +96,8 @@ const MinMatchTeam = 0.6
 var (
 	aboutTeam = regexp.MustCompile(`\b(your|yours|from you)\b|\b(do|can|will|are|could|would) you\b|` +
 		`\b(prices?|pricing|costs?|fees?|refunds?|subscriptions?|billing|invoices?|discounts?|coupons?|` +
-		`warranty|shipping|ship|delivery|phone|offices?|hours|purchased?|bought|buy|payments?)\b`)
+		`warranty|shipping|ship|delivery|phone|offices?|hours|purchased?|bought|buy|payments?|` +
+		`parcels?|shipments?|tracking number|my orders?)\b`)
 	howDoYou = regexp.MustCompile(`\bhow (do|can|would|could|will) you\b`)
 )
 
