@@ -150,14 +150,19 @@ func (s *Service) wake(kinds storage.Queue) {
 	s.mu.Unlock()
 }
 
-// emit records an event about obj in the caller's transaction.
+// emit records an event about obj in the caller's transaction, with the
+// notifications it calls for (notifyOn).
 func (s *Service) emit(ctx context.Context, q *storage.Q, mode support.Mode, typ, objectID string, obj any, at support.Timestamp) error {
 	data, err := marshal(obj) // as the API writes it, so webhooks carry the same bytes
 	if err != nil {
 		return err
 	}
-	return q.InsertEvent(ctx, &support.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
+	err = q.InsertEvent(ctx, &support.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
 		Data: data, CreatedAt: at})
+	if err != nil {
+		return err
+	}
+	return s.notifyOn(ctx, q, mode, typ, obj, at)
 }
 
 // Event types (docs/api.md, Events).

@@ -91,6 +91,17 @@ func fanoutPosition(ctx context.Context, q *storage.Q) (int64, error) {
 	return seqSetting(ctx, q, fanoutKey)
 }
 
+// seqSetting reads an event position kept in the settings (0: none yet).
+func seqSetting(ctx context.Context, q *storage.Q, key string) (int64, error) {
+	v, err := q.Setting(ctx, key)
+	if isNotFound(err) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
 func subscribed(e *support.WebhookEndpoint, typ string) bool {
 	return slices.Contains(e.Events, eventAll) || slices.Contains(e.Events, typ)
 }

@@ -5,37 +5,40 @@ import (
 	"database/sql"
 )
 
-// searchSources are the texts search finds, each as (id, mode, type,
-// target_id, created_at, body) read from its own table: a message or note
-// finds its conversation, a ticket or comment its ticket, a contact itself.
-var searchSources = []string{
-	`SELECT id, mode, 'conversation' AS type, conversation_id AS target_id, created_at, body FROM messages`,
-	`SELECT id, mode, 'conversation' AS type, conversation_id AS target_id, created_at, body FROM notes`,
-	`SELECT id, mode, 'ticket' AS type, id AS target_id, created_at,
-		subject || ' ' || COALESCE(description, '') AS body FROM tickets`,
-	`SELECT id, mode, 'ticket' AS type, ticket_id AS target_id, created_at, body FROM ticket_comments`,
-	`SELECT id, mode, 'contact' AS type, id AS target_id, created_at,
-		COALESCE(name, '') || ' ' || COALESCE(email, '') AS body FROM contacts`,
+// searchSources are the texts search finds, by the table the queue names,
+// each as (id, mode, type, target_id, created_at, body) read from that
+// table: a message or note finds its conversation, a ticket or comment its
+// ticket, a contact itself.
+var searchSources = []struct{ table, text string }{
+	{"messages", `SELECT id, mode, 'conversation' AS type, conversation_id AS target_id, created_at, body FROM messages`},
+	{"notes", `SELECT id, mode, 'conversation' AS type, conversation_id AS target_id, created_at, body FROM notes`},
+	{"tickets", `SELECT id, mode, 'ticket' AS type, id AS target_id, created_at,
+		subject || ' ' || COALESCE(description, '') AS body FROM tickets`},
+	{"ticket_comments", `SELECT id, mode, 'ticket' AS type, ticket_id AS target_id, created_at, body FROM ticket_comments`},
+	{"contacts", `SELECT id, mode, 'contact' AS type, id AS target_id, created_at,
+		COALESCE(name, '') || ' ' || COALESCE(email, '') AS body FROM contacts`},
 }
 
 // searchIndexSQL are the statements that index the queued texts up to
-// seq ?1 and take them off the queue. Each text is read as it is now, so a
-// text deleted since it was queued indexes nothing and one rewritten
-// (erased) indexes its new words only. A text queued twice is indexed
-// once; a document keeps its number, so rowid order stays write order.
+// seq ?1 and take them off the queue. Each text is looked up in the table
+// the queue names and read as it is now, so a text deleted since it was
+// queued indexes nothing and one rewritten (erased) indexes its new words
+// only. A text queued twice is indexed once; a document keeps its number,
+// so rowid order stays write order.
 var searchIndexSQL = func() []string {
-	queued := `(SELECT DISTINCT source_id FROM search_queue WHERE seq <= ?1)`
 	docs, text := "", ""
 	for i, src := range searchSources {
 		if i > 0 {
 			docs += " UNION ALL "
 			text += " UNION ALL "
 		}
+		queued := `(SELECT DISTINCT source_id FROM search_queue WHERE seq <= ?1 AND source = '` + src.table + `')`
 		// CROSS JOIN: the few queued ids lead, each text is looked up by id.
 		docs += `SELECT q.seq, s.id, s.mode, s.type, s.target_id, s.created_at
-			FROM search_queue q CROSS JOIN (` + src + `) s ON s.id = q.source_id WHERE q.seq <= ?1`
+			FROM search_queue q CROSS JOIN (` + src.text + `) s ON s.id = q.source_id
+			WHERE q.seq <= ?1 AND q.source = '` + src.table + `'`
 		text += `SELECT d.doc, s.body FROM ` + queued + ` q CROSS JOIN search_docs d ON d.source_id = q.source_id
-			CROSS JOIN (` + src + `) s ON s.id = q.source_id`
+			CROSS JOIN (` + src.text + `) s ON s.id = q.source_id`
 	}
 	return []string{
 		`INSERT OR IGNORE INTO search_docs (source_id, mode, type, target_id, created_at)

@@ -33,12 +33,12 @@ func (q *Q) VisitorSeenAt(ctx context.Context, conversationID string) (support.T
 }
 
 // OweVisitorAlert makes a conversation's alert due at due, unless one is
-// due already (the earlier unseen message sets the time). A conversation
-// deleted meanwhile is owed nothing.
+// due already (the earlier unseen message sets the time; the row is then
+// left unwritten). A conversation deleted meanwhile is owed nothing.
 func (q *Q) OweVisitorAlert(ctx context.Context, conversationID string, mode support.Mode, due support.Timestamp) error {
 	_, err := q.exec(ctx, `INSERT INTO visitor_alerts (conversation_id, mode, due_at)
 		SELECT id, ?, ? FROM conversations WHERE id = ? AND true
-		ON CONFLICT (conversation_id) DO UPDATE SET due_at = COALESCE(due_at, excluded.due_at)`,
+		ON CONFLICT (conversation_id) DO UPDATE SET due_at = excluded.due_at WHERE due_at IS NULL`,
 		mode, due, conversationID)
 	return err
 }
