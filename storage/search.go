@@ -6,10 +6,11 @@ import (
 	"chatsvc/support"
 )
 
-// SearchWindow is how many of a query's newest matching texts are ranked.
-// FTS5 walks its matches newest first and stops there (search_text is the
-// outer loop: CROSS JOIN keeps SQLite from reordering it), so a word found
-// in a million messages costs about as much as one found in a thousand.
+// SearchWindow is how many of a query's newest matching messages, and of
+// its newest other matching texts, are ranked. FTS5 walks its matches
+// newest first and stops there (the full-text table is the outer loop:
+// CROSS JOIN keeps SQLite from reordering it), so a word found in a million
+// messages costs about as much as one found in a thousand.
 const SearchWindow = 1000
 
 // Search ranks the texts of a mode that match an FTS5 query among its
@@ -27,19 +28,24 @@ const SearchWindow = 1000
 // the count and the length from the text FTS5 reads anyway.
 func (q *Q) Search(ctx context.Context, mode support.Mode, match, typ string, offset, limit int) ([]*support.SearchResult, error) {
 	rows, err := q.query(ctx, `WITH hits AS MATERIALIZED (
-			SELECT d.doc, d.type, d.target_id, highlight(search_text, 0, char(1), '') AS marked
-			FROM search_text CROSS JOIN search_docs d ON d.doc = search_text.rowid
-			WHERE search_text MATCH ?1 AND d.mode = ?2 AND (?3 = '' OR d.type = ?3)
-			ORDER BY search_text.rowid DESC LIMIT ?6
+			SELECT * FROM (SELECT 0 AS src, d.doc, d.type, d.target_id, highlight(search_text, 0, char(1), '') AS marked
+				FROM search_text CROSS JOIN search_docs d ON d.doc = search_text.rowid
+				WHERE search_text MATCH ?1 AND d.mode = ?2 AND (?3 = '' OR d.type = ?3)
+				ORDER BY search_text.rowid DESC LIMIT ?6)
+			UNION ALL
+			SELECT * FROM (SELECT 1 AS src, m.rowid, 'conversation', m.conversation_id, highlight(search_messages, 0, char(1), '')
+				FROM search_messages CROSS JOIN messages m ON m.rowid = search_messages.rowid
+				WHERE search_messages MATCH ?1 AND m.mode = ?2 AND ?3 IN ('', 'conversation')
+				ORDER BY search_messages.rowid DESC LIMIT ?6)
 		), counted AS (
-			SELECT doc, type, target_id, length(marked) - length(replace(marked, char(1), '')) AS tf,
+			SELECT src, doc, type, target_id, length(marked) - length(replace(marked, char(1), '')) AS tf,
 				length(marked) AS len FROM hits
 		), scored AS (
 			-- BM25's k1 = 1.2 and b = 0.75.
-			SELECT doc, type, target_id, tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / AVG(len) OVER ())) AS score
+			SELECT src, doc, type, target_id, tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / AVG(len) OVER ())) AS score
 			FROM counted
 		), best AS (
-			SELECT doc, type, target_id, MAX(score) AS score FROM scored GROUP BY type, target_id
+			SELECT src, doc, type, target_id, MAX(score) AS score FROM scored GROUP BY type, target_id
 			ORDER BY score DESC, target_id LIMIT ?4 OFFSET ?5
 		)
 		SELECT b.type, b.target_id,
@@ -47,7 +53,11 @@ func (q *Q) Search(ctx context.Context, mode support.Mode, match, typ string, of
 				WHEN 'conversation' THEN (SELECT subject FROM conversations WHERE id = b.target_id)
 				WHEN 'ticket' THEN (SELECT subject FROM tickets WHERE id = b.target_id)
 				ELSE (SELECT COALESCE(name, email) FROM contacts WHERE id = b.target_id) END, ''),
-			(SELECT trim(snippet(search_text, 0, '', '', '…', 16)) FROM search_text WHERE search_text MATCH ?1 AND rowid = b.doc),
+			CASE b.src
+				WHEN 1 THEN (SELECT trim(snippet(search_messages, 0, '', '', '…', 16)) FROM search_messages
+					WHERE search_messages MATCH ?1 AND rowid = b.doc)
+				ELSE (SELECT trim(snippet(search_text, 0, '', '', '…', 16)) FROM search_text
+					WHERE search_text MATCH ?1 AND rowid = b.doc) END,
 			COALESCE(CASE b.type
 				WHEN 'conversation' THEN (SELECT created_at FROM conversations WHERE id = b.target_id)
 				WHEN 'ticket' THEN (SELECT created_at FROM tickets WHERE id = b.target_id)

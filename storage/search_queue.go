@@ -5,12 +5,12 @@ import (
 	"database/sql"
 )
 
-// searchSources are the texts search finds, by the table the queue names,
-// each as (id, mode, type, target_id, created_at, body) read from that
-// table: a message or note finds its conversation, a ticket or comment its
-// ticket, a contact itself.
+// searchSources are the texts search finds through the queue, by the table
+// it names, each as (id, mode, type, target_id, created_at, body) read from
+// that table: a note finds its conversation, a ticket or comment its
+// ticket, a contact itself. Messages have a table of their own
+// (search_messages), indexed by rowid.
 var searchSources = []struct{ table, text string }{
-	{"messages", `SELECT id, mode, 'conversation' AS type, conversation_id AS target_id, created_at, body FROM messages`},
 	{"notes", `SELECT id, mode, 'conversation' AS type, conversation_id AS target_id, created_at, body FROM notes`},
 	{"tickets", `SELECT id, mode, 'ticket' AS type, id AS target_id, created_at,
 		subject || ' ' || COALESCE(description, '') AS body FROM tickets`},
@@ -48,26 +48,49 @@ var searchIndexSQL = func() []string {
 	}
 }()
 
-// IndexSearchQueue moves up to n of the oldest queued texts into the search
-// tables and reports how many it took off the queue.
+// IndexSearchQueue indexes up to n of the oldest queued texts and up to n
+// messages not yet in search_messages, and reports how many it indexed.
 func (q *Q) IndexSearchQueue(ctx context.Context, n int) (int, error) {
+	messages, err := q.indexMessages(ctx, n)
+	if err != nil {
+		return 0, err
+	}
 	var last sql.NullInt64
 	var count int
 	if err := q.row(ctx, `SELECT MAX(seq), COUNT(*) FROM (SELECT seq FROM search_queue ORDER BY seq LIMIT ?)`, n).
 		Scan(&last, &count); err != nil || count == 0 {
-		return 0, err
+		return messages, err
 	}
 	for _, stmt := range searchIndexSQL {
 		if _, err := q.exec(ctx, stmt, last.Int64); err != nil {
 			return 0, err
 		}
 	}
-	return count, nil
+	return messages + count, nil
+}
+
+// indexMessages indexes up to n messages after the search position, in
+// rowid order (the order they were written in), and moves the position.
+func (q *Q) indexMessages(ctx context.Context, n int) (int, error) {
+	var top sql.NullInt64
+	var count int
+	if err := q.row(ctx, `SELECT MAX(rowid), COUNT(*) FROM (SELECT rowid FROM messages
+		WHERE rowid > (SELECT last FROM search_positions WHERE name = 'messages') ORDER BY rowid LIMIT ?)`, n).
+		Scan(&top, &count); err != nil || count == 0 {
+		return 0, err
+	}
+	if _, err := q.exec(ctx, `INSERT INTO search_messages (rowid, body) SELECT rowid, body FROM messages
+		WHERE rowid > (SELECT last FROM search_positions WHERE name = 'messages') AND rowid <= ? ORDER BY rowid`, top.Int64); err != nil {
+		return 0, err
+	}
+	_, err := q.exec(ctx, `UPDATE search_positions SET last = ? WHERE name = 'messages'`, top.Int64)
+	return count, err
 }
 
 // SearchQueued reports whether texts wait to be indexed.
 func (q *Q) SearchQueued(ctx context.Context) (bool, error) {
 	var queued bool
-	err := q.row(ctx, `SELECT EXISTS (SELECT 1 FROM search_queue)`).Scan(&queued)
+	err := q.row(ctx, `SELECT EXISTS (SELECT 1 FROM search_queue) OR EXISTS (SELECT 1 FROM messages
+		WHERE rowid > (SELECT last FROM search_positions WHERE name = 'messages'))`).Scan(&queued)
 	return queued, err
 }
