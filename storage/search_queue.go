@@ -72,18 +72,21 @@ func (q *Q) IndexSearchQueue(ctx context.Context, n int) (int, error) {
 // indexMessages indexes up to n messages after the search position, in
 // rowid order (the order they were written in), and moves the position.
 func (q *Q) indexMessages(ctx context.Context, n int) (int, error) {
-	var top sql.NullInt64
+	var from int64
+	if err := q.row(ctx, `SELECT last FROM search_positions WHERE name = 'messages'`).Scan(&from); err != nil {
+		return 0, err
+	}
+	var to sql.NullInt64
 	var count int
-	if err := q.row(ctx, `SELECT MAX(rowid), COUNT(*) FROM (SELECT rowid FROM messages
-		WHERE rowid > (SELECT last FROM search_positions WHERE name = 'messages') ORDER BY rowid LIMIT ?)`, n).
-		Scan(&top, &count); err != nil || count == 0 {
+	if err := q.row(ctx, `SELECT MAX(rowid), COUNT(*) FROM (SELECT rowid FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?)`,
+		from, n).Scan(&to, &count); err != nil || count == 0 {
 		return 0, err
 	}
 	if _, err := q.exec(ctx, `INSERT INTO search_messages (rowid, body) SELECT rowid, body FROM messages
-		WHERE rowid > (SELECT last FROM search_positions WHERE name = 'messages') AND rowid <= ? ORDER BY rowid`, top.Int64); err != nil {
+		WHERE rowid > ? AND rowid <= ? ORDER BY rowid`, from, to.Int64); err != nil {
 		return 0, err
 	}
-	_, err := q.exec(ctx, `UPDATE search_positions SET last = ? WHERE name = 'messages'`, top.Int64)
+	_, err := q.exec(ctx, `UPDATE search_positions SET last = ? WHERE name = 'messages'`, to.Int64)
 	return count, err
 }
 
