@@ -162,6 +162,11 @@ func (s *Service) emit(ctx context.Context, q *storage.Q, mode support.Mode, typ
 	if err != nil {
 		return err
 	}
+	if typ == EventConversationHandedOff {
+		if err := q.HandedOff(ctx, objectID, at); err != nil {
+			return err
+		}
+	}
 	return s.notifyOn(ctx, q, mode, typ, obj, at)
 }
 

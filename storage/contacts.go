@@ -28,7 +28,7 @@ func (q *Q) InsertContact(ctx context.Context, c *support.Contact, emailNorm *st
 	_, err := q.exec(ctx, `INSERT INTO contacts (`+contactCols+`, email_norm, active_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Mode, c.Email, c.Name, c.Phone, c.ExternalID, toJSON(c.Attributes), c.LastSeenAt,
 		c.CreatedAt, c.UpdatedAt, emailNorm, c.ActiveAt())
-	return conflict(err)
+	return q.queueSearch(ctx, conflict(err), "contacts", c.ID)
 }
 
 // UpdateContact writes every mutable field of c; ErrConflict as InsertContact.

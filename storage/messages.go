@@ -35,6 +35,14 @@ func (q *Q) InsertMessage(ctx context.Context, m *support.Message) error {
 	_, err := q.exec(ctx, `INSERT INTO messages (`+messageCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
 		m.ID, m.Mode, m.ConversationID, m.Author.Type, m.Author.ID, m.Author.Name, m.Body,
 		toJSON(atts), toJSON(srcs), m.CreatedAt)
+	if err != nil || m.Author.Type != support.AuthorAgent {
+		return err
+	}
+	// The reports read a conversation's first agent reply from the
+	// conversation. Only the first one writes the column, so the report
+	// index changes once per conversation.
+	_, err = q.exec(ctx, `UPDATE conversations SET first_agent_at = ? WHERE id = ? AND first_agent_at IS NULL`,
+		m.CreatedAt, m.ConversationID)
 	return err
 }
 
@@ -54,7 +62,7 @@ func (q *Q) Messages(ctx context.Context, conversationID string, p Page) ([]*sup
 func (q *Q) InsertNote(ctx context.Context, n *support.Note) error {
 	_, err := q.exec(ctx, `INSERT INTO notes (id, mode, conversation_id, author_id, body, created_at) VALUES (?,?,?,?,?,?)`,
 		n.ID, n.Mode, n.ConversationID, n.AuthorID, n.Body, n.CreatedAt)
-	return err
+	return q.queueSearch(ctx, err, "notes", n.ID)
 }
 
 // Notes lists a conversation's internal notes oldest first.

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"chatsvc/support"
 )
 
 // TestReportsBackfill runs migration 0014's backfill over an assistant's
@@ -66,8 +68,9 @@ func backfill(t *testing.T) string {
 }
 
 // TestFirstAgentReply: migration 0024's backfill sets a conversation's
-// first agent reply from its messages, and later agent messages keep the
-// first one; visitor and assistant messages never set it.
+// first agent reply from its messages, and later agent messages, stored by
+// InsertMessage, keep the first one; visitor and assistant messages never
+// set it.
 func TestFirstAgentReply(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open(ctx, t.TempDir())
@@ -79,7 +82,6 @@ func TestFirstAgentReply(t *testing.T) {
 		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
 		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at) VALUES
 			('conv_1', 'live', 'site_1', 'handed_off', 0, 0, 0), ('conv_2', 'live', 'site_1', 'open', 0, 0, 0)`,
-		`DROP TRIGGER first_agent_reply`, // as before the migration
 		`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at) VALUES
 			('msg_1', 'live', 'conv_1', 'contact', 'Hello', 1), ('msg_2', 'live', 'conv_1', 'agent', 'Hi', 7),
 			('msg_3', 'live', 'conv_1', 'agent', 'Anything else?', 9), ('msg_4', 'live', 'conv_2', 'bot', 'Hello!', 3)`,
@@ -93,18 +95,19 @@ func TestFirstAgentReply(t *testing.T) {
 	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": nil}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("backfilled %v, want %v", got, want)
 	}
-	// With the trigger of the migration back in place.
-	for _, stmt := range []string{
-		migrationStatement(t, "0024_first_agent_reply.sql", "CREATE TRIGGER first_agent_reply", "END;"),
-		`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at) VALUES
-			('msg_5', 'live', 'conv_1', 'agent', 'Still there?', 11), ('msg_6', 'live', 'conv_2', 'contact', 'Hi', 12),
-			('msg_7', 'live', 'conv_2', 'agent', 'Hello', 13), ('msg_8', 'live', 'conv_2', 'agent', 'More', 14)`,
-	} {
-		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
+	for i, m := range []struct {
+		conv, author string
+		at           support.Timestamp
+	}{{"conv_1", "agent", 11}, {"conv_2", "contact", 12}, {"conv_2", "bot", 13}, {"conv_2", "agent", 14}, {"conv_2", "agent", 15}} {
+		err := db.Write(ctx, func(q *Q) error {
+			return q.InsertMessage(ctx, &support.Message{ID: fmt.Sprintf("msg_%d", 5+i), Mode: "live",
+				ConversationID: m.conv, Author: support.Author{Type: m.author}, Body: "Hi", CreatedAt: m.at})
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
-	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": int64(13)}; !reflect.DeepEqual(got, want) {
+	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": int64(14)}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("after new messages %v, want %v", got, want)
 	}
 }
@@ -125,7 +128,6 @@ func TestFirstHandOff(t *testing.T) {
 		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
 		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at) VALUES
 			('conv_1', 'live', 'site_1', 'handed_off', 0, 0, 0), ('conv_2', 'live', 'site_1', 'open', 0, 0, 0)`,
-		`DROP TRIGGER first_handoff`, // as before the migration
 		`INSERT INTO events (seq, id, mode, type, object_id, data, created_at) VALUES ` + strings.Join([]string{
 			event(1, "conversation.created", "conv_1", 1), event(2, "conversation.handed_off", "conv_1", 5),
 			event(3, "conversation.handed_off", "conv_1", 8), event(4, "conversation.created", "conv_2", 2)}, ", "),
@@ -138,18 +140,16 @@ func TestFirstHandOff(t *testing.T) {
 	if got, want := columnByID(t, db, "handed_off_at"), map[string]any{"conv_1": int64(5), "conv_2": nil}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("backfilled %v, want %v", got, want)
 	}
-	for _, stmt := range []string{
-		migrationStatement(t, "0025_first_handoff.sql", "CREATE TRIGGER first_handoff", "END;"),
-		`INSERT INTO events (seq, id, mode, type, object_id, data, created_at) VALUES ` + strings.Join([]string{
-			event(5, "conversation.handed_off", "conv_1", 11), event(6, "conversation.handed_off", "conv_2", 12),
-			event(7, "conversation.handed_off", "conv_2", 13), event(8, "message.created", "conv_2", 14)}, ", "),
-	} {
-		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
+	for _, h := range []struct {
+		conv string
+		at   support.Timestamp
+	}{{"conv_1", 11}, {"conv_2", 12}, {"conv_2", 13}} {
+		if err := db.Write(ctx, func(q *Q) error { return q.HandedOff(ctx, h.conv, h.at) }); err != nil {
+			t.Fatal(err)
 		}
 	}
 	if got, want := columnByID(t, db, "handed_off_at"), map[string]any{"conv_1": int64(5), "conv_2": int64(12)}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("after new events %v, want %v", got, want)
+		t.Fatalf("after new hand-offs %v, want %v", got, want)
 	}
 }
 

@@ -19,6 +19,18 @@ var searchSources = []struct{ table, text string }{
 		COALESCE(name, '') || ' ' || COALESCE(email, '') AS body FROM contacts`},
 }
 
+// queueSearch queues a newly inserted text of table for the search-index
+// worker, unless its insert failed (err). It is written here rather than
+// by a trigger: a table with an INSERT trigger costs every insert into it
+// a statement journal.
+func (q *Q) queueSearch(ctx context.Context, err error, table, id string) error {
+	if err != nil {
+		return err
+	}
+	_, err = q.exec(ctx, `INSERT INTO search_queue (source_id, source) VALUES (?, ?)`, id, table)
+	return err
+}
+
 // searchIndexSQL are the statements that index the queued texts up to
 // seq ?1 and take them off the queue. Each text is looked up in the table
 // the queue names and read as it is now, so a text deleted since it was

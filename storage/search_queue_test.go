@@ -36,8 +36,13 @@ func TestSearchIndexLooksTextsUp(t *testing.T) {
 func TestSearchQueueSourceBackfill(t *testing.T) {
 	ctx := context.Background()
 	db := activityDB(t, 1)
+	err := db.Write(ctx, func(q *Q) error {
+		return q.InsertNote(ctx, &support.Note{ID: "note_a", Mode: "test", ConversationID: "conv_0", Body: "Where is my parcel", CreatedAt: 5})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, stmt := range []string{
-		`INSERT INTO notes (id, mode, conversation_id, body, created_at) VALUES ('note_a', 'test', 'conv_0', 'Where is my parcel', 5)`,
 		`UPDATE search_queue SET source = NULL`, // as queued before the migration
 		`INSERT INTO search_queue (source_id) VALUES ('note_gone')`,
 	} {

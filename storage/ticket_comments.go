@@ -28,7 +28,7 @@ func (q *Q) InsertTicketComment(ctx context.Context, c *support.TicketComment) e
 	_, err := q.exec(ctx, `INSERT INTO ticket_comments (`+ticketCommentCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Mode, c.TicketID, c.Author.Type, c.Author.ID, c.Author.Name, c.Body, c.Public, toJSON(files), c.Via,
 		c.CreatedAt)
-	if err != nil {
+	if err := q.queueSearch(ctx, err, "ticket_comments", c.ID); err != nil {
 		return err
 	}
 	for _, f := range c.Files {

@@ -39,7 +39,7 @@ func (q *Q) InsertTicket(ctx context.Context, t *support.Ticket) error {
 	_, err := q.exec(ctx, `INSERT INTO tickets (`+ticketCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		t.ID, t.Mode, t.Number, t.Subject, t.Description, t.Status, t.Priority, t.ContactID, t.ConversationID,
 		t.AssigneeID, tagsJSON(t.Tags), toJSON(t.Metadata), t.CreatedAt, t.UpdatedAt, t.SolvedAt)
-	if err != nil {
+	if err := q.queueSearch(ctx, err, "tickets", t.ID); err != nil {
 		return err
 	}
 	return q.insertTags(ctx, t)
