@@ -42,3 +42,11 @@ func (q *Q) CountMessage(ctx context.Context, mode support.Mode, id string, at s
 		WHERE id = ? AND mode = ? AND status = ?`, to, at, at, id, mode, from)
 	return affected(res, err)
 }
+
+// HandedOff keeps the time of a conversation's first hand-off to a person
+// on the conversation, where the reports read it; later hand-offs leave it.
+func (q *Q) HandedOff(ctx context.Context, conversationID string, at support.Timestamp) error {
+	_, err := q.exec(ctx, `UPDATE conversations SET handed_off_at = ? WHERE id = ? AND handed_off_at IS NULL`,
+		at, conversationID)
+	return err
+}

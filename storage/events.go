@@ -27,14 +27,6 @@ func (q *Q) InsertEvent(ctx context.Context, e *support.Event) error {
 	return err
 }
 
-// HandedOff keeps the time of a conversation's first hand-off to a person
-// on the conversation, where the reports read it; later hand-offs leave it.
-func (q *Q) HandedOff(ctx context.Context, conversationID string, at support.Timestamp) error {
-	_, err := q.exec(ctx, `UPDATE conversations SET handed_off_at = ? WHERE id = ? AND handed_off_at IS NULL`,
-		at, conversationID)
-	return err
-}
-
 // EventsOf lists the events of one object, oldest first.
 func (q *Q) EventsOf(ctx context.Context, objectID string) ([]*support.Event, error) {
 	rows, err := q.query(ctx, `SELECT `+eventCols+` FROM events WHERE object_id = ? ORDER BY seq`, objectID)
