@@ -85,7 +85,7 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode support.Mode, convI
 		// off a waiting one. Only when that fails is the reason looked up.
 		err := memberErr
 		if err == nil {
-			err = q.CountMessage(ctx, mode, convID, now, StatusWaiting, StatusHandedOff, StatusClosed, StatusOpen)
+			err = q.CountAgentMessage(ctx, mode, convID, now, StatusWaiting, StatusHandedOff, StatusClosed, StatusOpen)
 		}
 		if errors.Is(err, storage.ErrNotFound) {
 			c, why := agentMessageAllowed(ctx, q, mode, convID, in, memberErr)
@@ -112,7 +112,7 @@ func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *support.Convers
 	}
 	c.MessageCount++
 	c.LastMessageAt, c.UpdatedAt = now, now
-	if err := q.UpdateConversation(ctx, c); err != nil {
+	if err := q.TakeOver(ctx, c); err != nil {
 		return err
 	}
 	return s.emit(ctx, q, c.Mode, EventConversationHandedOff, c.ID, c, now)

@@ -33,11 +33,11 @@ func (s *Service) visitorSaw(ctx context.Context, convID string, seen support.Ti
 
 // oweMissedReply schedules the missed-reply e-mail of an agent message,
 // unless an earlier unseen one already did.
-func (s *Service) oweMissedReply(ctx context.Context, q *storage.Q, mode support.Mode, m *support.Message) error {
+func (s *Service) oweMissedReply(ctx context.Context, q *storage.Q, m *support.Message) error {
 	if s.notify.VisitorAfter <= 0 {
 		return nil
 	}
-	return q.OweVisitorAlert(ctx, m.ConversationID, mode, support.At(m.CreatedAt.Time().Add(s.notify.VisitorAfter)))
+	return q.OweVisitorAlert(ctx, m.ConversationID, support.At(m.CreatedAt.Time().Add(s.notify.VisitorAfter)))
 }
 
 // sendMissedReply queues, for an alert now due, one e-mail to the contact

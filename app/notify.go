@@ -101,7 +101,7 @@ func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode support.Mode,
 			return nil
 		}
 		if o.Author.Type == support.AuthorAgent {
-			return s.oweMissedReply(ctx, q, mode, o)
+			return s.oweMissedReply(ctx, q, o)
 		}
 		if o.Author.Type != support.AuthorContact {
 			return nil

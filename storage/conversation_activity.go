@@ -20,27 +20,57 @@ func (q *Q) UpdateConversationActivity(ctx context.Context, c *support.Conversat
 	return affected(res, err)
 }
 
-// CountMessage counts a new message on a conversation whose status is not
-// refused, and moves it from status from to status to if it is in from:
-// what an agent message changes. Most messages leave the status alone, and
-// the statement for them does not name it, so SQLite leaves the status
-// index untouched (a random page written per message otherwise); only a
-// conversation in from takes a second statement. ErrNotFound when there is
-// no such conversation or it is in one of the statuses refused.
-func (q *Q) CountMessage(ctx context.Context, mode support.Mode, id string, at support.Timestamp, from, to string, refused ...string) error {
+// TakeOver writes what a person's first message changes in a
+// conversation the assistant was answering: c's status, assignee, message
+// count and times, and the first hand-off and first agent reply when there
+// were none. One statement, so the report index, which holds all three,
+// is rewritten once rather than three times.
+func (q *Q) TakeOver(ctx context.Context, c *support.Conversation) error {
+	q.changed(&c.ID)
+	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, assignee_id = ?, message_count = ?, last_message_at = ?,
+		updated_at = ?, handed_off_at = COALESCE(handed_off_at, ?), first_agent_at = COALESCE(first_agent_at, ?)
+		WHERE id = ? AND mode = ?`, c.Status, c.AssigneeID, c.MessageCount, c.LastMessageAt,
+		c.UpdatedAt, c.UpdatedAt, c.LastMessageAt, c.ID, c.Mode)
+	return affected(res, err)
+}
+
+// CountAgentMessage counts a team member's message on a conversation
+// whose status is not refused: it moves the conversation from status from
+// to status to if it is in from, and records the first agent reply, which
+// the reports read. Most messages change neither, and the first statement,
+// which names neither column, leaves the status and report indexes alone
+// (a random page written per message otherwise); a conversation in from, or
+// without an agent reply yet, takes a second statement. ErrNotFound when
+// there is no such conversation or its status is refused.
+func (q *Q) CountAgentMessage(ctx context.Context, mode support.Mode, id string, at support.Timestamp, from, to string, refused ...string) error {
 	q.changed(&id)
-	args := []any{at, at, id, mode, from}
-	for _, r := range refused {
-		args = append(args, r)
+	notIn := func(statuses ...string) (string, []any) {
+		args := make([]any, len(statuses))
+		for i, s := range statuses {
+			args[i] = s
+		}
+		return ` AND status NOT IN (?` + strings.Repeat(", ?", len(statuses)-1) + `)`, args
 	}
+	cond, args := notIn(append([]string{from}, refused...)...)
 	res, err := q.exec(ctx, `UPDATE conversations SET message_count = message_count + 1, last_message_at = ?, updated_at = ?
-		WHERE id = ? AND mode = ? AND status NOT IN (?`+strings.Repeat(", ?", len(refused))+`)`, args...)
+		WHERE id = ? AND mode = ? AND first_agent_at IS NOT NULL`+cond, append([]any{at, at, id, mode}, args...)...)
 	if err := affected(res, err); !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	res, err = q.exec(ctx, `UPDATE conversations SET status = ?, message_count = message_count + 1, last_message_at = ?, updated_at = ?
-		WHERE id = ? AND mode = ? AND status = ?`, to, at, at, id, mode, from)
+	cond, args = notIn(refused...)
+	res, err = q.exec(ctx, `UPDATE conversations SET status = CASE status WHEN ? THEN ? ELSE status END,
+		message_count = message_count + 1, last_message_at = ?, updated_at = ?, first_agent_at = COALESCE(first_agent_at, ?)
+		WHERE id = ? AND mode = ?`+cond, append([]any{from, to, at, at, at, id, mode}, args...)...)
 	return affected(res, err)
+}
+
+// FirstAgentReply records at as a conversation's first agent reply unless
+// it has one, for writes that add a team member's message without
+// counting it (the benchmark's seed data).
+func (q *Q) FirstAgentReply(ctx context.Context, conversationID string, at support.Timestamp) error {
+	_, err := q.exec(ctx, `UPDATE conversations SET first_agent_at = ? WHERE id = ? AND first_agent_at IS NULL`,
+		at, conversationID)
+	return err
 }
 
 // HandedOff keeps the time of a conversation's first hand-off to a person

@@ -74,14 +74,16 @@ func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 	}
 }
 
-func TestCountMessage(t *testing.T) {
+func TestCountAgentMessage(t *testing.T) {
 	ctx := context.Background()
 	db := activityDB(t, 2)
-	count := func(id string) error {
-		return db.Write(ctx, func(q *Q) error { return q.CountMessage(ctx, support.Test, id, 700, "waiting", "handed_off", "closed") })
+	count := func(id string, at support.Timestamp) error {
+		return db.Write(ctx, func(q *Q) error {
+			return q.CountAgentMessage(ctx, support.Test, id, at, "waiting", "handed_off", "closed")
+		})
 	}
-	for range 2 {
-		if err := count("conv_0"); err != nil {
+	for _, at := range []support.Timestamp{700, 800} {
+		if err := count("conv_0", at); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -89,8 +91,11 @@ func TestCountMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != "handed_off" || got.MessageCount != 2 || got.LastMessageAt != 700 || got.UpdatedAt != 700 {
+	if got.Status != "handed_off" || got.MessageCount != 2 || got.LastMessageAt != 800 || got.UpdatedAt != 800 {
 		t.Errorf("message not counted: %+v", got)
+	}
+	if first := columnByID(t, db, "first_agent_at")["conv_0"]; first != int64(700) {
+		t.Errorf("first agent reply at %v, want 700", first)
 	}
 	if *got.Subject != "Pricing" || got.ContactID == nil || got.Metadata["plan"] != "pro" {
 		t.Errorf("fields other than the activity were written: %+v", got)
@@ -103,7 +108,7 @@ func TestCountMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"conv_1", "conv_missing"} {
-		if err := count(id); !errors.Is(err, ErrNotFound) {
+		if err := count(id, 900); !errors.Is(err, ErrNotFound) {
 			t.Errorf("%s: %v, want ErrNotFound", id, err)
 		}
 	}

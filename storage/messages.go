@@ -22,7 +22,9 @@ func scanMessage(s interface{ Scan(...any) error }) (*support.Message, error) {
 	return m, nil
 }
 
-// InsertMessage stores a new message.
+// InsertMessage stores a new message. What a message changes on its
+// conversation is written apart: CountAgentMessage and TakeOver for a team
+// member's (the first agent reply among it).
 func (q *Q) InsertMessage(ctx context.Context, m *support.Message) error {
 	q.changed(&m.ConversationID)
 	atts, srcs := m.Files, m.Sources
@@ -35,14 +37,6 @@ func (q *Q) InsertMessage(ctx context.Context, m *support.Message) error {
 	_, err := q.exec(ctx, `INSERT INTO messages (`+messageCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
 		m.ID, m.Mode, m.ConversationID, m.Author.Type, m.Author.ID, m.Author.Name, m.Body,
 		toJSON(atts), toJSON(srcs), m.CreatedAt)
-	if err != nil || m.Author.Type != support.AuthorAgent {
-		return err
-	}
-	// The reports read a conversation's first agent reply from the
-	// conversation. Only the first one writes the column, so the report
-	// index changes once per conversation.
-	_, err = q.exec(ctx, `UPDATE conversations SET first_agent_at = ? WHERE id = ? AND first_agent_at IS NULL`,
-		m.CreatedAt, m.ConversationID)
 	return err
 }
 

@@ -68,9 +68,8 @@ func backfill(t *testing.T) string {
 }
 
 // TestFirstAgentReply: migration 0024's backfill sets a conversation's
-// first agent reply from its messages, and later agent messages, stored by
-// InsertMessage, keep the first one; visitor and assistant messages never
-// set it.
+// first agent reply from its messages; a take-over or a counted agent
+// message sets it when there is none, and later ones keep the first.
 func TestFirstAgentReply(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open(ctx, t.TempDir())
@@ -95,15 +94,16 @@ func TestFirstAgentReply(t *testing.T) {
 	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": nil}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("backfilled %v, want %v", got, want)
 	}
-	for i, m := range []struct {
-		conv, author string
-		at           support.Timestamp
-	}{{"conv_1", "agent", 11}, {"conv_2", "contact", 12}, {"conv_2", "bot", 13}, {"conv_2", "agent", 14}, {"conv_2", "agent", 15}} {
-		err := db.Write(ctx, func(q *Q) error {
-			return q.InsertMessage(ctx, &support.Message{ID: fmt.Sprintf("msg_%d", 5+i), Mode: "live",
-				ConversationID: m.conv, Author: support.Author{Type: m.author}, Body: "Hi", CreatedAt: m.at})
-		})
-		if err != nil {
+	writes := []func(q *Q) error{
+		func(q *Q) error { return q.CountAgentMessage(ctx, "live", "conv_1", 11, "waiting", "handed_off", "closed", "open") },
+		func(q *Q) error {
+			return q.TakeOver(ctx, &support.Conversation{ID: "conv_2", Mode: "live", Status: "handed_off", MessageCount: 2,
+				LastMessageAt: 14, UpdatedAt: 14})
+		},
+		func(q *Q) error { return q.CountAgentMessage(ctx, "live", "conv_2", 15, "waiting", "handed_off", "closed", "open") },
+	}
+	for _, write := range writes {
+		if err := db.Write(ctx, write); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -33,21 +33,18 @@ func (q *Q) VisitorSeenAt(ctx context.Context, conversationID string) (support.T
 }
 
 // OweVisitorAlert makes a conversation's alert due at due, unless one is
-// due already (the earlier unseen message sets the time; the row is then
-// left unwritten). It is called with the message's write, so the
-// conversation exists. One VALUES row, not a SELECT: an INSERT … SELECT
-// costs a statement journal, a copy of each page it changes.
-func (q *Q) OweVisitorAlert(ctx context.Context, conversationID string, mode support.Mode, due support.Timestamp) error {
-	_, err := q.exec(ctx, `INSERT INTO visitor_alerts (conversation_id, mode, due_at) VALUES (?, ?, ?)
-		ON CONFLICT (conversation_id) DO UPDATE SET due_at = excluded.due_at WHERE due_at IS NULL`,
-		conversationID, mode, due)
+// due already: the earlier unseen message sets the time, and the row is
+// then left unwritten.
+func (q *Q) OweVisitorAlert(ctx context.Context, conversationID string, due support.Timestamp) error {
+	_, err := q.exec(ctx, `UPDATE conversations SET alert_due_at = ? WHERE id = ? AND alert_due_at IS NULL`,
+		due, conversationID)
 	return err
 }
 
 // DueVisitorAlerts lists up to limit alerts due at now, oldest first.
 func (q *Q) DueVisitorAlerts(ctx context.Context, now support.Timestamp, limit int) ([]*VisitorAlert, error) {
-	rows, err := q.query(ctx, `SELECT conversation_id, mode, due_at, mailed_until FROM visitor_alerts
-		WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, conversation_id LIMIT ?`, now, limit)
+	rows, err := q.query(ctx, `SELECT id, mode, alert_due_at, alert_mailed_until FROM conversations
+		WHERE alert_due_at IS NOT NULL AND alert_due_at <= ? ORDER BY alert_due_at, id LIMIT ?`, now, limit)
 	return collect(rows, err, func(s interface{ Scan(...any) error }) (*VisitorAlert, error) {
 		a := &VisitorAlert{}
 		return a, s.Scan(&a.ConversationID, &a.Mode, &a.DueAt, &a.MailedUntil)
@@ -57,7 +54,7 @@ func (q *Q) DueVisitorAlerts(ctx context.Context, now support.Timestamp, limit i
 // SetVisitorAlert stores when the alert is next due (nil: not owed) and
 // the newest agent message it has dealt with.
 func (q *Q) SetVisitorAlert(ctx context.Context, a *VisitorAlert) error {
-	_, err := q.exec(ctx, `UPDATE visitor_alerts SET due_at = ?, mailed_until = ? WHERE conversation_id = ?`,
+	_, err := q.exec(ctx, `UPDATE conversations SET alert_due_at = ?, alert_mailed_until = ? WHERE id = ?`,
 		a.DueAt, a.MailedUntil, a.ConversationID)
 	return err
 }

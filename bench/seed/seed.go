@@ -115,10 +115,16 @@ func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string,
 			case 2:
 				author = support.Author{Type: support.AuthorAgent, ID: &memberID}
 			}
+			at := created + support.Timestamp(m)*1000
 			if err := q.InsertMessage(ctx, &support.Message{ID: app.NewID(app.PrefixMessage), Mode: mode,
-				ConversationID: id, Author: author, CreatedAt: created + support.Timestamp(m)*1000,
+				ConversationID: id, Author: author, CreatedAt: at,
 				Body: fmt.Sprintf("Message %d of conversation %d: how does the plan change when the team grows?", m, i)}); err != nil {
 				return err
+			}
+			if author.Type == support.AuthorAgent { // kept only for the first
+				if err := q.FirstAgentReply(ctx, id, at); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
