@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -27,6 +28,23 @@ func machineCPU() time.Duration {
 		}
 	}
 	return time.Duration(busy) * time.Second / clockTicks
+}
+
+// processCPU reads the CPU time a process has spent (user and system),
+// from /proc/PID/stat; 0 where there is none.
+func processCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // the name may hold spaces
+	if len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.ParseInt(f[11], 10, 64)
+	system, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(user+system) * time.Second / clockTicks
 }
 
 // clockTicks is the kernel's USER_HZ, the unit of /proc/stat: 100 on Linux.

@@ -7,6 +7,7 @@
 //
 //	go run ./bench/cmd/harness                 # 1,000,000 messages
 //	go run ./bench/cmd/harness -scale 0.01     # a quick run
+//	go run ./bench/cmd/harness -against ../old # paired runs against another build (paired.go)
 package main
 
 import (
@@ -38,6 +39,8 @@ func main() {
 	flag.DurationVar(&o.phase, "phase", 3*time.Second, "how long each load phase runs")
 	flag.StringVar(&o.root, "root", ".", "the chatsvc module's root, built into the binary under test")
 	flag.StringVar(&o.dir, "dir", "", "work dir (default: a new temp dir, removed afterwards)")
+	flag.StringVar(&o.against, "against", "", "another chatsvc module's root: compare the two in paired runs instead")
+	flag.IntVar(&o.slices, "slices", 30, "paired runs: slices of load, half on each build")
 	trivial := flag.Bool("trivial-server", false, "only serve the trivial handler of the ceiling (the harness starts itself so)")
 	flag.Parse()
 	if *trivial {
@@ -59,6 +62,8 @@ type options struct {
 	phase   time.Duration
 	root    string
 	dir     string
+	against string
+	slices  int
 }
 
 // fixture is what seeding leaves for the load phases.
@@ -77,6 +82,9 @@ func run(o options) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
+	}
+	if o.against != "" {
+		return paired(o, dir)
 	}
 	dataDir := filepath.Join(dir, "data")
 
@@ -252,9 +260,11 @@ func seedDir(dataDir string, sc seed.Scale, hookURL string) (*fixture, error) {
 
 // apiLoad runs the API and widget phases against a running server and
 // returns their rows and how many tickets were created (each owes an e-mail).
+// pick is one of ids, at random.
+func pick(ids []string) string { return ids[rand.IntN(len(ids))] }
+
 func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	auth := map[string]string{"Authorization": "Bearer " + fx.key}
-	pick := func(ids []string) string { return ids[rand.IntN(len(ids))] }
 	if err := waitKnowledge(base, auth); err != nil {
 		return nil, 0, err
 	}
@@ -265,10 +275,7 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 		return r
 	}
 	var rows []result
-	rows = append(rows, phase("ticket create", "sqlite", func(c *http.Client, _, i int) error {
-		return call(c, "POST", base+"/v1/tickets", auth, fmt.Sprintf(`{"subject":"Harness %d","contact_id":%q,"tags":["harness"]}`,
-			i, pick(fx.Contacts)), 201, nil)
-	}))
+	rows = append(rows, phase("ticket create", "sqlite", ticketCreate(base, auth, fx.Contacts)))
 	tickets := rows[0].n
 	rows = append(rows, phase("contact upsert", "sqlite", func(c *http.Client, _, i int) error {
 		// Half create a contact, half update one made before.
@@ -282,11 +289,8 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 		}
 		return err
 	}))
-	agentMessage := func(c *http.Client, _, i int) error {
-		return call(c, "POST", base+"/v1/conversations/"+pick(fx.Open)+"/messages", auth,
-			fmt.Sprintf(`{"body":"Reply %d: the plan changes at the next invoice.","author_id":%q}`, i, fx.member), 201, nil)
-	}
-	rows = append(rows, phase("agent message create", "sqlite", agentMessage))
+	message := agentMessage(base, auth, fx.Open, fx.member)
+	rows = append(rows, phase("agent message create", "sqlite", message))
 	// The same route refused before it writes (no author_id): what HTTP, the
 	// key check and the JSON cost without the writer.
 	rows = append(rows, phase("agent message refused (400), no write", "sqlite", func(c *http.Client, _, i int) error {
@@ -299,7 +303,7 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	rows = append(rows, phase(fmt.Sprintf("agent message create, %d widgets open", widgetsOpen), "sqlite", agentMessage))
+	rows = append(rows, phase(fmt.Sprintf("agent message create, %d widgets open", widgetsOpen), "sqlite", message))
 	closeWidgets()
 	rows = append(rows, phase("get conversation", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations), auth, "", 200, nil)
