@@ -95,12 +95,16 @@ func TestFirstAgentReply(t *testing.T) {
 		t.Fatalf("backfilled %v, want %v", got, want)
 	}
 	writes := []func(q *Q) error{
-		func(q *Q) error { return q.CountAgentMessage(ctx, "live", "conv_1", 11, "waiting", "handed_off", "closed", "open") },
+		func(q *Q) error {
+			return q.CountAgentMessage(ctx, "live", "conv_1", 11, "waiting", "handed_off", "closed", "open")
+		},
 		func(q *Q) error {
 			return q.TakeOver(ctx, &support.Conversation{ID: "conv_2", Mode: "live", Status: "handed_off", MessageCount: 2,
 				LastMessageAt: 14, UpdatedAt: 14})
 		},
-		func(q *Q) error { return q.CountAgentMessage(ctx, "live", "conv_2", 15, "waiting", "handed_off", "closed", "open") },
+		func(q *Q) error {
+			return q.CountAgentMessage(ctx, "live", "conv_2", 15, "waiting", "handed_off", "closed", "open")
+		},
 	}
 	for _, write := range writes {
 		if err := db.Write(ctx, write); err != nil {
