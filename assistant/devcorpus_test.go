@@ -27,6 +27,10 @@ import (
 // corpus) instead of the regression subset; see docs/assistant.md.
 var fullEval = flag.Bool("eval.full", false, "run the whole development evaluation and log every miss")
 
+// tuneOnly, with -eval.full, scores the tuning questions only: settings are
+// chosen on them without reading the held-out questions' results.
+var tuneOnly = flag.Bool("eval.tune", false, "with -eval.full, score the tuning questions only")
+
 // devCorpus is public documentation that a Debian package installs, served
 // on loopback as a help site with a sitemap.
 type devCorpus struct {
@@ -270,12 +274,17 @@ func TestDevelopmentEvaluation(t *testing.T) {
 	for _, c := range devCorpora {
 		t.Run(c.name, func(t *testing.T) {
 			requireCorpus(t, c)
-			s := newEvalServer(t, c)
 			halves := []string{"heldout"}
 			// A corpus never tuned on has no tune half.
 			if _, err := os.Stat(filepath.Join("testdata", "eval", c.name+"-tune.yaml")); *fullEval && err == nil {
 				halves = []string{"tune", "heldout"}
+				if *tuneOnly {
+					halves = []string{"tune"}
+				}
+			} else if *fullEval && *tuneOnly {
+				t.Skipf("%s has no tuning questions", c.name)
 			}
+			s := newEvalServer(t, c)
 			for _, half := range halves {
 				tally := s.score(t, c.name+"-"+half+".yaml")
 				t.Logf("%s %s: %s", c.name, half, tally)
