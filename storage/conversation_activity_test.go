@@ -164,3 +164,71 @@ func BenchmarkConversationUpdate(b *testing.B) {
 	b.ReportMetric(float64(narrow.Nanoseconds())/float64(b.N*batch), "activity_ns/update")
 	b.ReportMetric(float64(full)/float64(narrow), "speedup")
 }
+
+// BenchmarkTakeOver compares, in one run, TakeOver with the three writes it
+// replaces (the full update, then the first hand-off and the first agent
+// reply each set apart), on conversations taken over for the first time, in
+// batches of 64 as the writer's group commits run them.
+//
+//	go test ./storage -run '^$' -bench TakeOver -benchtime 200x
+func BenchmarkTakeOver(b *testing.B) {
+	const batch = 64
+	ctx := context.Background()
+	db := activityDB(b, 20000) // a table of some size, for the index writes
+	subject := "Pricing"
+	var apart, one time.Duration
+	i := 0
+	for b.Loop() {
+		for _, together := range []bool{false, true} {
+			ids := make([]string, batch) // new conversations, written before the clock starts
+			err := db.Write(ctx, func(q *Q) error {
+				for j := range ids {
+					ids[j] = fmt.Sprintf("conv_new_%d", i+j)
+					err := q.InsertConversation(ctx, &support.Conversation{ID: ids[j], Mode: support.Test, SiteID: "site_a",
+						Status: "open", Subject: &subject, Metadata: map[string]string{}, CreatedAt: 1e9, UpdatedAt: 1e9, LastMessageAt: 1e9})
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			i += batch
+			start := time.Now()
+			err = db.Write(ctx, func(q *Q) error {
+				for _, id := range ids {
+					c, err := q.Conversation(ctx, support.Test, id)
+					if err != nil {
+						return err
+					}
+					c.Status, c.MessageCount = "handed_off", c.MessageCount+1
+					c.LastMessageAt, c.UpdatedAt = 2e9, 2e9
+					if together {
+						err = q.TakeOver(ctx, c)
+					} else if err = q.UpdateConversation(ctx, c); err == nil {
+						if err = q.HandedOff(ctx, c.ID, c.UpdatedAt); err == nil {
+							err = q.FirstAgentReply(ctx, c.ID, c.UpdatedAt)
+						}
+					}
+					if err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if together {
+				one += time.Since(start)
+			} else {
+				apart += time.Since(start)
+			}
+		}
+	}
+	b.ReportMetric(float64(apart.Nanoseconds())/float64(b.N*batch), "apart_ns/takeover")
+	b.ReportMetric(float64(one.Nanoseconds())/float64(b.N*batch), "one_ns/takeover")
+	b.ReportMetric(float64(apart)/float64(one), "speedup")
+}
