@@ -34,10 +34,15 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 
 // TestRelevantAsksMoreOfQuestionsAboutTheTeam: a page that matches half of
 // a how-to question answers it; a question addressed to the team, or about
-// buying from it, needs a page about it.
+// dealings with it, needs a closer match, and the latter a page about them
+// (by its title or heading), however many of the question's words another
+// page has.
 func TestRelevantAsksMoreOfQuestionsAboutTheTeam(t *testing.T) {
 	half := []search.Passage{{URL: "https://help.example.com/setup", Title: "Setup", Match: 0.5}}
 	about := []search.Passage{{URL: "https://help.example.com/hours", Title: "Opening hours", Match: 0.8}}
+	mentions := []search.Passage{{URL: "https://help.example.com/fetch", Title: "Fetch", Heading: "Download objects", Match: 0.8}}
+	delivery := []search.Passage{{Title: "Delivery FAQ", Match: 0.8}}
+	account := []search.Passage{{URL: "https://help.example.com/account", Title: "Settings", Heading: "Deleting your account", Match: 0.8}}
 	for _, c := range []struct {
 		q     string
 		found []search.Passage
@@ -53,6 +58,13 @@ func TestRelevantAsksMoreOfQuestionsAboutTheTeam(t *testing.T) {
 		{"How do I cancel my order?", half, 0},
 		{"Where is my parcel?", half, 0},
 		{"How do I put the steps in order?", half, 1}, // an order of things, not a purchase
+		{"Where can I download my receipts?", mentions, 0},
+		{"Is there a free trial?", mentions, 0},
+		{"Do you have any job openings?", mentions, 0},
+		{"Can you download objects for me?", mentions, 1}, // addressed to the team, naming no dealings
+		{"When are parcels delivered?", delivery, 1},      // a page about dealings with the team
+		{"How do I delete my account?", account, 1},
+		{"How do I delete my account?", mentions, 0},
 	} {
 		if got := assistant.Relevant(c.q, c.found); len(got) != c.cited {
 			t.Errorf("%q with match %.1f: %d cited, want %d", c.q, c.found[0].Match, len(got), c.cited)

@@ -90,24 +90,52 @@ const MinMatch = 0.35
 // page about them, or from a person.
 const MinMatchTeam = 0.6
 
-// aboutTeam matches questions addressed to the team ("do you ship…",
-// "your office") or about buying from it. "How do you…" asks how a thing
+// addressed matches questions put to the team ("do you ship…", "your
+// office"); teamTopic the words of dealings with the team: buying, paying,
+// delivery, one's account, working there. "How do you…" asks how a thing
 // is done, and is left out before matching.
 var (
-	aboutTeam = regexp.MustCompile(`\b(your|yours|from you)\b|\b(do|can|will|are|could|would) you\b|` +
-		`\b(prices?|pricing|costs?|fees?|refunds?|subscriptions?|billing|invoices?|discounts?|coupons?|` +
-		`warranty|shipping|ship|delivery|phone|offices?|hours|purchased?|bought|buy|payments?|` +
-		`parcels?|shipments?|tracking number|my orders?)\b`)
+	addressed = regexp.MustCompile(`\b(your|yours|from you|with you)\b|\b(do|can|will|are|could|would) you\b`)
+	teamTopic = regexp.MustCompile(`\b(prices?|pricing|costs?|fees?|refunds?|subscriptions?|billing|invoices?|receipts?|` +
+		`discounts?|coupons?|vouchers?|gift cards?|free trial|trial|warranty|shipping|ship|delivery|phone|offices?|hours|` +
+		`purchased?|bought|buy|payments?|pay|paypal|credit cards?|parcels?|shipments?|tracking number|my orders?|ordering|` +
+		`my account|my plan|newsletter|job openings?|hiring|careers?|vacanc(y|ies)|shops?|personal data|privacy|vat|resellers?)\b`)
 	howDoYou = regexp.MustCompile(`\bhow (do|can|would|could|will) you\b`)
 )
 
-// minMatch is the match a page needs to answer question.
-func minMatch(question string) float64 {
+// teamQuestion reads whether question is about the team (addressed to it,
+// or about dealings with it), and the dealings it names, each as its terms.
+func teamQuestion(question string) (team bool, topics [][]string) {
 	q := howDoYou.ReplaceAllString(strings.ToLower(question), "how")
-	if aboutTeam.MatchString(q) {
-		return MinMatchTeam
+	for _, m := range teamTopic.FindAllString(q, -1) {
+		topics = append(topics, Terms(m))
 	}
-	return MinMatch
+	return len(topics) > 0 || addressed.MatchString(q), topics
+}
+
+// aboutTopic reports whether a passage's page title or heading names
+// dealings with the team ("Delivery FAQ") or holds all the terms of one of
+// the question's topics: the page is about them, rather than mentioning
+// them.
+func aboutTopic(p search.Passage, topics [][]string) bool {
+	title := p.Title + " " + p.Heading
+	if teamTopic.MatchString(strings.ToLower(title)) {
+		return true
+	}
+	has := map[string]bool{}
+	for _, t := range Terms(title) {
+		has[t] = true
+	}
+	for _, topic := range topics {
+		all := len(topic) > 0
+		for _, t := range topic {
+			all = all && has[t]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // Cited is how many pages an answer lists at most.
@@ -118,16 +146,22 @@ const Cited = 3
 const CitedMargin = 0.6
 
 // Relevant keeps, in the index's order, the passages whose page matches
-// enough of the question and nearly as much as the best, at most Cited.
+// enough of the question and nearly as much as the best, at most Cited. A
+// question about the team needs a closer match, and one that names
+// dealings with the team (a refund, a delivery) a page about them.
 func Relevant(question string, found []search.Passage) []search.Passage {
-	least := minMatch(question)
+	least := MinMatch
+	team, topics := teamQuestion(question)
+	if team {
+		least = MinMatchTeam
+	}
 	var out []search.Passage
 	best := 0.0
 	for _, p := range found {
 		best = max(best, p.Match)
 	}
 	for _, p := range found {
-		if p.Match >= least && p.Match >= CitedMargin*best && len(out) < Cited {
+		if p.Match >= least && p.Match >= CitedMargin*best && len(out) < Cited && (len(topics) == 0 || aboutTopic(p, topics)) {
 			out = append(out, p)
 		}
 	}
