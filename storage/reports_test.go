@@ -16,13 +16,9 @@ import (
 // greeting is not; the gaps list then holds the one abstention.
 func TestReportsBackfill(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	const unknown = `I couldn't find the answer to that in our help pages. Would you like to talk to a person? Press "Talk to a person" or just ask for one.`
-	for _, stmt := range []string{
+	execAll(t, db,
 		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
 		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at)
 			VALUES ('conv_1', 'live', 'site_1', 'open', 0, 0, 0)`,
@@ -30,16 +26,12 @@ func TestReportsBackfill(t *testing.T) {
 			('msg_1', 'live', 'conv_1', 'contact', 'Hello', 1),
 			('msg_2', 'live', 'conv_1', 'bot', 'Hello! What can I help you with?', 2),
 			('msg_3', 'live', 'conv_1', 'contact', 'Do you sell gift cards?', 3),
-			('msg_4', 'live', 'conv_1', 'bot', '` + strings.ReplaceAll(unknown, "'", "''") + `', 4),
+			('msg_4', 'live', 'conv_1', 'bot', '`+strings.ReplaceAll(unknown, "'", "''")+`', 4),
 			('msg_5', 'live', 'conv_1', 'contact', 'Refunds?', 5),
 			('msg_6', 'live', 'conv_1', 'bot', 'Within 5 days.', 6)`,
 		`DELETE FROM assistant_replies`,
-		"INSERT INTO assistant_replies" + backfill(t),
-	} {
-		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"INSERT INTO assistant_replies"+backfill(t),
+	)
 	rows, err := db.Read().query(ctx, `SELECT message_id || ':' || question_id || ':' || abstained FROM assistant_replies ORDER BY message_id`)
 	if err != nil {
 		t.Fatal(err)
@@ -72,12 +64,8 @@ func backfill(t *testing.T) string {
 // message sets it when there is none, and later ones keep the first.
 func TestFirstAgentReply(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, stmt := range []string{
+	db := openDB(t)
+	execAll(t, db,
 		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
 		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at) VALUES
 			('conv_1', 'live', 'site_1', 'handed_off', 0, 0, 0), ('conv_2', 'live', 'site_1', 'open', 0, 0, 0)`,
@@ -85,11 +73,7 @@ func TestFirstAgentReply(t *testing.T) {
 			('msg_1', 'live', 'conv_1', 'contact', 'Hello', 1), ('msg_2', 'live', 'conv_1', 'agent', 'Hi', 7),
 			('msg_3', 'live', 'conv_1', 'agent', 'Anything else?', 9), ('msg_4', 'live', 'conv_2', 'bot', 'Hello!', 3)`,
 		migrationStatement(t, "0024_first_agent_reply.sql", "UPDATE conversations SET first_agent_at", ";"),
-	} {
-		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	)
 	first := func() map[string]any { return columnByID(t, db, "first_agent_at") }
 	if got, want := first(), map[string]any{"conv_1": int64(7), "conv_2": nil}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("backfilled %v, want %v", got, want)
@@ -120,27 +104,19 @@ func TestFirstAgentReply(t *testing.T) {
 // hand-off from its events, and a later hand-off keeps the first one.
 func TestFirstHandOff(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	event := func(seq int, typ, object string, at int) string {
 		return fmt.Sprintf(`(%d, 'evt_%d', 'live', '%s', '%s', '{}', %d)`, seq, seq, typ, object, at)
 	}
-	for _, stmt := range []string{
+	execAll(t, db,
 		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
 		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at) VALUES
 			('conv_1', 'live', 'site_1', 'handed_off', 0, 0, 0), ('conv_2', 'live', 'site_1', 'open', 0, 0, 0)`,
-		`INSERT INTO events (seq, id, mode, type, object_id, data, created_at) VALUES ` + strings.Join([]string{
+		`INSERT INTO events (seq, id, mode, type, object_id, data, created_at) VALUES `+strings.Join([]string{
 			event(1, "conversation.created", "conv_1", 1), event(2, "conversation.handed_off", "conv_1", 5),
 			event(3, "conversation.handed_off", "conv_1", 8), event(4, "conversation.created", "conv_2", 2)}, ", "),
 		migrationStatement(t, "0025_first_handoff.sql", "UPDATE conversations SET handed_off_at", ";"),
-	} {
-		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	)
 	if got, want := columnByID(t, db, "handed_off_at"), map[string]any{"conv_1": int64(5), "conv_2": nil}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("backfilled %v, want %v", got, want)
 	}
@@ -171,6 +147,28 @@ func migrationStatement(t *testing.T, file, start, end string) string {
 		t.Fatalf("%s holds no %q…%q", file, start, end)
 	}
 	return start + stmt + end
+}
+
+// openDB opens a database on the latest schema in a temp dir.
+func openDB(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// execAll runs statements on db in turn, each in a write of its own: rows
+// written by hand, as before a migration, and the migration's statement.
+func execAll(t *testing.T, db *DB, stmts ...string) {
+	t.Helper()
+	for _, stmt := range stmts {
+		if err := db.Write(context.Background(), func(q *Q) error { _, err := q.exec(context.Background(), stmt); return err }); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
 }
 
 // columnByID reads one integer column of every conversation, by id (nil

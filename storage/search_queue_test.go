@@ -42,14 +42,10 @@ func TestSearchQueueSourceBackfill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, stmt := range []string{
+	execAll(t, db,
 		`UPDATE search_queue SET source = NULL`, // as queued before the migration
 		`INSERT INTO search_queue (source_id) VALUES ('note_gone')`,
-	} {
-		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	)
 	body, err := migrations.ReadFile("migrations/0026_search_queue_source.sql")
 	if err != nil {
 		t.Fatal(err)
@@ -91,18 +87,12 @@ func TestSearchQueueSourceBackfill(t *testing.T) {
 func TestSearchMessagesByRowid(t *testing.T) {
 	ctx := context.Background()
 	db := activityDB(t, 1)
-	exec := func(stmt string) {
-		t.Helper()
-		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
 	index := func() {
 		t.Helper()
 		if err := db.Write(ctx, func(q *Q) error { _, err := q.IndexSearchQueue(ctx, 100); return err }); err != nil {
 			t.Fatal(err)
 		}
-		exec(`INSERT INTO search_messages (search_messages, rank) VALUES ('integrity-check', 1)`)
+		execAll(t, db, `INSERT INTO search_messages (search_messages, rank) VALUES ('integrity-check', 1)`)
 	}
 	found := func(word string) int {
 		t.Helper()
@@ -113,8 +103,8 @@ func TestSearchMessagesByRowid(t *testing.T) {
 		return len(res)
 	}
 	message := func(id, body string) {
-		exec(`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at)
-			VALUES ('` + id + `', 'test', 'conv_0', 'contact', '` + body + `', 5)`)
+		execAll(t, db, `INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at)
+			VALUES ('`+id+`', 'test', 'conv_0', 'contact', '`+body+`', 5)`)
 	}
 	message("msg_a", "Where is my parcel")
 	if queued, err := db.Read().SearchQueued(ctx); err != nil || !queued {
@@ -127,23 +117,23 @@ func TestSearchMessagesByRowid(t *testing.T) {
 	if found("parcel") != 1 {
 		t.Error("not found once indexed")
 	}
-	exec(`UPDATE messages SET body = 'erased' WHERE id = 'msg_a'`)
+	execAll(t, db, `UPDATE messages SET body = 'erased' WHERE id = 'msg_a'`)
 	if found("parcel") != 0 || found("erased") != 1 {
 		t.Error("an indexed message's rewrite did not replace its words at once")
 	}
 	message("msg_b", "Refund for the kettle")
-	exec(`UPDATE messages SET body = 'erased too' WHERE id = 'msg_b'`)
+	execAll(t, db, `UPDATE messages SET body = 'erased too' WHERE id = 'msg_b'`)
 	index()
 	if found("kettle") != 0 || found("too") != 1 {
 		t.Error("a message rewritten before it was indexed kept its old words or lost its new ones")
 	}
-	exec(`DELETE FROM messages WHERE id = 'msg_b'`)
+	execAll(t, db, `DELETE FROM messages WHERE id = 'msg_b'`)
 	message("msg_c", "Invoice address changed") // takes msg_b's rowid again
 	index()
 	if found("too") != 0 || found("invoice") != 1 {
 		t.Error("a deleted message stayed found, or the message given its rowid was not indexed")
 	}
-	exec(`DELETE FROM messages`)
+	execAll(t, db, `DELETE FROM messages`)
 	index()
 	if found("erased") != 0 || found("invoice") != 0 {
 		t.Error("deleted messages are still found")

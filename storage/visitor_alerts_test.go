@@ -13,12 +13,8 @@ import (
 // and write it there: owed once, due when its time comes, then cleared.
 func TestVisitorAlertsMoved(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, stmt := range []string{
+	db := openDB(t)
+	execAll(t, db,
 		`INSERT INTO sites (id, name, created_at) VALUES ('site_1', 'Site', 0)`,
 		`INSERT INTO conversations (id, mode, site_id, status, last_message_at, created_at, updated_at) VALUES
 			('conv_1', 'live', 'site_1', 'handed_off', 0, 0, 0), ('conv_2', 'live', 'site_1', 'handed_off', 0, 0, 0),
@@ -27,11 +23,7 @@ func TestVisitorAlertsMoved(t *testing.T) {
 			mailed_until INTEGER NOT NULL DEFAULT 0)`,
 		`INSERT INTO visitor_alerts VALUES ('conv_1', 'live', 50, 7), ('conv_2', 'live', NULL, 9)`,
 		migrationStatement(t, "0030_visitor_alerts_on_conversations.sql", "UPDATE conversations SET (alert_due_at", ";"),
-	} {
-		if err := db.Write(ctx, func(q *Q) error { _, err := q.exec(ctx, stmt); return err }); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	)
 	if got, want := columnByID(t, db, "alert_due_at"), map[string]any{"conv_1": int64(50), "conv_2": nil, "conv_3": nil}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("due after the migration %v, want %v", got, want)
 	}
