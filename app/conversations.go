@@ -132,6 +132,10 @@ type Handoff struct {
 // HandOff moves a conversation to a person: to `handed_off` when an
 // assignee is given, else to `waiting`. The assistant stops answering.
 func (s *Service) HandOff(ctx context.Context, mode support.Mode, id string, in Handoff) (*support.Conversation, error) {
+	// The note is a note like any other (AddNote), with the same limit.
+	if err := checkLen("note", strings.TrimSpace(in.Note.V), MaxMessageBody, false); err != nil {
+		return nil, err
+	}
 	return writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
 		return s.handOff(ctx, q, mode, id, in)
 	})

@@ -74,6 +74,9 @@ func (g *globals) load() (*config.Config, error) {
 		return nil, err
 	}
 	setupLogging(cfg)
+	for _, msg := range cfg.Ignored {
+		slog.Warn(msg)
+	}
 	return cfg, nil
 }
 

@@ -106,6 +106,11 @@ type Config struct {
 		} `koanf:"embeddings"`
 	} `koanf:"assistant"`
 
+	// Ignored says which CHATSVC_ environment variables set no setting:
+	// the environment is shared with other programs (a script's own
+	// CHATSVC_URL), so they are reported, not refused as a file's typo is.
+	Ignored []string `koanf:"-"`
+
 	derivedURL bool // PublicURL was made from Addr, not set
 }
 
@@ -132,6 +137,8 @@ func Load(src Sources) (*Config, error) {
 			path = "config.yaml"
 		}
 	}
+	var ignored []string
+	src.Environ, ignored = knownEnviron(src.Environ, k.Keys())
 	o, err := readOrigins(src, path)
 	if err != nil {
 		return nil, err
@@ -161,6 +168,7 @@ func Load(src Sources) (*Config, error) {
 	if !set.Exists("public_url") {
 		c.PublicURL, c.derivedURL = localURL(c.Addr), true
 	}
+	c.Ignored = ignored
 	return &c, c.check()
 }
 

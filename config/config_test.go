@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -201,8 +202,6 @@ func TestMistakesSayWhereAndWhat(t *testing.T) {
 	}{
 		{"a misspelt key in the file", config.Sources{File: file},
 			[]string{"config file " + file + `: unknown setting "adr" (did you mean "addr"?)`}},
-		{"a misspelt environment variable", config.Sources{File: writeFile(t, "{}\n"), Environ: []string{"CHATSVC_SMTP__PORTT=25"}},
-			[]string{`environment variable CHATSVC_SMTP__PORTT: unknown setting "smtp.portt" (did you mean "smtp.port"?)`}},
 		{"bad values", config.Sources{File: writeFile(t, "knowledge:\n  sync_min_interval: 10x\n"),
 			Environ: []string{"CHATSVC_WEBHOOKS__ENABLED=maybe"}},
 			[]string{`knowledge.sync_min_interval is "10x", which is not a duration such as 90s, 10m, 2h or 30d (the default is 10m)`,
@@ -220,5 +219,26 @@ func TestMistakesSayWhereAndWhat(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A CHATSVC_ variable that sets no setting belongs to some other program
+// sharing the environment: it is reported, with the setting it may mean,
+// and the configuration loads.
+func TestUnknownEnvironmentIsIgnored(t *testing.T) {
+	c, err := config.Load(config.Sources{Defaults: defaults(t), File: writeFile(t, "{}\n"),
+		Environ: []string{"CHATSVC_URL=http://x", "CHATSVC_SMTP__PORTT=25", "CHATSVC_SMTP__PORT=2525", "HOME=/root"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SMTP.Port != 2525 {
+		t.Errorf("smtp.port %d, want 2525 from the environment", c.SMTP.Port)
+	}
+	want := []string{
+		`environment variable CHATSVC_URL sets no setting ("url"), so it is ignored`,
+		`environment variable CHATSVC_SMTP__PORTT sets no setting ("smtp.portt"), so it is ignored; did you mean "smtp.port"?`,
+	}
+	if !slices.Equal(c.Ignored, want) {
+		t.Errorf("ignored %q,\nwant %q", c.Ignored, want)
 	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,6 +54,24 @@ func (o *origins) of(key string, flags map[string]string) string {
 		return "config file " + o.path
 	}
 	return "built-in defaults"
+}
+
+// knownEnviron keeps the environment variables that set one of the known
+// keys (and those without the prefix), and explains the others.
+func knownEnviron(environ, known []string) (keep, ignored []string) {
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, EnvPrefix) || slices.Contains(known, envKey(name)) {
+			keep = append(keep, kv)
+			continue
+		}
+		msg := fmt.Sprintf("environment variable %s sets no setting (%q), so it is ignored", name, envKey(name))
+		if near := nearest(envKey(name), known); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		ignored = append(ignored, msg)
+	}
+	return keep, ignored
 }
 
 // unknownKeys refuses keys that no setting has, suggesting the nearest one.

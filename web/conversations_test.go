@@ -962,6 +962,7 @@ func TestConversationHandoff(t *testing.T) {
 			{"assignee a number", map[string]any{"assignee_id": 1}, 400, "parameter_invalid", "assignee_id"},
 			{"note a number", map[string]any{"note": 1}, 400, "parameter_invalid", "note"},
 			{"note an object", map[string]any{"note": map[string]any{}}, 400, "parameter_invalid", "note"},
+			{"note too long", map[string]any{"note": strings.Repeat("é", 4001)}, 400, "parameter_invalid", "note"},
 			{"unknown field", map[string]any{"status": "waiting"}, 400, "parameter_unknown", "status"},
 			{"body an array", `["x"]`, 400, "body_invalid", ""},
 			{"body a string", `"handoff"`, 400, "body_invalid", ""},
