@@ -77,10 +77,11 @@ func daySpans(param string, raw json.RawMessage) ([][2]string, error) {
 	prevEnd := -1
 	for i, item := range items {
 		p := param + "." + strconv.Itoa(i)
-		var span [2]string
-		if err := json.Unmarshal(item, &span); err != nil {
+		var pair []string // not [2]string, which would drop a third item
+		if err := json.Unmarshal(item, &pair); err != nil || len(pair) != 2 {
 			return nil, invalid(p, `%s must be a pair of times such as ["09:00", "17:30"].`, p)
 		}
+		span := [2]string(pair)
 		start, ok1 := minuteOfDay(span[0])
 		end, ok2 := minuteOfDay(span[1])
 		switch {

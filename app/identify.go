@@ -191,7 +191,7 @@ func (s *Service) SetIdentitySecret(ctx context.Context, siteID string, clear bo
 		secret = &v
 	}
 	err := s.write(ctx, func(q *storage.Q) error {
-		return found(q.SetSiteIdentitySecret(ctx, siteID, secret), noSuch("site", siteID))
+		return found(q.SetSiteIdentitySecret(ctx, siteID, secret, s.stamp()), noSuch("site", siteID))
 	})
 	if err != nil || secret == nil {
 		return "", err

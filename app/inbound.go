@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/mail"
 	"strings"
 	"time"
 
@@ -115,9 +116,12 @@ func junk(m InboundMail) string {
 	return ""
 }
 
-// ownMail tells whether the e-mail is one the service sent: its
-// Message-ID names an e-mail of the outbox.
+// ownMail tells whether the e-mail is one the service sent: it comes from
+// the service's address, or its Message-ID names an e-mail of the outbox.
 func (s *Service) ownMail(ctx context.Context, m InboundMail) bool {
+	if s.ownAddress != "" && lower(m.From) == s.ownAddress {
+		return true
+	}
 	id, _, _ := strings.Cut(m.MessageID, "@")
 	if strings.HasPrefix(id, "ticket."+PrefixTicket) {
 		return true
@@ -127,6 +131,16 @@ func (s *Service) ownMail(ctx context.Context, m InboundMail) bool {
 	}
 	_, err := s.db.Read().Mail(ctx, id)
 	return err == nil
+}
+
+// bareAddress is the lower-cased address of a From such as
+// "Support <help@example.com>", or "" when it has none.
+func bareAddress(from string) string {
+	a, err := mail.ParseAddress(from)
+	if err != nil {
+		return ""
+	}
+	return lower(a.Address)
 }
 
 // skipMail records a dropped e-mail's checkpoint, so a poller moves on.

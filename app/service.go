@@ -39,9 +39,10 @@ type Service struct {
 
 	passwordChecks passwordChecks // bounds concurrent sign-in checks (password_checks.go)
 
-	knowledge *knowledge   // crawling and indexing; nil without Options.Knowledge
-	synonyms  synonymCache // the team's synonyms, for the assistant (synonyms.go)
-	perSender int          // inbound e-mails taken from one sender per hour
+	knowledge  *knowledge   // crawling and indexing; nil without Options.Knowledge
+	synonyms   synonymCache // the team's synonyms, for the assistant (synonyms.go)
+	perSender  int          // inbound e-mails taken from one sender per hour
+	ownAddress string       // the address the service's e-mails come from, lower-case
 }
 
 // Options tune a Service; zero values take defaults.
@@ -71,6 +72,9 @@ type Options struct {
 	// InboundPerSender caps the e-mails taken in from one sender per hour;
 	// 0 means DefaultInboundPerSender.
 	InboundPerSender int
+	// MailFrom is the From of the service's e-mails: inbound mail from
+	// that address is the service's own and is dropped.
+	MailFrom string
 }
 
 // New returns a Service over db.
@@ -81,7 +85,7 @@ func New(db *storage.DB, o Options) *Service {
 	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
 		assistant: newAssistantQueue(o.Assistant, o.ReplyWait), visitors: newVisitorLimits(),
 		hooks: o.Webhooks.withDefaults(), notify: o.Notify.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), knowledge: newKnowledge(o.Knowledge),
-		perSender: cmp.Or(o.InboundPerSender, DefaultInboundPerSender)}
+		perSender: cmp.Or(o.InboundPerSender, DefaultInboundPerSender), ownAddress: bareAddress(o.MailFrom)}
 }
 
 // wakeup is a worker's signal and the kinds of work it does.

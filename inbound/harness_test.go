@@ -60,14 +60,18 @@ func newLoop(t *testing.T, perSender int, opts ...func(*loop)) *loop {
 	return l
 }
 
+// from is the service's sender address, smtp.from.
+const from = "Support <support@" + domain + ">"
+
 // open starts the service over the data dir (again, after restart).
 func (l *loop) open() {
 	l.t.Helper()
 	l.db = testenv.Reopen(l.t, l.dir)
 	l.svc = app.New(l.db, app.Options{Now: l.clock.Now, PublicURL: "https://chat.example.com", InboundPerSender: l.perSender,
-		Notify: app.NotifyOptions{VisitorAfter: l.visitorAfter},
-		Files:  files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
-	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: l.sink.Port(), TLS: "none", From: "Support <support@" + domain + ">",
+		MailFrom: from,
+		Notify:   app.NotifyOptions{VisitorAfter: l.visitorAfter},
+		Files:    files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
+	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: l.sink.Port(), TLS: "none", From: from,
 		PublicURL: "https://chat.example.com", ReplyDomain: domain, DKIM: l.dkim}, l.svc)
 }
 

@@ -124,6 +124,9 @@ func TestJunkMailIsDropped(t *testing.T) {
 			"Subject: Our offers\r\nMessage-ID: <n1@example.net>\r\n\r\nBuy now.\r\n"},
 		"own": {"support@" + domain, "From: Support <support@" + domain + ">\r\nTo: " + to + "\r\nSubject: Refund\r\n" +
 			"Message-ID: <" + own + ">\r\n\r\nWe got your ticket.\r\n"},
+		// From the service's own address, with a Message-ID it never made.
+		"own address": {"Support@" + domain, "From: Support <Support@" + domain + ">\r\nTo: " + to + "\r\nSubject: loop\r\n" +
+			"Message-ID: <x1@elsewhere.example>\r\n\r\nA loop.\r\n"},
 	} {
 		if err := l.deliver(c.from, to, c.raw); err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -231,12 +231,16 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	return msg, m.cfg.DKIM.sign(msg)
 }
 
-// from is the sender: smtp.from, or a no-reply address at the public host.
-func (m *Mailer) from() string {
-	if m.cfg.From != "" {
-		return m.cfg.From
+// from is the sender of the service's e-mails.
+func (m *Mailer) from() string { return Sender(m.cfg.From, m.cfg.PublicURL) }
+
+// Sender is the From of the service's e-mails: smtp.from, or a no-reply
+// address at the public URL's host. Inbound mail from it is the service's own.
+func Sender(from, publicURL string) string {
+	if from != "" {
+		return from
 	}
-	return "chatsvc <no-reply@" + m.publicHost() + ">"
+	return "chatsvc <no-reply@" + publicHost(publicURL) + ">"
 }
 
 // domain names the sender's domain in Message-IDs.
@@ -246,11 +250,11 @@ func (m *Mailer) domain() string {
 			return d
 		}
 	}
-	return m.publicHost()
+	return publicHost(m.cfg.PublicURL)
 }
 
-func (m *Mailer) publicHost() string {
-	if u, err := url.Parse(m.cfg.PublicURL); err == nil && u.Hostname() != "" {
+func publicHost(publicURL string) string {
+	if u, err := url.Parse(publicURL); err == nil && u.Hostname() != "" {
 		return u.Hostname()
 	}
 	return "localhost"

@@ -6,6 +6,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/config"
 	"chatsvc/files"
+	"chatsvc/mailer"
 	"chatsvc/search"
 	"chatsvc/storage"
 )
@@ -18,7 +19,7 @@ func NewService(db *storage.DB, cfg *config.Config, idx *search.Index) *app.Serv
 		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
 	o := app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg),
 		Notify:           app.NotifyOptions{WaitingAfter: cfg.Notify.WaitingAfter, VisitorAfter: cfg.Notify.VisitorAfter, AllowHTTP: cfg.Network.AllowPrivate},
-		InboundPerSender: cfg.Inbound.PerSender}
+		InboundPerSender: cfg.Inbound.PerSender, MailFrom: mailer.Sender(cfg.SMTP.From, cfg.PublicURL)}
 	if idx != nil {
 		vectors := newVectors(cfg, db)
 		o.Knowledge, o.Assistant = knowledgeOptions(cfg, idx, vectors), newAssistant(cfg, idx, vectors)

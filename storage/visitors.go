@@ -48,8 +48,9 @@ func (q *Q) LinkVisitorConversations(ctx context.Context, mode support.Mode, vis
 	return err
 }
 
-// SetSiteIdentitySecret stores (or, with nil, removes) a site's identity secret.
-func (q *Q) SetSiteIdentitySecret(ctx context.Context, siteID string, secret *string) error {
-	res, err := q.exec(ctx, `UPDATE sites SET identity_secret = ? WHERE id = ?`, secret, siteID)
+// SetSiteIdentitySecret stores (or, with nil, removes) a site's identity
+// secret; the site's identity_verification changes, and so its updated_at.
+func (q *Q) SetSiteIdentitySecret(ctx context.Context, siteID string, secret *string, at support.Timestamp) error {
+	res, err := q.exec(ctx, `UPDATE sites SET identity_secret = ?, updated_at = ? WHERE id = ?`, secret, at, siteID)
 	return affected(res, err)
 }

@@ -1,8 +1,10 @@
 package web_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSites(t *testing.T) {
@@ -37,6 +39,16 @@ func TestSites(t *testing.T) {
 		t.Fatalf("second update %v", up)
 	}
 
+	// An identity secret changes identity_verification, and so updated_at.
+	e.clock.Advance(time.Minute)
+	if _, err := e.svc.SetIdentitySecret(context.Background(), e.site, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.test("GET", "/v1/sites/"+e.site, nil).ok(t, 200); got["identity_verification"] != true ||
+		got["updated_at"].(string) <= up["updated_at"].(string) {
+		t.Fatalf("after an identity secret: %v (before: updated_at %v)", got, up["updated_at"])
+	}
+
 	hours := func(h map[string]any) map[string]any { return map[string]any{"business_hours": h} }
 	for _, c := range []struct {
 		name        string
@@ -53,6 +65,8 @@ func TestSites(t *testing.T) {
 		{"no time zone", hours(map[string]any{"weekly": map[string]any{}}), "parameter_missing", "business_hours.timezone"},
 		{"time zone", hours(map[string]any{"timezone": "Mars/Olympus"}), "parameter_invalid", "business_hours.timezone"},
 		{"time", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"mon": [][]string{{"9am", "17:00"}}}}), "parameter_invalid", "business_hours.weekly.mon.0"},
+		{"three times", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00", "10:00", "11:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.0"},
+		{"one time", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.0"},
 		{"backwards", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00", "12:00"}, {"11:00", "10:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.1"},
 		{"overlap", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00", "12:00"}, {"11:00", "13:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.1"},
 		{"day", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"monday": [][]string{}}}), "parameter_unknown", "business_hours.weekly.monday"},
