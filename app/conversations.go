@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -240,17 +241,39 @@ func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode supp
 	if in.ContactID != "" {
 		conv.ContactID = &in.ContactID
 	}
-	if err := q.InsertConversation(ctx, conv); err != nil {
-		return nil, nil, err
-	}
-	author := support.Author{Type: support.AuthorContact, ID: conv.ContactID}
-	msg, err := s.addMessage(ctx, q, conv, author, in.Body, nil, now)
+	author, err := contactAuthor(ctx, q, mode, conv.ContactID)
 	if err != nil {
 		return nil, nil, err
 	}
-	// conversation.created carries the conversation as it stands once its
-	// first message is in.
-	return conv, msg, s.emit(ctx, q, mode, EventConversationCreated, conv.ID, conv, now)
+	// The conversation is stored with its first message counted, and
+	// conversation.created comes before that message's message.created.
+	conv.MessageCount = 1
+	if err := q.InsertConversation(ctx, conv); err != nil {
+		return nil, nil, err
+	}
+	if err := s.emit(ctx, q, mode, EventConversationCreated, conv.ID, conv, now); err != nil {
+		return nil, nil, err
+	}
+	msg, err := s.insertMessage(ctx, q, mode, conv.ID, author, in.Body, nil, nil, now)
+	return conv, msg, err
+}
+
+// contactAuthor is the author of a visitor's message: the contact, with
+// the name it has now, once the visitor is known as one.
+func contactAuthor(ctx context.Context, q *storage.Q, mode support.Mode, contactID *string) (support.Author, error) {
+	a := support.Author{Type: support.AuthorContact, ID: contactID}
+	if contactID == nil {
+		return a, nil
+	}
+	ct, err := q.Contact(ctx, mode, *contactID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return a, nil
+	}
+	if err != nil {
+		return a, err
+	}
+	a.Name = ct.Name
+	return a, nil
 }
 
 // subjectOf makes a short subject from a first message: its first sentence

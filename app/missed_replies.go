@@ -139,7 +139,7 @@ func (s *Service) mailIntoConversation(ctx context.Context, q *storage.Q, c *sup
 	if err := q.UpdateConversation(ctx, c); err != nil {
 		return nil, err
 	}
-	msg, err := s.insertMessage(ctx, q, c.Mode, c.ID, support.Author{Type: support.AuthorContact, ID: &contact.ID},
+	msg, err := s.insertMessage(ctx, q, c.Mode, c.ID, support.Author{Type: support.AuthorContact, ID: &contact.ID, Name: contact.Name},
 		clip(ReplyText(m.Text), MaxMessageBody), nil, files, now)
 	if err != nil || !reopened {
 		return msg, err

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/language"
+
 	"chatsvc/storage"
 	"chatsvc/support"
 )
@@ -42,7 +44,8 @@ type WidgetSettings struct {
 var DefaultWidget = WidgetSettings{Color: "#2563EB", Greeting: "Hi! How can we help?", Position: "right",
 	Locale: "en", OfflineMessage: "We're away right now. Leave your e-mail address and we'll answer by e-mail."}
 
-// Widget texts exist in these languages.
+// Widget texts exist in these languages; a site may name any other
+// language, whose visitors see the texts of its base language, or English.
 var Locales = []string{"en", "de", "fr", "es", "nl"}
 
 // Site limits.
@@ -207,8 +210,9 @@ func (w WidgetInput) check() error {
 		}
 	}
 	if w.Locale.Set {
-		if err := oneOf("widget.locale", w.Locale.V, Locales...); err != nil {
-			return err
+		if tag, err := language.Parse(w.Locale.V); err != nil || tag == language.Und {
+			return invalid("widget.locale", "widget.locale must be a language tag such as en, de or pt-BR (got '%s'); "+
+				"the widget has texts in %s, and shows others in English.", w.Locale.V, strings.Join(Locales, ", "))
 		}
 	}
 	if err := checkLen("widget.greeting", w.Greeting.V, MaxGreeting, false); err != nil {
@@ -227,7 +231,9 @@ func (w WidgetInput) apply(cur WidgetSettings) WidgetSettings {
 	set(&cur.Color, w.Color)
 	set(&cur.Greeting, w.Greeting)
 	set(&cur.Position, w.Position)
-	set(&cur.Locale, w.Locale)
+	if w.Locale.Set {
+		cur.Locale = language.Make(w.Locale.V).String() // "pt_br" is stored as pt-BR
+	}
 	set(&cur.OfflineMessage, w.OfflineMessage)
 	if w.RequireEmail.Set {
 		cur.RequireEmail = w.RequireEmail.V

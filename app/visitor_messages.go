@@ -106,9 +106,13 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 				return posted{}, err
 			}
 		} else {
-			author := support.Author{Type: support.AuthorContact, ID: c.ContactID}
+			id := c.ContactID
 			if visitor.ContactID != nil {
-				author.ID = visitor.ContactID
+				id = visitor.ContactID
+			}
+			author, err := contactAuthor(ctx, q, v.Mode, id)
+			if err != nil {
+				return posted{}, err
 			}
 			if msg, err = s.addMessage(ctx, q, c, author, in.Body.V, nil, now); err != nil {
 				return posted{}, err

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -291,6 +292,7 @@ var dashFuncs = template.FuncMap{
 	"join":   strings.Join,
 	"waited": waited,
 	"list":   func(v ...string) []string { return v },
+	"has":    func(list []string, v string) bool { return slices.Contains(list, v) },
 	"authorLabel": func(typ string) string {
 		return map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}[typ]
 	},

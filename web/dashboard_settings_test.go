@@ -42,4 +42,9 @@ func TestDashboardSettings(t *testing.T) {
 	if s := e.test("GET", "/v1/sites/"+e.site, nil).ok(t, 200); s["business_hours"] != nil {
 		t.Fatalf("always open: %v", s["business_hours"])
 	}
+	// A language the widget has no texts in, set through the API, stays chosen.
+	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"locale": "it"}}).ok(t, 200)
+	if page := d.get("/app/settings").must(t, http.StatusOK); !strings.Contains(page, `<option value="it" selected>`) {
+		t.Fatal("the site's language is not the one selected")
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"chatsvc/app"
 )
@@ -221,7 +222,7 @@ func notAnObject(r *http.Request, data []byte, err error) string {
 			at = int64(len(data)) // just after the last byte
 		}
 		line, col := position(data, at)
-		msg = fmt.Sprintf("The request body is not valid JSON: %s, at line %d, column %d.", syntax, line, col)
+		msg = fmt.Sprintf("The request body is not valid JSON: %s, at line %d, column %d.", syntaxProblem(syntax, data, at), line, col)
 	case errors.As(err, &typ):
 		msg = fmt.Sprintf("The request body must be a JSON object, not %s.", jsonKinds[typ.Value])
 	}
@@ -229,6 +230,34 @@ func notAnObject(r *http.Request, data []byte, err error) string {
 		msg += " Send it with Content-Type: application/json."
 	}
 	return msg
+}
+
+// syntaxProblem says in the API's words what broke the JSON at offset at:
+// an unexpected character and what was expected there, or the end.
+func syntaxProblem(err *json.SyntaxError, data []byte, at int64) string {
+	if at >= int64(len(data)) {
+		return "the body ends before the JSON is complete"
+	}
+	r, _ := utf8.DecodeRune(data[at:])
+	for _, w := range syntaxWhere {
+		if strings.HasSuffix(err.Error(), w[0]) {
+			return fmt.Sprintf("unexpected %q %s", r, w[1])
+		}
+	}
+	return fmt.Sprintf("unexpected %q", r)
+}
+
+// syntaxWhere maps where encoding/json met a character to the API's words.
+var syntaxWhere = [][2]string{
+	{"looking for beginning of value", "where a value should start"},
+	{"looking for beginning of object key string", "where a field name in double quotes should start"},
+	{"after object key", "after a field name, where a colon should follow"},
+	{"after object key:value pair", "after a field, where a comma or } should follow"},
+	{"after array element", "after an array item, where a comma or ] should follow"},
+	{"after top-level value", "after the JSON object"},
+	{"in string literal", "in a string (control characters must be escaped)"},
+	{"in string escape code", "in a string's escape sequence"},
+	{"in numeric literal", "in a number"},
 }
 
 var jsonKinds = map[string]string{"array": "an array", "string": "a string", "number": "a number", "bool": "true or false"}

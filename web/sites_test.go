@@ -49,6 +49,14 @@ func TestSites(t *testing.T) {
 		t.Fatalf("after an identity secret: %v (before: updated_at %v)", got, up["updated_at"])
 	}
 
+	// Any language may be named; the widget shows texts it has none in in English.
+	for in, want := range map[string]string{"it": "it", "pt_br": "pt-BR", "de-AT": "de-AT"} {
+		got := e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"locale": in}}).ok(t, 200)
+		if l := got["widget"].(map[string]any)["locale"]; l != want {
+			t.Errorf("locale %q stored as %v, want %s", in, l, want)
+		}
+	}
+
 	hours := func(h map[string]any) map[string]any { return map[string]any{"business_hours": h} }
 	for _, c := range []struct {
 		name        string
@@ -58,6 +66,8 @@ func TestSites(t *testing.T) {
 		{"colour", map[string]any{"widget": map[string]any{"color": "orange"}}, "parameter_invalid", "widget.color"},
 		{"position", map[string]any{"widget": map[string]any{"position": "top"}}, "parameter_invalid", "widget.position"},
 		{"locale", map[string]any{"widget": map[string]any{"locale": "xx"}}, "parameter_invalid", "widget.locale"},
+		{"locale a word", map[string]any{"widget": map[string]any{"locale": "english"}}, "parameter_invalid", "widget.locale"},
+		{"locale empty", map[string]any{"widget": map[string]any{"locale": ""}}, "parameter_invalid", "widget.locale"},
 		{"widget field", map[string]any{"widget": map[string]any{"font": "serif"}}, "parameter_unknown", "widget.font"},
 		{"require_email", map[string]any{"widget": map[string]any{"require_email": "yes"}}, "parameter_invalid", "widget.require_email"},
 		{"domain", map[string]any{"domains": []string{"example.com", "not a domain"}}, "parameter_invalid", "domains.1"},

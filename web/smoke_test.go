@@ -40,8 +40,10 @@ func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
 		hint                    bool
 	}{
 		{"{\n  \"email\": \"ann@example.com\",\n  \"name\": Ann\n}", "application/json",
-			"not valid JSON: invalid character 'A' looking for beginning of value, at line 3, column 11.", false},
-		{`{"email": "ann@example.com"`, "application/json", "unexpected end of JSON input, at line 1, column 28.", false},
+			"not valid JSON: unexpected 'A' where a value should start, at line 3, column 11.", false},
+		{`{"email": "ann@example.com"`, "application/json", "the body ends before the JSON is complete, at line 1, column 28.", false},
+		{`{"email" "ann@example.com"}`, "application/json", "unexpected '\"' after a field name, where a colon should follow, at line 1, column 10.", false},
+		{`{"a": 1 "b": 2}`, "application/json", "unexpected '\"' after a field, where a comma or } should follow, at line 1, column 9.", false},
 		{`["ann@example.com"]`, "application/json; charset=utf-8", "must be a JSON object, not an array.", false},
 		{"email=ann@example.com", "application/x-www-form-urlencoded", "at line 1, column 1.", true},
 	} {

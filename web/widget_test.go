@@ -133,6 +133,20 @@ func TestWidgetMessages(t *testing.T) {
 	if got := e.events(msg["id"].(string)); !slices.Equal(got, []string{"test:message.created"}) {
 		t.Fatalf("message events %v", got)
 	}
+	// A consumer learns of the conversation before its first message.
+	evs, err := e.db.Read().EventsAfter(context.Background(), 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, ev := range evs {
+		if ev.ObjectID == convID || ev.ObjectID == msg["id"] {
+			order = append(order, ev.Type)
+		}
+	}
+	if !slices.Equal(order, []string{"conversation.created", "message.created"}) {
+		t.Fatalf("events in the order %v", order)
+	}
 	// A message of exactly 4000 characters is accepted, in the same conversation.
 	b = e.say(tok, str("é", 4000))
 	if b["message"].(map[string]any)["conversation_id"] != convID {
@@ -304,6 +318,11 @@ func TestWidgetIdentify(t *testing.T) {
 	}
 	if conv := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); conv["contact_id"] != c["id"] {
 		t.Fatalf("conversation contact %v", conv["contact_id"])
+	}
+	// The visitor's next messages are the contact's, by the contact's name.
+	next := e.say(tok, "It has not arrived.")["message"].(map[string]any)["author"].(map[string]any)
+	if next["id"] != c["id"] || next["name"] != "Ann" {
+		t.Fatalf("author after identify %v", next)
 	}
 
 	// With an identity secret, claims need a matching user_hash.

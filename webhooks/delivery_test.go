@@ -150,7 +150,7 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 				t.Fatal(err)
 			}
 			conv = c.ID
-		}, []string{"message.created", "conversation.created"}},
+		}, []string{"conversation.created", "message.created"}},
 		{"hand-off", func() { e.ok(200, "POST", "/v1/conversations/"+conv+"/handoff", nil) }, []string{"conversation.handed_off"}},
 		{"agent message", func() {
 			e.ok(201, "POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": "Hi!", "author_id": e.member})
@@ -175,7 +175,7 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 			if _, err := e.svc.RateConversation(ctx, v, app.VisitorRating{Score: app.Value(5)}); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{"message.created", "conversation.created", "conversation.closed", "conversation.rated"}},
+		}, []string{"conversation.created", "message.created", "conversation.closed", "conversation.rated"}},
 		{"knowledge source events", func() {
 			for _, typ := range []string{"knowledge_source.ready", "knowledge_source.failed"} {
 				err := e.db.Write(ctx, func(q *storage.Q) error {
