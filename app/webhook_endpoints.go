@@ -285,9 +285,10 @@ type WebhookTest struct {
 	Error      *string `json:"error"`
 }
 
-// TestWebhookEndpoint sends a ping event to an endpoint, enabled or not,
-// waits for the answer and logs the attempt. The ping's data.object is the
-// endpoint itself; pings are not stored as events.
+// TestWebhookEndpoint sends a ping event to an enabled endpoint, waits for
+// the answer and logs the attempt; a disabled endpoint receives nothing,
+// not even a ping. The ping's data.object is the endpoint itself; pings
+// are not stored as events.
 func (s *Service) TestWebhookEndpoint(ctx context.Context, mode support.Mode, id string) (*WebhookTest, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
@@ -295,6 +296,10 @@ func (s *Service) TestWebhookEndpoint(ctx context.Context, mode support.Mode, id
 	e, err := s.db.Read().WebhookEndpoint(ctx, mode, id)
 	if err != nil {
 		return nil, found(err, noSuch("webhook endpoint", id))
+	}
+	if !e.Enabled {
+		why := "The endpoint is disabled, and disabled endpoints receive nothing: enable it to send a test."
+		return &WebhookTest{Error: &why}, nil
 	}
 	data, err := marshal(e)
 	if err != nil {

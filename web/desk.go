@@ -12,7 +12,7 @@ func (h *handlers) deskRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/canned-replies", h.listCannedReplies)
 	mux.Handle("GET /v1/canned-replies/{id}", noQuery(h.getCannedReply))
 	mux.Handle("PATCH /v1/canned-replies/{id}", noQuery(h.updateCannedReply))
-	mux.Handle("DELETE /v1/canned-replies/{id}", noQuery(h.deleteCannedReply))
+	mux.Handle("DELETE /v1/canned-replies/{id}", noInput(h.deleteCannedReply))
 	mux.HandleFunc("GET /v1/search", h.search)
 }
 

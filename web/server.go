@@ -109,7 +109,7 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/tickets", h.listTickets)
 	mux.Handle("GET /v1/tickets/{id}", noQuery(h.getTicket))
 	mux.Handle("PATCH /v1/tickets/{id}", noQuery(h.updateTicket))
-	mux.Handle("DELETE /v1/tickets/{id}", noQuery(h.deleteTicket))
+	mux.Handle("DELETE /v1/tickets/{id}", noInput(h.deleteTicket))
 	mux.Handle("POST /v1/tickets/{id}/comments", noQuery(h.addTicketComment))
 	mux.HandleFunc("GET /v1/tickets/{id}/comments", h.listTicketComments)
 
@@ -120,13 +120,13 @@ func (h *handlers) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/contacts", h.listContacts)
 	mux.Handle("GET /v1/contacts/{id}", noQuery(h.getContact))
 	mux.Handle("PATCH /v1/contacts/{id}", noQuery(h.updateContact))
-	mux.Handle("DELETE /v1/contacts/{id}", noQuery(h.deleteContact))
+	mux.Handle("DELETE /v1/contacts/{id}", noInput(h.deleteContact))
 	mux.Handle("GET /v1/contacts/{id}/export", noQuery(h.exportContact))
 
 	mux.Handle("POST /v1/knowledge-sources", noQuery(h.createKnowledgeSource))
 	mux.HandleFunc("GET /v1/knowledge-sources", h.listKnowledgeSources)
 	mux.Handle("GET /v1/knowledge-sources/{id}", noQuery(h.getKnowledgeSource))
-	mux.Handle("DELETE /v1/knowledge-sources/{id}", noQuery(h.deleteKnowledgeSource))
+	mux.Handle("DELETE /v1/knowledge-sources/{id}", noInput(h.deleteKnowledgeSource))
 	mux.Handle("POST /v1/knowledge-sources/{id}/sync", noQuery(h.syncKnowledgeSource))
 	mux.Handle("POST /v1/assistant/answers", noQuery(h.answerQuestion))
 	mux.HandleFunc("GET /v1/reports/summary", h.reportSummary)
@@ -142,6 +142,18 @@ func (h *handlers) routes(mux *http.ServeMux) {
 func noQuery(next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, err := query(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		next(w, r)
+	})
+}
+
+// noInput refuses query parameters and any body but an empty object: a
+// deletion takes nothing but its path.
+func noInput(next http.HandlerFunc) http.Handler {
+	return noQuery(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := decodeBody(w, r); err != nil {
 			writeError(w, r, err)
 			return
 		}

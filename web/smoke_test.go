@@ -58,3 +58,15 @@ func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
 		}
 	}
 }
+
+// A deletion takes nothing but its path: a body other than an empty object
+// is refused as any request's would be, and nothing is deleted.
+func TestDeleteTakesNoBody(t *testing.T) {
+	e := newEnv(t)
+	id := e.test("POST", "/v1/contacts", map[string]any{"email": "ann@example.com"}).ok(t, 201)["id"].(string)
+	e.test("DELETE", "/v1/contacts/"+id, map[string]any{"force": true}).fails(t, 400, "parameter_unknown", "force")
+	e.test("DELETE", "/v1/contacts/"+id, `{"force": tru`).fails(t, 400, "body_invalid", "")
+	e.test("GET", "/v1/contacts/"+id, nil).ok(t, 200)
+	e.test("DELETE", "/v1/contacts/"+id, map[string]any{}).ok(t, 200)
+	e.test("GET", "/v1/contacts/"+id, nil).fails(t, 404, "resource_missing", "id")
+}

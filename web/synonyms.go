@@ -12,7 +12,7 @@ func (h *handlers) synonymRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/assistant/synonyms", h.listSynonyms)
 	mux.Handle("GET /v1/assistant/synonyms/{id}", noQuery(h.getSynonym))
 	mux.Handle("PATCH /v1/assistant/synonyms/{id}", noQuery(h.updateSynonym))
-	mux.Handle("DELETE /v1/assistant/synonyms/{id}", noQuery(h.deleteSynonym))
+	mux.Handle("DELETE /v1/assistant/synonyms/{id}", noInput(h.deleteSynonym))
 }
 
 // synonymInput decodes the body of a group's create or update.

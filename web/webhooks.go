@@ -105,7 +105,7 @@ func (h *handlers) webhookRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /v1/webhook-endpoints", only(http.HandlerFunc(h.listWebhookEndpoints)))
 	mux.Handle("GET /v1/webhook-endpoints/{id}", only(noQuery(h.getWebhookEndpoint)))
 	mux.Handle("PATCH /v1/webhook-endpoints/{id}", only(noQuery(h.updateWebhookEndpoint)))
-	mux.Handle("DELETE /v1/webhook-endpoints/{id}", only(noQuery(h.deleteWebhookEndpoint)))
+	mux.Handle("DELETE /v1/webhook-endpoints/{id}", only(noInput(h.deleteWebhookEndpoint)))
 	mux.Handle("POST /v1/webhook-endpoints/{id}/test", only(noQuery(h.testWebhookEndpoint)))
 	mux.Handle("GET /v1/webhook-endpoints/{id}/deliveries", only(http.HandlerFunc(h.listWebhookDeliveries)))
 

@@ -189,12 +189,18 @@ func TestPing(t *testing.T) {
 	if out["delivered"] != false || out["status_code"] != float64(418) || out["error"] != "HTTP 418" {
 		t.Fatalf("failing test: %v", out)
 	}
-	// A disabled endpoint can be tested; pings do not count as failures.
-	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": false})
-	e.ok(200, "POST", "/v1/webhook-endpoints/"+id+"/test", nil)
+	// Pings are logged, and do not count as failures.
 	log := e.ok(200, "GET", "/v1/webhook-endpoints/"+id+"/deliveries", nil)["data"].([]any)
-	if len(log) != 3 || log[0].(map[string]any)["event_type"] != "ping" {
+	if len(log) != 2 || log[0].(map[string]any)["event_type"] != "ping" {
 		t.Fatalf("ping attempts logged: %v", log)
+	}
+	// A disabled endpoint receives nothing, not even a ping.
+	e.ok(200, "PATCH", "/v1/webhook-endpoints/"+id, map[string]any{"enabled": false})
+	hits := len(rc.Hits())
+	out = e.ok(200, "POST", "/v1/webhook-endpoints/"+id+"/test", nil)
+	if out["delivered"] != false || out["status_code"] != float64(0) || !strings.Contains(out["error"].(string), "disabled") ||
+		len(rc.Hits()) != hits {
+		t.Fatalf("test of a disabled endpoint: %v; %d requests received", out, len(rc.Hits())-hits)
 	}
 	e.fails(e.key, 400, "parameter_unknown", "x", "POST", "/v1/webhook-endpoints/"+id+"/test", map[string]any{"x": 1})
 	if e.queued() != 0 {
