@@ -387,3 +387,21 @@ func TestDashboardSynonyms(t *testing.T) {
 	d.post("/app/knowledge/synonyms/"+id+"/delete", nil).must(t, http.StatusSeeOther)
 	e.test("GET", "/v1/assistant/synonyms/"+id, nil).fails(t, 404, "resource_missing", "id")
 }
+
+// A link to a live conversation (a notification e-mail's) opens it from a
+// dashboard showing test data: the dashboard switches to live data.
+func TestDashboardLinkSwitchesMode(t *testing.T) {
+	e := newEnv(t)
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	conv := e.conversation(support.Live, "Where is my order?")
+	path := "/app/conversations/" + conv
+	r := d.get(path)
+	if r.status != http.StatusSeeOther || !strings.HasPrefix(r.header.Get("Location"), path+"?flash=") {
+		t.Fatalf("status %d, Location %q", r.status, r.header.Get("Location"))
+	}
+	if !strings.Contains(d.get(path).must(t, http.StatusOK), "Where is my order?") {
+		t.Error("the live conversation is not shown")
+	}
+	d.get("/app/conversations/conv_nope").must(t, http.StatusNotFound)
+}
