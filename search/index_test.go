@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -265,5 +266,14 @@ func TestTeamSynonyms(t *testing.T) {
 	if got := questionTerms(q.Text, q.Synonyms); len(got) != 2 || got[0].text != "put on hold" ||
 		!reflect.DeepEqual(got[0].syns, []string{"stash", "park"}) || got[1].text != "working" {
 		t.Fatalf("terms %+v", got)
+	}
+	// An expression is found next to punctuation, as the question's last words.
+	for _, text := range []string{"How do I request the money back?", "Money back, please!", "(money back)"} {
+		if got := questionTerms(text, [][]string{{"refund", "Money back."}}); len(got) == 0 || got[0].text != "money back" {
+			t.Errorf("%q: terms %+v", text, got)
+		}
+	}
+	if got := QuestionWords("What about line endings?"); !slices.Contains(got, "newline") {
+		t.Errorf("the thesaurus's phrase at a question's end: %v", got)
 	}
 }

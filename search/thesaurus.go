@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // thesaurus groups words that customers and help pages use for the same
@@ -152,7 +153,16 @@ func QuestionWords(text string) []string {
 // normalize lower-cases text, collapses its spaces, pads it with one space
 // at each end and rewrites the thesaurus's phrases.
 func normalize(text string) string {
-	return phrases.Replace(" " + strings.Join(strings.Fields(strings.ToLower(text)), " ") + " ")
+	return phrases.Replace(" " + clean(text) + " ")
+}
+
+// clean lower-cases text and keeps its words (with their apostrophes and
+// hyphens) one space apart: "money back?" ends with the expression "money
+// back", as a team's synonym or a phrase of the thesaurus.
+func clean(text string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-'
+	}), " ")
 }
 
 // words splits normalized text into its words, without filler or repeats.
@@ -188,9 +198,9 @@ func questionTerms(text string, team [][]string) []term {
 	others := map[string][]string{}
 	for _, g := range team {
 		for _, e := range g {
-			e = strings.Join(strings.Fields(strings.ToLower(e)), " ")
+			e = clean(e)
 			for _, o := range g {
-				if o = strings.Join(strings.Fields(strings.ToLower(o)), " "); o != e && o != "" {
+				if o = clean(o); o != e && o != "" {
 					others[e] = append(others[e], o)
 				}
 			}
