@@ -94,7 +94,7 @@ func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode support.Mode,
 			WaitingSince: at, DueAt: due}); err != nil {
 			return err
 		}
-		return s.queuePushes(ctx, q, recipients(o.AssigneeID), pushNote{Title: "A visitor is waiting",
+		return s.queuePushes(ctx, q, mode, recipients(o.AssigneeID), pushNote{Title: "A visitor is waiting",
 			Body: conversationTitle(o), ConversationID: o.ID})
 	case *support.Message:
 		if typ != EventMessageCreated {
@@ -112,7 +112,7 @@ func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode support.Mode,
 		} else if err != nil {
 			return err
 		}
-		return s.queuePushes(ctx, q, []string{*c.AssigneeID}, pushNote{Title: "New message from a visitor",
+		return s.queuePushes(ctx, q, mode, []string{*c.AssigneeID}, pushNote{Title: "New message from a visitor",
 			Body: preview(o.Body, 120), ConversationID: c.ID})
 	}
 	return nil
@@ -149,7 +149,7 @@ func (s *Service) sendWaitingAlert(ctx context.Context, q *storage.Q, a *storage
 		return err
 	}
 	data, err := json.Marshal(map[string]any{"conversation": c, "title": conversationTitle(c),
-		"url": s.conversationURL(c.ID), "waited_minutes": int(s.notify.WaitingAfter.Minutes())})
+		"url": s.conversationURL(c.Mode, c.ID), "waited_minutes": int(s.notify.WaitingAfter.Minutes())})
 	if err != nil {
 		return err
 	}
@@ -177,9 +177,10 @@ func (s *Service) alertedMembers(ctx context.Context, q *storage.Q, c *support.C
 	return q.Members(ctx)
 }
 
-// conversationURL is where the dashboard shows a conversation.
-func (s *Service) conversationURL(id string) string {
-	return strings.TrimRight(s.att.publicURL, "/") + "/app/conversations/" + id
+// conversationURL is where the dashboard shows a conversation; the link
+// names its mode, so a session showing the other mode's data switches.
+func (s *Service) conversationURL(mode support.Mode, id string) string {
+	return strings.TrimRight(s.att.publicURL, "/") + "/app/conversations/" + id + "?mode=" + string(mode)
 }
 
 // conversationTitle names a conversation in a notification.

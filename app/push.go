@@ -150,12 +150,12 @@ type pushNote struct {
 
 // queuePushes owes note to every subscription of the given members (of all
 // members when nil), in the caller's transaction.
-func (s *Service) queuePushes(ctx context.Context, q *storage.Q, memberIDs []string, note pushNote) error {
+func (s *Service) queuePushes(ctx context.Context, q *storage.Q, mode support.Mode, memberIDs []string, note pushNote) error {
 	subs, err := q.PushSubscriptionsOf(ctx, memberIDs)
 	if err != nil || len(subs) == 0 {
 		return err
 	}
-	note.URL = s.conversationURL(note.ConversationID)
+	note.URL = s.conversationURL(mode, note.ConversationID)
 	payload, err := json.Marshal(note)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package docs_test
 
 import (
+	"strings"
 	"testing"
 
 	"chatsvc/docs/openapicheck"
@@ -8,7 +9,8 @@ import (
 
 // The document loads in kin-openapi and passes its validator, and states
 // what the API promises: OpenAPI 3.1, version 2026-10-01, bearer keys on every
-// operation, the server at {public_url}/v1.
+// operation, the server at {public_url}/v1; the widget's operations, at
+// {public_url}/widget/v1, take a visitor token instead.
 func TestOpenAPIDocumentIsValid(t *testing.T) {
 	doc, err := openapicheck.Load()
 	if err != nil {
@@ -31,10 +33,17 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 		t.Errorf("security = %+v, want bearerAuth on every operation", doc.Security)
 	}
 	for path, item := range doc.Paths.Map() {
+		widget := strings.HasPrefix(path, "/widget/v1/")
+		if widget && (len(item.Servers) != 1 || item.Servers[0].URL != "{public_url}") {
+			t.Errorf("%s: servers = %+v, want one {public_url}", path, item.Servers)
+		}
 		for method, op := range item.Operations() {
 			public := op.Security != nil && len(*op.Security) == 0
-			if public != (path == "/openapi.json") {
-				t.Errorf("%s %s: public = %v; only the document itself is public", method, path, public)
+			if public != (path == "/openapi.json" || path == "/widget/v1/sessions") {
+				t.Errorf("%s %s: public = %v; only the document itself and the widget's sessions are public", method, path, public)
+			}
+			if token := op.Security != nil && len(*op.Security) == 1 && (*op.Security)[0]["visitorToken"] != nil; widget && !public && !token {
+				t.Errorf("%s %s: security %+v, want the visitor token", method, path, op.Security)
 			}
 			if op.OperationID == "" {
 				t.Errorf("%s %s: no operationId", method, path)

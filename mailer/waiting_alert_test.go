@@ -83,7 +83,7 @@ func TestWaitingAlertArrivesOnceAtTheDelay(t *testing.T) {
 	if s := p.subject(t); s != "A visitor is waiting: Do you ship to Canada?" {
 		t.Errorf("subject %q", s)
 	}
-	link := "https://chat.shop.example/app/conversations/" + c.ID
+	link := "https://chat.shop.example/app/conversations/" + c.ID + "?mode=live"
 	contains(t, "text", p.text, link, "3 minute(s)")
 	contains(t, "html", p.html, `href="`+link+`"`)
 	if got := e.notifyAt(start.Add(waitingAfter + time.Hour)); len(got) != 2 {

@@ -169,7 +169,7 @@ func TestPushesReachTheTeam(t *testing.T) {
 	for name, b := range map[string]testenv.PushBrowser{"/ana": anaB, "/bo": boB} {
 		got := e.received(b, name)
 		if len(got) != 1 || got[0]["title"] != "A visitor is waiting" || got[0]["conversation_id"] != c.ID ||
-			got[0]["url"] != "https://chat.shop.example/app/conversations/"+c.ID {
+			got[0]["url"] != "https://chat.shop.example/app/conversations/"+c.ID+"?mode=live" {
 			t.Fatalf("%s received %v, want one waiting alert", name, got)
 		}
 	}

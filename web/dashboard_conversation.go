@@ -23,21 +23,15 @@ type conversationView struct {
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	ctx, svc, id := r.Context(), d.h.svc, r.PathValue("id")
-	c, err := svc.Conversation(ctx, s.Mode, id)
-	if isKind(err, app.NotFound) {
-		// A link to the other mode's conversation (a notification e-mail's)
-		// switches the dashboard to that mode.
-		other := support.Live
-		if s.Mode == support.Live {
-			other = support.Test
+	// A notification's link names the conversation's mode: a session
+	// showing the other mode's data switches to it.
+	if m := r.URL.Query().Get("mode"); m != "" && m != string(s.Mode) {
+		if err := svc.SetDashboardMode(ctx, s, m); err != nil {
+			return err
 		}
-		if _, err := svc.Conversation(ctx, other, id); err == nil {
-			if err := svc.SetDashboardMode(ctx, s, string(other)); err != nil {
-				return err
-			}
-			return back(w, r, r.URL.Path, "Now showing "+string(other)+" data.")
-		}
+		return back(w, r, r.URL.Path, "Now showing "+m+" data.")
 	}
+	c, err := svc.Conversation(ctx, s.Mode, id)
 	if err != nil {
 		return err
 	}

@@ -388,15 +388,16 @@ func TestDashboardSynonyms(t *testing.T) {
 	e.test("GET", "/v1/assistant/synonyms/"+id, nil).fails(t, 404, "resource_missing", "id")
 }
 
-// A link to a live conversation (a notification e-mail's) opens it from a
-// dashboard showing test data: the dashboard switches to live data.
+// A notification's link to a live conversation, which names its mode,
+// opens it from a dashboard showing test data: the dashboard switches.
 func TestDashboardLinkSwitchesMode(t *testing.T) {
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
 	conv := e.conversation(support.Live, "Where is my order?")
 	path := "/app/conversations/" + conv
-	r := d.get(path)
+	d.get(path).must(t, http.StatusNotFound) // without the link's mode, the other mode's object is not there
+	r := d.get(path + "?mode=live")
 	if r.status != http.StatusSeeOther || !strings.HasPrefix(r.header.Get("Location"), path+"?flash=") {
 		t.Fatalf("status %d, Location %q", r.status, r.header.Get("Location"))
 	}

@@ -77,7 +77,7 @@ func TestBrowserDesk(t *testing.T) {
 	const subject = "Do you ship to Canada?"
 	waiting, note := pushes.next(t)
 	conv := note["conversation_id"]
-	if note["title"] != "A visitor is waiting" || note["body"] != subject || !strings.HasSuffix(note["url"], "/app/conversations/"+conv) {
+	if note["title"] != "A visitor is waiting" || note["body"] != subject || !strings.HasSuffix(note["url"], "/app/conversations/"+conv+"?mode=test") {
 		t.Fatalf("push when the visitor started waiting: %v", note)
 	}
 	if shown := e.showPush(sw, waiting); shown != "1 | A visitor is waiting | "+subject {

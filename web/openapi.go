@@ -30,8 +30,9 @@ func openAPIDocument(publicURL string) http.HandlerFunc {
 	}
 }
 
-// servedOpenAPI returns doc with its servers replaced by publicURL/v1,
-// keeping the order and content of the other members. doc is the embedded
+// servedOpenAPI returns doc with its servers replaced by publicURL/v1 (the
+// widget's paths': by publicURL), keeping the order and content of the
+// other members. doc is the embedded
 // file, which the tests check, so a failure here is a build defect and
 // panics at start-up.
 func servedOpenAPI(doc []byte, publicURL string) []byte {
@@ -60,8 +61,12 @@ func servedOpenAPI(doc []byte, publicURL string) []byte {
 		if err != nil {
 			panic("docs/openapi.json: " + err.Error())
 		}
-		if key == "servers" {
+		switch key {
+		case "servers":
 			value = servers
+		case "paths": // the widget's paths are served from the public root
+			root, _ := json.Marshal(strings.TrimRight(publicURL, "/"))
+			value = bytes.ReplaceAll(value, []byte(`"{public_url}"`), root)
 		}
 		if flat.Len() > 1 {
 			flat.WriteByte(',')

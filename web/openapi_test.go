@@ -32,7 +32,8 @@ import (
 )
 
 // registeredRoutes reads the route patterns ("GET /v1/tickets/{id}") that
-// the package's source registers with Handle or HandleFunc under /v1/, or
+// the package's source registers with Handle or HandleFunc under /v1/ or
+// /widget/v1/, or
 // lists in a route table, so a route added anywhere in package web is seen
 // without a list to update.
 func registeredRoutes(t *testing.T) []string {
@@ -57,8 +58,9 @@ func registeredRoutes(t *testing.T) []string {
 				checkPatternArg(t, fset, n)
 			case *ast.BasicLit:
 				pattern, _ := strconv.Unquote(n.Value)
-				if method, path, ok := strings.Cut(pattern, " "); ok && n.Kind == token.STRING &&
-					strings.HasPrefix(path, "/v1/") && method == strings.ToUpper(method) {
+				if method, path, ok := strings.Cut(pattern, " "); ok && n.Kind == token.STRING && method != "OPTIONS" &&
+					(strings.HasPrefix(path, "/v1/") || strings.HasPrefix(path, "/widget/v1/") && path != "/widget/v1/") &&
+					method == strings.ToUpper(method) {
 					routes = append(routes, method+" "+path)
 				}
 			}
@@ -96,7 +98,11 @@ func describedRoutes(doc *openapi3.T) []string {
 	var routes []string
 	for path, item := range doc.Paths.Map() {
 		for method := range item.Operations() {
-			routes = append(routes, method+" /v1"+path)
+			if strings.HasPrefix(path, "/widget/") { // served from {public_url}, not {public_url}/v1
+				routes = append(routes, method+" "+path)
+			} else {
+				routes = append(routes, method+" /v1"+path)
+			}
 		}
 	}
 	slices.Sort(routes)
@@ -155,16 +161,23 @@ func TestOpenAPIServed(t *testing.T) {
 	if len(doc.Servers) != 1 || doc.Servers[0].URL != publicURL+"/v1" {
 		t.Errorf("servers = %v, want %s/v1", doc.Servers, publicURL)
 	}
-	var served, file map[string]any
-	if err := json.Unmarshal(res.raw, &served); err != nil {
+	widget := doc.Paths.Find("/widget/v1/sessions")
+	if widget == nil || len(widget.Servers) != 1 || widget.Servers[0].URL != publicURL {
+		t.Errorf("the widget's servers = %v, want %s", widget, publicURL)
+	}
+	// Beyond the servers' addresses, the file as it is.
+	served := bytes.ReplaceAll(res.raw, []byte(`"url": "`+publicURL+`/v1"`), []byte(`"url": "{public_url}/v1"`))
+	served = bytes.ReplaceAll(served, []byte(`"url": "`+publicURL+`"`), []byte(`"url": "{public_url}"`))
+	var got, file map[string]any
+	if err := json.Unmarshal(served, &got); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(docs.OpenAPI, &file); err != nil {
 		t.Fatal(err)
 	}
-	delete(served, "servers")
+	delete(got, "servers")
 	delete(file, "servers")
-	if !reflect.DeepEqual(served, file) {
+	if !reflect.DeepEqual(got, file) {
 		t.Error("the served document differs from docs/openapi.json beyond servers")
 	}
 	if !bytes.HasPrefix(res.raw, []byte("{\n  \"openapi\": \"3.1.0\",\n  \"info\"")) {
@@ -201,8 +214,9 @@ func TestOpenAPIFlows(t *testing.T) {
 	e := newEnv(t, func(o *app.Options) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
-		o.Assistant = assistant.New(searchtest.New(), assistant.Extractive{})
+		o.Assistant, o.ReplyWait = assistant.New(searchtest.New(), assistant.Extractive{}), 2*time.Second
 	})
+	e.runAssistant()
 	check := e.srv.Client().Transport.(*openapicheck.Checker)
 	id := func(r resp, status int) string { return r.ok(t, status)["id"].(string) }
 
@@ -285,6 +299,29 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.clock.Advance(11 * time.Minute)
 	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).ok(t, 202)
 	e.test("DELETE", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
+
+	// The widget's calls, from a visitor's first message to the rating.
+	tok := e.session(true)
+	said := e.say(tok, "How long does a refund take?")
+	e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)
+	if r := e.wdo("POST", "/widget/v1/typing", tok, nil); r.status != http.StatusNoContent {
+		t.Errorf("typing: %d", r.status)
+	}
+	stream, err := e.srv.Client().Get(e.srv.URL + "/widget/v1/events?visitor_token=" + tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream.Body.Close()
+	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "vera@example.com", "name": "Vera"}).ok(t, 200)
+	e.wdo("POST", "/widget/v1/tickets", tok, map[string]any{"subject": "Refund", "description": "Twice charged"}).ok(t, 201)
+	if reply, ok := said["reply"].(map[string]any); ok {
+		e.wdo("POST", "/widget/v1/messages/"+reply["id"].(string)+"/feedback", tok, map[string]any{"helpful": false}).ok(t, 200)
+	} else {
+		t.Errorf("no assistant reply to give feedback on: %v", said)
+	}
+	e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
+	e.test("POST", "/v1/conversations/"+said["message"].(map[string]any)["conversation_id"].(string)+"/close", nil).ok(t, 200)
+	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5, "comment": "Quick"}).ok(t, 200)
 
 	// Reports.
 	e.test("GET", "/v1/reports/summary?site_id="+e.site, nil).ok(t, 200)

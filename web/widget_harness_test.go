@@ -51,14 +51,19 @@ func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 	}
 	e := newEnv(t, func(ao *app.Options) { ao.Assistant, ao.ReplyWait = o.responder, o.replyWait })
 	if !o.noWorker {
-		wctx, stop := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		w := e.svc.AssistantWorker()
-		w.Every = 50 * time.Millisecond // its tick finds retries come due on the fake clock
-		go func() { defer close(done); w.Run(wctx) }()
-		t.Cleanup(func() { stop(); <-done }) // runs before newEnv's cleanup closes the database
+		e.runAssistant()
 	}
 	return e
+}
+
+// runAssistant runs the assistant's worker until the test ends.
+func (e *env) runAssistant() {
+	wctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	w := e.svc.AssistantWorker()
+	w.Every = 50 * time.Millisecond // its tick finds retries come due on the fake clock
+	go func() { defer close(done); w.Run(wctx) }()
+	e.t.Cleanup(func() { stop(); <-done }) // runs before newEnv's cleanup closes the database
 }
 
 // wdo sends a widget API request with a visitor token ("" for none) and

@@ -1,5 +1,6 @@
 // Package openapicheck holds the REST API's responses to docs/openapi.json
-// in tests: a client transport that validates every /v1 response it carries
+// in tests: a client transport that validates every /v1 and /widget/v1
+// response it carries
 // with kin-openapi and reports mismatches to the test. The server never
 // imports it.
 package openapicheck
@@ -76,7 +77,17 @@ func New(t T, serverURL string, base http.RoundTripper) *Checker {
 		return c
 	}
 	local := *doc // the shared document stays as loaded
-	local.Servers = openapi3.Servers{{URL: strings.TrimRight(serverURL, "/") + "/v1"}}
+	root := strings.TrimRight(serverURL, "/")
+	local.Servers = openapi3.Servers{{URL: root + "/v1"}}
+	local.Paths = openapi3.NewPaths()
+	for path, item := range doc.Paths.Map() {
+		if len(item.Servers) > 0 { // the widget's, served from the root
+			copied := *item
+			copied.Servers = openapi3.Servers{{URL: root}}
+			item = &copied
+		}
+		local.Paths.Set(path, item)
+	}
 	if c.router, err = gorillamux.NewRouter(&local); err != nil {
 		t.Errorf("docs/openapi.json: routes: %v", err)
 	}
@@ -84,11 +95,13 @@ func New(t T, serverURL string, base http.RoundTripper) *Checker {
 	return c
 }
 
-// RoundTrip sends req and, when req is to /v1, validates the response
-// and, when the server accepted it, the request: what the server takes,
-// the document must allow.
+// RoundTrip sends req and, when req is to /v1 or /widget/v1, validates the
+// response and, when the server accepted it, the request: what the server
+// takes, the document must allow. An event stream is not read: its
+// request is checked, and its status counted as seen.
 func (c *Checker) RoundTrip(req *http.Request) (*http.Response, error) {
-	if c.router == nil || !strings.HasPrefix(req.URL.Path, "/v1/") || req.Method == http.MethodHead {
+	checked := strings.HasPrefix(req.URL.Path, "/v1/") || strings.HasPrefix(req.URL.Path, "/widget/v1/")
+	if c.router == nil || !checked || req.Method == http.MethodHead || req.Method == http.MethodOptions {
 		return c.base.RoundTrip(req)
 	}
 	var sent []byte
@@ -104,6 +117,14 @@ func (c *Checker) RoundTrip(req *http.Request) (*http.Response, error) {
 	res, err := c.base.RoundTrip(req)
 	if err != nil {
 		return res, err
+	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		if problem := c.checkRequest(req, sent); problem != "" {
+			c.t.Errorf("%s %s was accepted (%d), but docs/openapi.json does not allow the request: %s",
+				req.Method, req.URL.RequestURI(), res.StatusCode, problem)
+		}
+		c.saw(req, res.StatusCode)
+		return res, nil
 	}
 	body, err := io.ReadAll(res.Body)
 	res.Body.Close()
@@ -177,10 +198,19 @@ func (c *Checker) check(req *http.Request, res *http.Response, body []byte) stri
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
 		return err.Error()
 	}
-	c.mu.Lock()
-	c.seen[fmt.Sprintf("%s %d", route.Operation.OperationID, res.StatusCode)] = true
-	c.mu.Unlock()
+	c.saw(req, res.StatusCode)
 	return ""
+}
+
+// saw records that a response of req's operation with status was checked.
+func (c *Checker) saw(req *http.Request, status int) {
+	route, _, err := c.router.FindRoute(req)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	c.seen[fmt.Sprintf("%s %d", route.Operation.OperationID, status)] = true
+	c.mu.Unlock()
 }
 
 // Seen reports whether a response of operationID with status was validated.
