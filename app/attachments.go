@@ -239,12 +239,24 @@ func (s *Service) OpenAttachment(ctx context.Context, id, name, expires, signatu
 		Expires: time.Unix(exp, 0).UTC()}, nil
 }
 
-// EventObject returns an event's data.object for delivery now: a message's
-// attachment URLs are signed afresh, since those stored with the event
-// expire an hour after it.
-func (s *Service) EventObject(ctx context.Context, ev *support.Event) (json.RawMessage, error) {
-	if ev.Type != EventMessageCreated {
-		return ev.Data, nil
+// DeliveryPayload is the body of an event delivered now: the event, with a
+// message's attachment URLs signed afresh, since those stored with the
+// event expire an hour after it (and an erased name's, at once).
+func (s *Service) DeliveryPayload(ctx context.Context, ev *support.Event) ([]byte, error) {
+	data, err := s.eventObject(ctx, ev)
+	if err != nil {
+		return nil, err
+	}
+	now := *ev
+	now.Data = data
+	return EventPayload(&now)
+}
+
+// eventObject returns an event's data.object for delivery now.
+func (s *Service) eventObject(ctx context.Context, ev *support.Event) (json.RawMessage, error) {
+	var shown struct{ Attachments []json.RawMessage }
+	if ev.Type != EventMessageCreated || json.Unmarshal(ev.Data, &shown) != nil || len(shown.Attachments) == 0 {
+		return ev.Data, nil // nothing signed: no read
 	}
 	m, err := s.db.Read().Message(ctx, ev.Mode, ev.ObjectID)
 	if isNotFound(err) || (err == nil && len(m.Files) == 0) {

@@ -436,7 +436,7 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 				a["id"], a["name"] = nil, nil
 			}
 			// The name is also in the download URL, escaped. The URL's
-			// signature dies with it; EventObject signs a new one.
+			// signature dies with it; DeliveryPayload signs a new one.
 			atts, _ := obj["attachments"].([]any)
 			for _, a := range atts {
 				if a, ok := a.(map[string]any); ok {

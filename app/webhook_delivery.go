@@ -129,7 +129,7 @@ func (s *Service) DueWebhookJobs(ctx context.Context, endpointID string, limit i
 	}
 	out := make([]*WebhookJob, len(rows))
 	for i, r := range rows {
-		payload, err := EventPayload(&r.Event)
+		payload, err := s.DeliveryPayload(ctx, &r.Event)
 		if err != nil {
 			return nil, err
 		}

@@ -180,14 +180,15 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.clock.Advance(2 * time.Hour)
-	obj, err := e.svc.EventObject(context.Background(), evs[0])
+	payload, err := e.svc.DeliveryPayload(context.Background(), evs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	var delivered map[string]any
-	if err := json.Unmarshal(obj, &delivered); err != nil {
+	var posted struct{ Data struct{ Object map[string]any } }
+	if err := json.Unmarshal(payload, &posted); err != nil {
 		t.Fatal(err)
 	}
+	delivered := posted.Data.Object
 	cvEqual(t, "delivered body", delivered["body"], "Here you go")
 	late := attachmentsOf(t, delivered)[1]["url"].(string)
 	if res := e.fetch(late); res.StatusCode != 200 || !bytes.Equal(body(t, res), pngBytes) {

@@ -132,7 +132,7 @@ func TestContactErasure(t *testing.T) {
 				t.Errorf("event %s of %s still holds %v: %s", ev.Type, id, l, ev.Data)
 			}
 		}
-		obj, err := e.svc.EventObject(ctx, evs[len(evs)-1])
+		obj, err := e.svc.DeliveryPayload(ctx, evs[len(evs)-1])
 		if err != nil {
 			t.Fatal(err)
 		}
