@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -91,11 +92,22 @@ func Create(ctx context.Context, o Options) (*Manifest, error) {
 	return m, os.Rename(partial, o.Out)
 }
 
-// addTree adds every regular file below dir to members, named under prefix.
+// addTree adds every regular file below dir to members, named under prefix,
+// but for dir/tmp: the downloads in progress, which come and go while the
+// service runs and are no stored file yet.
 func addTree(members map[string]string, dir, prefix string) error {
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+		if errors.Is(err, fs.ErrNotExist) && path != dir {
+			return nil // gone since its folder was read
+		}
+		if err != nil {
 			return err
+		}
+		if d.IsDir() && path == filepath.Join(dir, "tmp") {
+			return filepath.SkipDir
+		}
+		if !d.Type().IsRegular() {
+			return nil
 		}
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {

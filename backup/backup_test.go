@@ -50,6 +50,13 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dataDir, "files", "ab", "cdef"), []byte("attachment bytes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A download in progress is not a stored file: it is left out.
+	if err := os.MkdirAll(filepath.Join(dataDir, "files", "tmp"), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dataDir, "files", "tmp", "upload-1"), []byte("half a fi"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 
 	// 8 writers create tickets until told to stop; every acknowledged id is kept.
 	var mu sync.Mutex
@@ -90,7 +97,8 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 	wg.Wait()
 	db.Close()
 
-	if m.SchemaVersion != storage.SchemaVersion() || m.Counts["tickets"] < int64(len(before)) || m.Checksums["files/ab/cdef"] == "" {
+	if m.SchemaVersion != storage.SchemaVersion() || m.Counts["tickets"] < int64(len(before)) || m.Checksums["files/ab/cdef"] == "" ||
+		m.Checksums["files/tmp/upload-1"] != "" {
 		t.Fatalf("manifest: %+v (had %d tickets before)", m, len(before))
 	}
 	restored := filepath.Join(t.TempDir(), "restored")
