@@ -30,7 +30,8 @@ func (s *Service) KnowledgeWorkers() []Worker {
 		return nil
 	}
 	ws := []Worker{
-		{Name: "knowledge-sync", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: s.SyncStep},
+		{Name: "knowledge-sync", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: s.syncLane(storage.CrawledSources)},
+		{Name: "knowledge-sync-text", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: s.syncLane(storage.TextSources)},
 		{Name: "knowledge-index", Every: k.Every, Wake: s.Wakeup(storage.QueueKnowledge), Step: s.IndexStep},
 		{Name: "knowledge-nightly", Every: k.Every, Step: s.NightlyStep},
 	}
@@ -45,18 +46,29 @@ func (s *Service) KnowledgeWorkers() []Worker {
 // pages kept, the reason stored and logged). New pages go into the index
 // before the database records ready, so ready means searchable. A sync cut
 // short (ctx, a crash) is still owed, so it is done again at the next start.
+// The workers run it in two lanes (syncLane), text sources apart.
 func (s *Service) SyncStep(ctx context.Context) (bool, error) {
+	return s.syncNext(ctx, storage.AnySources)
+}
+
+// syncLane is the step of a worker that syncs the sources of one lane.
+func (s *Service) syncLane(lane storage.SyncLane) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) { return s.syncNext(ctx, lane) }
+}
+
+// syncNext is SyncStep for the sources of lane.
+func (s *Service) syncNext(ctx context.Context, lane storage.SyncLane) (bool, error) {
 	// The worker runs after every commit, and most times nothing is owed:
 	// finding that out on a reader keeps the writer free. A write here would
 	// also wake every worker again, this one included, so an idle server
 	// would spin.
-	if _, err := s.db.Read().NextDueKnowledgeSource(ctx); isNotFound(err) {
+	if _, err := s.db.Read().NextDueKnowledgeSource(ctx, lane); isNotFound(err) {
 		return false, nil
 	} else if err != nil {
 		return false, err
 	}
 	k, err := writeResult(ctx, s, func(q *storage.Q) (*support.KnowledgeSource, error) {
-		k, err := orNil(q.NextDueKnowledgeSource(ctx))
+		k, err := orNil(q.NextDueKnowledgeSource(ctx, lane))
 		if err != nil || k == nil || k.Status == SourceIndexing {
 			return k, err
 		}

@@ -419,3 +419,40 @@ func deref(p *string) string {
 	}
 	return *p
 }
+
+// A text source is read in a moment: it is synced at once, also while a
+// crawl of another source (of any mode) is in progress.
+func TestTextSourceDoesNotWaitForACrawl(t *testing.T) {
+	in := newInstall(t)
+	release := make(chan struct{})
+	crawling := make(chan struct{}, 1)
+	site := newSwitchable(t, "Returns are accepted for thirty days.")
+	site.set(func(s *switchable) {
+		s.onPage = func() {
+			select {
+			case crawling <- struct{}{}:
+			default:
+			}
+			<-release
+		}
+	})
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, w := range in.svc.KnowledgeWorkers() {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.Run(ctx) }()
+	}
+	t.Cleanup(func() { close(release); stop(); wg.Wait() }) // before the install stops
+	changes := in.svc.Changes()
+	defer changes.Stop()
+
+	crawled := in.create(support.Test, app.SourceURL, "help", site.URL+"/")
+	<-crawling
+	text := in.create(support.Live, app.SourceText, "shipping", "Parcels leave our warehouse within two days.")
+	testenv.Until(t, changes.C, "the text source ready during the crawl", func() bool {
+		return in.source(text).Status == app.SourceReady
+	})
+	if k := in.source(crawled); k.Status != app.SourceIndexing {
+		t.Fatalf("the crawled source is %s, want still indexing", k.Status)
+	}
+}

@@ -65,10 +65,22 @@ func (q *Q) DeleteKnowledgeSource(ctx context.Context, mode support.Mode, id str
 
 // NextDueKnowledgeSource returns the source whose sync has been owed the
 // longest, or ErrNotFound when none is.
-func (q *Q) NextDueKnowledgeSource(ctx context.Context) (*support.KnowledgeSource, error) {
+func (q *Q) NextDueKnowledgeSource(ctx context.Context, lane SyncLane) (*support.KnowledgeSource, error) {
 	return scanSource(q.row(ctx, `SELECT `+sourceCols+` FROM knowledge_sources
-		WHERE sync_requested_at IS NOT NULL ORDER BY sync_requested_at, id LIMIT 1`))
+		WHERE sync_requested_at IS NOT NULL`+laneFilter[lane]+` ORDER BY sync_requested_at, id LIMIT 1`))
 }
+
+// SyncLane is a kind of source synced apart from the others: a text
+// source is read in a moment and never waits behind a crawl.
+type SyncLane int
+
+const (
+	AnySources     SyncLane = iota
+	TextSources             // type text
+	CrawledSources          // type url or sitemap
+)
+
+var laneFilter = map[SyncLane]string{AnySources: "", TextSources: ` AND type = 'text'`, CrawledSources: ` AND type <> 'text'`}
 
 // RequestAllKnowledgeSyncs owes a sync of every source, in both modes, as
 // of at; sources already owed one keep their place in line.
