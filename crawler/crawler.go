@@ -245,7 +245,7 @@ func (cr *crawl) onPage(r *colly.Response) {
 		cr.rebase(r)
 	}
 	if mediaType(r.Headers.Get("Content-Type")) == "text/plain" {
-		cr.add(u, u, path(r.Request.URL), TextChunks(string(r.Body)))
+		cr.add(u, path(r.Request.URL), TextChunks(string(r.Body)))
 		return
 	}
 	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(r.Body))
@@ -275,10 +275,16 @@ func (cr *crawl) onPage(r *colly.Response) {
 		}
 	}
 	x := extract(doc) // after the links: extraction removes the page's frame
-	if x.noindex {
+	switch {
+	case x.noindex:
 		cr.skip(u, "the page asks not to be indexed (meta robots)")
-	} else {
-		cr.add(u, canonical, x.title, x.chunks)
+	case canonical != u && cr.visitCanonical(r, canonical):
+		// The page at the canonical URL is read for itself: this copy
+		// (a print version, a URL with tracking parameters) is not indexed
+		// in its place.
+		cr.skip(u, "its canonical URL is "+canonical)
+	default:
+		cr.add(u, x.title, x.chunks)
 	}
 	if !cr.follow || x.nofollow || r.Request.Depth > cr.o.MaxDepth {
 		return
@@ -291,8 +297,17 @@ func (cr *crawl) onPage(r *colly.Response) {
 	}
 }
 
+// visitCanonical asks for the page at a page's canonical URL, and reports
+// whether it is (or was) read: when it cannot be, the page stands for itself.
+func (cr *crawl) visitCanonical(r *colly.Response, canonical string) bool {
+	err := r.Request.Visit(canonical)
+	var seen *colly.AlreadyVisitedError
+	return err == nil || errors.As(err, &seen)
+}
+
 // add records a page unless its URL or its text was seen already.
-func (cr *crawl) add(fetched, canonical, title string, chunks []Chunk) {
+func (cr *crawl) add(fetched, title string, chunks []Chunk) {
+	canonical := fetched
 	if len(chunks) == 0 {
 		cr.skip(fetched, "no text")
 		return
