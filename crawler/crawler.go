@@ -398,7 +398,10 @@ func describe(u string, status int, err error) error {
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		return fmt.Errorf("%s: no complete answer in time", u)
 	}
-	return fmt.Errorf("%s: %v", u, err)
+	if r := outbound.Reason(err, 0); r != "" {
+		return fmt.Errorf("%s: %s", u, r)
+	}
+	return fmt.Errorf("%s: %v", u, err) // the crawler's own, such as a size limit
 }
 
 func isTimeout(err error) bool {

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -49,7 +50,7 @@ func (s *Store) Fetch(ctx context.Context, rawURL string) (Blob, error) {
 		if outbound.IsPrivateAddress(err) {
 			return Blob{}, ErrNotPublic
 		}
-		return Blob{}, &FetchError{Reason: "the file could not be downloaded", Err: err}
+		return Blob{}, &FetchError{Reason: "the file could not be downloaded (" + cmp.Or(outbound.Reason(err, s.timeout), "connection failed") + ")", Err: err}
 	}
 	defer res.Body.Close()
 	if res.StatusCode < 200 || res.StatusCode > 299 {

@@ -31,12 +31,13 @@ type Store struct {
 	dir       string
 	max       int64
 	allowHTTP bool
+	timeout   time.Duration
 	client    *http.Client
 }
 
 // New returns a store writing under o.Dir.
 func New(o Options) *Store {
-	return &Store{dir: o.Dir, max: o.MaxBytes, allowHTTP: o.AllowPrivate,
+	return &Store{dir: o.Dir, max: o.MaxBytes, allowHTTP: o.AllowPrivate, timeout: o.Timeout,
 		client: outbound.New(outbound.Options{AllowPrivate: o.AllowPrivate, Timeout: o.Timeout, MaxRedirects: 5})}
 }
 

@@ -7,8 +7,11 @@
 package outbound
 
 import (
+	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -140,6 +143,46 @@ func New(o Options) *http.Client {
 
 // IsPrivateAddress reports whether err comes from the guard refusing an address.
 func IsPrivateAddress(err error) bool { return errors.Is(err, ErrPrivateAddress) }
+
+// Reason says in a few fixed words why a request of a client with the given
+// timeout got no answer, or "" for an error it does not know. Go's own
+// error text is never shown to the team: it names the resolver's and the
+// remote side's addresses and the client's internals.
+func Reason(err error, timeout time.Duration) string {
+	var dns *net.DNSError
+	var tlsErr *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var record tls.RecordHeaderError
+	var ne net.Error
+	switch {
+	case IsPrivateAddress(err):
+		return "refused: private address (network.allow_private is false)"
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "DNS lookup failed: no such host"
+	case errors.As(err, &dns):
+		return "DNS lookup failed"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "host unreachable"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		if timeout > 0 {
+			return "timed out after " + timeout.String()
+		}
+		return "timed out"
+	case errors.As(err, &tlsErr):
+		return "TLS error: certificate not valid"
+	case errors.As(err, &alert), errors.As(err, &record):
+		return "TLS error"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed without a response"
+	}
+	return ""
+}
 
 type userAgent struct {
 	ua   string

@@ -294,16 +294,21 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 		name        string
 		atts        []any
 		code, param string
+		says        string // the message names what went wrong
 	}{
-		{"over the size cap", []any{u("/notes.txt"), u("/big")}, "attachment_too_large", "attachments.1.url"},
-		{"over the size cap without Content-Length", []any{u("/big-chunked")}, "attachment_too_large", "attachments.0.url"},
-		{"not found", []any{u("/notes.txt"), u("/notes.txt"), u("/missing")}, "attachment_unavailable", "attachments.2.url"},
-		{"nobody listening", []any{map[string]any{"url": "http://127.0.0.1:1/x"}}, "attachment_unavailable", "attachments.0.url"},
+		{"over the size cap", []any{u("/notes.txt"), u("/big")}, "attachment_too_large", "attachments.1.url", "limit"},
+		{"over the size cap without Content-Length", []any{u("/big-chunked")}, "attachment_too_large", "attachments.0.url", "limit"},
+		{"not found", []any{u("/notes.txt"), u("/notes.txt"), u("/missing")}, "attachment_unavailable", "attachments.2.url", "HTTP 404"},
+		{"nobody listening", []any{map[string]any{"url": "http://127.0.0.1:1/x"}}, "attachment_unavailable", "attachments.0.url", "(connection refused)"},
 	}
 	before := e.events(conv)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			post(c.atts...).fails(t, 400, c.code, c.param)
+			r := post(c.atts...)
+			r.fails(t, 400, c.code, c.param)
+			if msg := r.body["error"].(map[string]any)["message"].(string); !strings.Contains(msg, c.says) {
+				t.Errorf("message %q does not say %q", msg, c.says)
+			}
 		})
 	}
 	// A sixth attachment is refused before anything is downloaded.

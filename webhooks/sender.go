@@ -2,15 +2,12 @@ package webhooks
 
 import (
 	"bytes"
+	"cmp"
 	"context"
-	"crypto/tls"
-	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
-	"syscall"
 	"time"
 
 	"chatsvc/app"
@@ -55,7 +52,7 @@ func (s *Sender) Send(ctx context.Context, url, secret string, payload []byte, a
 	req.Header.Set(SignatureHeader, Sign(secret, at, payload))
 	res, err := s.client.Do(req)
 	if err != nil {
-		return app.WebhookResult{Duration: time.Since(start), Err: s.describe(err)}
+		return app.WebhookResult{Duration: time.Since(start), Err: cmp.Or(outbound.Reason(err, s.timeout), "connection failed")}
 	}
 	// Read what the receiver sends up to the cap, so a well-behaved
 	// connection can be reused; the rest is dropped with the connection.
@@ -68,45 +65,9 @@ func (s *Sender) Send(ctx context.Context, url, secret string, payload []byte, a
 	case res.StatusCode < 200 || res.StatusCode >= 300:
 		out.Err = "HTTP " + strconv.Itoa(res.StatusCode)
 	case err != nil: // a 2xx whose body did not arrive in time
-		out.Err = s.describe(err)
+		out.Err = cmp.Or(outbound.Reason(err, s.timeout), "connection failed")
 	}
 	return out
-}
-
-// describe turns a transport error into a short fixed reason for the
-// attempt log. Go's own error text is never shown: it names the resolver's
-// and the receiver's addresses and the client's internals.
-func (s *Sender) describe(err error) string {
-	var dns *net.DNSError
-	var tlsErr *tls.CertificateVerificationError
-	var alert tls.AlertError
-	var record tls.RecordHeaderError
-	var ne net.Error
-	switch {
-	case outbound.IsPrivateAddress(err):
-		return "refused: private address (network.allow_private is false)"
-	case errors.Is(err, context.Canceled):
-		return "canceled"
-	case errors.As(err, &dns) && dns.IsNotFound:
-		return "DNS lookup failed: no such host"
-	case errors.As(err, &dns):
-		return "DNS lookup failed"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "connection reset"
-	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		return "host unreachable"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-		return "timed out after " + s.timeout.String()
-	case errors.As(err, &tlsErr):
-		return "TLS error: certificate not valid"
-	case errors.As(err, &alert), errors.As(err, &record):
-		return "TLS error"
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "connection closed without a response"
-	}
-	return "connection failed"
 }
 
 func logError(what string, err error) { slog.Error(what, "err", err) }
