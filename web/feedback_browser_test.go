@@ -38,6 +38,19 @@ func TestBrowserReplyFeedback(t *testing.T) {
 		t.Fatalf("feedback in the widget: %v", err)
 	}
 	screenshot(t, ctx, "widget-feedback.png")
+	// The reply that a person is coming is no answer: it has no buttons.
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("csw-input"), "I want to talk to a human"),
+		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
+		chromedp.Poll[chromedp.Void](`document.querySelectorAll(".csw-bot").length >= 2`,
+			chromedp.WithPollingTimeout(5*time.Second)))
+	var buttons int
+	if err == nil {
+		buttons, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(".csw-bot .csw-fb").length`))
+	}
+	if err != nil || buttons != 1 {
+		t.Fatalf("feedback buttons after the hand-off reply: %d (%v), want 1", buttons, err)
+	}
 	list := e.test("GET", "/v1/reports/unanswered", nil).ok(t, 200)["data"].([]any)
 	if len(list) != 1 || list[0].(map[string]any)["question"] != "How long does a refund take?" {
 		t.Fatalf("unanswered after the feedback: %v", list)

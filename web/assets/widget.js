@@ -244,7 +244,9 @@
       });
       li.appendChild(ul);
     }
-    if (type === "bot") li.appendChild(feedback(m.id));
+    // Only an answer from the pages takes feedback: not a greeting nor the
+    // word that a person is coming.
+    if (type === "bot" && m.sources && m.sources.length) li.appendChild(feedback(m.id));
     if (m.created_at) li.appendChild(el("time", { "class": "csw-time", datetime: m.created_at }, ago(m.created_at)));
     log.appendChild(li);
     log.scrollTop = log.scrollHeight;
