@@ -277,3 +277,22 @@ func TestTeamSynonyms(t *testing.T) {
 		t.Errorf("the thesaurus's phrase at a question's end: %v", got)
 	}
 }
+
+// The thesaurus joins words customers and pages use for one thing only: a
+// question about a password does not match a page about API tokens.
+func TestThesaurusKeepsThingsApart(t *testing.T) {
+	x, _ := openTemp(t)
+	ctx := context.Background()
+	pages := []Chunk{{SourceID: "src_1", Mode: support.Test, URL: "https://example.com/api", Title: "API tokens",
+		Text: "Create a token under Settings to call the API from your scripts."}}
+	if err := x.Replace(ctx, "src_1", pages); err != nil {
+		t.Fatal(err)
+	}
+	got, err := x.Search(ctx, Query{Mode: support.Test, Text: "How do I reset my password?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) > 0 && got[0].Match >= 0.35 {
+		t.Fatalf("a password question matches the tokens page by %.2f", got[0].Match)
+	}
+}

@@ -35,7 +35,7 @@ var thesaurus = [][]string{
 	{"error", "failure", "fault"},
 	{"fix", "repair", "correct", "resolve"},
 	{"mistake", "wrong", "incorrect", "typo"},
-	{"password", "credential", "passphrase", "token"},
+	{"password", "credential", "passphrase"},
 	{"remember", "cache", "store", "save"},
 	{"login", "signin", "logon", "authenticate"},
 	{"computer", "machine", "host"},
