@@ -83,10 +83,11 @@ func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in Repor
 	return rep, nil
 }
 
-// assistantOnly: the assistant handled the conversation alone. It is open
-// or closed, was never handed to a person and no team member wrote in it.
+// assistantOnly: no team member wrote in the conversation, which is open
+// (with the assistant) or closed; one waiting for or assigned to a person
+// is the team's.
 func assistantOnly(c storage.ReportConversation) bool {
-	return (c.Status == StatusOpen || c.Status == StatusClosed) && c.HandedOffAt == nil && c.FirstAgentAt == nil
+	return (c.Status == StatusOpen || c.Status == StatusClosed) && c.FirstAgentAt == nil
 }
 
 // reportRange validates the query: timestamps, from before to, at most

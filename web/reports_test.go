@@ -77,6 +77,27 @@ func TestReportSummary(t *testing.T) {
 	}
 }
 
+// assistant_only counts the conversations no team member wrote in once
+// they are closed, a visitor's hand-off request included; while waiting
+// for a person, a conversation is the team's.
+func TestReportAssistantOnlyIsWithoutAgentMessage(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(true)
+	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+	e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
+	figures := func() (float64, float64) {
+		r := e.test("GET", "/v1/reports/summary", nil).ok(t, 200)
+		return r["assistant_only"].(float64), r["handed_off"].(float64)
+	}
+	if only, off := figures(); only != 0 || off != 1 {
+		t.Fatalf("waiting: assistant_only %v, handed_off %v; want 0, 1", only, off)
+	}
+	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	if only, off := figures(); only != 1 || off != 0 {
+		t.Fatalf("closed without an agent message: assistant_only %v, handed_off %v; want 1, 0", only, off)
+	}
+}
+
 func TestReportSummaryCSV(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
 	from, to := reportFixture(t, e)
@@ -95,6 +116,7 @@ func TestReportSummaryCSV(t *testing.T) {
 	day := testenv.T0.Format(time.DateOnly)
 	for k, v := range map[string]string{"conversations@": "3", "assistant_only@": "1", "deflection_rate@": "0.3333",
 		"first_response_seconds_median@": "90", "resolution_seconds_p90@": "750", "csat_average@": "3.5",
+		"first_response_seconds_count@": "1", "resolution_seconds_count@": "2",
 		"tickets_solved@": "1", "conversations@" + day: "3", "handed_off@" + day: "2", "tickets_created@" + day: "1"} {
 		if values[k] != v {
 			t.Errorf("%s = %q, want %q", k, values[k], v)
