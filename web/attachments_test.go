@@ -184,7 +184,9 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var posted struct{ Data struct{ Object map[string]any } }
+	var posted struct {
+		Data struct{ Object map[string]any }
+	}
 	if err := json.Unmarshal(payload, &posted); err != nil {
 		t.Fatal(err)
 	}

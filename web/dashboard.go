@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
