@@ -296,3 +296,22 @@ func TestThesaurusKeepsThingsApart(t *testing.T) {
 		t.Fatalf("a password question matches the tokens page by %.2f", got[0].Match)
 	}
 }
+
+// A page's words are stemmed as the index stems them: a question's "pay"
+// is found in a title's "pay" (both "pai" to Porter's stemmer).
+func TestMatchStemsAsTheIndexDoes(t *testing.T) {
+	x, _ := openTemp(t)
+	ctx := context.Background()
+	pages := []Chunk{{SourceID: "src_1", Mode: support.Test, Title: "Can I pay with bitcoin?",
+		Text: "Yes, we accept bitcoin payments at checkout."}}
+	if err := x.Replace(ctx, "src_1", pages); err != nil {
+		t.Fatal(err)
+	}
+	got, err := x.Search(ctx, Query{Mode: support.Test, Text: "Can I pay with bitcoin?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Match != 1 {
+		t.Fatalf("the page titled with the question: %+v", got)
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 )
 
 // maxStemCache bounds the words whose stems are remembered.
@@ -14,15 +14,17 @@ const maxStemCache = 200_000
 
 // stemmer finds the stems the index's English analyser gives the words of
 // a text, the fast way: ranking reads many passages per question, and
-// their words repeat, so each word is stemmed once and remembered.
+// their words repeat, so each word is stemmed once and remembered. The
+// analyser ("en") stems with Porter's algorithm: so must this, or a
+// question's "pay" (pai) is never found in a title's "pay".
 type stemmer struct {
-	filter *en.EnglishStemmerFilter
+	filter *porter.PorterStemmer
 	mu     sync.RWMutex
 	cache  map[string]string
 }
 
 func newStemmer() *stemmer {
-	return &stemmer{filter: en.NewEnglishStemmerFilter(), cache: map[string]string{}}
+	return &stemmer{filter: porter.NewPorterStemmer(), cache: map[string]string{}}
 }
 
 // add adds the stems of text's words to into.
