@@ -33,6 +33,7 @@ const (
 	HandOffReply  = "Sure, I've asked a person from the team to join. They will reply here."
 	UnknownReply  = "I couldn't find the answer to that in our help pages. Would you like to talk to a person? Press \"Talk to a person\" or just ask for one."
 	GreetingReply = "Hello! What can I help you with?"
+	ThanksReply   = "You're welcome! Is there anything else I can help you with?"
 )
 
 // Passages asks the index for this many candidates.
@@ -58,6 +59,9 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	}
 	if isGreeting(q.Text) {
 		return app.Answer{Body: GreetingReply}, nil
+	}
+	if isThanks(q.Text) {
+		return app.Answer{Body: ThanksReply}, nil
 	}
 	found, err := a.index.Search(ctx, search.Query{Mode: q.Mode, SiteID: q.SiteID, Text: q.Text, Limit: Passages,
 		Synonyms: q.Synonyms})

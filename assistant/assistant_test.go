@@ -63,6 +63,15 @@ func TestRespond(t *testing.T) {
 	if ans := ask(support.Live, "site_a", "Hello!"); ans.Body != assistant.GreetingReply {
 		t.Fatalf("greeting: %+v", ans)
 	}
+	// Thanks and goodbyes are no question, and no gap in the pages.
+	for _, text := range []string{"thanks", "Thank you!", "ok thanks", "Bye", "great, that helps, thanks a lot"} {
+		if ans := ask(support.Live, "site_a", text); ans.Body != assistant.ThanksReply || ans.Abstained || ans.HandOff {
+			t.Errorf("%q: %+v", text, ans)
+		}
+	}
+	if ans := ask(support.Live, "site_a", "thanks, how often are failed webhook deliveries retried?"); len(ans.Sources) != 1 {
+		t.Errorf("a question after thanks: %+v", ans)
+	}
 	for _, c := range []struct {
 		name       string
 		mode       support.Mode

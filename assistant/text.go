@@ -45,6 +45,33 @@ func isGreeting(text string) bool {
 	return true
 }
 
+// thanks are the words of a visitor who thanks or says goodbye; closing
+// says one of them is there.
+var (
+	thanks = map[string]bool{"thanks": true, "thank": true, "you": true, "thx": true, "ty": true, "cheers": true,
+		"bye": true, "goodbye": true, "ok": true, "okay": true, "great": true, "perfect": true, "awesome": true,
+		"cool": true, "got": true, "it": true, "that": true, "helps": true, "helped": true, "very": true, "much": true,
+		"so": true, "a": true, "lot": true, "many": true, "for": true, "the": true, "help": true, "all": true, "see": true, "ya": true}
+	closing = map[string]bool{"thanks": true, "thank": true, "thx": true, "ty": true, "cheers": true, "bye": true, "goodbye": true}
+)
+
+// isThanks reports whether a message only thanks or says goodbye: no
+// question for the pages, and no gap in them.
+func isThanks(text string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	if len(words) == 0 || len(words) > 8 {
+		return false
+	}
+	closes := false
+	for _, w := range words {
+		if !thanks[w] {
+			return false
+		}
+		closes = closes || closing[w]
+	}
+	return closes
+}
+
 // stop words carry no meaning for matching a question to a passage.
 var stop = map[string]bool{}
 
