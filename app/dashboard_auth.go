@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -87,8 +88,9 @@ var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("no such member, no such p
 // SignIn checks a member's e-mail and password and opens a session in
 // test mode (the safe default; the dashboard switches modes). Each attempt
 // is counted before the password is checked, so parallel attempts cannot
-// slip past the count: the MaxSignInFailures-th attempt in a row locks the
-// address for SignInLockout, and only a right password in it lifts the lock.
+// slip past the count: the MaxSignInFailures-th failed attempt in a row
+// locks the address for SignInLockout (it fails as any other, the next ones
+// are refused), and only a right password in it lifts the lock.
 // Returns a RateLimited error while the address is locked or the server is
 // busy checking other passwords.
 func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn, error) {
@@ -116,10 +118,12 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn
 		return nil, err
 	}
 	if !passwordMatches(m, password) {
-		if a.locks {
-			return nil, locked(SignInLockout)
+		msg := "The e-mail address or the password is not right."
+		if a.locks { // the next attempts are refused (locked)
+			msg += fmt.Sprintf(" After %d failed attempts in a row, sign-in with this address is locked for %d minutes.",
+				MaxSignInFailures, int(SignInLockout.Minutes()))
 		}
-		return nil, &Error{Kind: Unauthorized, Code: CodeSignInFailed, Message: "The e-mail address or the password is not right."}
+		return nil, &Error{Kind: Unauthorized, Code: CodeSignInFailed, Message: msg}
 	}
 	return s.openDashboardSession(ctx, key, m)
 }

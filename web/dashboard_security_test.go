@@ -306,10 +306,11 @@ func TestDashboardSignIn(t *testing.T) {
 	other := newDash(t, base)
 	unknown := other.signIn("nobody@example.com", "whatever1")
 	unknown.must(t, http.StatusUnauthorized)
-	for i := 1; i < app.MaxSignInFailures; i++ {
+	for i := 1; i <= app.MaxSignInFailures; i++ { // each fails as such; the last one also locks
 		r := other.signIn("agent@example.com", "wrong password")
 		r.must(t, http.StatusUnauthorized)
-		if !strings.Contains(r.body, "e-mail address or the password is not right") {
+		if !strings.Contains(r.body, "e-mail address or the password is not right") ||
+			strings.Contains(r.body, "locked") != (i == app.MaxSignInFailures) {
 			t.Fatalf("failure %d: %s", i, r.body)
 		}
 	}

@@ -72,8 +72,8 @@ func TestDashboardSignInBurst(t *testing.T) {
 		wrong[i] = "wrong password " + strconv.Itoa(i)
 	}
 	got := signInBurst(t, base, wrong)
-	want := map[int]int{http.StatusUnauthorized: app.MaxSignInFailures - 1,
-		http.StatusTooManyRequests: len(wrong) - app.MaxSignInFailures + 1}
+	want := map[int]int{http.StatusUnauthorized: app.MaxSignInFailures,
+		http.StatusTooManyRequests: len(wrong) - app.MaxSignInFailures}
 	if got[http.StatusUnauthorized] != want[http.StatusUnauthorized] || got[http.StatusTooManyRequests] != want[http.StatusTooManyRequests] {
 		t.Errorf("answers by status %v, want %v", got, want)
 	}
