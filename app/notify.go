@@ -113,7 +113,7 @@ func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode support.Mode,
 			return err
 		}
 		return s.queuePushes(ctx, q, mode, []string{*c.AssigneeID}, pushNote{Title: "New message from a visitor",
-			Body: preview(o.Body, 120), ConversationID: c.ID})
+			Body: Preview(o.Body, 120), ConversationID: c.ID})
 	}
 	return nil
 }
@@ -186,13 +186,14 @@ func (s *Service) conversationURL(mode support.Mode, id string) string {
 // conversationTitle names a conversation in a notification.
 func conversationTitle(c *support.Conversation) string {
 	if c.Subject != nil && *c.Subject != "" {
-		return preview(*c.Subject, 120)
+		return Preview(*c.Subject, 120)
 	}
 	return "Conversation " + c.ID
 }
 
-// preview cuts text to at most n characters, marking the cut.
-func preview(text string, n int) string {
+// Preview cuts text to at most n characters, marking the cut, its spaces
+// collapsed: a notification's line, a name made from a question.
+func Preview(text string, n int) string {
 	text = strings.Join(strings.Fields(text), " ")
 	if utf8.RuneCountInString(text) <= n {
 		return text

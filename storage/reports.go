@@ -114,7 +114,7 @@ type UnansweredQuestion struct {
 func (q *Q) UnansweredQuestions(ctx context.Context, mode support.Mode, offset, limit int) ([]UnansweredQuestion, error) {
 	// With MAX() as the only aggregate, SQLite takes the bare columns (the
 	// question's wording and conversation) from the row of the latest reply.
-	rows, err := q.query(ctx, `SELECT m.body, COUNT(*), MAX(r.created_at), r.conversation_id
+	rows, err := q.query(ctx, `SELECT trim(m.body), COUNT(*), MAX(r.created_at), r.conversation_id
 		FROM assistant_replies r JOIN messages m ON m.id = r.question_id
 		WHERE r.mode = ? AND (r.abstained = 1 OR r.helpful = 0) AND trim(m.body) <> ''
 		GROUP BY lower(trim(m.body)) ORDER BY 2 DESC, 3 DESC, lower(trim(m.body)) LIMIT ? OFFSET ?`,

@@ -151,8 +151,11 @@ func (d *dashboard) page(fn dashHandler) http.Handler {
 // session's CSRF token in the form (or the X-CSRF-Token header).
 func (d *dashboard) action(fn dashHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 		s, err := d.session(r)
+		if err == nil && r.ContentLength > MaxBodyBytes {
+			err = errTooLarge // told as such, not as a form without its token
+		}
 		if err != nil {
 			d.fail(w, r, nil, err)
 			return
@@ -288,11 +291,12 @@ var dashFuncs = template.FuncMap{
 		}
 		return *s
 	},
-	"label":  func(s string) string { return strings.ReplaceAll(s, "_", " ") },
-	"join":   strings.Join,
-	"waited": waited,
-	"list":   func(v ...string) []string { return v },
-	"has":    func(list []string, v string) bool { return slices.Contains(list, v) },
+	"label":   func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"join":    strings.Join,
+	"waited":  waited,
+	"list":    func(v ...string) []string { return v },
+	"has":     func(list []string, v string) bool { return slices.Contains(list, v) },
+	"preview": app.Preview,
 	"authorLabel": func(typ string) string {
 		return map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}[typ]
 	},

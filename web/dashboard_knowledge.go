@@ -87,7 +87,12 @@ func (d *dashboard) testAssistant(w http.ResponseWriter, r *http.Request, s *app
 
 // addSynonyms adds a group of synonyms typed as a list separated by commas.
 func (d *dashboard) addSynonyms(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
-	words := strings.Split(r.PostFormValue("words"), ",")
+	var words []string // the entries typed, without the empty ones a stray comma makes
+	for _, w := range strings.Split(r.PostFormValue("words"), ",") {
+		if strings.TrimSpace(w) != "" {
+			words = append(words, w)
+		}
+	}
 	if _, err := d.h.svc.CreateSynonym(r.Context(), s.Mode, app.SynonymInput{Words: app.Value(words)}); err != nil {
 		return err
 	}

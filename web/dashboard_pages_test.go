@@ -13,6 +13,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/support"
+	"chatsvc/web"
 )
 
 // TestDashboardInbox checks the inbox's order (waiting first, closed last)
@@ -332,6 +333,11 @@ func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 	if ev := w["events"].([]any); len(ev) != 2 || w["enabled"] != true {
 		t.Errorf("endpoint %v", w)
 	}
+	// A test ping is logged, but it is no event: nothing to resend.
+	e.test("POST", "/v1/webhook-endpoints/"+id+"/test", nil).ok(t, 200)
+	if page := d.get("/app/webhooks/" + id).must(t, http.StatusOK); !strings.Contains(page, "ping") || strings.Contains(page, "/resend") {
+		t.Error("a ping's row offers a resend, or is missing")
+	}
 	d.post("/app/webhooks/"+id+"/enabled", url.Values{"enabled": {"false"}}).must(t, http.StatusSeeOther)
 	if w := e.test("GET", "/v1/webhook-endpoints/"+id, nil).ok(t, 200); w["enabled"] != false {
 		t.Errorf("after disable: %v", w["enabled"])
@@ -384,6 +390,12 @@ func TestDashboardSynonyms(t *testing.T) {
 	if body := d.post("/app/knowledge/synonyms", url.Values{"words": {"alone"}}).must(t, http.StatusBadRequest); !strings.Contains(body, "2 to 20") {
 		t.Errorf("a one-word group should be refused with the reason:\n%.2000s", body)
 	}
+	if body := d.post("/app/knowledge/synonyms", url.Values{"words": {" , "}}).must(t, http.StatusBadRequest); !strings.Contains(body, "(got 0)") {
+		t.Errorf("nothing typed should be counted as nothing:\n%.2000s", body)
+	}
+	// A form over the size limit is told as such, not as a form without its token.
+	big := d.post("/app/knowledge/synonyms", url.Values{"words": {strings.Repeat("x", web.MaxBodyBytes)}})
+	big.must(t, http.StatusRequestEntityTooLarge)
 	d.post("/app/knowledge/synonyms/"+id+"/delete", nil).must(t, http.StatusSeeOther)
 	e.test("GET", "/v1/assistant/synonyms/"+id, nil).fails(t, 404, "resource_missing", "id")
 }

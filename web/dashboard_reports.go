@@ -65,12 +65,12 @@ type chartBar struct {
 const chartWidth, chartHeight = 600, 160
 
 func dayChart(days []support.ReportDay) chart {
-	c := chart{Width: chartWidth, Height: chartHeight, Max: 1}
+	c := chart{Width: chartWidth, Height: chartHeight}
 	for _, d := range days {
 		c.Max = max(c.Max, d.Conversations)
 	}
 	step := float64(chartWidth) / float64(max(len(days), 1))
-	scale := float64(chartHeight) / float64(c.Max)
+	scale := float64(chartHeight) / float64(max(c.Max, 1)) // an empty period draws no bars
 	for i, d := range days {
 		h, hh := float64(d.Conversations)*scale, float64(d.HandedOff)*scale
 		c.Bars = append(c.Bars, chartBar{X: float64(i)*step + step*0.1, W: step * 0.8,

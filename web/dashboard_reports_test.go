@@ -2,11 +2,14 @@ package web_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chromedp/chromedp"
 
@@ -49,6 +52,18 @@ func TestDashboardReports(t *testing.T) {
 	d.get("/app/reports?site_id=site_nothing").must(t, http.StatusBadRequest)
 	if b := d.get("/app/reports?from="+day+"&to="+day+"&site_id="+e.site).must(t, http.StatusOK); !strings.Contains(b, "1 of 3") {
 		t.Error("the site filter drops the site's conversations")
+	}
+	// A question longer than a source's name can be is answered under a name cut short.
+	long := strings.Repeat("Where exactly do I find the settings for my order history export ", 4) + "?"
+	e.say(e.session(true), long)
+	page := d.get("/app/reports").must(t, http.StatusOK)
+	m := regexp.MustCompile(`name="name" value="(Where exactly[^"]*)"`).FindStringSubmatch(page)
+	if m == nil || utf8.RuneCountInString(html.UnescapeString(m[1])) != 200 || !strings.HasSuffix(m[1], "…") {
+		t.Errorf("the name of the long question's answer: %q", m)
+	}
+	// A period without conversations says its highest day has none.
+	if b := d.get("/app/reports?from=2026-09-01&to=2026-09-02").must(t, http.StatusOK); !strings.Contains(b, "the highest day has 0") {
+		t.Error("an empty period's chart claims a busy day")
 	}
 }
 
