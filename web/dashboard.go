@@ -33,6 +33,9 @@ type dashboard struct {
 	secure bool   // cookies only over HTTPS (public_url is https)
 	origin string // public_url's scheme and host, an origin forms may come from
 	pages  map[string]*template.Template
+	// mailOff: no e-mail can be sent (smtp.host is empty), which an
+	// invitation must say.
+	mailOff bool
 	// signInLimit bounds sign-in attempts per client address.
 	signInLimit *app.Limiter
 }
@@ -40,8 +43,8 @@ type dashboard struct {
 // dashHandler is a dashboard page or action of a signed-in member.
 type dashHandler func(w http.ResponseWriter, r *http.Request, d *app.DashboardSession) error
 
-func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string) {
-	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages(),
+func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string, mailOff bool) {
+	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages(), mailOff: mailOff,
 		signInLimit: app.NewRateLimiter(signInPerMinute/60.0, signInBurst)}
 	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
 		d.origin = u.Scheme + "://" + u.Host

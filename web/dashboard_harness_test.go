@@ -30,7 +30,13 @@ type dash struct {
 // dashServer serves e's service with the dashboard's public URL on https.
 func dashServer(t *testing.T, e *env) string {
 	t.Helper()
-	srv := httptest.NewServer(web.HandlerWith(e.svc, web.Options{PublicURL: publicURL}))
+	return dashServerWith(t, e, web.Options{PublicURL: publicURL})
+}
+
+// dashServerWith is dashServer with the server's options.
+func dashServerWith(t *testing.T, e *env, o web.Options) string {
+	t.Helper()
+	srv := httptest.NewServer(web.HandlerWith(e.svc, o))
 	t.Cleanup(srv.Close)
 	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
 		t.Fatal(err)

@@ -29,6 +29,10 @@ func (d *dashboard) inviteMember(w http.ResponseWriter, r *http.Request, s *app.
 	if err != nil {
 		return err
 	}
+	if d.mailOff {
+		return back(w, r, "/app/members", "Invitation saved for "+m.Email+", but e-mail is not set up (smtp.host): "+
+			"it waits in the outbox until it is. Meanwhile, give a password with: chatsvc members set-password.")
+	}
 	return back(w, r, "/app/members", "Invitation sent to "+m.Email+".")
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/web"
 )
 
 // mailsTo returns the links of the queued e-mails of a template to an
@@ -217,4 +218,18 @@ func postFromElsewhere(t *testing.T, to string, form url.Values) *http.Response 
 	}
 	res.Body.Close()
 	return res
+}
+
+// Without e-mail set up, an invitation says it waits in the outbox, and
+// how to let the member in meanwhile.
+func TestDashboardInviteWithoutMail(t *testing.T) {
+	e := newEnv(t)
+	owner := newDash(t, dashServerWith(t, e, web.Options{PublicURL: publicURL, MailOff: true}))
+	owner.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)
+	r := owner.post("/app/members", url.Values{"email": {"new@example.com"}, "name": {"New"}, "role": {"agent"}})
+	r.must(t, http.StatusSeeOther)
+	flash, _ := url.QueryUnescape(r.header.Get("Location"))
+	if !strings.Contains(flash, "e-mail is not set up") || !strings.Contains(flash, "members set-password") {
+		t.Errorf("flash after an invitation without e-mail: %q", flash)
+	}
 }

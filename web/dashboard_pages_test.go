@@ -335,7 +335,7 @@ func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 	}
 	// A test ping is logged, but it is no event: nothing to resend.
 	e.test("POST", "/v1/webhook-endpoints/"+id+"/test", nil).ok(t, 200)
-	if page := d.get("/app/webhooks/" + id).must(t, http.StatusOK); !strings.Contains(page, "ping") || strings.Contains(page, "/resend") {
+	if page := d.get("/app/webhooks/"+id).must(t, http.StatusOK); !strings.Contains(page, "ping") || strings.Contains(page, "/resend") {
 		t.Error("a ping's row offers a resend, or is missing")
 	}
 	d.post("/app/webhooks/"+id+"/enabled", url.Values{"enabled": {"false"}}).must(t, http.StatusSeeOther)

@@ -32,6 +32,7 @@ type Options struct {
 	MetricsToken    string                      // bearer token guarding /metrics
 	Ready           func(context.Context) error // extra readiness check (workers)
 	PublicURL       string                      // public_url: dashboard cookies are Secure when it is https
+	MailOff         bool                        // smtp.host is empty: e-mails wait in the outbox
 }
 
 // Handler returns the HTTP handler of the whole service, without rate limits.
@@ -68,7 +69,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	})
 	mux.HandleFunc("GET /files/{id}/{name}", h.downloadFile) // signed URLs: no API key
 	h.widgetRoutes(mux, app.NewRateLimiter(o.WidgetPerSecond, o.WidgetBurst))
-	h.dashboardRoutes(mux, o.PublicURL)
+	h.dashboardRoutes(mux, o.PublicURL, o.MailOff)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
