@@ -342,7 +342,11 @@ func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 	if w := e.test("GET", "/v1/webhook-endpoints/"+id, nil).ok(t, 200); w["enabled"] != false {
 		t.Errorf("after disable: %v", w["enabled"])
 	}
-	d.post("/app/webhooks", url.Values{"url": {"ftp://hooks.example.com"}}).must(t, http.StatusBadRequest)
+	d.post("/app/webhooks", url.Values{"url": {"ftp://hooks.example.com"}, "events": {"*"}}).must(t, http.StatusBadRequest)
+	// No event named is refused as the API refuses it, not taken for all of them.
+	if b := d.post("/app/webhooks", url.Values{"url": {"https://hooks.example.com/all"}, "events": {" "}}).must(t, http.StatusBadRequest); !strings.Contains(b, "events") {
+		t.Errorf("no events: %.1500s", b)
+	}
 }
 
 // TestDashboardInboxPages checks paging through one status of the inbox.

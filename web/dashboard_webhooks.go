@@ -37,9 +37,6 @@ func (d *dashboard) createWebhook(w http.ResponseWriter, r *http.Request, s *app
 	for _, e := range strings.FieldsFunc(r.PostFormValue("events"), func(c rune) bool { return c == ',' || c == ' ' || c == '\n' }) {
 		events = append(events, strings.TrimSpace(e))
 	}
-	if len(events) == 0 {
-		events = []string{"*"}
-	}
 	in.Events = app.Value(events)
 	if v := r.PostFormValue("description"); v != "" {
 		in.Description = app.Value(v)
