@@ -241,7 +241,7 @@ func (d *dashboard) fail(w http.ResponseWriter, r *http.Request, s *app.Dashboar
 		slog.ErrorContext(r.Context(), "dashboard request failed", "request_id", requestID(r), "method", r.Method,
 			"path", r.URL.Path, "err", err)
 		ae = &app.Error{Message: "Something went wrong on our side; the request id identifies it in our logs."}
-		d.render(w, r, http.StatusInternalServerError, "error", view{Title: "Error", Session: s, Data: ae})
+		d.render(w, r, http.StatusInternalServerError, "error", view{Title: "Error", Session: s, Data: errorView{ae, backTo(r)}})
 		return
 	}
 	status := http.StatusBadRequest
@@ -251,7 +251,23 @@ func (d *dashboard) fail(w http.ResponseWriter, r *http.Request, s *app.Dashboar
 	if ae.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.FormatInt(int64((ae.RetryAfter+time.Second-1)/time.Second), 10))
 	}
-	d.render(w, r, status, "error", view{Title: "Error", Session: s, Data: ae})
+	d.render(w, r, status, "error", view{Title: "Error", Session: s, Data: errorView{ae, backTo(r)}})
+}
+
+// errorView is an error page: the error, and the page to go back to.
+type errorView struct {
+	*app.Error
+	Back string
+}
+
+// backTo is the dashboard page a failed form was sent from (the browser
+// names it: Referrer-Policy same-origin), or the inbox.
+func backTo(r *http.Request) string {
+	if u, err := url.Parse(r.Referer()); err == nil && u.Host == r.Host && strings.HasPrefix(u.Path, "/app/") &&
+		!strings.HasPrefix(u.Path, "/app/sign-in") {
+		return u.RequestURI()
+	}
+	return "/app/"
 }
 
 // back redirects after an action (post/redirect/get), to the page the

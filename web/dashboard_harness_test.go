@@ -25,6 +25,7 @@ type dash struct {
 	client *http.Client
 	cookie string // session token, "" when signed out
 	csrf   string
+	from   string // the page a request says it comes from (Referer), "" for none
 }
 
 // dashServer serves e's service with the dashboard's public URL on https.
@@ -72,6 +73,9 @@ func (d *dash) do(method, path string, form url.Values) dashResp {
 	}
 	if d.cookie != "" {
 		req.AddCookie(&http.Cookie{Name: "chatsvc_session", Value: d.cookie})
+	}
+	if d.from != "" {
+		req.Header.Set("Referer", d.base+d.from)
 	}
 	res, err := d.client.Do(req)
 	if err != nil {

@@ -91,6 +91,12 @@ func TestDashboardConversationActions(t *testing.T) {
 	if c := e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200); c["assignee_id"] != e.member {
 		t.Errorf("assign to me: assignee %v", c["assignee_id"])
 	}
+	// A refused form leads back to the page it was sent from.
+	d.from = path
+	if b := d.post(path+"/reply", url.Values{"body": {strings.Repeat("x", 4001)}}).must(t, http.StatusBadRequest); !strings.Contains(b, `href="`+path+`">Back</a>`) {
+		t.Errorf("no way back to the conversation:\n%.2000s", b)
+	}
+	d.from = ""
 	d.post(path+"/handoff", url.Values{"note": {"Refund approved by finance"}}).must(t, http.StatusSeeOther)
 	if !strings.Contains(d.get(path).must(t, http.StatusOK), "Refund approved by finance") {
 		t.Error("the hand-off note is not shown to the team")
