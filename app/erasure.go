@@ -60,6 +60,9 @@ func (s *Service) DeleteContact(ctx context.Context, mode support.Mode, id strin
 		if err := q.EraseMailsOf(ctx, id); err != nil {
 			return err
 		}
+		if err := eraseTeamMails(ctx, q, r, mode); err != nil {
+			return err
+		}
 		if c.Email != nil {
 			if err := q.ForgetInboundSender(ctx, lower(*c.Email)); err != nil {
 				return err
@@ -170,6 +173,9 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *suppor
 	c.PageURL = r.pageURL(c.PageURL)
 	c.Subject = r.ptr(c.Subject)
 	c.Metadata = r.metadata(c.Metadata)
+	if c.Rating != nil {
+		c.Rating.Comment = r.ptr(c.Rating.Comment)
+	}
 	if err := q.ScrubConversation(ctx, c); err != nil {
 		return err
 	}
@@ -212,6 +218,28 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *suppor
 			if err := q.SetNoteBody(ctx, n.ID, body); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// eraseTeamMails scrubs the person out of the team's unsent e-mails (an
+// alert quoting the conversation's first words).
+func eraseTeamMails(ctx context.Context, q *storage.Q, r *redactor, mode support.Mode) error {
+	mails, err := q.UnsentTeamMails(ctx, mode)
+	if err != nil {
+		return err
+	}
+	for _, m := range mails {
+		if !r.finds(string(m.Data)) {
+			continue
+		}
+		data, err := r.event(m.Data)
+		if err != nil {
+			return err
+		}
+		if err := q.SetMailData(ctx, m.ID, data); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -306,6 +334,11 @@ func newRedactor(c *support.Contact) *redactor {
 	if c.Email != nil && *c.Email != "" {
 		add(`(?i)` + anyEncoding(*c.Email))
 	}
+	// Whole values before the words of the name: "user-gauss-77" goes as
+	// one, not as "user-[redacted]-77".
+	if c.ExternalID != nil && utf8.RuneCountInString(*c.ExternalID) >= 3 {
+		add(anyEncoding(*c.ExternalID))
+	}
 	if c.Name != nil {
 		if words := strings.Fields(*c.Name); len(words) > 0 {
 			quoted := make([]string, len(words))
@@ -333,9 +366,6 @@ func newRedactor(c *support.Contact) *redactor {
 		if strings.TrimSpace(*c.Phone) != "" {
 			add(`(?i)` + anyEncoding(strings.TrimSpace(*c.Phone)))
 		}
-	}
-	if c.ExternalID != nil && utf8.RuneCountInString(*c.ExternalID) >= 3 {
-		add(anyEncoding(*c.ExternalID))
 	}
 	return r
 }
@@ -431,6 +461,13 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 			if u, ok := obj["page_url"].(string); ok {
 				obj["page_url"] = r.pageURL(u)
 			}
+			if tags, ok := obj["tags"].([]any); ok { // as the conversation keeps them: without repeats
+				obj["tags"] = dedupeAny(tags)
+			}
+		case "ticket_comment":
+			if a, ok := obj["author"].(map[string]any); ok && a["type"] == support.AuthorContact {
+				a["id"], a["name"] = nil, nil
+			}
 		case "message":
 			if a, ok := obj["author"].(map[string]any); ok && a["type"] == support.AuthorContact {
 				a["id"], a["name"] = nil, nil
@@ -448,6 +485,17 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	return json.Marshal(v)
+}
+
+// dedupeAny keeps the first of each value.
+func dedupeAny(in []any) []any {
+	out := make([]any, 0, len(in))
+	for _, v := range in {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // renameInURL puts name in place of the last path segment of a file URL.

@@ -22,8 +22,12 @@ func (q *Q) ConversationsOfContact(ctx context.Context, mode support.Mode, conta
 // longer shows it.
 func (q *Q) ScrubConversation(ctx context.Context, c *support.Conversation) error {
 	q.changed(&c.ID, c.VisitorID)
-	res, err := q.exec(ctx, `UPDATE conversations SET subject = ?, metadata = ?, page_url = ?, contact_id = NULL,
-		visitor_id = NULL WHERE id = ? AND mode = ?`, c.Subject, toJSON(c.Metadata), c.PageURL, c.ID, c.Mode)
+	var comment *string
+	if c.Rating != nil {
+		comment = c.Rating.Comment
+	}
+	res, err := q.exec(ctx, `UPDATE conversations SET subject = ?, metadata = ?, page_url = ?, rating_comment = ?,
+		contact_id = NULL, visitor_id = NULL WHERE id = ? AND mode = ?`, c.Subject, toJSON(c.Metadata), c.PageURL, comment, c.ID, c.Mode)
 	return affected(res, err)
 }
 
@@ -67,6 +71,19 @@ func (q *Q) SetNoteBody(ctx context.Context, id, body string) error {
 // SetEventData rewrites the stored object of an event.
 func (q *Q) SetEventData(ctx context.Context, seq int64, data json.RawMessage) error {
 	res, err := q.exec(ctx, `UPDATE events SET data = ? WHERE seq = ?`, string(data), seq)
+	return affected(res, err)
+}
+
+// UnsentTeamMails lists the e-mails of mode to the team (to no contact)
+// that are not sent yet: an alert may quote a person who is then erased.
+func (q *Q) UnsentTeamMails(ctx context.Context, mode support.Mode) ([]*Mail, error) {
+	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE contact_id IS NULL AND status <> 'sent' AND mode = ?`, mode)
+	return collect(rows, err, scanMail)
+}
+
+// SetMailData rewrites what an unsent e-mail will say.
+func (q *Q) SetMailData(ctx context.Context, id string, data json.RawMessage) error {
+	res, err := q.exec(ctx, `UPDATE outbox SET data = ? WHERE id = ?`, string(data), id)
 	return affected(res, err)
 }
 

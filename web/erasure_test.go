@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"chatsvc/app"
+	"chatsvc/storage"
 	"chatsvc/support"
 )
 
@@ -47,12 +49,12 @@ func TestContactErasure(t *testing.T) {
 	fs := newFileServer(t, 1000)
 	ctx := context.Background()
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName, "phone": erasedPhone,
-		"external_id": "user-1815"}).ok(t, 201)["id"].(string)
+		"external_id": "user-lovelace-1815"}).ok(t, 201)["id"].(string)
 	other := e.test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com", "name": "Grace Hopper"}).ok(t, 201)["id"].(string)
 
 	// A conversation full of personal data, in every field that can hold it.
 	conv := cvStart(t, e, support.Test, e.site, ctc,
-		"Hello, I am Ada Lovelace. Write to ada.lovelace@example.com or call +44 (20) 7946-0958, user-1815.")
+		"Hello, I am Ada Lovelace. Write to ada.lovelace@example.com or call +44 (20) 7946-0958, user-lovelace-1815.")
 	e.test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{
 		"email": erasedEmail, "caller": "ADA LOVELACE", "plan": "pro", "ada.lovelace@example.com": "by address"},
 		"tags": []string{"vip", "ada lovelace"}}).ok(t, 200)
@@ -62,6 +64,20 @@ func TestContactErasure(t *testing.T) {
 		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "Ada Lovelace invoice.pdf"}}}).ok(t, 201)
 	// A second conversation of the same contact.
 	conv2 := cvStart(t, e, support.Test, e.site, ctc, "It's ada again")
+	// The second one is closed and rated, with a comment that names her.
+	e.test("POST", cvPath(conv2, "/close"), nil).ok(t, 200)
+	err := e.db.Write(ctx, func(q *storage.Q) error {
+		c, err := q.Conversation(ctx, support.Test, conv2)
+		if err != nil {
+			return err
+		}
+		comment := "Ada Lovelace is happy"
+		c.Rating = &support.Rating{Score: 5, Comment: &comment, RatedAt: c.UpdatedAt}
+		return q.RateConversation(ctx, c)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Another person's conversation, which must not change.
 	keep := cvStart(t, e, support.Test, e.site, other, "Hello, Grace Hopper here")
 	keepBefore := string(e.test("GET", cvPath(keep, "/messages"), nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["body"].(string))
@@ -81,6 +97,12 @@ func TestContactErasure(t *testing.T) {
 	e.test("POST", "/v1/tickets", map[string]any{"subject": "Linked", "contact_id": ctc, "conversation_id": keep}).ok(t, 201)
 	if len(e.mails(tkt)) != 2 || len(e.mails(tkt2)) != 1 {
 		t.Fatalf("setup: mails %v %v", e.mails(tkt), e.mails(tkt2))
+	}
+	// She answers a ticket's e-mail: a comment of hers.
+	if got, err := e.svc.ReceiveMail(ctx, app.InboundMail{MessageID: "r1@example.com", From: strings.ToLower(erasedEmail),
+		FromName: erasedName, Subject: "Re: Refund", Refs: []string{"ticket." + tkt + "@example.com"},
+		Text: "Thanks, Ada"}); err != nil || got != app.InboundComment {
+		t.Fatalf("her reply by e-mail: %q %v", got, err)
 	}
 
 	// The setup does put the data where the test looks for it.
@@ -115,6 +137,10 @@ func TestContactErasure(t *testing.T) {
 	for _, id := range []string{tkt, tkt2} {
 		get("/v1/tickets/" + id)
 	}
+	var commentIDs []string
+	for _, c := range get("/v1/tickets/" + tkt + "/comments")["data"].([]any) {
+		commentIDs = append(commentIDs, c.(map[string]any)["id"].(string))
+	}
 	for i, r := range responses {
 		if l := leaks(string(r.raw)); len(l) > 0 {
 			t.Errorf("response %d still holds %v:\n%s", i, l, r.raw)
@@ -122,7 +148,7 @@ func TestContactErasure(t *testing.T) {
 	}
 	// The stored events of those objects (what webhooks deliver), and the
 	// e-mails that were queued.
-	for _, id := range append([]string{conv, conv2, anon, tkt, tkt2, ctc}, msgIDs...) {
+	for _, id := range append(append([]string{conv, conv2, anon, tkt, tkt2, ctc}, msgIDs...), commentIDs...) {
 		evs, err := e.db.Read().EventsOf(ctx, id)
 		if err != nil {
 			t.Fatal(err)
@@ -168,7 +194,7 @@ func TestContactErasure(t *testing.T) {
 	cvEqual(t, "ticket subject", tk["subject"], "Refund for [redacted]")
 	cvEqual(t, "ticket tags", tk["tags"], []any{"vip", "[redacted]"})
 	cvEqual(t, "ticket metadata", tk["metadata"], map[string]any{"phone": "[redacted]", "order": "42"})
-	cvEqual(t, "ticket status", tk["status"], "solved")
+	cvEqual(t, "ticket status", tk["status"], "open") // her e-mail reopened it
 	cvEqual(t, "ticket conversation", tk["conversation_id"], conv)
 	notes, err := e.db.Read().Notes(ctx, conv)
 	if err != nil || len(notes) != 1 || len(leaks(notes[0].Body)) > 0 {
@@ -254,5 +280,27 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 	// Another person's stored response is still replayed as it was.
 	if again := e.idem("create-grace", e.testKey, "/v1/contacts", grace); string(again.raw) != string(kept.raw) {
 		t.Errorf("another contact's replay changed:\n%s\n%s", kept.raw, again.raw)
+	}
+}
+
+// The team's unsent e-mails (an alert quoting a visitor) lose the erased
+// person's data too.
+func TestContactErasureScrubsTeamMail(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
+	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: support.Test, Template: "conversation_waiting", ToEmail: "agent@example.com",
+		Data: []byte(`{"title":"Ada Lovelace needs help","conversation":{"subject":"Write to Ada.Lovelace@example.com"}}`),
+		Status: "pending", NextAttemptAt: support.At(e.clock.Now()), CreatedAt: support.At(e.clock.Now())}
+	if err := e.db.Write(ctx, func(q *storage.Q) error { return q.InsertMail(ctx, alert) }); err != nil {
+		t.Fatal(err)
+	}
+	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	m, err := e.db.Read().Mail(ctx, alert.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := leaks(string(m.Data)); len(l) > 0 || !strings.Contains(string(m.Data), "needs help") {
+		t.Errorf("the alert after erasure holds %v: %s", l, m.Data)
 	}
 }
