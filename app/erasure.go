@@ -462,7 +462,7 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 				obj["page_url"] = r.pageURL(u)
 			}
 			if tags, ok := obj["tags"].([]any); ok { // as the conversation keeps them: without repeats
-				obj["tags"] = dedupeAny(tags)
+				obj["tags"] = dedupe(tags)
 			}
 		case "ticket_comment":
 			if a, ok := obj["author"].(map[string]any); ok && a["type"] == support.AuthorContact {
@@ -485,17 +485,6 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	return json.Marshal(v)
-}
-
-// dedupeAny keeps the first of each value.
-func dedupeAny(in []any) []any {
-	out := make([]any, 0, len(in))
-	for _, v := range in {
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // renameInURL puts name in place of the last path segment of a file URL.

@@ -427,8 +427,8 @@ func (s *Service) DeleteTicket(ctx context.Context, mode support.Mode, ref strin
 }
 
 // dedupe drops repeated tags, keeping the first occurrence's place.
-func dedupe(tags []string) []string {
-	out := make([]string, 0, len(tags))
+func dedupe[T comparable](tags []T) []T {
+	out := make([]T, 0, len(tags))
 	for _, t := range tags {
 		if !slices.Contains(out, t) {
 			out = append(out, t)
