@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -98,13 +97,19 @@ func daySpans(param string, raw json.RawMessage) ([][2]string, error) {
 	return spans, nil
 }
 
-// minuteOfDay reads "HH:MM" (00:00 to 24:00).
+// minuteOfDay reads "HH:MM" (00:00 to 24:00): two digits, a colon, two
+// digits, nothing else.
 func minuteOfDay(v string) (int, bool) {
-	var h, m int
 	if len(v) != 5 || v[2] != ':' {
 		return 0, false
 	}
-	if _, err := fmt.Sscanf(v, "%02d:%02d", &h, &m); err != nil || h > 24 || m > 59 || h == 24 && m != 0 {
+	for _, i := range []int{0, 1, 3, 4} {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, false
+		}
+	}
+	h, m := int(v[0]-'0')*10+int(v[1]-'0'), int(v[3]-'0')*10+int(v[4]-'0')
+	if h > 24 || m > 59 || h == 24 && m != 0 {
 		return 0, false
 	}
 	return h*60 + m, true
@@ -122,8 +127,16 @@ func (h *BusinessHours) Availability(now time.Time) (online bool, nextOpen *time
 	if err != nil {
 		return true, nil // checked when saved: only a vanished zone gets here
 	}
+	open := false
+	for _, spans := range h.Weekly {
+		open = open || len(spans) > 0
+	}
+	if !open {
+		return false, nil
+	}
+	// Far enough to pass every holiday a schedule may hold, and a week more.
 	local := now.In(loc)
-	for off := 0; off <= 14; off++ {
+	for off := 0; off <= MaxHolidays+7; off++ {
 		day := time.Date(local.Year(), local.Month(), local.Day()+off, 0, 0, 0, 0, loc)
 		if slices.Contains(h.Holidays, day.Format(time.DateOnly)) {
 			continue

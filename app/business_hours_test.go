@@ -37,6 +37,8 @@ func TestAvailability(t *testing.T) {
 		{"New York, Friday evening before spring-forward", ny, "2026-03-06T22:00:00Z", false, "2026-03-09T13:00:00Z"},
 		{"New York, Monday after, in hours", ny, "2026-03-09T13:00:00Z", true, ""},
 		{"no hours at all", &BusinessHours{Timezone: "UTC"}, "2026-03-09T13:00:00Z", false, ""},
+		{"three weeks of holidays", &BusinessHours{Timezone: "UTC", Weekly: map[string][][2]string{"fri": weekdays},
+			Holidays: []string{"2026-12-04", "2026-12-11", "2026-12-18", "2026-12-25"}}, "2026-12-01T12:00:00Z", false, "2027-01-01T09:00:00Z"},
 	} {
 		online, next := c.h.Availability(utc(c.now))
 		got := ""

@@ -75,6 +75,8 @@ func TestSites(t *testing.T) {
 		{"no time zone", hours(map[string]any{"weekly": map[string]any{}}), "parameter_missing", "business_hours.timezone"},
 		{"time zone", hours(map[string]any{"timezone": "Mars/Olympus"}), "parameter_invalid", "business_hours.timezone"},
 		{"time", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"mon": [][]string{{"9am", "17:00"}}}}), "parameter_invalid", "business_hours.weekly.mon.0"},
+		{"a signed time", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"mon": [][]string{{"+9:00", "17:00"}}}}), "parameter_invalid", "business_hours.weekly.mon.0"},
+		{"a spaced time", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"mon": [][]string{{"09:00", "17:0 "}}}}), "parameter_invalid", "business_hours.weekly.mon.0"},
 		{"three times", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00", "10:00", "11:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.0"},
 		{"one time", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.0"},
 		{"backwards", hours(map[string]any{"timezone": "UTC", "weekly": map[string]any{"tue": [][]string{{"09:00", "12:00"}, {"11:00", "10:00"}}}}), "parameter_invalid", "business_hours.weekly.tue.1"},
