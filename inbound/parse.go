@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"html"
 	"io"
 	"regexp"
 	"strings"
@@ -87,8 +88,21 @@ func bounce(h mail.Header, env Envelope, from string) bool {
 	return local == "mailer-daemon" || local == "postmaster"
 }
 
+// inlineName is an inline part's file name: its Content-Disposition's, its
+// Content-Type's name, or what its type is.
+func inlineName(h *mail.InlineHeader, params map[string]string) string {
+	if _, dp, err := h.ContentDisposition(); err == nil && dp["filename"] != "" {
+		return dp["filename"]
+	}
+	if params["name"] != "" {
+		return params["name"]
+	}
+	return "inline"
+}
+
 // readParts takes the first plain-text part as the body (the text of the
-// first HTML part when there is none) and every attachment.
+// first HTML part when there is none) and every attachment, inline images
+// included.
 func readParts(r *mail.Reader, m *app.InboundMail) error {
 	var html string
 	for {
@@ -104,12 +118,14 @@ func readParts(r *mail.Reader, m *app.InboundMail) error {
 		}
 		switch h := p.Header.(type) {
 		case *mail.InlineHeader:
-			ct, _, _ := h.ContentType()
+			ct, params, _ := h.ContentType()
 			switch {
 			case ct == "text/plain" && m.Text == "":
 				m.Text = string(body)
 			case ct == "text/html" && html == "":
 				html = string(body)
+			case !strings.HasPrefix(ct, "text/"): // a pasted screenshot: a file like any other
+				m.Files = append(m.Files, app.InboundFile{Name: inlineName(h, params), Body: bytes.NewReader(body)})
 			}
 		case *mail.AttachmentHeader:
 			name, _ := h.Filename()
@@ -127,13 +143,14 @@ var (
 	htmlBreak = regexp.MustCompile(`(?i)<(br|/p|/div|/li|/tr|/h[1-6])\b[^>]*>`)
 	htmlQuote = regexp.MustCompile(`(?is)<blockquote\b.*?</blockquote>`)
 	htmlTag   = regexp.MustCompile(`<[^>]*>`)
-	entities  = strings.NewReplacer("&nbsp;", " ", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'")
 )
 
-// htmlText is the readable text of an HTML body, quoted blocks left out.
-func htmlText(html string) string {
-	html = htmlDrop.ReplaceAllString(html, "")
-	html = htmlQuote.ReplaceAllString(html, "")
-	html = htmlBreak.ReplaceAllString(html, "\n")
-	return strings.TrimSpace(entities.Replace(htmlTag.ReplaceAllString(html, "")))
+// htmlText is the readable text of an HTML body, quoted blocks left out,
+// every character reference decoded (&eacute;, &#8217;, &nbsp; as a space).
+func htmlText(body string) string {
+	body = htmlDrop.ReplaceAllString(body, "")
+	body = htmlQuote.ReplaceAllString(body, "")
+	body = htmlBreak.ReplaceAllString(body, "\n")
+	text := html.UnescapeString(htmlTag.ReplaceAllString(body, ""))
+	return strings.TrimSpace(strings.ReplaceAll(text, "\u00a0", " "))
 }
