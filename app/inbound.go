@@ -36,7 +36,7 @@ type InboundMail struct {
 	FromName      string   // the author's display name
 	Recipients    []string // envelope recipients, or To and Cc
 	Subject       string
-	Refs          []string // In-Reply-To and References, without angle brackets
+	Refs          []string // References then In-Reply-To (the newest last), without angle brackets
 	AutoSubmitted string
 	Precedence    string
 	Bounce        bool   // a delivery status report, or an empty return path

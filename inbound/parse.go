@@ -45,7 +45,9 @@ func Parse(raw []byte, env Envelope) (app.InboundMail, error) {
 		m.From, m.FromName = from[0].Address, from[0].Name
 	}
 	m.Subject, _ = h.Subject()
-	for _, key := range []string{"In-Reply-To", "References"} {
+	// References, oldest first, then In-Reply-To, the direct parent: read
+	// from the end, the parent is tried first.
+	for _, key := range []string{"References", "In-Reply-To"} {
 		ids, _ := h.MsgIDList(key)
 		m.Refs = append(m.Refs, ids...)
 	}

@@ -59,3 +59,17 @@ JVBERi0xLjQ=
 		t.Errorf("files %v, want the screenshot and the invoice", names)
 	}
 }
+
+// The direct parent (In-Reply-To) comes last in Refs, which are tried from
+// the end: it wins over an older reference to another thread.
+func TestParseParentLast(t *testing.T) {
+	raw := "From: erin@customer.test\r\nSubject: Re: x\r\nMessage-ID: <p2@customer.test>\r\n" +
+		"In-Reply-To: <ticket.tkt_1@example.com>\r\nReferences: <ticket.tkt_2@example.com>\r\n\r\nHello\r\n"
+	m, err := inbound.Parse([]byte(raw), inbound.Envelope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(m.Refs, " ") != "ticket.tkt_2@example.com ticket.tkt_1@example.com" {
+		t.Errorf("refs %v, want the references, then the parent", m.Refs)
+	}
+}
