@@ -27,6 +27,7 @@ const (
 	InboundOwn         = "own"          // one of the service's own e-mails came back
 	InboundNoSender    = "no_sender"    // no usable From address
 	InboundRateLimited = "rate_limited" // the sender sent too much this hour; not recorded
+	InboundTeamReply   = "team_reply"   // an answer to a notification to the team: nothing to file
 )
 
 // InboundMail is an e-mail as the receivers (SMTP, IMAP) parsed it.
@@ -91,8 +92,12 @@ func (s *Service) ReceiveMail(ctx context.Context, m InboundMail) (string, error
 		if err != nil {
 			return "", err
 		}
+		var obj *string
+		if id != "" {
+			obj = &id
+		}
 		_, err = q.InsertInboundMail(ctx, &storage.InboundMail{MessageID: m.MessageID, Sender: lower(m.From),
-			Outcome: outcome, ObjectID: &id, ReceivedAt: s.stamp()})
+			Outcome: outcome, ObjectID: obj, ReceivedAt: s.stamp()})
 		return outcome, err
 	})
 }
@@ -205,6 +210,8 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 		return "", "", err
 	}
 	switch {
+	case th.team:
+		return InboundTeamReply, "", nil
 	case th.conv != nil:
 		msg, err := s.mailIntoConversation(ctx, q, th.conv, m, files)
 		if err != nil {
@@ -257,6 +264,7 @@ func (s *Service) reopen(ctx context.Context, q *storage.Q, t *support.Ticket) e
 type thread struct {
 	ticket *support.Ticket
 	conv   *support.Conversation
+	team   bool // it answers an e-mail to the team (an alert), about no ticket
 }
 
 // threadOf finds what an e-mail answers: by the token of a reply+TOKEN@
@@ -275,7 +283,7 @@ func threadOf(ctx context.Context, q *storage.Q, m InboundMail) (thread, error) 
 	}
 	for _, id := range ids {
 		th, err := threadOfRef(ctx, q, id)
-		if th.ticket != nil || th.conv != nil || err != nil {
+		if th.ticket != nil || th.conv != nil || th.team || err != nil {
 			return th, err
 		}
 	}
@@ -303,7 +311,7 @@ func threadOfRef(ctx context.Context, q *storage.Q, ref string) (thread, error) 
 			return thread{conv: c}, err
 		}
 		if ml.TicketID == nil {
-			return thread{}, nil
+			return thread{team: ml.ContactID == nil}, nil
 		}
 		ticketID = *ml.TicketID
 	}

@@ -1,6 +1,7 @@
 package inbound_test
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"chatsvc/app"
+	"chatsvc/storage"
 	"chatsvc/support"
 )
 
@@ -117,18 +119,26 @@ func TestJunkMailIsDropped(t *testing.T) {
 	sent := l.send()
 	own, _ := sent[0].MessageID()
 	to := "support@" + domain
-	for name, c := range map[string]struct{ from, raw string }{
+	// An alert to the team, which a member answers by mistake.
+	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: support.Live, Template: "conversation_waiting", ToEmail: "agent@example.com",
+		Data: []byte(`{}`), Status: "sent", NextAttemptAt: support.At(l.clock.Now()), CreatedAt: support.At(l.clock.Now())}
+	if err := l.db.Write(context.Background(), func(q *storage.Q) error { return q.InsertMail(context.Background(), alert) }); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ from, raw, rcpt string }{
 		"bounce": {"", "From: Mail Delivery System <MAILER-DAEMON@mx.example.com>\r\nTo: " + to +
-			"\r\nSubject: Undelivered\r\nMessage-ID: <b1@mx.example.com>\r\n\r\nDelivery failed.\r\n"},
+			"\r\nSubject: Undelivered\r\nMessage-ID: <b1@mx.example.com>\r\n\r\nDelivery failed.\r\n", ""},
 		"bulk": {"news@example.net", "From: news@example.net\r\nTo: " + to + "\r\nPrecedence: bulk\r\n" +
-			"Subject: Our offers\r\nMessage-ID: <n1@example.net>\r\n\r\nBuy now.\r\n"},
+			"Subject: Our offers\r\nMessage-ID: <n1@example.net>\r\n\r\nBuy now.\r\n", ""},
+		"a member's answer to an alert": {"agent@example.com", "From: agent@example.com\r\nTo: reply+" + alert.ID + "@" + domain +
+			"\r\nSubject: Re: A visitor is waiting\r\nMessage-ID: <a1@example.com>\r\n\r\nOn it.\r\n", "reply+" + alert.ID + "@" + domain},
 		"own": {"support@" + domain, "From: Support <support@" + domain + ">\r\nTo: " + to + "\r\nSubject: Refund\r\n" +
-			"Message-ID: <" + own + ">\r\n\r\nWe got your ticket.\r\n"},
+			"Message-ID: <" + own + ">\r\n\r\nWe got your ticket.\r\n", ""},
 		// From the service's own address, with a Message-ID it never made.
 		"own address": {"Support@" + domain, "From: Support <Support@" + domain + ">\r\nTo: " + to + "\r\nSubject: loop\r\n" +
-			"Message-ID: <x1@elsewhere.example>\r\n\r\nA loop.\r\n"},
+			"Message-ID: <x1@elsewhere.example>\r\n\r\nA loop.\r\n", ""},
 	} {
-		if err := l.deliver(c.from, to, c.raw); err != nil {
+		if err := l.deliver(c.from, cmp.Or(c.rcpt, to), c.raw); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
