@@ -190,6 +190,13 @@ func (s *Service) VisitorHandOff(ctx context.Context, v *Visit) (*VisitorConvers
 			Message: "There is no conversation to hand off yet; send a message first."}
 	}
 	c, err = writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
+		cur, err := q.Conversation(ctx, v.Mode, c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if cur.Status == StatusWaiting || cur.Status == StatusHandedOff {
+			return cur, nil // asked again: already with the team, nothing to say twice
+		}
 		c, err := s.handOff(ctx, q, v.Mode, c.ID, Handoff{})
 		if err != nil {
 			return nil, err

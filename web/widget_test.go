@@ -224,6 +224,10 @@ func TestWidgetHandOffAndAssistantByStatus(t *testing.T) {
 	if c["status"] != "waiting" {
 		t.Fatalf("hand-off: %v", c)
 	}
+	// Asked again (a double click): the same conversation, no second event.
+	if again := e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200); again["status"] != "waiting" || again["message_count"] != c["message_count"] {
+		t.Fatalf("second hand-off: %v, first %v", again, c)
+	}
 	if got := e.events(convID); !slices.Equal(got, []string{"live:conversation.created", "live:conversation.handed_off"}) {
 		t.Fatalf("events %v", got)
 	}
