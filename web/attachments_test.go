@@ -110,6 +110,9 @@ func attachmentsOf(t *testing.T, m map[string]any) []map[string]any {
 func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
+	// An endpoint that will be sent the message, late.
+	whe := e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/in",
+		"events": []string{"message.created"}}).ok(t, 201)["id"].(string)
 	conv := e.conversation(support.Test, "Where is my refund?")
 	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Here you go", "author_id": e.member,
 		"attachments": []any{
@@ -180,9 +183,22 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.clock.Advance(2 * time.Hour)
-	payload, err := e.svc.DeliveryPayload(context.Background(), evs[0])
+	// What the delivery worker sends now.
+	if _, _, err := e.svc.FanOutWebhooks(context.Background(), 100); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := e.svc.DueWebhookJobs(context.Background(), whe, 10)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var payload []byte
+	for _, j := range jobs {
+		if j.Send.EventID == evs[0].ID {
+			payload = j.Payload
+		}
+	}
+	if payload == nil {
+		t.Fatalf("no delivery of %s among %d due", evs[0].ID, len(jobs))
 	}
 	var posted struct {
 		Data struct{ Object map[string]any }
