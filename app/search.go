@@ -90,8 +90,8 @@ func (s *Service) Search(ctx context.Context, mode support.Mode, in SearchQuery)
 // No word is a prefix query: FTS5 merges every matching term's full list
 // for one, which costs seconds on a word as common as "plan".
 func searchMatch(q string) (string, error) {
-	if strings.TrimSpace(q) == "" {
-		return "", missing("q")
+	if q == "" {
+		return "", missing("q") // a q of spaces has no word: invalid, below
 	}
 	if n := utf8.RuneCountInString(q); n > MaxSearchQuery {
 		return "", invalid("q", "q can be at most %d characters long (got %d).", MaxSearchQuery, n)

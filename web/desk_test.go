@@ -146,6 +146,7 @@ func TestSearch(t *testing.T) {
 
 	e.test("GET", "/v1/search", nil).fails(t, 400, "parameter_missing", "q")
 	e.test("GET", "/v1/search?q=%20%21%3F", nil).fails(t, 400, "parameter_invalid", "q")
+	e.test("GET", "/v1/search?q=%20%20", nil).fails(t, 400, "parameter_invalid", "q") // spaces only: a q with no word
 	e.test("GET", "/v1/search?q="+strings.Repeat("a", 201), nil).fails(t, 400, "parameter_invalid", "q")
 	e.test("GET", "/v1/search?q="+strings.Repeat("a+", 11), nil).fails(t, 400, "parameter_invalid", "q")
 	e.test("GET", "/v1/search?q=a&type=note", nil).fails(t, 400, "parameter_invalid", "type")
