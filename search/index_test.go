@@ -281,17 +281,8 @@ func TestTeamSynonyms(t *testing.T) {
 // The thesaurus joins words customers and pages use for one thing only: a
 // question about a password does not match a page about API tokens.
 func TestThesaurusKeepsThingsApart(t *testing.T) {
-	x, _ := openTemp(t)
-	ctx := context.Background()
-	pages := []Chunk{{SourceID: "src_1", Mode: support.Test, URL: "https://example.com/api", Title: "API tokens",
-		Text: "Create a token under Settings to call the API from your scripts."}}
-	if err := x.Replace(ctx, "src_1", pages); err != nil {
-		t.Fatal(err)
-	}
-	got, err := x.Search(ctx, Query{Mode: support.Test, Text: "How do I reset my password?"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := searchPage(t, Chunk{URL: "https://example.com/api", Title: "API tokens",
+		Text: "Create a token under Settings to call the API from your scripts."}, "How do I reset my password?")
 	if len(got) > 0 && got[0].Match >= 0.35 {
 		t.Fatalf("a password question matches the tokens page by %.2f", got[0].Match)
 	}
@@ -300,18 +291,25 @@ func TestThesaurusKeepsThingsApart(t *testing.T) {
 // A page's words are stemmed as the index stems them: a question's "pay"
 // is found in a title's "pay" (both "pai" to Porter's stemmer).
 func TestMatchStemsAsTheIndexDoes(t *testing.T) {
-	x, _ := openTemp(t)
-	ctx := context.Background()
-	pages := []Chunk{{SourceID: "src_1", Mode: support.Test, Title: "Can I pay with bitcoin?",
-		Text: "Yes, we accept bitcoin payments at checkout."}}
-	if err := x.Replace(ctx, "src_1", pages); err != nil {
-		t.Fatal(err)
-	}
-	got, err := x.Search(ctx, Query{Mode: support.Test, Text: "Can I pay with bitcoin?"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := searchPage(t, Chunk{Title: "Can I pay with bitcoin?", Text: "Yes, we accept bitcoin payments at checkout."},
+		"Can I pay with bitcoin?")
 	if len(got) != 1 || got[0].Match != 1 {
 		t.Fatalf("the page titled with the question: %+v", got)
 	}
+}
+
+// searchPage indexes one test-mode page in a fresh index and asks it question.
+func searchPage(t *testing.T, page Chunk, question string) []Passage {
+	t.Helper()
+	x, _ := openTemp(t)
+	ctx := context.Background()
+	page.SourceID, page.Mode = "src_1", support.Test
+	if err := x.Replace(ctx, "src_1", []Chunk{page}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := x.Search(ctx, Query{Mode: support.Test, Text: question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -290,7 +290,7 @@ func TestContactErasureScrubsTeamMail(t *testing.T) {
 	ctx := context.Background()
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
 	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: support.Test, Template: "conversation_waiting", ToEmail: "agent@example.com",
-		Data: []byte(`{"title":"Ada Lovelace needs help","conversation":{"subject":"Write to Ada.Lovelace@example.com"}}`),
+		Data:   []byte(`{"title":"Ada Lovelace needs help","conversation":{"subject":"Write to Ada.Lovelace@example.com"}}`),
 		Status: "pending", NextAttemptAt: support.At(e.clock.Now()), CreatedAt: support.At(e.clock.Now())}
 	if err := e.db.Write(ctx, func(q *storage.Q) error { return q.InsertMail(ctx, alert) }); err != nil {
 		t.Fatal(err)
