@@ -27,6 +27,7 @@ type Question struct {
 	Text           string
 	History        []*support.Message // the conversation before Text, oldest first (at most HistoryLen)
 	Synonyms       [][]string         // the team's synonyms of the mode (synonyms.go)
+	Locale         string             // the site's widget language: the visitor's, when the text is too short to tell
 }
 
 // Answer is the assistant's reply. HandOff asks for a person: the
@@ -150,9 +151,13 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 	if err != nil {
 		return err
 	}
+	locale := ""
+	if site, err := s.Site(ctx, c.SiteID); err == nil {
+		locale = site.Widget.Locale
+	}
 	rctx, cancel := context.WithTimeout(ctx, respondTimeout)
 	a, err := s.assistant.responder.Respond(rctx, Question{Mode: j.Mode, SiteID: c.SiteID, ConversationID: c.ID,
-		Text: msg.Body, History: history, Synonyms: synonyms})
+		Text: msg.Body, History: history, Synonyms: synonyms, Locale: locale})
 	cancel()
 	thought()
 	if err != nil && ctx.Err() != nil {

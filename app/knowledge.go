@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/storage"
@@ -117,9 +119,23 @@ type SourceCreate struct {
 	URL     Field[string]
 	Content Field[string]
 	SiteID  Field[string]
+	Lang    Field[string] // a BCP 47 tag: the language of every page; absent, each page's own
 }
 
-func (in SourceCreate) validate() error {
+// MaxSourceLanguage bounds a source's language tag.
+const MaxSourceLanguage = 35
+
+func (in *SourceCreate) validate() error {
+	if in.Lang.has() {
+		if err := checkLen("language", in.Lang.V, MaxSourceLanguage, true); err != nil {
+			return err
+		}
+		tag, err := language.Parse(in.Lang.V)
+		if err != nil {
+			return invalid("language", "language must be a BCP 47 language tag such as 'de' or 'fr-CA' (got '%s').", in.Lang.V)
+		}
+		in.Lang.V = tag.String()
+	}
 	if !in.Type.has() {
 		return missing("type")
 	}
@@ -172,7 +188,8 @@ func (s *Service) CreateKnowledgeSource(ctx context.Context, mode support.Mode, 
 		now := s.stamp()
 		k := &support.KnowledgeSource{ID: NewID(PrefixSource), Type: in.Type.V,
 			Name: in.Name.V, URL: in.URL.ptr(), Status: SourcePending, CreatedAt: now, Mode: mode,
-			SiteID: in.SiteID.ptr(), Content: in.Content.ptr(), SyncRequestedAt: &now, LastSyncRequestAt: now}
+			SiteID: in.SiteID.ptr(), Content: in.Content.ptr(), Language: in.Lang.ptr(), SyncRequestedAt: &now,
+			LastSyncRequestAt: now}
 		if err := q.InsertKnowledgeSource(ctx, k); err != nil {
 			return nil, err
 		}

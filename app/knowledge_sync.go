@@ -1,13 +1,16 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"chatsvc/crawler"
+	"chatsvc/lang"
 	"chatsvc/search"
 	"chatsvc/storage"
 	"chatsvc/support"
@@ -148,6 +151,7 @@ func (s *Service) readSource(ctx context.Context, k *support.KnowledgeSource) (c
 		for _, c := range crawler.TextChunks(deref(k.Content)) {
 			chunks = append(chunks, storage.KnowledgeChunk{SourceID: k.ID, Title: k.Name, Heading: c.Heading, Text: c.Text})
 		}
+		setLang(chunks, deref(k.Language))
 		if len(chunks) == 0 {
 			return nil, 0, "The content has no text.", nil
 		}
@@ -167,12 +171,34 @@ func (s *Service) readSource(ctx context.Context, k *support.KnowledgeSource) (c
 		slog.Debug("knowledge page skipped", "source", k.ID, "url", url, "reason", why)
 	}
 	for _, p := range res.Pages {
+		page := make([]storage.KnowledgeChunk, 0, len(p.Chunks))
 		for _, c := range p.Chunks {
-			chunks = append(chunks, storage.KnowledgeChunk{SourceID: k.ID, URL: p.URL, Title: p.Title,
+			page = append(page, storage.KnowledgeChunk{SourceID: k.ID, URL: p.URL, Title: p.Title,
 				Heading: c.Heading, Text: c.Text})
 		}
+		setLang(page, cmp.Or(deref(k.Language), p.Lang))
+		chunks = append(chunks, page...)
 	}
 	return chunks, len(res.Pages), "", nil
+}
+
+// setLang gives one page's chunks its language: the one the team or the
+// page said, when the index reads it, else the one its text is in.
+func setLang(page []storage.KnowledgeChunk, said string) {
+	l := lang.Base(said)
+	if l == "" {
+		var sample strings.Builder
+		for _, c := range page {
+			if sample.Len() > 2000 {
+				break
+			}
+			sample.WriteString(c.Title + " " + c.Heading + " " + c.Text + " ")
+		}
+		l = lang.Detect(sample.String(), "")
+	}
+	for i := range page {
+		page[i].Lang = l
+	}
 }
 
 // searchChunks gives a source's chunks what the index filters on.
@@ -180,7 +206,7 @@ func searchChunks(k *support.KnowledgeSource, chunks []storage.KnowledgeChunk) [
 	docs := make([]search.Chunk, len(chunks))
 	for i, c := range chunks {
 		docs[i] = search.Chunk{SourceID: k.ID, SiteID: deref(k.SiteID), Mode: k.Mode, URL: c.URL, Title: c.Title,
-			Heading: c.Heading, Text: c.Text}
+			Heading: c.Heading, Text: c.Text, Lang: c.Lang}
 	}
 	return docs
 }

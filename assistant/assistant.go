@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"chatsvc/app"
+	"chatsvc/lang"
 	"chatsvc/search"
 	"chatsvc/support"
 )
@@ -28,14 +29,6 @@ type Draft struct {
 	Known bool
 }
 
-// Replies the assistant gives without a provider.
-const (
-	HandOffReply  = "Sure, I've asked a person from the team to join. They will reply here."
-	UnknownReply  = "I couldn't find the answer to that in our help pages. Would you like to talk to a person? Press \"Talk to a person\" or just ask for one."
-	GreetingReply = "Hello! What can I help you with?"
-	ThanksReply   = "You're welcome! Is there anything else I can help you with?"
-)
-
 // Passages asks the index for this many candidates.
 const Passages = 5
 
@@ -52,32 +45,35 @@ func New(index search.Searcher, provider Provider) *Assistant {
 
 var _ app.Responder = (*Assistant)(nil)
 
-// Respond answers one visitor message.
+// Respond answers one visitor message, in the visitor's language: the
+// message's own, or the widget's when the message is too short to tell.
 func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, error) {
+	language := lang.Detect(q.Text, q.Locale)
+	say := textsIn(language)
 	if AsksForPerson(q.Text) {
-		return app.Answer{Body: HandOffReply, HandOff: true}, nil
+		return app.Answer{Body: say.handOff, HandOff: true}, nil
 	}
 	if isGreeting(q.Text) {
-		return app.Answer{Body: GreetingReply}, nil
+		return app.Answer{Body: say.greeting}, nil
 	}
 	if isThanks(q.Text) {
-		return app.Answer{Body: ThanksReply}, nil
+		return app.Answer{Body: say.thanks}, nil
 	}
-	found, err := a.index.Search(ctx, search.Query{Mode: q.Mode, SiteID: q.SiteID, Text: q.Text, Limit: Passages,
-		Synonyms: q.Synonyms})
+	found, err := a.index.Search(ctx, search.Query{Mode: q.Mode, SiteID: q.SiteID, Text: q.Text, Lang: language,
+		Limit: Passages, Synonyms: q.Synonyms})
 	if err != nil {
 		return app.Answer{}, fmt.Errorf("search: %w", err)
 	}
-	passages := Relevant(q.Text, found)
+	passages := DefaultGate.Relevant(found)
 	if len(passages) == 0 {
-		return app.Answer{Body: UnknownReply, Abstained: true}, nil
+		return app.Answer{Body: say.unknown, Abstained: true}, nil
 	}
 	d, err := a.provider.Compose(ctx, q.Text, q.History, passages)
 	if err != nil {
 		return app.Answer{}, err
 	}
 	if !d.Known || strings.TrimSpace(d.Body) == "" {
-		return app.Answer{Body: UnknownReply, Abstained: true}, nil
+		return app.Answer{Body: say.unknown, Abstained: true}, nil
 	}
 	srcs, scores := sourcesOf(passages, d.Used)
 	return app.Answer{Body: strings.TrimSpace(d.Body), Sources: srcs, Scores: scores, Known: true}, nil

@@ -53,7 +53,7 @@ func TestRespond(t *testing.T) {
 		return ans
 	}
 	ans := ask(support.Live, "site_a", "How often are failed webhook deliveries retried?")
-	if len(ans.Sources) != 1 || ans.Sources[0].URL != docsBase+"webhook-retries" ||
+	if len(ans.Sources) == 0 || len(ans.Sources) > assistant.Cited || ans.Sources[0].URL != docsBase+"webhook-retries" ||
 		ans.Sources[0].Title != "Webhook retries" || !strings.Contains(ans.Body, "6 hours") || len(ans.Body) > 400 || ans.HandOff {
 		t.Fatalf("answer %+v", ans)
 	}
@@ -63,13 +63,19 @@ func TestRespond(t *testing.T) {
 	if ans := ask(support.Live, "site_a", "Hello!"); ans.Body != assistant.GreetingReply {
 		t.Fatalf("greeting: %+v", ans)
 	}
+	for _, text := range []string{"Ich möchte mit einem Menschen sprechen.", "Je voudrais parler à une personne.",
+		"Quiero hablar con una persona.", "Ik wil met een mens praten."} {
+		if ans := ask(support.Live, "site_a", text); !ans.HandOff || strings.Contains(ans.Body, "Sure,") {
+			t.Errorf("%q: %+v", text, ans)
+		}
+	}
 	// Thanks and goodbyes are no question, and no gap in the pages.
 	for _, text := range []string{"thanks", "Thank you!", "ok thanks", "Bye", "great, that helps, thanks a lot"} {
 		if ans := ask(support.Live, "site_a", text); ans.Body != assistant.ThanksReply || ans.Abstained || ans.HandOff {
 			t.Errorf("%q: %+v", text, ans)
 		}
 	}
-	if ans := ask(support.Live, "site_a", "thanks, how often are failed webhook deliveries retried?"); len(ans.Sources) != 1 {
+	if ans := ask(support.Live, "site_a", "thanks, how often are failed webhook deliveries retried?"); len(ans.Sources) == 0 {
 		t.Errorf("a question after thanks: %+v", ans)
 	}
 	for _, c := range []struct {

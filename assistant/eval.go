@@ -15,16 +15,21 @@ type EvalCase struct {
 	Q      string
 	Expect []string // URL endings or page titles; empty when None
 	None   bool
+	Answer string // a phrase the reply must hold ("£4.95"); "" when none is named
+	Typo   bool   // the question is misspelt on purpose, as customers write
 }
 
 // evalLine is an entry of the file as written: expect is a list or "none".
 type evalLine struct {
 	Q      string    `yaml:"q"`
 	Expect yaml.Node `yaml:"expect"`
+	Answer string    `yaml:"answer"`
+	Typo   bool      `yaml:"typo"`
 }
 
 // ParseEval reads an evaluation file: a YAML list of
-// {q: "…", expect: ["/path/a.html", …]} or {q: "…", expect: none}.
+// {q: "…", expect: ["/path/a.html", …], answer: "…"} or {q: "…", expect: none};
+// answer (a phrase the reply must hold) and typo (true: misspelt on purpose) are optional.
 func ParseEval(data []byte) ([]EvalCase, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -37,12 +42,12 @@ func ParseEval(data []byte) ([]EvalCase, error) {
 	}
 	out := make([]EvalCase, 0, len(lines))
 	for i, l := range lines {
-		c := EvalCase{Q: strings.TrimSpace(l.Q)}
+		c := EvalCase{Q: strings.TrimSpace(l.Q), Answer: strings.TrimSpace(l.Answer), Typo: l.Typo}
 		if c.Q == "" {
 			return nil, fmt.Errorf("question %d: q is missing", i+1)
 		}
 		switch e := l.Expect; {
-		case e.Kind == yaml.ScalarNode && e.Value == "none":
+		case e.Kind == yaml.ScalarNode && e.Value == "none" && c.Answer == "":
 			c.None = true
 		case e.Kind == yaml.SequenceNode && len(e.Content) > 0:
 			if err := e.Decode(&c.Expect); err != nil {
@@ -76,6 +81,23 @@ func (c EvalCase) Cites(s EvalSource) bool {
 type EvalTally struct {
 	Any, First, Answerable  int // an expected page among the sources; first; questions with an answer
 	Abstained, Unanswerable int // declined (no sources, not known); questions without one
+	Declined                int // questions with an answer that were declined
+	Phrase, Phrased         int // answered questions whose reply holds their answer phrase; answered questions with one
+}
+
+// AddReply judges the reply's text: an answered question that names an
+// answer phrase counts when the reply holds it (case and spacing aside).
+func (t *EvalTally) AddReply(c EvalCase, known bool, body string) bool {
+	if c.None || c.Answer == "" || !known {
+		return false
+	}
+	t.Phrased++
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+	if strings.Contains(norm(body), norm(c.Answer)) {
+		t.Phrase++
+		return true
+	}
+	return false
 }
 
 // Add judges one answer (known, and the sources in order) and returns the verdict:
@@ -90,6 +112,9 @@ func (t *EvalTally) Add(c EvalCase, known bool, sources []EvalSource) string {
 		return "answered"
 	}
 	t.Answerable++
+	if !known && len(sources) == 0 {
+		t.Declined++
+	}
 	for i, s := range sources {
 		if c.Cites(s) {
 			t.Any++
@@ -101,6 +126,11 @@ func (t *EvalTally) Add(c EvalCase, known bool, sources []EvalSource) string {
 		}
 	}
 	return "miss"
+}
+
+// PhraseLine says how many answered questions' replies hold their answer phrase.
+func (t EvalTally) PhraseLine() string {
+	return fmt.Sprintf("answer-phrase %d/%d", t.Phrase, t.Phrased)
 }
 
 // String is the summary line: any-source A/N, first-source F/N, abstain U/M.

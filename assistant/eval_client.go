@@ -23,7 +23,8 @@ type EvalServer struct {
 
 // EvalAnswer is the part of an assistant_answer an evaluation reads.
 type EvalAnswer struct {
-	Known   bool `json:"known"`
+	Body    string `json:"body"`
+	Known   bool   `json:"known"`
 	Sources []struct {
 		Title string  `json:"title"`
 		URL   string  `json:"url"`

@@ -2,8 +2,11 @@ package assistant_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"chatsvc/app"
+	"chatsvc/assistant"
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/support"
@@ -31,5 +34,63 @@ func TestRetrievalQualityOnTheProductIndex(t *testing.T) {
 	t.Logf("retrieval hit rate on the bleve index: %.1f%% of %d questions (%d chunks)", 100*rate, len(evalSet), len(chunks))
 	if rate < 0.85 {
 		t.Fatalf("hit rate %.1f%%, want at least 85%%", 100*rate)
+	}
+}
+
+// A visitor is answered in the language of the message: from the pages in
+// that language, analysed as such ("zurückschicken" in a question meets
+// "zurückschicken" in a page, whatever its ending), and with the
+// assistant's own texts in it; the widget's locale decides for a message
+// too short to tell.
+func TestRespondInTheVisitorsLanguage(t *testing.T) {
+	idx, err := search.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	page := func(url, title, text, lang string) search.Chunk {
+		return search.Chunk{SourceID: "src_" + lang, Mode: support.Live, URL: url, Title: title, Text: text, Lang: lang}
+	}
+	err = idx.Replace(context.Background(), "src_de", []search.Chunk{
+		page("https://a.example.com/de/ruecksendung", "Rücksendungen", "Du kannst Pflanzen innerhalb von 14 Tagen zurückschicken. Die Erstattung dauert 5 Werktage.", "de"),
+		page("https://a.example.com/de/lieferung", "Lieferung", "Pakete innerhalb Deutschlands kommen in 2 bis 4 Werktagen an. Der Versand kostet 4,95 €.", "de"),
+	})
+	if err == nil {
+		err = idx.Replace(context.Background(), "src_en", []search.Chunk{
+			page("https://a.example.com/returns", "Returns", "You can send plants back within 14 days.", "en")})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := assistant.New(idx, assistant.Extractive{})
+	ask := func(text, locale string) app.Answer {
+		t.Helper()
+		ans, err := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: text, Locale: locale})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ans
+	}
+	if ans := ask("Kann ich etwas zurückschicken?", ""); len(ans.Sources) == 0 ||
+		ans.Sources[0].URL != "https://a.example.com/de/ruecksendung" || !strings.Contains(ans.Body, "14 Tagen") {
+		t.Fatalf("a German question: %+v", ans)
+	}
+	if ans := ask("Wie lange dauert die Lieferung innerhalb Deutschlands?", ""); len(ans.Sources) == 0 || !strings.Contains(ans.Body, "2 bis 4 Werktagen") {
+		t.Fatalf("a German question on delivery times: %+v", ans)
+	}
+	if ans := ask("Wie ändere ich meine Lieblingsfarbe?", ""); !ans.Abstained || !strings.Contains(ans.Body, "Menschen sprechen") {
+		t.Fatalf("a German question with no answer is declined in German: %+v", ans)
+	}
+	if ans := ask("Merci beaucoup !", ""); !strings.HasPrefix(ans.Body, "Avec plaisir") {
+		t.Fatalf("thanks in French: %+v", ans)
+	}
+	if ans := ask("Hallo", "de"); !strings.HasPrefix(ans.Body, "Hallo!") {
+		t.Fatalf("a greeting with the widget in German: %+v", ans)
+	}
+	for _, text := range []string{"Ich möchte mit einem Menschen sprechen.", "Je voudrais parler à une personne.",
+		"Quiero hablar con una persona.", "Ik wil met een mens praten."} {
+		if ans := ask(text, ""); !ans.HandOff || strings.Contains(ans.Body, "Sure,") {
+			t.Errorf("%q: %+v", text, ans)
+		}
 	}
 }

@@ -1,21 +1,11 @@
 package assistant
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 
 	"chatsvc/search"
 )
-
-// askPerson matches messages that ask for a person rather than an answer.
-var askPerson = []*regexp.Regexp{
-	regexp.MustCompile(`\b(talk|speak|chat|connect|put) (me )?(to|with|through to) (a |an |the |some |your )?(human|person|people|someone|somebody|agent|representative|operator|staff|team|support)\b`),
-	regexp.MustCompile(`\b(real|actual|live) (person|human|agent|people)\b`),
-	regexp.MustCompile(`\b(want|need|get|give|request|see)( me)?( to talk to| to speak to)? (a |an )?(human|person|agent|representative|operator)\b`),
-	regexp.MustCompile(`^\W*(human|agent|person|operator|representative|talk to someone)\W*(please)?\W*$`),
-	regexp.MustCompile(`\bare you (a )?(bot|robot|human)\b.*\b(human|person)\b`),
-}
 
 // AsksForPerson reports whether a message asks to talk to a person.
 func AsksForPerson(text string) bool {
@@ -27,9 +17,6 @@ func AsksForPerson(text string) bool {
 	}
 	return false
 }
-
-var greetings = map[string]bool{"hi": true, "hello": true, "hey": true, "hallo": true, "good": true,
-	"morning": true, "afternoon": true, "evening": true, "there": true, "yo": true, "hiya": true}
 
 // isGreeting reports whether a message only says hello.
 func isGreeting(text string) bool {
@@ -44,16 +31,6 @@ func isGreeting(text string) bool {
 	}
 	return true
 }
-
-// thanks are the words of a visitor who thanks or says goodbye; closing
-// says one of them is there.
-var (
-	thanks = map[string]bool{"thanks": true, "thank": true, "you": true, "thx": true, "ty": true, "cheers": true,
-		"bye": true, "goodbye": true, "ok": true, "okay": true, "great": true, "perfect": true, "awesome": true,
-		"cool": true, "got": true, "it": true, "that": true, "helps": true, "helped": true, "very": true, "much": true,
-		"so": true, "a": true, "lot": true, "many": true, "for": true, "the": true, "help": true, "all": true, "see": true, "ya": true}
-	closing = map[string]bool{"thanks": true, "thank": true, "thx": true, "ty": true, "cheers": true, "bye": true, "goodbye": true}
-)
 
 // isThanks reports whether a message only thanks or says goodbye: no
 // question for the pages, and no gap in them.
@@ -70,6 +47,15 @@ func isThanks(text string) bool {
 		closes = closes || closing[w]
 	}
 	return closes
+}
+
+// words makes a set of the words of s.
+func words(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		out[w] = true
+	}
+	return out
 }
 
 // stop words carry no meaning for matching a question to a passage.
@@ -104,91 +90,33 @@ func Terms(text string) []string {
 	return out
 }
 
-// MinMatch is the least share of a question's words (weighted by rarity,
-// synonyms counting; search.Passage.Match) that a page must have for the
-// assistant to answer from it: below it, it says it does not know. It was
-// calibrated on the development evaluation (docs/assistant.md).
-const MinMatch = 0.35
-
-// MinMatchTeam is the match a page needs to answer a question about the
-// team rather than about its product: its prices, orders, hours, offices,
-// phone. Help pages mention such words in passing ("the cost of a
-// command", "two hours of history"); an answer to them must come from a
-// page about them, or from a person.
-const MinMatchTeam = 0.6
-
-// addressed matches questions put to the team ("do you ship…", "your
-// office"); teamTopic the words of dealings with the team: buying, paying,
-// delivery, one's account, working there. "How do you…" asks how a thing
-// is done, and is left out before matching.
-var (
-	addressed = regexp.MustCompile(`\b(your|yours|from you|with you)\b|\b(do|can|will|are|could|would) you\b`)
-	teamTopic = regexp.MustCompile(`\b(prices?|pricing|costs?|fees?|refunds?|subscriptions?|billing|invoices?|receipts?|` +
-		`discounts?|coupons?|vouchers?|gift cards?|free trial|trial|warranty|shipping|ship|delivery|phone|offices?|hours|` +
-		`purchased?|bought|buy|payments?|pay|paypal|credit cards?|parcels?|shipments?|tracking number|my orders?|ordering|` +
-		`my account|my plan|newsletter|job openings?|hiring|careers?|vacanc(y|ies)|shops?|personal data|privacy|vat|resellers?)\b`)
-	howDoYou = regexp.MustCompile(`\bhow (do|can|would|could|will) you\b`)
-)
-
-// teamQuestion reads whether question is about the team (addressed to it,
-// or about dealings with it), and the dealings it names, each as its terms.
-func teamQuestion(question string) (team bool, topics [][]string) {
-	q := howDoYou.ReplaceAllString(strings.ToLower(question), "how")
-	for _, m := range teamTopic.FindAllString(q, -1) {
-		topics = append(topics, Terms(m))
-	}
-	return len(topics) > 0 || addressed.MatchString(q), topics
+// Gate decides which of the pages found answer a question: a page must
+// have enough of the question's words (its Match) and nearly as much as
+// the best page. It is the same for every kind of question and knowledge:
+// its settings are chosen across corpora of several shapes, each corpus's
+// figure measured with the settings chosen on the others
+// (docs/assistant.md).
+type Gate struct {
+	MinMatch float64 // the least search.Passage.Match
+	Margin   float64 // the least share of the best page's Match a cited page has
 }
 
-// aboutTopic reports whether a passage's page title or heading names
-// dealings with the team ("Delivery FAQ") or holds all the terms of one of
-// the question's topics: the page is about them, rather than mentioning
-// them.
-func aboutTopic(p search.Passage, topics [][]string) bool {
-	title := p.Title + " " + p.Heading
-	if teamTopic.MatchString(strings.ToLower(title)) {
-		return true
-	}
-	has := map[string]bool{}
-	for _, t := range Terms(title) {
-		has[t] = true
-	}
-	for _, topic := range topics {
-		all := len(topic) > 0
-		for _, t := range topic {
-			all = all && has[t]
-		}
-		if all {
-			return true
-		}
-	}
-	return false
-}
+// DefaultGate is the gate the assistant answers with.
+var DefaultGate = Gate{MinMatch: 0.35, Margin: 0.4}
 
 // Cited is how many pages an answer lists at most.
 const Cited = 3
 
-// CitedMargin: a page is cited beside the best one only when it matches
-// at least this share of what the best one matches.
-const CitedMargin = 0.6
-
-// Relevant keeps, in the index's order, the passages whose page matches
-// enough of the question and nearly as much as the best, at most Cited. A
-// question about the team needs a closer match, and one that names
-// dealings with the team (a refund, a delivery) a page about them.
-func Relevant(question string, found []search.Passage) []search.Passage {
-	least := MinMatch
-	team, topics := teamQuestion(question)
-	if team {
-		least = MinMatchTeam
-	}
+// Relevant keeps, in the index's order, the passages whose page passes the
+// gate, at most Cited.
+func (g Gate) Relevant(found []search.Passage) []search.Passage {
 	var out []search.Passage
 	best := 0.0
 	for _, p := range found {
 		best = max(best, p.Match)
 	}
 	for _, p := range found {
-		if p.Match >= least && p.Match >= CitedMargin*best && len(out) < Cited && (len(topics) == 0 || aboutTopic(p, topics)) {
+		if p.Match >= g.MinMatch && p.Match >= g.Margin*best && len(out) < Cited {
 			out = append(out, p)
 		}
 	}

@@ -72,6 +72,9 @@ func runEval(ctx context.Context, out io.Writer, f evalFlags, cases []assistant.
 			return err
 		}
 		fmt.Fprintf(out, "%-8s %s\n", tally.Add(c, a.Known, a.Cited()), c.Q)
+		if c.Answer != "" && a.Known && !tally.AddReply(c, a.Known, a.Body) {
+			fmt.Fprintf(out, "         the reply lacks %q\n", c.Answer)
+		}
 		for i, s := range a.Sources {
 			where := "" // a text source has no URL
 			if s.URL != "" {
@@ -79,6 +82,9 @@ func runEval(ctx context.Context, out io.Writer, f evalFlags, cases []assistant.
 			}
 			fmt.Fprintf(out, "         %d. %s%s %.2f\n", i+1, s.Title, where, s.Score)
 		}
+	}
+	if tally.Phrased > 0 {
+		fmt.Fprintln(out, tally.PhraseLine())
 	}
 	fmt.Fprintln(out, tally.String())
 	if below := tally.Below(f.minAny, f.minFirst, f.minAbstain); len(below) > 0 {

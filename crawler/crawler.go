@@ -64,6 +64,7 @@ const maxSitemapBytes = 50 << 20
 type Page struct {
 	URL    string // canonical URL
 	Title  string
+	Lang   string // the language the page says it is in (<html lang>, else Content-Language); "" when it does not
 	Chunks []Chunk
 }
 
@@ -245,7 +246,7 @@ func (cr *crawl) onPage(r *colly.Response) {
 		cr.rebase(r)
 	}
 	if mediaType(r.Headers.Get("Content-Type")) == "text/plain" {
-		cr.add(u, path(r.Request.URL), TextChunks(string(r.Body)))
+		cr.add(u, path(r.Request.URL), r.Headers.Get("Content-Language"), TextChunks(string(r.Body)))
 		return
 	}
 	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(r.Body))
@@ -284,7 +285,7 @@ func (cr *crawl) onPage(r *colly.Response) {
 		// in its place.
 		cr.skip(u, "its canonical URL is "+canonical)
 	default:
-		cr.add(u, x.title, x.chunks)
+		cr.add(u, x.title, pageLang(doc, r.Headers.Get("Content-Language")), x.chunks)
 	}
 	if !cr.follow || x.nofollow || r.Request.Depth > cr.o.MaxDepth {
 		return
@@ -297,6 +298,16 @@ func (cr *crawl) onPage(r *colly.Response) {
 	}
 }
 
+// pageLang is the language a page says it is in: its <html lang>, else the
+// first of the response's Content-Language.
+func pageLang(doc *goquery.Document, header string) string {
+	if l := strings.TrimSpace(doc.Find("html").First().AttrOr("lang", "")); l != "" {
+		return l
+	}
+	first, _, _ := strings.Cut(header, ",")
+	return strings.TrimSpace(first)
+}
+
 // visitCanonical asks for the page at a page's canonical URL, and reports
 // whether it is (or was) read: when it cannot be, the page stands for itself.
 func (cr *crawl) visitCanonical(r *colly.Response, canonical string) bool {
@@ -306,7 +317,7 @@ func (cr *crawl) visitCanonical(r *colly.Response, canonical string) bool {
 }
 
 // add records a page unless its URL or its text was seen already.
-func (cr *crawl) add(fetched, title string, chunks []Chunk) {
+func (cr *crawl) add(fetched, title, lang string, chunks []Chunk) {
 	canonical := fetched
 	if len(chunks) == 0 {
 		cr.skip(fetched, "no text")
@@ -331,7 +342,7 @@ func (cr *crawl) add(fetched, title string, chunks []Chunk) {
 	if title == "" {
 		title = canonical
 	}
-	cr.found[canonical] = &Page{URL: canonical, Title: title, Chunks: chunks}
+	cr.found[canonical] = &Page{URL: canonical, Title: title, Lang: lang, Chunks: chunks}
 	cr.digests[digest] = canonical
 }
 

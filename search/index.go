@@ -11,13 +11,19 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	_ "github.com/blevesearch/bleve/v2/analysis/analyzer/keyword" // registers "keyword"
-	_ "github.com/blevesearch/bleve/v2/analysis/lang/en"          // registers "en"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/de"          // registers the analysers of the supported languages
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/en"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/es"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/fr"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/nl"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"chatsvc/lang"
 	"chatsvc/support"
 )
 
@@ -36,6 +42,7 @@ type Chunk struct {
 	Title    string
 	Heading  string
 	Text     string
+	Lang     string // the page's language, one of lang.Supported ("" is English)
 }
 
 // doc is a chunk as bleve stores it, with the fields of its page that
@@ -52,11 +59,16 @@ type doc struct {
 	Lead     string  `json:"lead"`   // the page's first passage, cut to leadChars
 	Path     string  `json:"path"`   // the words of the URL's path
 	Chunks   float64 `json:"chunks"` // how many chunks the page has
+	Lang     string  `json:"lang"`   // the page's language: its words are analysed as that language's
 }
+
+// BleveType makes a document's language its type, whose mapping analyses
+// its text with the language's analyser.
+func (d doc) BleveType() string { return d.Lang }
 
 // mappingVersion changes whenever the documents or the mapping do; an index
 // of another version is emptied on open, and serve refills it.
-const mappingVersion = "3"
+const mappingVersion = "4"
 
 var versionKey = []byte("chatsvc_mapping_version")
 
@@ -97,7 +109,18 @@ func open(path string) (*Index, error) {
 		}
 		return nil, fmt.Errorf("open search index %s: %w", path, err)
 	}
-	return &Index{idx: idx, stems: newStemmer()}, nil
+	x := &Index{idx: idx}
+	x.stems = newStemmer(x.analyzer)
+	return x, nil
+}
+
+// analyzer is the index's analyser of a supported language, English's for
+// any other.
+func (x *Index) analyzer(language string) analysis.Analyzer {
+	if an := x.idx.Mapping().AnalyzerNamed(language); an != nil {
+		return an
+	}
+	return x.idx.Mapping().AnalyzerNamed(lang.English)
 }
 
 // ofThisVersion returns idx when it was built by this version's mapping;
@@ -121,14 +144,27 @@ func isTimeout(err error) bool {
 	return errors.Is(err, bolterrors.ErrTimeout) || strings.HasSuffix(err.Error(), bolterrors.ErrTimeout.Error())
 }
 
-// indexMapping: the text fields are analysed as English (stemmed, stop
-// words dropped) and stored, so a passage is returned without a database
-// read; the filters are exact keywords. Scores are BM25's, which stops a
-// long page from winning by repeating a word.
+// indexMapping: the text fields are analysed in the page's language
+// (stemmed, stop words dropped; a document type per language) and stored,
+// so a passage is returned without a database read; the filters are exact
+// keywords. Scores are BM25's, which stops a long page from winning by
+// repeating a word.
 func indexMapping() mapping.IndexMapping {
+	m := bleve.NewIndexMapping()
+	m.ScoringModel = index.BM25Scoring
+	m.DefaultMapping = docMapping(lang.English)
+	m.DefaultAnalyzer = lang.English
+	for _, l := range lang.Supported {
+		m.AddDocumentMapping(l, docMapping(l))
+	}
+	return m
+}
+
+// docMapping maps the documents of one language.
+func docMapping(language string) *mapping.DocumentMapping {
 	text := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer = "en"
+		f.Analyzer = language
 		f.IncludeTermVectors = false
 		return f
 	}
@@ -150,12 +186,9 @@ func indexMapping() mapping.IndexMapping {
 	chunks := bleve.NewNumericFieldMapping()
 	chunks.Index = false
 	d.AddFieldMappingsAt("chunks", chunks)
-
-	m := bleve.NewIndexMapping()
-	m.ScoringModel = index.BM25Scoring
-	m.DefaultMapping = d
-	m.DefaultAnalyzer = "en"
-	return m
+	d.AddFieldMappingsAt("lang", keyword)
+	d.DefaultAnalyzer = language
+	return d
 }
 
 // Close closes the index; closing it again does nothing.
@@ -211,7 +244,7 @@ func docs(chunks []Chunk) []doc {
 }
 
 func samePage(a, b Chunk) bool {
-	return a.SourceID == b.SourceID && a.URL == b.URL && a.Title == b.Title
+	return a.SourceID == b.SourceID && a.URL == b.URL && a.Title == b.Title && a.Lang == b.Lang
 }
 
 // pageDocs gives every chunk of one page the page's fields: its opening,
@@ -224,8 +257,12 @@ func pageDocs(page []Chunk) []doc {
 		if site == "" {
 			site = allSites
 		}
+		language := lang.Base(c.Lang)
+		if language == "" {
+			language = lang.English
+		}
 		out[i] = doc{SourceID: c.SourceID, SiteID: site, Mode: string(c.Mode), URL: c.URL, Title: c.Title,
-			Heading: c.Heading, Text: c.Text, Lead: lead, Path: pathWords(c.URL), Chunks: float64(len(page))}
+			Heading: c.Heading, Text: c.Text, Lead: lead, Path: pathWords(c.URL), Chunks: float64(len(page)), Lang: language}
 	}
 	return out
 }

@@ -263,13 +263,13 @@ func TestTeamSynonyms(t *testing.T) {
 		t.Fatalf("with the team's synonyms: %+v", with)
 	}
 	// The expression's words are not terms of their own.
-	if got := questionTerms(q.Text, q.Synonyms); len(got) != 2 || got[0].text != "put on hold" ||
+	if got := questionTerms(q.Text, q.Synonyms, "en"); len(got) != 2 || got[0].text != "put on hold" ||
 		!reflect.DeepEqual(got[0].syns, []string{"stash", "park"}) || got[1].text != "working" {
 		t.Fatalf("terms %+v", got)
 	}
 	// An expression is found next to punctuation, as the question's last words.
 	for _, text := range []string{"How do I request the money back?", "Money back, please!", "(money back)"} {
-		if got := questionTerms(text, [][]string{{"refund", "Money back."}}); len(got) == 0 || got[0].text != "money back" {
+		if got := questionTerms(text, [][]string{{"refund", "Money back."}}, "en"); len(got) == 0 || got[0].text != "money back" {
 			t.Errorf("%q: terms %+v", text, got)
 		}
 	}

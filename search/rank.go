@@ -4,11 +4,13 @@ import (
 	"context"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"chatsvc/lang"
 )
 
 // Default and largest number of passages a search returns.
@@ -43,12 +45,18 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-	terms := questionTerms(q.Text, q.Synonyms)
-	if len(terms) == 0 {
-		return []Passage{}, nil
+	r, err := x.reader()
+	if err != nil {
+		return nil, err
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(termsQuery(terms), scope(q)), poolSize, 0, false)
-	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks"}
+	defer r.Close()
+	language := x.questionLang(r, q)
+	concepts, err := x.concepts(ctx, r, questionTerms(q.Text, q.Synonyms, language), language)
+	if err != nil || len(concepts) == 0 {
+		return []Passage{}, err
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(conceptsQuery(concepts), scope(q)), poolSize, 0, false)
+	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks", "lang"}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, err
@@ -59,10 +67,6 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		a, b := res.Hits[i], res.Hits[j]
 		return a.Score > b.Score || a.Score == b.Score && a.ID < b.ID
 	})
-	concepts, err := x.concepts(ctx, terms)
-	if err != nil {
-		return nil, err
-	}
 	pages := x.rankPages(res.Hits, concepts)
 	out := make([]Passage, 0, min(limit, len(pages)))
 	for _, p := range pages[:min(limit, len(pages))] {
@@ -71,28 +75,74 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 	return out, nil
 }
 
-// termsQuery matches the question's terms, and their synonyms at a lower
-// weight, in every text field.
-func termsQuery(terms []term) query.Query {
-	var words, syns []string
-	for _, t := range terms {
-		words = append(words, t.text)
-		syns = append(syns, t.syns...)
+func (x *Index) reader() (index.IndexReader, error) {
+	adv, err := x.idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}
+
+// questionLang is the language a question is read in: its own (q.Lang, or
+// detected), unless the index has no page in it, when it is the language
+// most of the index's pages are in: a visitor who writes "Versandkosten?"
+// on an English site is still searched for.
+func (x *Index) questionLang(r index.IndexReader, q Query) string {
+	want := lang.Base(q.Lang)
+	if want == "" {
+		want = lang.Detect(q.Text, "")
+	}
+	d, err := r.FieldDict("lang")
+	if err != nil {
+		return want
+	}
+	defer d.Close()
+	most, count := want, uint64(0)
+	for e, err := d.Next(); err == nil && e != nil; e, err = d.Next() {
+		if e.Term == want {
+			return want
+		}
+		if e.Count > count {
+			most, count = e.Term, e.Count
+		}
+	}
+	return most
+}
+
+// conceptsQuery matches the question's concepts, and their synonyms at a
+// lower weight, in every text field.
+func conceptsQuery(concepts []concept) query.Query {
+	var own, syns []string
+	for _, c := range concepts {
+		own = append(own, c.alts[0]...)
+		for _, alt := range c.alts[1:] {
+			syns = append(syns, alt...)
+		}
 	}
 	any := bleve.NewDisjunctionQuery()
 	for _, f := range fieldBoosts {
-		m := bleve.NewMatchQuery(strings.Join(words, " "))
-		m.SetField(f.field)
-		m.SetBoost(f.boost)
-		any.AddQuery(m)
+		any.AddQuery(stemsQuery(f.field, own, f.boost))
 		if len(syns) > 0 {
-			s := bleve.NewMatchQuery(strings.Join(syns, " "))
-			s.SetField(f.field)
-			s.SetBoost(f.boost * synonymWeight)
-			any.AddQuery(s)
+			any.AddQuery(stemsQuery(f.field, syns, f.boost*synonymWeight))
 		}
 	}
 	return any
+}
+
+// stemsQuery matches any of stems in field, as a match query of their
+// words would.
+func stemsQuery(field string, stems []string, boost float64) query.Query {
+	qs := make([]query.Query, len(stems))
+	for i, s := range stems {
+		t := bleve.NewTermQuery(s)
+		t.SetField(field)
+		t.SetBoost(boost)
+		qs[i] = t
+	}
+	d := bleve.NewDisjunctionQuery(qs...)
+	d.SetMin(1)
+	d.SetBoost(boost)
+	return d
 }
 
 // scope keeps to the chunks of the query's mode and site.
@@ -116,21 +166,14 @@ func scope(q Query) query.Query {
 type concept struct {
 	alts   [][]string
 	weight float64
-	absent bool // no page has the term itself
+	absent bool // no page has the term itself, nor a word one typo away
 }
 
-// concepts analyses the question's terms as the index does.
-func (x *Index) concepts(ctx context.Context, terms []term) ([]concept, error) {
-	an := x.idx.Mapping().AnalyzerNamed("en")
-	adv, err := x.idx.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
+// concepts analyses the question's terms as the index does, in language.
+// A word no page has is read as the index's word one typo away from it,
+// when there is one.
+func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term, language string) ([]concept, error) {
+	an := x.analyzer(language)
 	n, err := r.DocCount()
 	if err != nil {
 		return nil, err
@@ -142,22 +185,32 @@ func (x *Index) concepts(ctx context.Context, terms []term) ([]concept, error) {
 		}
 		return out
 	}
+	df := func(stem string) uint64 {
+		tfr, err := r.TermFieldReader(ctx, []byte(stem), "text", false, false, false)
+		if err != nil {
+			return 0
+		}
+		defer tfr.Close()
+		return tfr.Count()
+	}
 	var out []concept
 	for _, t := range terms {
 		own := stems(t.text)
 		if len(own) == 0 {
 			continue // a stop word of the analyser
 		}
-		c := concept{alts: [][]string{own}}
-		df := uint64(n) // an expression is as rare as its rarest word
-		for _, s := range own {
-			if tfr, err := r.TermFieldReader(ctx, []byte(s), "text", false, false, false); err == nil {
-				df = min(df, tfr.Count())
-				tfr.Close()
+		if len(own) == 1 && df(own[0]) == 0 {
+			if fixed := correct(r, t.text, own[0]); fixed != "" {
+				own = []string{fixed}
 			}
 		}
-		c.weight = math.Log(1 + float64(n+1)/float64(df+1))
-		c.absent = df == 0
+		c := concept{alts: [][]string{own}}
+		least := uint64(n) // an expression is as rare as its rarest word
+		for _, s := range own {
+			least = min(least, df(s))
+		}
+		c.weight = math.Log(1 + float64(n+1)/float64(least+1))
+		c.absent = least == 0
 		for _, s := range t.syns {
 			if st := stems(s); len(st) > 0 {
 				c.alts = append(c.alts, st)
@@ -192,6 +245,7 @@ func unknownWords(cs []concept) []concept {
 type page struct {
 	best         Passage
 	score        float64         // BM25 of its best chunks, adjusted by coverage
+	lang         string          // the language its words are analysed in
 	about, words map[string]bool // the stems of its title, lead, path and best heading; of its matching text
 }
 
@@ -209,11 +263,12 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 		p, ok := byKey[key]
 		if !ok {
 			p = &page{best: Passage{SourceID: str("source_id"), URL: str("url"), Title: str("title"),
-				Heading: str("heading"), Text: str("text"), Score: h.Score}, about: map[string]bool{}, words: map[string]bool{}}
+				Heading: str("heading"), Text: str("text"), Lang: str("lang"), Score: h.Score}, about: map[string]bool{}, words: map[string]bool{}}
 			byKey[key] = p
 			order = append(order, p)
+			p.lang = p.best.Lang
 			for _, f := range []string{"title", "lead", "path", "heading"} {
-				x.stems.add(p.about, str(f))
+				x.stems.add(p.lang, p.about, str(f))
 			}
 			p.score = h.Score
 			if n, ok := h.Fields["chunks"].(float64); ok && n > 1 {
@@ -222,8 +277,8 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 		} else {
 			p.score += moreChunks * h.Score
 		}
-		x.stems.add(p.words, str("heading"))
-		x.stems.add(p.words, str("text"))
+		x.stems.add(p.lang, p.words, str("heading"))
+		x.stems.add(p.lang, p.words, str("text"))
 	}
 	for _, p := range order {
 		p.best.Match = coverage(concepts, p.about, p.words)

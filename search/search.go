@@ -16,6 +16,9 @@ type Query struct {
 	SiteID string // "" searches only all-site sources
 	Text   string
 	Limit  int // pages at most
+	// Lang is the question's language (lang.Supported); "" detects it
+	// from Text.
+	Lang string
 	// Synonyms are the team's groups of words or expressions that mean the
 	// same to its customers ("stash", "put aside"), searched like the
 	// built-in thesaurus's, before it.
@@ -29,6 +32,7 @@ type Passage struct {
 	Title    string // the page's (or text source's) title
 	Heading  string // the nearest heading above the chunk
 	Text     string
+	Lang     string  // the page's language
 	Score    float64 // the page's rank: higher is better; comparable within one result only
 	// Match is the share of the question's words (weighted by rarity, a
 	// synonym counting) that the passage's page has: 0 to 1.

@@ -6,53 +6,58 @@ import (
 	"unicode"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 )
 
 // maxStemCache bounds the words whose stems are remembered.
 const maxStemCache = 200_000
 
-// stemmer finds the stems the index's English analyser gives the words of
-// a text, the fast way: ranking reads many passages per question, and
-// their words repeat, so each word is stemmed once and remembered. The
-// analyser ("en") stems with Porter's algorithm: so must this, or a
-// question's "pay" (pai) is never found in a title's "pay".
+// stemmer finds the stems the index's analyser of a language gives the
+// words of a text, the fast way: ranking reads many passages per question,
+// and their words repeat, so each word is stemmed once and remembered. It
+// must stem as the index does, or a question's "pay" (pai) is never found
+// in a title's "pay".
 type stemmer struct {
-	filter *porter.PorterStemmer
-	mu     sync.RWMutex
-	cache  map[string]string
+	analyzer func(language string) analysis.Analyzer
+	mu       sync.RWMutex
+	cache    map[string]string // language, NUL, word → stem ("" for a stop word)
 }
 
-func newStemmer() *stemmer {
-	return &stemmer{filter: porter.NewPorterStemmer(), cache: map[string]string{}}
+func newStemmer(analyzer func(string) analysis.Analyzer) *stemmer {
+	return &stemmer{analyzer: analyzer, cache: map[string]string{}}
 }
 
-// add adds the stems of text's words to into.
-func (s *stemmer) add(into map[string]bool, text string) {
+// add adds the stems of text's words, read in language, to into.
+func (s *stemmer) add(language string, into map[string]bool, text string) {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 	var missed []string
 	s.mu.RLock() // once per text: a lock per word costs more than the lookups
 	for _, w := range words {
-		if st, ok := s.cache[w]; ok {
-			into[st] = true
-		} else {
+		if st, ok := s.cache[language+"\x00"+w]; !ok {
 			missed = append(missed, w)
+		} else if st != "" {
+			into[st] = true
 		}
 	}
 	s.mu.RUnlock()
 	if len(missed) == 0 {
 		return
 	}
+	an := s.analyzer(language)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, w := range missed {
-		st := string(s.filter.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})[0].Term)
-		if len(s.cache) < maxStemCache {
-			s.cache[w] = st
+		st := ""
+		if ts := an.Analyze([]byte(w)); len(ts) > 0 {
+			st = string(ts[0].Term)
 		}
-		into[st] = true
+		if len(s.cache) < maxStemCache {
+			s.cache[language+"\x00"+w] = st
+		}
+		if st != "" {
+			into[st] = true
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"chatsvc/lang"
 )
 
 // thesaurus groups words that customers and help pages use for the same
@@ -35,7 +37,7 @@ var thesaurus = [][]string{
 	{"error", "failure", "fault"},
 	{"fix", "repair", "correct", "resolve"},
 	{"mistake", "wrong", "incorrect", "typo"},
-	{"password", "credential", "passphrase"},
+	{"password", "pw", "pwd", "passcode", "credential", "passphrase"},
 	{"remember", "cache", "store", "save"},
 	{"login", "signin", "logon", "authenticate"},
 	{"computer", "machine", "host"},
@@ -64,6 +66,7 @@ var thesaurus = [][]string{
 	{"debug", "debugger", "troubleshoot", "diagnose"},
 	{"compile", "build"},
 	{"user", "account"},
+	{"account", "acct", "profile"},
 	{"person", "author", "contributor", "user"},
 	{"name", "username", "identity"},
 	{"upgrade", "update"},
@@ -90,6 +93,40 @@ var thesaurus = [][]string{
 	{"part", "subset", "partial", "sparse"},
 	{"newline", "eol", "crlf"},
 	{"open", "checkout"},
+	// The everyday words and abbreviations of customers of a business.
+	{"amex", "american express"},
+	{"2fa", "two-factor", "mfa", "authenticator", "two-step"},
+	{"parcel", "package", "consignment", "shipment", "order"},
+	{"shipping", "delivery", "postage", "dispatch", "ship", "deliver", "post", "courier"},
+	{"cost", "price", "charge", "fee", "pricing", "rate", "much"},
+	{"refund", "reimburse", "reimbursement", "repay"},
+	{"return", "exchange"},
+	{"cancel", "stop", "unsubscribe", "terminate", "end"},
+	{"pause", "freeze", "suspend", "skip", "hold"},
+	{"voucher", "gift card", "giftcard"},
+	{"discount", "coupon", "promo", "concession", "reduction"},
+	{"open", "opening", "hours", "closed"},
+	{"phone", "telephone", "call", "ring"},
+	{"subscription", "membership", "plan", "subscribe"},
+	{"appointment", "booking", "session", "reservation", "slot"},
+	{"book", "reserve", "booking"},
+	{"invoice", "bill", "receipt"},
+	{"pay", "payment", "paying"},
+	{"delete", "close", "deactivate"},
+	{"broken", "damaged", "smashed", "cracked", "faulty", "defective"},
+	{"missing", "lost"},
+	{"kid", "child", "children", "junior", "son", "daughter"},
+	{"parking", "park", "car"},
+	{"guarantee", "warranty"},
+	{"pet", "cat", "dog", "animal"},
+	{"track", "tracking", "trace"},
+	{"abroad", "international", "overseas", "europe", "eu"},
+	{"contact", "reach", "email", "phone"},
+	{"wheelchair", "accessible", "accessibility", "step-free", "disabled"},
+	{"card", "visa", "mastercard", "debit", "credit"},
+	{"team", "colleague", "staff", "employee", "member"},
+	{"cheap", "cheaper", "cheapest", "price"},
+	{"expire", "expiry", "expiration", "valid", "validity"},
 }
 
 // phrases rewrites expressions of several words into the one word of the
@@ -105,6 +142,10 @@ var phrases = func() *strings.Replacer {
 		{"look for", "search"}, {"go back", "undo"}, {"move over to", "switch to"}, {"go to", "switch to"},
 		{"tidy up", "tidy"}, {"free up", "free"}, {"stop tracking", "ignore"}, {"work in progress", "aside"},
 		{"half-done", "unfinished"}, {"half done", "unfinished"},
+		{"send back", "return"}, {"log on", "login"}, {"sign on", "login"},
+		{"two factor", "2fa"}, {"two-factor", "2fa"}, {"gift card", "voucher"}, {"gift voucher", "voucher"},
+		{"pick up", "collect"}, {"how much", "cost"}, {"opening times", "hours"}, {"opening hours", "hours"},
+		{"what time", "hours"}, {"sign up", "register"},
 	} {
 		pairs = append(pairs, " "+p[0]+" ", " "+p[1]+" ")
 	}
@@ -147,7 +188,7 @@ func init() {
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.
 func QuestionWords(text string) []string {
-	return words(normalize(text))
+	return words(normalize(text), true)
 }
 
 // normalize lower-cases text, collapses its spaces, pads it with one space
@@ -165,15 +206,16 @@ func clean(text string) string {
 	}), " ")
 }
 
-// words splits normalized text into its words, without filler or repeats.
-func words(t string) []string {
+// words splits normalized text into its words, without repeats, and
+// without English filler when the text is English.
+func words(t string, english bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 || r == '\'')
 	}) {
 		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
-		if len(w) < 2 || filler[w] || seen[w] || strings.ContainsRune(w, '\'') {
+		if len(w) < 2 || english && filler[w] || seen[w] || english && strings.ContainsRune(w, '\'') {
 			continue
 		}
 		seen[w] = true
@@ -192,9 +234,15 @@ type term struct {
 // questionTerms reads a question's terms. The team's synonyms come before
 // the thesaurus's: the team knows its customers' words. An expression of
 // the team's ("put aside") found in the question is one term, and its
-// words are not terms of their own.
-func questionTerms(text string, team [][]string) []term {
-	t := normalize(text)
+// words are not terms of their own. The thesaurus, its phrases and its
+// filler words are English: a question in another language has the team's
+// synonyms, and its analyser's stop words.
+func questionTerms(text string, team [][]string, language string) []term {
+	english := language == lang.English
+	t := " " + clean(text) + " "
+	if english {
+		t = normalize(text)
+	}
 	others := map[string][]string{}
 	for _, g := range team {
 		for _, e := range g {
@@ -214,8 +262,12 @@ func questionTerms(text string, team [][]string) []term {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
-	for _, w := range words(t) {
-		out = append(out, term{text: w, syns: append(slices.Clone(others[w]), synonyms[w]...)})
+	for _, w := range words(t, english) {
+		syns := slices.Clone(others[w])
+		if english {
+			syns = append(syns, synonyms[w]...)
+		}
+		out = append(out, term{text: w, syns: syns})
 	}
 	for i := range out {
 		out[i].syns = dedupe(out[i].syns, out[i].text)

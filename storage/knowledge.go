@@ -7,12 +7,12 @@ import (
 )
 
 const sourceCols = `id, type, name, url, status, page_count, last_synced_at, created_at, mode, site_id, content,
-	failure_reason, sync_requested_at, last_sync_request_at`
+	failure_reason, sync_requested_at, last_sync_request_at, language`
 
 func scanSource(s interface{ Scan(...any) error }) (*support.KnowledgeSource, error) {
 	k := &support.KnowledgeSource{}
 	err := s.Scan(&k.ID, &k.Type, &k.Name, &k.URL, &k.Status, &k.PageCount, &k.LastSyncedAt, &k.CreatedAt, &k.Mode,
-		&k.SiteID, &k.Content, &k.FailureReason, &k.SyncRequestedAt, &k.LastSyncRequestAt)
+		&k.SiteID, &k.Content, &k.FailureReason, &k.SyncRequestedAt, &k.LastSyncRequestAt, &k.Language)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -22,9 +22,9 @@ func scanSource(s interface{ Scan(...any) error }) (*support.KnowledgeSource, er
 // InsertKnowledgeSource stores a new source.
 func (q *Q) InsertKnowledgeSource(ctx context.Context, k *support.KnowledgeSource) error {
 	q.queued(QueueKnowledge)
-	_, err := q.exec(ctx, `INSERT INTO knowledge_sources (`+sourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err := q.exec(ctx, `INSERT INTO knowledge_sources (`+sourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		k.ID, k.Type, k.Name, k.URL, k.Status, k.PageCount, k.LastSyncedAt, k.CreatedAt, k.Mode, k.SiteID, k.Content,
-		k.FailureReason, k.SyncRequestedAt, k.LastSyncRequestAt)
+		k.FailureReason, k.SyncRequestedAt, k.LastSyncRequestAt, k.Language)
 	return err
 }
 
@@ -101,6 +101,7 @@ type KnowledgeChunk struct {
 	Title    string
 	Heading  string
 	Text     string
+	Lang     string // the page's language as read ("" : not said)
 }
 
 // ReplaceKnowledgeChunks makes chunks the whole text of a source.
@@ -109,8 +110,8 @@ func (q *Q) ReplaceKnowledgeChunks(ctx context.Context, sourceID string, chunks 
 		return err
 	}
 	for i, c := range chunks {
-		if _, err := q.exec(ctx, `INSERT INTO knowledge_chunks (source_id, seq, url, title, heading, text)
-			VALUES (?,?,?,?,?,?)`, sourceID, i, c.URL, c.Title, c.Heading, c.Text); err != nil {
+		if _, err := q.exec(ctx, `INSERT INTO knowledge_chunks (source_id, seq, url, title, heading, text, lang)
+			VALUES (?,?,?,?,?,?,?)`, sourceID, i, c.URL, c.Title, c.Heading, c.Text, c.Lang); err != nil {
 			return err
 		}
 	}
@@ -119,14 +120,14 @@ func (q *Q) ReplaceKnowledgeChunks(ctx context.Context, sourceID string, chunks 
 
 // KnowledgeChunks returns a source's chunks in order.
 func (q *Q) KnowledgeChunks(ctx context.Context, sourceID string) ([]KnowledgeChunk, error) {
-	rows, err := q.query(ctx, `SELECT source_id, url, title, heading, text FROM knowledge_chunks
+	rows, err := q.query(ctx, `SELECT source_id, url, title, heading, text, lang FROM knowledge_chunks
 		WHERE source_id = ? ORDER BY seq`, sourceID)
 	return collect(rows, err, scanChunk)
 }
 
 func scanChunk(s interface{ Scan(...any) error }) (KnowledgeChunk, error) {
 	var c KnowledgeChunk
-	err := s.Scan(&c.SourceID, &c.URL, &c.Title, &c.Heading, &c.Text)
+	err := s.Scan(&c.SourceID, &c.URL, &c.Title, &c.Heading, &c.Text, &c.Lang)
 	return c, err
 }
 

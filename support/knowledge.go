@@ -8,6 +8,7 @@ type KnowledgeSource struct {
 	Type         string                `json:"type"`
 	Name         string                `json:"name"`
 	URL          *string               `json:"url"`
+	Language     *string               `json:"language"` // a BCP 47 tag; nil: each page's own, detected
 	Status       string                `json:"status"`
 	PageCount    int                   `json:"page_count"`
 	LastSyncedAt *Timestamp            `json:"last_synced_at"`

@@ -7,7 +7,7 @@ import (
 )
 
 func (h *handlers) createKnowledgeSource(w http.ResponseWriter, r *http.Request) {
-	b, err := decodeBody(w, r, "type", "name", "url", "content", "site_id")
+	b, err := decodeBody(w, r, "type", "name", "url", "content", "site_id", "language")
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -18,6 +18,7 @@ func (h *handlers) createKnowledgeSource(w http.ResponseWriter, r *http.Request)
 		URL:     b.strOrNull("url"),
 		Content: b.str("content"),
 		SiteID:  b.strOrNull("site_id"),
+		Lang:    b.strOrNull("language"),
 	}
 	if b.Err() != nil {
 		writeError(w, r, b.Err())

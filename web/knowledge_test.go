@@ -117,7 +117,7 @@ func TestKnowledgeSourceObjectAndLifecycle(t *testing.T) {
 		keys = append(keys, key)
 	}
 	slices.Sort(keys)
-	want := []string{"created_at", "id", "last_synced_at", "name", "object", "page_count", "status", "type", "url"}
+	want := []string{"created_at", "id", "language", "last_synced_at", "name", "object", "page_count", "status", "type", "url"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Fatalf("fields %v, want exactly %v", keys, want)
 	}
@@ -194,6 +194,10 @@ func TestKnowledgeSourceValidation(t *testing.T) {
 		{"url on text", map[string]any{"type": "text", "name": "x", "content": "x", "url": "https://example.com/"}, 400, "parameter_invalid", "url"},
 		{"unknown site", map[string]any{"type": "text", "name": "x", "content": "x", "site_id": "site_nope"}, 400, "resource_missing", "site_id"},
 		{"unknown field", map[string]any{"type": "text", "name": "x", "content": "x", "pages": 3}, 400, "parameter_unknown", "pages"},
+		{"language not a tag", map[string]any{"type": "text", "name": "x", "content": "x", "language": "german!"}, 400, "parameter_invalid", "language"},
+		{"language empty", map[string]any{"type": "text", "name": "x", "content": "x", "language": ""}, 400, "parameter_invalid", "language"},
+		{"language too long", map[string]any{"type": "text", "name": "x", "content": "x", "language": "en-" + long(33)}, 400, "parameter_invalid", "language"},
+		{"language a number", map[string]any{"type": "text", "name": "x", "content": "x", "language": 7}, 400, "parameter_invalid", "language"},
 		{"not an object", "[1]", 400, "body_invalid", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -204,8 +208,14 @@ func TestKnowledgeSourceValidation(t *testing.T) {
 		{"type": "text", "name": long(200), "content": long(100000)},
 		{"type": "text", "name": "x", "content": "x", "url": nil, "site_id": nil},
 		{"type": "sitemap", "name": "x", "url": "https://example.com/sitemap.xml", "site_id": k.site},
+		{"type": "text", "name": "x", "content": "x", "language": nil},
 	} {
 		k.test("POST", "/v1/knowledge-sources", body).ok(t, 201)
+	}
+	// A language tag is stored in its canonical form, and shown.
+	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "x", "content": "x", "language": "fr_ca"}).ok(t, 201)
+	if src["language"] != "fr-CA" {
+		t.Fatalf("language %v, want fr-CA", src["language"])
 	}
 	k.test("GET", "/v1/knowledge-sources?page=2", nil).fails(t, 400, "parameter_unknown", "page")
 	k.test("GET", "/v1/knowledge-sources?limit=101", nil).fails(t, 400, "parameter_invalid", "limit")

@@ -1,0 +1,265 @@
+package assistant_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"chatsvc/assistant"
+	"chatsvc/lang"
+	"chatsvc/search"
+	"chatsvc/support"
+)
+
+// shape is a kind of knowledge base: each has its own minimums, and
+// settings are chosen leaving out the corpus they are scored on.
+type shape string
+
+const (
+	business   shape = "small business"
+	helpCentre shape = "help centre"
+	developer  shape = "developer docs"
+)
+
+// evalCorpus is a corpus, its questions and its shape.
+type evalCorpus struct {
+	devCorpus
+	shape     shape
+	questions []string // files of questions, relative to testdata
+	floor     minimums // the regression minimums, within three points of the measured figures
+	phrase    float64  // the least share of answered questions whose reply holds the answer phrase
+}
+
+// customer is a small business's help centre written for the evaluation:
+// its pages in testdata/customers/NAME/pages, its questions beside them.
+func customer(name string, floor minimums, phrase float64) evalCorpus {
+	dir := filepath.Join("testdata", "customers", name, "pages")
+	return evalCorpus{devCorpus: devCorpus{name: name, dir: dir, pages: func(dir string) ([]string, error) {
+		return globExcept(dir, "*.html", "")
+	}}, shape: business, questions: []string{filepath.Join("customers", name, "questions.yaml")}, floor: floor, phrase: phrase}
+}
+
+// debianEdition is the Debian Reference in one language.
+func debianEdition(l string) devCorpus {
+	return devCorpus{name: "debian-" + l, pkg: "debian-reference-" + l, dir: "/usr/share/debian-reference",
+		pages: func(dir string) ([]string, error) { return globExcept(dir, "*."+l+".html", "index."+l+".html") }}
+}
+
+// helpCentrePages are LibreOffice's task pages for its word processor,
+// spreadsheet and presentations: an end-user help centre.
+func helpCentrePages(dir string) ([]string, error) {
+	var out []string
+	for _, app := range []string{"swriter", "scalc", "simpress"} {
+		paths, err := filepath.Glob(filepath.Join(dir, "en-US", "text", app, "guide", "*.html"))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out, nil
+}
+
+var evalCorpora = []evalCorpus{
+	customer("shop", minimums{0.62, 0.50, 0.50}, 0.31),
+	customer("saas", minimums{0.68, 0.59, 0.66}, 0.35),
+	customer("clinic", minimums{0.74, 0.68, 0.77}, 0.27),
+	customer("climbing", minimums{0.72, 0.66, 0.72}, 0.30),
+	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
+		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.53, 0.44, 0.49}},
+	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
+		floor: minimums{0.35, 0.24, 0.41}},
+	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
+		floor: minimums{0.88, 0.67, 0.24}},
+	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.57, 0.22}},
+	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.69, 0.52, 0.80}},
+	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.58, 0.52, 0.97}},
+	customer("shop-de", minimums{0.30, 0.26, 0.74}, 0.18),
+	customer("shop-fr", minimums{0.31, 0.27, 0.67}, 0.35),
+}
+
+// asked is one question, what the index found for it and what the service replied.
+type asked struct {
+	c     assistant.EvalCase
+	found []search.Passage // the candidates the gate chose from
+	reply *assistant.EvalAnswer
+}
+
+// TestEvaluation crawls every corpus and scores the assistant on its
+// questions through the REST endpoint, with the default settings; then it
+// chooses the gate's settings for each corpus on the others (leave one
+// corpus out) and reports what each corpus gets when nobody tuned on it.
+func TestEvaluation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the evaluation crawls every corpus")
+	}
+	results := map[string][]asked{}
+	for _, c := range evalCorpora {
+		if c.pkg != "" {
+			if _, err := os.Stat(c.dir); err != nil && !inCI() {
+				t.Logf("%s skipped: apt-get install -y %s", c.name, c.pkg)
+				continue
+			}
+			requireCorpus(t, c.devCorpus)
+		}
+		s := newEvalServer(t, c.devCorpus)
+		results[c.name] = s.ask(t, c)
+	}
+	for _, c := range evalCorpora {
+		rs, ok := results[c.name]
+		if !ok {
+			continue
+		}
+		tally, groups := rest(rs)
+		t.Logf("%-10s %-14s %s, %s | %s", c.name, c.shape, tally, tally.PhraseLine(), groups)
+		if below := tally.Below(c.floor.any, c.floor.first, c.floor.abstain); len(below) > 0 {
+			t.Errorf("%s below its minimum: %s", c.name, strings.Join(below, ", "))
+		}
+		if tally.Phrased > 0 && float64(tally.Phrase)/float64(tally.Phrased) < c.phrase {
+			t.Errorf("%s: answer phrase in %s, below %.2f", c.name, tally.PhraseLine(), c.phrase)
+		}
+	}
+	leaveOneOut(t, results)
+}
+
+// ask scores every question of the corpus.
+func (s *evalServer) ask(t *testing.T, c evalCorpus) []asked {
+	t.Helper()
+	var out []asked
+	for _, f := range c.questions {
+		raw, err := os.ReadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases, err := assistant.ParseEval(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range cases {
+			found, err := s.idx.Search(context.Background(), search.Query{Mode: support.Test, Text: q.Q,
+				Lang: lang.Detect(q.Q, ""), Limit: assistant.Passages})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := assistant.EvalServer{URL: s.url, Key: s.key}.Ask(context.Background(), q.Q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, asked{c: q, found: found, reply: a})
+			if os.Getenv("EVAL_TRACE") != "" {
+				var cited []string
+				for _, x := range a.Sources {
+					cited = append(cited, fmt.Sprintf("%s %.2f", x.URL[strings.LastIndexByte(x.URL, '/')+1:], x.Score))
+				}
+				var cands []string
+				for _, p := range found {
+					cands = append(cands, fmt.Sprintf("%s %.2f", p.URL[strings.LastIndexByte(p.URL, '/')+1:], p.Match))
+				}
+				t.Logf("TRACE %s %v %q -> %v | %v | %q", c.name, q.Expect, q.Q, cited, cands, a.Body)
+			}
+		}
+	}
+	return out
+}
+
+// rest tallies the replies of the service, and the share of answerable
+// questions declined and found among short (≤ 6 words), long (≥ 15), typo'd
+// and clean questions.
+func rest(rs []asked) (assistant.EvalTally, string) {
+	var all assistant.EvalTally
+	groups := map[string]*assistant.EvalTally{}
+	for _, r := range rs {
+		all.Add(r.c, r.reply.Known, r.reply.Cited())
+		all.AddReply(r.c, r.reply.Known, r.reply.Body)
+		if r.c.None {
+			continue
+		}
+		n := len(strings.Fields(r.c.Q))
+		for name, in := range map[string]bool{"short": n <= 6, "long": n >= 15, "typo": r.c.Typo, "clean": !r.c.Typo} {
+			if in {
+				if groups[name] == nil {
+					groups[name] = &assistant.EvalTally{}
+				}
+				groups[name].Add(r.c, r.reply.Known, r.reply.Cited())
+			}
+		}
+	}
+	var parts []string
+	for _, name := range []string{"short", "long", "typo", "clean"} {
+		if g := groups[name]; g != nil {
+			parts = append(parts, fmt.Sprintf("%s %d: any %.0f%% declined %.0f%%", name, g.Answerable,
+				pct(g.Any, g.Answerable), pct(g.Declined, g.Answerable)))
+		}
+	}
+	return all, strings.Join(parts, "; ")
+}
+
+func pct(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+// gates are the settings the leave-one-out choice is made among.
+func gates() []assistant.Gate {
+	var out []assistant.Gate
+	for _, m := range []float64{0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55} {
+		for _, margin := range []float64{0.4, 0.6, 0.8} {
+			out = append(out, assistant.Gate{MinMatch: m, Margin: margin})
+		}
+	}
+	return out
+}
+
+// gated tallies the corpus's questions as a gate would cite their pages.
+func gated(rs []asked, g assistant.Gate) assistant.EvalTally {
+	var tally assistant.EvalTally
+	for _, r := range rs {
+		cited := g.Relevant(r.found)
+		srcs := make([]assistant.EvalSource, len(cited))
+		for i, p := range cited {
+			srcs[i] = assistant.EvalSource{Title: p.Title, URL: p.URL}
+		}
+		tally.Add(r.c, len(cited) > 0, srcs)
+	}
+	return tally
+}
+
+// worth is what a gate is chosen for on a corpus: the right page cited,
+// first, and unanswerable questions declined, equally.
+func worth(t assistant.EvalTally) float64 {
+	return (pct(t.Any, t.Answerable) + pct(t.First, t.Answerable) + pct(t.Abstained, t.Unanswerable)) / 3
+}
+
+// leaveOneOut chooses, for each corpus, the gate best on all the others
+// (each corpus weighing the same), and reports the corpus's figures with it.
+func leaveOneOut(t *testing.T, results map[string][]asked) {
+	names := make([]string, 0, len(results))
+	for n := range results {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, held := range names {
+		best, bestWorth := assistant.Gate{}, -1.0
+		for _, g := range gates() {
+			w := 0.0
+			for _, n := range names {
+				if n != held {
+					w += worth(gated(results[n], g))
+				}
+			}
+			if w > bestWorth {
+				best, bestWorth = g, w
+			}
+		}
+		t.Logf("left out %-10s gate %+v: %s (default gate: %s)", held, best, gated(results[held], best),
+			gated(results[held], assistant.DefaultGate))
+	}
+}
