@@ -2,7 +2,10 @@ package assistant
 
 import (
 	"context"
+	"maps"
 	"math"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,7 +37,10 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*support.Mes
 	}
 	best := passages[0]
 	sents := sentences(best.Text)
-	pick := answering(Terms(question), sents)
+	for _, more := range best.More {
+		sents = append(sents, sentences(more)...)
+	}
+	pick := answering(question, sents)
 	var b strings.Builder
 	if t := strings.TrimSpace(best.Title); t != "" && len(pick) > 0 && !strings.HasPrefix(sents[pick[0]], t) {
 		b.WriteString(t + ": ")
@@ -60,12 +66,34 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*support.Mes
 	return Draft{Body: b.String(), Used: used, Known: b.Len() > prefix}, nil
 }
 
+// synonymShare is what a synonym of a question's word weighs in choosing
+// sentences, against the word itself: as in the search.
+const synonymShare = 0.6
+
+// asksHowMuch matches questions that ask for a figure: a price, a time, a
+// number of days; their answer is a sentence with a figure in it.
+var asksHowMuch = regexp.MustCompile(`(?i)\b(how (much|many|long|soon|often|late|early|far|old)|costs?|prices?|fees?|charges?|` +
+	`when|what time|which days?|number|wie (viel|viele|lange|teuer|spät|früh|alt)|wieviel|kostet|kosten|wann|` +
+	`combien|quand|quelle heure|prix|tarifs?|cuánto|cuanto|cuántos|cuándo|precio|hoeveel|hoe lang|wanneer|prijs|kost)\b`)
+
+var figure = regexp.MustCompile(`\d`)
+
 // answering returns, in text order, the sentences with the highest sum of
-// the weights of the question's terms they hold, a term weighing more the
-// fewer sentences have it; with no term in any, the first sentence.
-func answering(question []string, sents []string) []int {
+// the weights of the question's terms (and, for less, their synonyms) they
+// hold, a term weighing more the fewer sentences have it; a question that
+// asks how much or when prefers the sentences with a figure. With no term
+// in any, the first sentence.
+func answering(question string, sents []string) []int {
 	if len(sents) == 0 {
 		return nil
+	}
+	words, syns := search.Expansions(question)
+	weights := map[string]float64{}
+	for _, t := range Terms(strings.Join(syns, " ")) {
+		weights[t] = synonymShare
+	}
+	for _, t := range append(Terms(question), Terms(strings.Join(words, " "))...) {
+		weights[t] = 1
 	}
 	has := make([]map[string]bool, len(sents))
 	df := map[string]int{}
@@ -83,16 +111,24 @@ func answering(question []string, sents []string) []int {
 		score float64
 	}
 	ranked := make([]scored, len(sents))
-	seen := map[string]bool{}
-	for _, t := range question {
-		if seen[t] || df[t] == 0 {
+	top := 0.0
+	for _, t := range slices.Sorted(maps.Keys(weights)) { // in order: the same sums every time
+		share := weights[t]
+		if df[t] == 0 {
 			continue
 		}
-		seen[t] = true
-		w := 1 + math.Log(float64(len(sents))/float64(df[t]))
+		w := share * (1 + math.Log(float64(len(sents))/float64(df[t])))
+		top = max(top, w)
 		for i := range sents {
 			if has[i][t] {
 				ranked[i].score += w
+			}
+		}
+	}
+	if asksHowMuch.MatchString(question) {
+		for i, s := range sents {
+			if figure.MatchString(s) {
+				ranked[i].score += top
 			}
 		}
 	}

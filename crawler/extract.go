@@ -30,6 +30,21 @@ type extracted struct {
 	nofollow bool // <meta name="robots" content="nofollow">
 }
 
+// row is a table row as one paragraph: its cells in order, the first
+// (what the row is about) before a colon, the others apart by semicolons.
+func row(tr *goquery.Selection) string {
+	var cells []string
+	tr.ChildrenFiltered("td, th").Each(func(_ int, td *goquery.Selection) {
+		if t := collapse(td.Text()); t != "" {
+			cells = append(cells, t)
+		}
+	})
+	if len(cells) < 2 {
+		return strings.Join(cells, "")
+	}
+	return cells[0] + ": " + strings.Join(cells[1:], "; ") + "."
+}
+
 // extract takes the title and main text of an HTML document. It reads the
 // page's <main> (or <article>, or role=main) when there is one, else the
 // body, after removing boilerplate; the text of innermost blocks becomes
@@ -58,16 +73,20 @@ func extract(doc *goquery.Document) extracted {
 	}
 
 	var c chunker
-	root.Find(blocks).Each(func(_ int, s *goquery.Selection) {
+	root.Find(blocks + ", tr").Each(func(_ int, s *goquery.Selection) {
 		tag := goquery.NodeName(s)
-		if len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6' {
+		switch {
+		case len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6':
 			c.head(collapse(s.Text()))
-			return
+		case tag == "tr":
+			c.para(row(s))
+		case s.ParentsFiltered("tr").Length() > 0:
+			// read with its row: "Standard Delivery: £4.95" says what a lone "£4.95" does not
+		case s.Find(blocks).Length() > 0:
+			// not innermost: its inner blocks speak for it
+		default:
+			c.para(collapse(s.Text()))
 		}
-		if s.Find(blocks).Length() > 0 { // not innermost: its inner blocks speak for it
-			return
-		}
-		c.para(collapse(s.Text()))
 	})
 	x.chunks = c.chunks()
 	if len(x.chunks) == 0 { // text with no block structure at all

@@ -33,6 +33,14 @@ func TestExtractKeepsMainTextUnderItsHeadings(t *testing.T) {
 			want:  []Chunk{{"Setup", "Install the app.\n\nThen sign in."}},
 		},
 		{
+			name: "a table row is one paragraph, its first cell saying what the others are about",
+			html: `<html><body><main><h1>Delivery</h1><table><thead><tr><th>Service</th><th>Charge</th></tr></thead>
+				<tbody><tr><td>Standard</td><td><p>£4.95</p></td></tr><tr><td>Next day</td><td>£7.95</td><td></td></tr>
+				<tr><td>Only one cell</td></tr></tbody></table></main></body></html>`,
+			title: "Delivery",
+			want:  []Chunk{{"Delivery", "Service: Charge.\n\nStandard: £4.95.\n\nNext day: £7.95.\n\nOnly one cell"}},
+		},
+		{
 			name:  "text without blocks",
 			html:  `<html><head><title>T</title></head><body>Just some words</body></html>`,
 			title: "T",

@@ -251,15 +251,15 @@ func samePage(a, b Chunk) bool {
 // its URL's words and its size.
 func pageDocs(page []Chunk) []doc {
 	lead := cutWords(page[0].Text, leadChars)
+	language := lang.Base(page[0].Lang)
+	if language == "" {
+		language = lang.English
+	}
 	out := make([]doc, len(page))
 	for i, c := range page {
 		site := c.SiteID
 		if site == "" {
 			site = allSites
-		}
-		language := lang.Base(c.Lang)
-		if language == "" {
-			language = lang.English
 		}
 		out[i] = doc{SourceID: c.SourceID, SiteID: site, Mode: string(c.Mode), URL: c.URL, Title: c.Title,
 			Heading: c.Heading, Text: c.Text, Lead: lead, Path: pathWords(c.URL), Chunks: float64(len(page)), Lang: language}

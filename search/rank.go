@@ -164,9 +164,10 @@ func scope(q Query) query.Query {
 // synonym (an expression has several, all needed), weighted by how rare the
 // term is in the index (a term no page has weighs most).
 type concept struct {
-	alts   [][]string
-	weight float64
-	absent bool // no page has the term itself, nor a word one typo away
+	alts    [][]string
+	weight  float64
+	absent  bool // no page has the term itself, nor a word one typo away
+	context bool // said before the question's own sentence
 }
 
 // concepts analyses the question's terms as the index does, in language.
@@ -185,13 +186,19 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		return out
 	}
-	df := func(stem string) uint64 {
-		tfr, err := r.TermFieldReader(ctx, []byte(stem), "text", false, false, false)
+	count := func(stem, field string) uint64 {
+		tfr, err := r.TermFieldReader(ctx, []byte(stem), field, false, false, false)
 		if err != nil {
 			return 0
 		}
 		defer tfr.Close()
 		return tfr.Count()
+	}
+	df := func(stem string) uint64 { // the chunks whose text has it, else those whose title has it
+		if n := count(stem, "text"); n > 0 {
+			return n
+		}
+		return count(stem, "title")
 	}
 	var out []concept
 	for _, t := range terms {
@@ -199,12 +206,18 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		if len(own) == 0 {
 			continue // a stop word of the analyser
 		}
+		var head []string // of a compound read as two words, the last
 		if len(own) == 1 && df(own[0]) == 0 {
 			if fixed := correct(r, t.text, own[0]); fixed != "" {
 				own = []string{fixed}
+			} else if parts := split(language, an, t.text, df); parts != nil {
+				own, head = parts, parts[1:]
 			}
 		}
-		c := concept{alts: [][]string{own}}
+		c := concept{alts: [][]string{own}, context: t.context}
+		if head != nil {
+			c.alts = append(c.alts, head)
+		}
 		least := uint64(n) // an expression is as rare as its rarest word
 		for _, s := range own {
 			least = min(least, df(s))
@@ -221,21 +234,23 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 	return unknownWords(out), nil
 }
 
-// unknownWords weighs the words no page has like an average word: a
-// customer's own word ("laptop") is not a sign that the question is off the
-// pages' subject, but a question of nothing else is.
+// unknownWords weighs the words no page has like the rarest word the pages
+// have: what no page mentions ("payroll", "wifi") is what the pages do not
+// answer. A customer's context before the question's own sentence is left
+// out of its focus (coverage), so a word of context no page has does not
+// decline the question.
 func unknownWords(cs []concept) []concept {
-	var sum float64
+	var most float64
 	known := 0
 	for _, c := range cs {
 		if !c.absent {
-			sum += c.weight
+			most = max(most, c.weight)
 			known++
 		}
 	}
 	for i := range cs {
 		if cs[i].absent && known > 0 {
-			cs[i].weight = sum / float64(known)
+			cs[i].weight = most
 		}
 	}
 	return cs
@@ -276,6 +291,9 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 			}
 		} else {
 			p.score += moreChunks * h.Score
+			if len(p.best.More) < MorePassages {
+				p.best.More = append(p.best.More, str("text"))
+			}
 		}
 		x.stems.add(p.lang, p.words, str("heading"))
 		x.stems.add(p.lang, p.words, str("text"))
@@ -291,10 +309,16 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 
 // coverage is the weighted share of the concepts the page has a stem of:
 // in full where the page is about it, in part where its text mentions it.
+// A question that gives its context before asking is covered as much as
+// its own sentence is, when that is more: the context is what brought the
+// customer, not what they ask.
 func coverage(concepts []concept, about, words map[string]bool) float64 {
-	var got, all float64
+	var got, all, gotFocus, focus float64
 	for _, c := range concepts {
 		all += c.weight
+		if !c.context {
+			focus += c.weight
+		}
 		credit := 0.0
 		for _, alt := range c.alts {
 			if allIn(alt, about, nil) {
@@ -306,9 +330,15 @@ func coverage(concepts []concept, about, words map[string]bool) float64 {
 			}
 		}
 		got += credit * c.weight
+		if !c.context {
+			gotFocus += credit * c.weight
+		}
 	}
 	if all == 0 {
 		return 0
+	}
+	if focus > 0 && focus < all {
+		return max(got/all, gotFocus/focus)
 	}
 	return got / all
 }

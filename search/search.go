@@ -25,6 +25,9 @@ type Query struct {
 	Synonyms [][]string
 }
 
+// MorePassages is how many further chunks of a page a Passage carries.
+const MorePassages = 2
+
 // Passage is one indexed chunk of a page, with where it came from.
 type Passage struct {
 	SourceID string
@@ -32,8 +35,11 @@ type Passage struct {
 	Title    string // the page's (or text source's) title
 	Heading  string // the nearest heading above the chunk
 	Text     string
-	Lang     string  // the page's language
-	Score    float64 // the page's rank: higher is better; comparable within one result only
+	// More are the texts of the page's next best matching chunks, best
+	// first (at most MorePassages): the answer may be a few lines further.
+	More  []string
+	Lang  string  // the page's language
+	Score float64 // the page's rank: higher is better; comparable within one result only
 	// Match is the share of the question's words (weighted by rarity, a
 	// synonym counting) that the passage's page has: 0 to 1.
 	Match float64

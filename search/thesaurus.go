@@ -14,6 +14,42 @@ import (
 // about any one product: a question's words are expanded with the others
 // of their group, at a lower weight than the words the customer wrote.
 var thesaurus = [][]string{
+	// The everyday words and abbreviations of customers of a business, first:
+	// a word of several groups is searched with the first groups' words.
+	{"amex", "american express"},
+	{"2fa", "two-factor", "mfa", "authenticator", "two-step"},
+	{"parcel", "package", "consignment", "shipment", "order"},
+	{"shipping", "delivery", "postage", "dispatch", "ship", "deliver", "post", "courier"},
+	{"cost", "price", "charge", "fee", "pricing", "rate", "much"},
+	{"refund", "reimburse", "reimbursement", "repay"},
+	{"return", "exchange"},
+	{"cancel", "stop", "unsubscribe", "terminate", "end"},
+	{"pause", "freeze", "suspend", "skip", "hold"},
+	{"voucher", "gift card", "giftcard"},
+	{"discount", "coupon", "promo", "concession", "reduction"},
+	{"open", "opening", "hours", "closed"},
+	{"phone", "telephone", "call", "ring"},
+	{"subscription", "membership", "plan", "subscribe"},
+	{"appointment", "booking", "session", "reservation", "slot"},
+	{"book", "reserve", "booking"},
+	{"invoice", "bill", "receipt"},
+	{"pay", "payment", "paying"},
+	{"delete", "close", "deactivate"},
+	{"broken", "damaged", "smashed", "cracked", "faulty", "defective"},
+	{"missing", "lost"},
+	{"kid", "child", "children", "junior", "son", "daughter"},
+	{"parking", "park", "car"},
+	{"guarantee", "warranty"},
+	{"pet", "cat", "dog", "animal"},
+	{"track", "tracking", "trace"},
+	{"abroad", "international", "overseas", "europe", "eu"},
+	{"contact", "reach", "email", "phone"},
+	{"wheelchair", "accessible", "accessibility", "step-free", "disabled"},
+	{"card", "visa", "mastercard", "debit", "credit"},
+	{"team", "colleague", "staff", "employee", "member"},
+	{"cheap", "cheaper", "cheapest", "price"},
+	{"expire", "expiry", "expiration", "valid", "validity"},
+	// The words of software and its support.
 	{"remove", "delete", "erase", "wipe", "discard", "drop", "purge", "uninstall"},
 	{"undo", "revert", "reset", "rollback", "restore", "reverse"},
 	{"folder", "directory", "dir"},
@@ -93,40 +129,6 @@ var thesaurus = [][]string{
 	{"part", "subset", "partial", "sparse"},
 	{"newline", "eol", "crlf"},
 	{"open", "checkout"},
-	// The everyday words and abbreviations of customers of a business.
-	{"amex", "american express"},
-	{"2fa", "two-factor", "mfa", "authenticator", "two-step"},
-	{"parcel", "package", "consignment", "shipment", "order"},
-	{"shipping", "delivery", "postage", "dispatch", "ship", "deliver", "post", "courier"},
-	{"cost", "price", "charge", "fee", "pricing", "rate", "much"},
-	{"refund", "reimburse", "reimbursement", "repay"},
-	{"return", "exchange"},
-	{"cancel", "stop", "unsubscribe", "terminate", "end"},
-	{"pause", "freeze", "suspend", "skip", "hold"},
-	{"voucher", "gift card", "giftcard"},
-	{"discount", "coupon", "promo", "concession", "reduction"},
-	{"open", "opening", "hours", "closed"},
-	{"phone", "telephone", "call", "ring"},
-	{"subscription", "membership", "plan", "subscribe"},
-	{"appointment", "booking", "session", "reservation", "slot"},
-	{"book", "reserve", "booking"},
-	{"invoice", "bill", "receipt"},
-	{"pay", "payment", "paying"},
-	{"delete", "close", "deactivate"},
-	{"broken", "damaged", "smashed", "cracked", "faulty", "defective"},
-	{"missing", "lost"},
-	{"kid", "child", "children", "junior", "son", "daughter"},
-	{"parking", "park", "car"},
-	{"guarantee", "warranty"},
-	{"pet", "cat", "dog", "animal"},
-	{"track", "tracking", "trace"},
-	{"abroad", "international", "overseas", "europe", "eu"},
-	{"contact", "reach", "email", "phone"},
-	{"wheelchair", "accessible", "accessibility", "step-free", "disabled"},
-	{"card", "visa", "mastercard", "debit", "credit"},
-	{"team", "colleague", "staff", "employee", "member"},
-	{"cheap", "cheaper", "cheapest", "price"},
-	{"expire", "expiry", "expiration", "valid", "validity"},
 }
 
 // phrases rewrites expressions of several words into the one word of the
@@ -150,21 +152,6 @@ var phrases = func() *strings.Replacer {
 		pairs = append(pairs, " "+p[0]+" ", " "+p[1]+" ")
 	}
 	return strings.NewReplacer(pairs...)
-}()
-
-// synonyms maps each word of the thesaurus to the others of its group.
-var synonyms = func() map[string][]string {
-	m := map[string][]string{}
-	for _, g := range thesaurus {
-		for _, w := range g {
-			for _, o := range g {
-				if o != w {
-					m[w] = append(m[w], o)
-				}
-			}
-		}
-	}
-	return m
 }()
 
 // filler words are how questions are asked, not what they are about.
@@ -224,19 +211,76 @@ func words(t string, english bool) []string {
 	return out
 }
 
+// Expansions returns the words a question is searched for, and their
+// synonyms from the thesaurus (for an English question), as the index
+// reads the question: what an answer's sentences are chosen by.
+func Expansions(text string) (words, syns []string) {
+	for _, t := range questionTerms(text, nil, lang.Detect(text, "")) {
+		words = append(words, t.text)
+		syns = append(syns, t.syns[:min(len(t.syns), maxSynonyms)]...)
+	}
+	return words, syns
+}
+
 // term is one thing a question asks about: a word, or an expression of the
 // team's synonyms, and the words that mean the same, best first.
 type term struct {
-	text string
-	syns []string
+	text    string
+	syns    []string
+	context bool // only in the sentences before the question's own (focus)
+}
+
+// focusWords are the words of a question's own sentence, when the
+// question has a sentence of context before it ("I ordered a plant on
+// Sunday and it still says processing. When will it be sent?"): its last
+// sentence with a question mark, else its last. nil for a question of one
+// sentence, or whose last sentence says too little ("What do I do?").
+func focusWords(text string, english bool) map[string]bool {
+	var sents []string
+	start := 0
+	for i, r := range text {
+		if r == '.' || r == '?' || r == '!' {
+			if s := strings.TrimSpace(text[start : i+1]); len(s) > 1 {
+				sents = append(sents, s)
+			}
+			start = i + 1
+		}
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		sents = append(sents, s)
+	}
+	if len(sents) < 2 {
+		return nil
+	}
+	focus := sents[len(sents)-1]
+	for i := len(sents) - 1; i >= 0; i-- {
+		if strings.HasSuffix(sents[i], "?") {
+			focus = sents[i]
+			break
+		}
+	}
+	t := " " + clean(focus) + " "
+	if english {
+		t = normalize(focus)
+	}
+	ws := words(t, english)
+	if len(ws) < 2 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, w := range ws {
+		out[w] = true
+	}
+	return out
 }
 
 // questionTerms reads a question's terms. The team's synonyms come before
 // the thesaurus's: the team knows its customers' words. An expression of
 // the team's ("put aside") found in the question is one term, and its
-// words are not terms of their own. The thesaurus, its phrases and its
-// filler words are English: a question in another language has the team's
-// synonyms, and its analyser's stop words.
+// words are not terms of their own. The thesaurus's phrases and filler
+// words are English: a question in another language has the team's
+// synonyms, its language's everyday groups (thesaurus_langs.go) and its
+// analyser's stop words.
 func questionTerms(text string, team [][]string, language string) []term {
 	english := language == lang.English
 	t := " " + clean(text) + " "
@@ -263,11 +307,12 @@ func questionTerms(text string, team [][]string, language string) []term {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
 	for _, w := range words(t, english) {
-		syns := slices.Clone(others[w])
-		if english {
-			syns = append(syns, synonyms[w]...)
+		out = append(out, term{text: w, syns: append(slices.Clone(others[w]), synonymsIn[language][w]...)})
+	}
+	if focus := focusWords(text, english); focus != nil {
+		for i := range out {
+			out[i].context = !focus[out[i].text]
 		}
-		out = append(out, term{text: w, syns: syns})
 	}
 	for i := range out {
 		out[i].syns = dedupe(out[i].syns, out[i].text)

@@ -10,9 +10,12 @@ import (
 const typoField = "text"
 
 // correct returns the word of the index's vocabulary one typo away from
-// stem, the stem of a word the index does not have: one edit for a word of
-// 5 to 8 letters, two from 9 (a swapped pair of letters is one edit), none
-// below 5. Of several, the commonest wins. "" when none is close.
+// word, which the index does not have (stem is its stem): one edit for a
+// word of 5 to 8 letters, two from 9 (a swapped pair of letters is one
+// edit), none below 5. The index holds stems, which a typo can change
+// beyond recognition ("diffrence" stems to "diffrenc", "difference" to
+// "differ"): a stem is also compared with the beginnings of the word of
+// about its length. Of several, the commonest wins. "" when none is close.
 func correct(r index.IndexReader, word, stem string) string {
 	allowed := 0
 	switch n := utf8.RuneCountInString(word); {
@@ -26,21 +29,46 @@ func correct(r index.IndexReader, word, stem string) string {
 		return ""
 	}
 	// Levenshtein's automaton counts a swap as two edits: ask for two, and
-	// judge each candidate by the distance that counts a swap as one.
-	d, err := fuzzy.FieldDictFuzzy(typoField, stem, 2, "")
-	if err != nil {
-		return ""
-	}
-	defer d.Close()
+	// judge each candidate by the distance that counts a swap as one. The
+	// stems that begin as the word does are candidates too.
 	best, count, dist := "", uint64(0), allowed+1
-	for e, err := d.Next(); err == nil && e != nil; e, err = d.Next() {
-		k := editDistance(stem, e.Term)
-		if k > allowed || k == 0 {
-			continue
+	consider := func(d index.FieldDict, err error) {
+		if err != nil {
+			return
 		}
-		if e.Count > count || e.Count == count && k < dist {
-			best, count, dist = e.Term, e.Count, k
+		defer d.Close()
+		for e, err := d.Next(); err == nil && e != nil; e, err = d.Next() {
+			k := typoDistance(word, stem, e.Term)
+			if k > allowed || k == 0 {
+				continue
+			}
+			if e.Count > count || e.Count == count && k < dist {
+				best, count, dist = e.Term, e.Count, k
+			}
 		}
+	}
+	consider(fuzzy.FieldDictFuzzy(typoField, stem, 2, ""))
+	if w := []rune(word); len(w) >= 5 {
+		consider(r.FieldDictPrefix(typoField, []byte(string(w[:3]))))
+	}
+	return best
+}
+
+// maxSuffix is the most letters a stemmer takes off a word.
+const maxSuffix = 4
+
+// typoDistance is how many edits part a misspelt word (and its stem) from a
+// stem of the index: the least of the distances to the stem and to the
+// word's beginnings of about the stem's length. A stem much shorter than
+// the word ("bit" for "bitcoin") is no correction of it.
+func typoDistance(word, stem, candidate string) int {
+	w, c := []rune(word), []rune(candidate)
+	best := editDistance(stem, candidate)
+	if len(c) < 4 || len(w)-len(c) > maxSuffix {
+		return best
+	}
+	for n := len(c) - 1; n <= len(c)+1 && n <= len(w); n++ {
+		best = min(best, editDistance(string(w[:n]), candidate))
 	}
 	return best
 }
