@@ -20,8 +20,9 @@ type Extractive struct {
 	MaxChars int // answer length bound; 0 means 400
 }
 
-// answerSentences is how many sentences an answer quotes at most.
-const answerSentences = 2
+// answerSentences is how many sentences an answer quotes at most: the
+// answer is often the sentence beside the one that names the subject.
+const answerSentences = 3
 
 // Compose quotes the sentences of the best passage that hold most of the
 // question's rarer words: a word every sentence of the passage repeats
