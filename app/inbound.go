@@ -219,7 +219,7 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 		}
 		return InboundMessage, msg.ID, nil
 	case th.ticket == nil:
-		t, err := s.openTicket(ctx, q, support.Live, mailTicket(m), s.mailTicketCreated)
+		t, err := s.openTicket(ctx, q, support.Live, mailTicket(m), s.mailTicketReceivedByMail)
 		if err != nil {
 			return "", "", err
 		}

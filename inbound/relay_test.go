@@ -1,0 +1,70 @@
+package inbound_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"chatsvc/app"
+)
+
+// prizeMail is a new mail whose From and Subject carry an attacker's text.
+func prizeMail(sender string, n int) string {
+	return "From: \"Claim your prize at http://evil.example/win\" <" + sender + ">\r\nTo: support@" + domain +
+		"\r\nSubject: URGENT: verify at http://evil.example/login\r\n" +
+		fmt.Sprintf("Message-ID: <prize-%d-%s>\r\n", n, sender) + "\r\nClick http://evil.example/now\r\n"
+}
+
+// A mail that opens a ticket is confirmed with the ticket's number only:
+// nothing of its From, Subject or body reaches the address it names, and
+// one address gets at most VisitorTicketsPerAddressPerDay confirmations a
+// day. The tickets are opened all the same.
+func TestNewMailConfirmationCarriesNoMailText(t *testing.T) {
+	l := newLoop(t, 0)
+	for i := range app.VisitorTicketsPerAddressPerDay + 2 {
+		if err := l.deliver("victim@third.example", "support@"+domain, prizeMail("victim@third.example", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(l.tickets()); n != app.VisitorTicketsPerAddressPerDay+2 {
+		t.Fatalf("%d tickets opened", n)
+	}
+	before := len(l.sink.Received())
+	sent := l.send()
+	if len(sent) != app.VisitorTicketsPerAddressPerDay {
+		t.Fatalf("%d confirmations to one address, want %d", len(sent), app.VisitorTicketsPerAddressPerDay)
+	}
+	for _, m := range l.sink.Received()[before:] {
+		if s := string(m.Data); strings.Contains(s, "evil") || strings.Contains(s, "prize") || strings.Contains(s, "URGENT") {
+			t.Fatalf("the confirmation carries the mail's text:\n%s", s)
+		}
+	}
+}
+
+// Across addresses, at most InboundConfirmationsPerHour confirmations of
+// tickets opened by mail are queued in an hour.
+func TestNewMailConfirmationsAreLimitedOverall(t *testing.T) {
+	l := newLoop(t, 0)
+	ctx := context.Background()
+	for i := range app.InboundConfirmationsPerHour + 3 {
+		sender := fmt.Sprintf("victim%d@third.example", i)
+		m := app.InboundMail{MessageID: fmt.Sprintf("p%d@x", i), From: sender, Subject: "Hello", Text: "Hi",
+			Recipients: []string{"support@" + domain}}
+		if out, err := l.svc.ReceiveMail(ctx, m); err != nil || out != app.InboundTicket {
+			t.Fatalf("mail %d: %q, %v", i, out, err)
+		}
+	}
+	if n := len(l.send()); n != app.InboundConfirmationsPerHour {
+		t.Fatalf("%d confirmations, want %d", n, app.InboundConfirmationsPerHour)
+	}
+	l.clock.Advance(61 * time.Minute)
+	m := app.InboundMail{MessageID: "later@x", From: "later@third.example", Subject: "Hello", Text: "Hi"}
+	if _, err := l.svc.ReceiveMail(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(l.send()); n != 1 {
+		t.Fatalf("an hour later: %d confirmations", n)
+	}
+}
