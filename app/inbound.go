@@ -223,21 +223,31 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 		if err != nil {
 			return "", "", err
 		}
+		if len(files) > 0 { // a ticket holds no files: its first comment keeps them, with no text
+			if _, err := s.commentFromMail(ctx, q, t, m, "", files); err != nil {
+				return "", "", err
+			}
+		}
 		return InboundTicket, t.ID, nil
 	}
 	t := th.ticket
-	contact, err := s.mailSender(ctx, q, t.Mode, m)
+	c, err := s.commentFromMail(ctx, q, t, m, clip(ReplyText(m.Text), MaxTicketComment), files)
 	if err != nil {
 		return "", "", err
 	}
+	return InboundComment, c.ID, s.reopen(ctx, q, t)
+}
+
+// commentFromMail writes a public comment of the mail's sender on t.
+func (s *Service) commentFromMail(ctx context.Context, q *storage.Q, t *support.Ticket, m InboundMail, body string, files []support.StoredFile) (*support.TicketComment, error) {
+	contact, err := s.mailSender(ctx, q, t.Mode, m)
+	if err != nil {
+		return nil, err
+	}
 	c := &support.TicketComment{ID: NewID(PrefixTicketComment), Mode: t.Mode, TicketID: t.ID,
 		Author: support.Author{Type: support.AuthorContact, ID: &contact.ID, Name: contact.Name},
-		Body:   clip(ReplyText(m.Text), MaxTicketComment), Public: true, Files: files, Via: support.ViaEmail,
-		CreatedAt: s.stamp()}
-	if err := s.insertTicketComment(ctx, q, c); err != nil {
-		return "", "", err
-	}
-	return InboundComment, c.ID, s.reopen(ctx, q, t)
+		Body:   body, Public: true, Files: files, Via: support.ViaEmail, CreatedAt: s.stamp()}
+	return c, s.insertTicketComment(ctx, q, c)
 }
 
 // mailSender is the contact of an inbound e-mail's sender, found or made.

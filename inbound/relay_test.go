@@ -68,3 +68,23 @@ func TestNewMailConfirmationsAreLimitedOverall(t *testing.T) {
 		t.Fatalf("an hour later: %d confirmations", n)
 	}
 }
+
+// The files of a mail that opens a ticket are kept on it: the ticket's
+// first comment, from the contact, holds them.
+func TestNewMailKeepsItsAttachments(t *testing.T) {
+	l := newLoop(t, 0)
+	raw := strings.Replace(reply("support@"+domain, "nothing@example.com", "", "My receipt is attached."),
+		"Subject: Re: your ticket", "Subject: Refund please", 1)
+	if err := l.deliver("ann@example.com", "support@"+domain, raw); err != nil {
+		t.Fatal(err)
+	}
+	ts := l.tickets()
+	if len(ts) != 1 || ts[0].Subject != "Refund please" {
+		t.Fatalf("tickets %+v", ts)
+	}
+	cs := l.comments(ts[0].ID)
+	if len(cs) != 1 || len(cs[0].Attachments) != 1 || cs[0].Attachments[0].Name != "receipt.pdf" ||
+		cs[0].Author.Type != "contact" || *cs[0].Author.ID != ts[0].ContactID || cs[0].Via != "email" {
+		t.Fatalf("comments %+v", cs)
+	}
+}
