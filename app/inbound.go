@@ -73,20 +73,23 @@ func (s *Service) ReceiveMail(ctx context.Context, m InboundMail) (string, error
 	if s.ownMail(ctx, m) {
 		return InboundOwn, s.skipMail(ctx, m)
 	}
+	// Refused mail writes no file: the checks run before the attachments
+	// are stored, and again in the transaction for mail that raced this one.
+	if outcome, err := s.refusal(ctx, s.db.Read(), m); err != nil {
+		return "", err
+	} else if outcome != "" {
+		return outcome, s.skipMail(ctx, m)
+	}
 	stored, err := s.storeInboundFiles(ctx, m.Files)
 	if err != nil {
 		return "", err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (string, error) {
+	outcome, err := writeResult(ctx, s, func(q *storage.Q) (string, error) {
 		if err := saveCheckpoint(ctx, q, m.Checkpoint); err != nil {
 			return "", err
 		}
-		if seen, err := q.InboundMailSeen(ctx, m.MessageID); err != nil || seen {
-			return InboundDuplicate, err
-		}
-		n, err := q.InboundMailsFrom(ctx, lower(m.From), support.At(s.now().Add(-time.Hour)))
-		if err != nil || n >= s.perSender {
-			return InboundRateLimited, err
+		if outcome, err := s.refusal(ctx, q, m); err != nil || outcome != "" {
+			return outcome, err
 		}
 		outcome, id, err := s.fileMail(ctx, q, m, stored)
 		if err != nil {
@@ -100,6 +103,40 @@ func (s *Service) ReceiveMail(ctx context.Context, m InboundMail) (string, error
 			Outcome: outcome, ObjectID: obj, ReceivedAt: s.stamp()})
 		return outcome, err
 	})
+	if err == nil && !keepsFiles(outcome) {
+		err = s.removeUnheldFiles(ctx, hashesOf(stored))
+	}
+	return outcome, err
+}
+
+// refusal names why an e-mail is not taken now (taken before, or its
+// sender over the hourly limit), or returns "".
+func (s *Service) refusal(ctx context.Context, q *storage.Q, m InboundMail) (string, error) {
+	if seen, err := q.InboundMailSeen(ctx, m.MessageID); err != nil || seen {
+		return InboundDuplicate, err
+	}
+	n, err := q.InboundMailsFrom(ctx, lower(m.From), support.At(s.now().Add(-time.Hour)))
+	if err != nil || n >= s.perSender {
+		return InboundRateLimited, err
+	}
+	return "", nil
+}
+
+// keepsFiles tells whether an outcome holds the e-mail's attachments.
+func keepsFiles(outcome string) bool {
+	switch outcome {
+	case InboundComment, InboundMessage, InboundTicket:
+		return true
+	}
+	return false
+}
+
+func hashesOf(files []support.StoredFile) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Hash
+	}
+	return out
 }
 
 // junk names why an e-mail no person wrote to the team is dropped, or
@@ -178,8 +215,7 @@ func saveCheckpoint(ctx context.Context, q *storage.Q, c *Setting) error {
 }
 
 // storeInboundFiles keeps an e-mail's attachments in the file store before
-// anything is written (an orphan file is harmless; a comment pointing to a
-// missing file is not).
+// its transaction (a comment pointing to a missing file would be broken).
 func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]support.StoredFile, error) {
 	if len(in) == 0 {
 		return nil, nil

@@ -2,10 +2,15 @@ package inbound_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/emersion/go-smtp"
 
 	"chatsvc/app"
 )
@@ -86,5 +91,47 @@ func TestNewMailKeepsItsAttachments(t *testing.T) {
 	if len(cs) != 1 || len(cs[0].Attachments) != 1 || cs[0].Attachments[0].Name != "receipt.pdf" ||
 		cs[0].Author.Type != "contact" || *cs[0].Author.ID != ts[0].ContactID || cs[0].Via != "email" {
 		t.Fatalf("comments %+v", cs)
+	}
+}
+
+// storedFiles counts the files of the loop's file store.
+func (l *loop) storedFiles() int {
+	l.t.Helper()
+	n := 0
+	root := filepath.Join(l.dir, "files")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasPrefix(p, filepath.Join(root, "tmp")) {
+			n++
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		l.t.Fatal(err)
+	}
+	return n
+}
+
+// Attachments are written for mail that is taken only: a repeated mail
+// and a mail over its sender's hourly limit leave no file behind.
+func TestRefusedMailLeavesNoFile(t *testing.T) {
+	l := newLoop(t, 1)
+	first := reply("support@"+domain, "nothing@example.com", "", "Here is the receipt.")
+	if err := l.deliver("ann@example.com", "support@"+domain, first); err != nil {
+		t.Fatal(err)
+	}
+	if n := l.storedFiles(); n != 1 {
+		t.Fatalf("%d files after the first mail", n)
+	}
+	if err := l.deliver("ann@example.com", "support@"+domain, first); err != nil {
+		t.Fatal(err)
+	}
+	second := strings.Replace(reply("support@"+domain, "nothing@example.com", "", "And another one."),
+		"%PDF-1.4 receipt", "%PDF-1.4 another receipt, other bytes", 1)
+	var se *smtp.SMTPError
+	if err := l.deliver("ann@example.com", "support@"+domain, second); !errors.As(err, &se) || se.Code != 450 {
+		t.Fatalf("over the limit: %v", err)
+	}
+	if n := l.storedFiles(); n != 1 {
+		t.Fatalf("%d files after a repeated and a refused mail, want 1", n)
 	}
 }
