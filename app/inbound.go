@@ -245,6 +245,15 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 	if err != nil {
 		return "", "", err
 	}
+	if th.conv != nil { // an answer about a chat goes to the chat only from its verified address
+		ok, err := addressVerified(ctx, q, th.conv)
+		if err != nil {
+			return "", "", err
+		}
+		if !ok { // kept for the team, as a ticket, out of the visitor's widget
+			th.conv = nil
+		}
+	}
 	switch {
 	case th.team:
 		return InboundTeamReply, "", nil

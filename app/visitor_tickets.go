@@ -63,7 +63,7 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 		return nil, err
 	}
 	if v.Visitor.ContactID == nil {
-		err = s.write(ctx, func(q *storage.Q) error { return s.linkVisitor(ctx, q, v, t.ContactID, s.stamp()) })
+		err = s.write(ctx, func(q *storage.Q) error { return s.linkVisitor(ctx, q, v, t.ContactID, false, s.stamp()) })
 		if err == nil {
 			v.Visitor.ContactID = &t.ContactID
 		}
