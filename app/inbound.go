@@ -75,20 +75,25 @@ func (s *Service) ReceiveMail(ctx context.Context, m InboundMail) (string, error
 	}
 	// Refused mail writes no file: the checks run before the attachments
 	// are stored, and again in the transaction for mail that raced this one.
+	// Mail over its sender's limit moves no poller's position: it stays
+	// unread and is offered again.
 	if outcome, err := s.refusal(ctx, s.db.Read(), m); err != nil {
 		return "", err
-	} else if outcome != "" {
+	} else if outcome == InboundDuplicate {
 		return outcome, s.skipMail(ctx, m)
+	} else if outcome != "" {
+		return outcome, nil
 	}
 	stored, err := s.storeInboundFiles(ctx, m.Files)
 	if err != nil {
 		return "", err
 	}
 	outcome, err := writeResult(ctx, s, func(q *storage.Q) (string, error) {
-		if err := saveCheckpoint(ctx, q, m.Checkpoint); err != nil {
-			return "", err
+		outcome, err := s.refusal(ctx, q, m)
+		if err != nil || outcome == InboundRateLimited {
+			return outcome, err
 		}
-		if outcome, err := s.refusal(ctx, q, m); err != nil || outcome != "" {
+		if err := saveCheckpoint(ctx, q, m.Checkpoint); err != nil || outcome != "" {
 			return outcome, err
 		}
 		outcome, id, err := s.fileMail(ctx, q, m, stored)
