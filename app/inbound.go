@@ -3,11 +3,13 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/mail"
 	"strings"
 	"time"
 
+	"chatsvc/files"
 	"chatsvc/storage"
 	"chatsvc/support"
 )
@@ -28,6 +30,9 @@ const (
 	InboundNoSender    = "no_sender"    // no usable From address
 	InboundRateLimited = "rate_limited" // the sender sent too much this hour; not recorded
 	InboundTeamReply   = "team_reply"   // an answer to a notification to the team: nothing to file
+
+	// Refused for good (RefusedMailError); recorded for a polled mailbox.
+	InboundAttachmentTooLarge = "attachment_too_large" // an attachment over attachments.max_bytes
 )
 
 // InboundMail is an e-mail as the receivers (SMTP, IMAP) parsed it.
@@ -57,8 +62,33 @@ type InboundFile struct {
 // Setting is a key and value of the settings table.
 type Setting struct{ Key, Value string }
 
-// ErrInboundFiles is returned when an e-mail's attachments cannot be kept.
+// ErrInboundFiles is returned when an e-mail's attachments cannot be kept
+// for now (a disk failure, no file store).
 var ErrInboundFiles = errors.New("the attachments could not be stored")
+
+// RefusedMailError is returned for an e-mail that can never be taken as it
+// is: trying it again cannot help, so a receiver refuses it for good.
+type RefusedMailError struct {
+	Outcome string // why, as an Inbound… outcome
+	Limit   int64  // the limit it broke, in bytes
+}
+
+func (e *RefusedMailError) Error() string {
+	return fmt.Sprintf("An attachment is larger than the %d bytes this service keeps", e.Limit)
+}
+
+// RefuseInbound records an e-mail refused for good (why, as outcome) and
+// moves a poller past it, in one transaction.
+func (s *Service) RefuseInbound(ctx context.Context, m InboundMail, outcome string) error {
+	return s.db.Write(ctx, func(q *storage.Q) error {
+		if err := saveCheckpoint(ctx, q, m.Checkpoint); err != nil {
+			return err
+		}
+		_, err := q.InsertInboundMail(ctx, &storage.InboundMail{MessageID: m.MessageID, Sender: lower(m.From),
+			Outcome: outcome, ReceivedAt: s.stamp()})
+		return err
+	})
+}
 
 // ReceiveMail turns an inbound e-mail into what it means: a reply (matched
 // by its reply address's token, In-Reply-To or References) becomes a public
@@ -234,8 +264,13 @@ func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]su
 	out := make([]support.StoredFile, 0, len(in))
 	for _, f := range in {
 		b, err := s.att.store.Save(f.Body, f.Name)
-		if err != nil {
-			return nil, errors.Join(ErrInboundFiles, err)
+		if err != nil { // the files written before it go too: the mail is not taken
+			if errors.Is(err, files.ErrTooLarge) {
+				err = &RefusedMailError{Outcome: InboundAttachmentTooLarge, Limit: s.att.store.MaxBytes()}
+			} else {
+				err = errors.Join(ErrInboundFiles, err)
+			}
+			return nil, errors.Join(err, s.removeUnheldFiles(ctx, hashesOf(out)))
 		}
 		out = append(out, support.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: b.Name, Size: b.Size,
 			ContentType: b.ContentType})

@@ -3,6 +3,7 @@ package inbound
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -33,6 +34,7 @@ type Mailbox interface {
 	Receiver
 	InboundPosition(ctx context.Context, key string) (string, error)
 	SkipInbound(ctx context.Context, position app.Setting) error
+	RefuseInbound(ctx context.Context, m app.InboundMail, outcome string) error
 }
 
 // IMAPPoller takes new messages from a mailbox, each once: the position
@@ -210,7 +212,11 @@ func (p *IMAPPoller) take(ctx context.Context, c *imapclient.Client, pos positio
 	}
 	m.Checkpoint = &app.Setting{Key: p.key(), Value: next.String()}
 	outcome, err := p.svc.ReceiveMail(ctx, m)
-	if err != nil {
+	var refused *app.RefusedMailError
+	if errors.As(err, &refused) { // for good: recorded, left unread, passed
+		slog.Warn("inbound e-mail refused and left in the mailbox", "uid", uid, "message_id", m.MessageID, "outcome", refused.Outcome)
+		return next, p.svc.RefuseInbound(ctx, m, refused.Outcome)
+	} else if err != nil {
 		return pos, err
 	}
 	slog.Info("inbound e-mail", "message_id", m.MessageID, "outcome", outcome)

@@ -135,3 +135,38 @@ func TestRefusedMailLeavesNoFile(t *testing.T) {
 		t.Fatalf("%d files after a repeated and a refused mail, want 1", n)
 	}
 }
+
+// bigAttachment is a new mail with a 10 KB attachment.
+func bigAttachment(id string) string {
+	return "From: ann@example.com\r\nTo: support@" + domain + "\r\nSubject: Video\r\nMessage-ID: <" + id + ">\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b1\r\n\r\n" +
+		"--b1\r\nContent-Type: text/plain\r\n\r\nSee the file.\r\n" +
+		"--b1\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"big.bin\"\r\n\r\n" +
+		strings.Repeat(strings.Repeat("x", 70)+"\r\n", 150) + "--b1--\r\n"
+}
+
+// A mail whose attachment is over attachments.max_bytes can never be
+// taken: the receiver refuses it for good (5xx, not 4xx), and the poller
+// records why and takes the next message.
+func TestAttachmentOverTheLimitIsRefusedForGood(t *testing.T) {
+	l := newLoop(t, 0, func(l *loop) { l.fileMax = 1 << 10 })
+	var se *smtp.SMTPError
+	if err := l.deliver("ann@example.com", "support@"+domain, bigAttachment("big-1@example.com")); !errors.As(err, &se) || se.Code != 552 {
+		t.Fatalf("over SMTP: %v", err)
+	}
+	mb := newMailbox(t)
+	mb.add(t, bigAttachment("big-2@example.com"))
+	mb.add(t, "From: bob@example.org\r\nTo: support@"+domain+"\r\nSubject: Bob\r\nMessage-ID: <bob-1@example.org>\r\n\r\nHi\r\n")
+	for range 2 {
+		if _, err := mb.poller(l.svc).Step(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ts := l.tickets(); len(ts) != 1 || ts[0].Subject != "Bob" {
+		t.Fatalf("tickets %+v", ts)
+	}
+	rec, err := l.db.Read().InboundMail(context.Background(), "big-2@example.com")
+	if err != nil || rec.Outcome != app.InboundAttachmentTooLarge {
+		t.Fatalf("record %+v, %v", rec, err)
+	}
+}

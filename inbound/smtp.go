@@ -105,7 +105,11 @@ func (s *session) Data(r io.Reader) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	outcome, err := s.b.svc.ReceiveMail(ctx, m)
+	var refused *app.RefusedMailError
 	switch {
+	case errors.As(err, &refused):
+		slog.Warn("inbound e-mail refused", "message_id", m.MessageID, "outcome", refused.Outcome)
+		return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4}, Message: refused.Error()}
 	case err != nil:
 		slog.Error("inbound e-mail not stored", "message_id", m.MessageID, "err", err)
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Try again later"}
