@@ -29,6 +29,9 @@ type Envelope struct {
 	Known      bool // From and Recipients came from SMTP
 }
 
+// maxRefs is how many ids of References a mail is threaded by.
+const maxRefs = 20
+
 // Parse reads a raw message into what the service needs of it.
 func Parse(raw []byte, env Envelope) (app.InboundMail, error) {
 	r, err := mail.CreateReader(bytes.NewReader(raw))
@@ -49,11 +52,15 @@ func Parse(raw []byte, env Envelope) (app.InboundMail, error) {
 	}
 	m.Subject, _ = h.Subject()
 	// References, oldest first, then In-Reply-To, the direct parent: read
-	// from the end, the parent is tried first.
-	for _, key := range []string{"References", "In-Reply-To"} {
-		ids, _ := h.MsgIDList(key)
-		m.Refs = append(m.Refs, ids...)
+	// from the end, the parent is tried first. Each is looked up while the
+	// mail is stored, so a header of thousands costs only maxRefs: the
+	// thread's first message and the newest.
+	refs, _ := h.MsgIDList("References")
+	if len(refs) > maxRefs {
+		refs = append(refs[:1:1], refs[len(refs)-maxRefs+1:]...)
 	}
+	parent, _ := h.MsgIDList("In-Reply-To")
+	m.Refs = append(refs, parent[:min(len(parent), 1)]...)
 	m.Recipients = recipients(h, env)
 	m.Bounce = bounce(h, env, m.From)
 	if err := readParts(r, &m); err != nil {

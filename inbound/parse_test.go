@@ -1,6 +1,7 @@
 package inbound_test
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -95,5 +96,25 @@ func TestParseReplacesInvalidUTF8(t *testing.T) {
 		if !utf8.ValidString(v) || !strings.ContainsRune(v, utf8.RuneError) {
 			t.Errorf("%s %q: want valid UTF-8 with the bad bytes replaced", name, v)
 		}
+	}
+}
+
+// A References header of any length costs a bounded number of look-ups:
+// the thread's first message and the newest ones are kept, with
+// In-Reply-To last (tried first).
+func TestParseKeepsAFewReferences(t *testing.T) {
+	var refs strings.Builder
+	for i := range 30000 {
+		fmt.Fprintf(&refs, " <r%d@example.com>", i)
+	}
+	raw := "From: ann@example.com\r\nTo: support@example.com\r\nSubject: Re: x\r\nMessage-ID: <m@example.com>\r\n" +
+		"In-Reply-To: <parent@example.com>\r\nReferences:" + refs.String() + "\r\n\r\nHello\r\n"
+	m, err := inbound.Parse([]byte(raw), inbound.Envelope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(m.Refs)
+	if n > 22 || m.Refs[0] != "r0@example.com" || m.Refs[n-2] != "r29999@example.com" || m.Refs[n-1] != "parent@example.com" {
+		t.Fatalf("%d references kept: first %q, last %v", n, m.Refs[0], m.Refs[max(0, n-3):])
 	}
 }
