@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"chatsvc/app"
 )
 
 func TestSites(t *testing.T) {
@@ -190,5 +192,25 @@ func TestWidgetRating(t *testing.T) {
 	}
 	if n := strings.Count(strings.Join(e.events(conv), ","), "conversation.rated"); n != 2 {
 		t.Fatalf("conversation.rated recorded %d times: %v", n, e.events(conv))
+	}
+}
+
+// One visitor rates at most app.VisitorRatingsPerHour times an hour: each
+// rating is an event every webhook endpoint receives.
+func TestWidgetRatingsAreLimited(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(true)
+	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	for i := range app.VisitorRatingsPerHour {
+		e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 1 + i%5}).ok(t, 200)
+	}
+	r := e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5})
+	r.fails(t, 429, "rate_limited", "")
+	if r.header.Get("Retry-After") == "" {
+		t.Fatal("429 without Retry-After")
+	}
+	if n := strings.Count(strings.Join(e.events(conv), ","), "conversation.rated"); n != app.VisitorRatingsPerHour {
+		t.Fatalf("conversation.rated recorded %d times", n)
 	}
 }
