@@ -63,6 +63,9 @@ func (s *Service) DeleteContact(ctx context.Context, mode support.Mode, id strin
 		if err := eraseTeamMails(ctx, q, r, mode); err != nil {
 			return err
 		}
+		if err := erasePushes(ctx, q, r); err != nil {
+			return err
+		}
 		if c.Email != nil {
 			if err := q.ForgetInboundSender(ctx, lower(*c.Email)); err != nil {
 				return err
@@ -223,10 +226,33 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *suppor
 	return nil
 }
 
-// eraseTeamMails scrubs the person out of the team's unsent e-mails (an
-// alert quoting the conversation's first words).
+// erasePushes scrubs the person out of the pushes queued for the team (a
+// new message's first words). Pushes have no mode: they are few, and all
+// are read.
+func erasePushes(ctx context.Context, q *storage.Q, r *redactor) error {
+	pushes, err := q.QueuedPushes(ctx)
+	if err != nil {
+		return err
+	}
+	for id, payload := range pushes {
+		if !r.finds(payload) {
+			continue
+		}
+		scrubbed, err := r.event(json.RawMessage(payload))
+		if err != nil {
+			return err
+		}
+		if err := q.SetPushPayload(ctx, id, string(scrubbed)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eraseTeamMails scrubs the person out of the team's e-mails, sent or not
+// (an alert quoting the conversation's first words).
 func eraseTeamMails(ctx context.Context, q *storage.Q, r *redactor, mode support.Mode) error {
-	mails, err := q.UnsentTeamMails(ctx, mode)
+	mails, err := q.TeamMails(ctx, mode)
 	if err != nil {
 		return err
 	}

@@ -102,7 +102,7 @@ func (s *Service) identifyVerified(ctx context.Context, v *Visit, in Identify, s
 		if err != nil {
 			return nil, err
 		}
-		return u.c, s.identified(ctx, q, v, u.c)
+		return u.c, s.identified(ctx, q, v, u.c, true)
 	})
 }
 
@@ -143,14 +143,15 @@ func (s *Service) identifyUnverified(ctx context.Context, v *Visit, in Identify)
 			// An unchecked claim only fills in what the contact lacks.
 			c.Name, c.Phone = or(c.Name, in.Name.ptr()), or(c.Phone, in.Phone.ptr())
 		}
-		return c, s.identified(ctx, q, v, c)
+		return c, s.identified(ctx, q, v, c, false)
 	})
 }
 
-// identified links the visitor to contact c, marks c seen now and saves it.
-func (s *Service) identified(ctx context.Context, q *storage.Q, v *Visit, c *support.Contact) error {
+// identified links the visitor to contact c (verified: by a claim the
+// site signed), marks c seen now and saves it.
+func (s *Service) identified(ctx context.Context, q *storage.Q, v *Visit, c *support.Contact, verified bool) error {
 	now := s.stamp()
-	if err := s.linkVisitor(ctx, q, v, c.ID, now); err != nil {
+	if err := s.linkVisitor(ctx, q, v, c.ID, verified, now); err != nil {
 		return err
 	}
 	c.LastSeenAt = &now

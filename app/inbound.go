@@ -3,11 +3,13 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/mail"
 	"strings"
 	"time"
 
+	"chatsvc/files"
 	"chatsvc/storage"
 	"chatsvc/support"
 )
@@ -28,6 +30,9 @@ const (
 	InboundNoSender    = "no_sender"    // no usable From address
 	InboundRateLimited = "rate_limited" // the sender sent too much this hour; not recorded
 	InboundTeamReply   = "team_reply"   // an answer to a notification to the team: nothing to file
+
+	// Refused for good (RefusedMailError); recorded for a polled mailbox.
+	InboundAttachmentTooLarge = "attachment_too_large" // an attachment over attachments.max_bytes
 )
 
 // InboundMail is an e-mail as the receivers (SMTP, IMAP) parsed it.
@@ -57,8 +62,33 @@ type InboundFile struct {
 // Setting is a key and value of the settings table.
 type Setting struct{ Key, Value string }
 
-// ErrInboundFiles is returned when an e-mail's attachments cannot be kept.
+// ErrInboundFiles is returned when an e-mail's attachments cannot be kept
+// for now (a disk failure, no file store).
 var ErrInboundFiles = errors.New("the attachments could not be stored")
+
+// RefusedMailError is returned for an e-mail that can never be taken as it
+// is: trying it again cannot help, so a receiver refuses it for good.
+type RefusedMailError struct {
+	Outcome string // why, as an Inbound… outcome
+	Limit   int64  // the limit it broke, in bytes
+}
+
+func (e *RefusedMailError) Error() string {
+	return fmt.Sprintf("An attachment is larger than the %d bytes this service keeps", e.Limit)
+}
+
+// RefuseInbound records an e-mail refused for good (why, as outcome) and
+// moves a poller past it, in one transaction.
+func (s *Service) RefuseInbound(ctx context.Context, m InboundMail, outcome string) error {
+	return s.db.Write(ctx, func(q *storage.Q) error {
+		if err := saveCheckpoint(ctx, q, m.Checkpoint); err != nil {
+			return err
+		}
+		_, err := q.InsertInboundMail(ctx, &storage.InboundMail{MessageID: m.MessageID, Sender: lower(m.From),
+			Outcome: outcome, ReceivedAt: s.stamp()})
+		return err
+	})
+}
 
 // ReceiveMail turns an inbound e-mail into what it means: a reply (matched
 // by its reply address's token, In-Reply-To or References) becomes a public
@@ -73,20 +103,28 @@ func (s *Service) ReceiveMail(ctx context.Context, m InboundMail) (string, error
 	if s.ownMail(ctx, m) {
 		return InboundOwn, s.skipMail(ctx, m)
 	}
+	// Refused mail writes no file: the checks run before the attachments
+	// are stored, and again in the transaction for mail that raced this one.
+	// Mail over its sender's limit moves no poller's position: it stays
+	// unread and is offered again.
+	if outcome, err := s.refusal(ctx, s.db.Read(), m); err != nil {
+		return "", err
+	} else if outcome == InboundDuplicate {
+		return outcome, s.skipMail(ctx, m)
+	} else if outcome != "" {
+		return outcome, nil
+	}
 	stored, err := s.storeInboundFiles(ctx, m.Files)
 	if err != nil {
 		return "", err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (string, error) {
-		if err := saveCheckpoint(ctx, q, m.Checkpoint); err != nil {
-			return "", err
+	outcome, err := writeResult(ctx, s, func(q *storage.Q) (string, error) {
+		outcome, err := s.refusal(ctx, q, m)
+		if err != nil || outcome == InboundRateLimited {
+			return outcome, err
 		}
-		if seen, err := q.InboundMailSeen(ctx, m.MessageID); err != nil || seen {
-			return InboundDuplicate, err
-		}
-		n, err := q.InboundMailsFrom(ctx, lower(m.From), support.At(s.now().Add(-time.Hour)))
-		if err != nil || n >= s.perSender {
-			return InboundRateLimited, err
+		if err := saveCheckpoint(ctx, q, m.Checkpoint); err != nil || outcome != "" {
+			return outcome, err
 		}
 		outcome, id, err := s.fileMail(ctx, q, m, stored)
 		if err != nil {
@@ -100,6 +138,40 @@ func (s *Service) ReceiveMail(ctx context.Context, m InboundMail) (string, error
 			Outcome: outcome, ObjectID: obj, ReceivedAt: s.stamp()})
 		return outcome, err
 	})
+	if err == nil && !keepsFiles(outcome) {
+		err = s.removeUnheldFiles(ctx, hashesOf(stored))
+	}
+	return outcome, err
+}
+
+// refusal names why an e-mail is not taken now (taken before, or its
+// sender over the hourly limit), or returns "".
+func (s *Service) refusal(ctx context.Context, q *storage.Q, m InboundMail) (string, error) {
+	if seen, err := q.InboundMailSeen(ctx, m.MessageID); err != nil || seen {
+		return InboundDuplicate, err
+	}
+	n, err := q.InboundMailsFrom(ctx, lower(m.From), support.At(s.now().Add(-time.Hour)))
+	if err != nil || n >= s.perSender {
+		return InboundRateLimited, err
+	}
+	return "", nil
+}
+
+// keepsFiles tells whether an outcome holds the e-mail's attachments.
+func keepsFiles(outcome string) bool {
+	switch outcome {
+	case InboundComment, InboundMessage, InboundTicket:
+		return true
+	}
+	return false
+}
+
+func hashesOf(files []support.StoredFile) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Hash
+	}
+	return out
 }
 
 // junk names why an e-mail no person wrote to the team is dropped, or
@@ -178,8 +250,7 @@ func saveCheckpoint(ctx context.Context, q *storage.Q, c *Setting) error {
 }
 
 // storeInboundFiles keeps an e-mail's attachments in the file store before
-// anything is written (an orphan file is harmless; a comment pointing to a
-// missing file is not).
+// its transaction (a comment pointing to a missing file would be broken).
 func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]support.StoredFile, error) {
 	if len(in) == 0 {
 		return nil, nil
@@ -193,8 +264,13 @@ func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]su
 	out := make([]support.StoredFile, 0, len(in))
 	for _, f := range in {
 		b, err := s.att.store.Save(f.Body, f.Name)
-		if err != nil {
-			return nil, errors.Join(ErrInboundFiles, err)
+		if err != nil { // the files written before it go too: the mail is not taken
+			if errors.Is(err, files.ErrTooLarge) {
+				err = &RefusedMailError{Outcome: InboundAttachmentTooLarge, Limit: s.att.store.MaxBytes()}
+			} else {
+				err = errors.Join(ErrInboundFiles, err)
+			}
+			return nil, errors.Join(err, s.removeUnheldFiles(ctx, hashesOf(out)))
 		}
 		out = append(out, support.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: b.Name, Size: b.Size,
 			ContentType: b.ContentType})
@@ -209,6 +285,15 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 	if err != nil {
 		return "", "", err
 	}
+	if th.conv != nil { // an answer about a chat goes to the chat only from its verified address
+		ok, err := addressVerified(ctx, q, th.conv)
+		if err != nil {
+			return "", "", err
+		}
+		if !ok { // kept for the team, as a ticket, out of the visitor's widget
+			th.conv = nil
+		}
+	}
 	switch {
 	case th.team:
 		return InboundTeamReply, "", nil
@@ -219,25 +304,35 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 		}
 		return InboundMessage, msg.ID, nil
 	case th.ticket == nil:
-		t, err := s.openTicket(ctx, q, support.Live, mailTicket(m), s.mailTicketCreated)
+		t, err := s.openTicket(ctx, q, support.Live, mailTicket(m), s.mailTicketReceivedByMail)
 		if err != nil {
 			return "", "", err
+		}
+		if len(files) > 0 { // a ticket holds no files: its first comment keeps them, with no text
+			if _, err := s.commentFromMail(ctx, q, t, m, "", files); err != nil {
+				return "", "", err
+			}
 		}
 		return InboundTicket, t.ID, nil
 	}
 	t := th.ticket
-	contact, err := s.mailSender(ctx, q, t.Mode, m)
+	c, err := s.commentFromMail(ctx, q, t, m, clip(ReplyText(m.Text), MaxTicketComment), files)
 	if err != nil {
 		return "", "", err
 	}
+	return InboundComment, c.ID, s.reopen(ctx, q, t)
+}
+
+// commentFromMail writes a public comment of the mail's sender on t.
+func (s *Service) commentFromMail(ctx context.Context, q *storage.Q, t *support.Ticket, m InboundMail, body string, files []support.StoredFile) (*support.TicketComment, error) {
+	contact, err := s.mailSender(ctx, q, t.Mode, m)
+	if err != nil {
+		return nil, err
+	}
 	c := &support.TicketComment{ID: NewID(PrefixTicketComment), Mode: t.Mode, TicketID: t.ID,
 		Author: support.Author{Type: support.AuthorContact, ID: &contact.ID, Name: contact.Name},
-		Body:   clip(ReplyText(m.Text), MaxTicketComment), Public: true, Files: files, Via: support.ViaEmail,
-		CreatedAt: s.stamp()}
-	if err := s.insertTicketComment(ctx, q, c); err != nil {
-		return "", "", err
-	}
-	return InboundComment, c.ID, s.reopen(ctx, q, t)
+		Body:   body, Public: true, Files: files, Via: support.ViaEmail, CreatedAt: s.stamp()}
+	return c, s.insertTicketComment(ctx, q, c)
 }
 
 // mailSender is the contact of an inbound e-mail's sender, found or made.

@@ -233,7 +233,9 @@ func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode support.Mode, 
 
 // SyncKnowledgeSource owes a source a new sync and marks it indexing. It is
 // RateLimited within sync_min_interval of the previous sync (the first one
-// being the creation's), with the wait in RetryAfter.
+// being the creation's), with the wait in RetryAfter, unless that sync
+// failed: the interval spares a site repeated crawls, and a failed one is
+// retried at once (one at a time: the source is indexing meanwhile).
 func (s *Service) SyncKnowledgeSource(ctx context.Context, mode support.Mode, id string) (*support.KnowledgeSource, error) {
 	return writeResult(ctx, s, func(q *storage.Q) (*support.KnowledgeSource, error) {
 		k, err := q.KnowledgeSource(ctx, mode, id)
@@ -242,7 +244,7 @@ func (s *Service) SyncKnowledgeSource(ctx context.Context, mode support.Mode, id
 		}
 		now := s.now()
 		every := s.syncMinInterval()
-		if wait := k.LastSyncRequestAt.Time().Add(every).Sub(now); wait > 0 {
+		if wait := k.LastSyncRequestAt.Time().Add(every).Sub(now); wait > 0 && k.Status != SourceFailed {
 			secs := int64(math.Ceil(wait.Seconds()))
 			return nil, &Error{Kind: RateLimited, Code: CodeSyncRateLimited, RetryAfter: wait,
 				Message: fmt.Sprintf("A knowledge source can be synced once every %s; try again in %d seconds.",

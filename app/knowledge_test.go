@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -309,7 +310,7 @@ func TestSyncInterruptedByARestartIsResumed(t *testing.T) {
 		t.Fatalf("refill queued %d sources: %v", n, err)
 	}
 	in.work()
-	if again := in.search("returns"); !slices.EqualFunc(again, ps, func(a, b search.Passage) bool { return a == b }) {
+	if again := in.search("returns"); !reflect.DeepEqual(again, ps) {
 		t.Fatalf("after the refill %v, want %v", again, ps)
 	}
 }

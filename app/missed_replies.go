@@ -81,10 +81,10 @@ func (s *Service) sendMissedReply(ctx context.Context, q *storage.Q, due *storag
 }
 
 // mailMissed queues the missed-reply e-mail of conversation c, when its
-// contact has an address.
+// contact has an address that is verified.
 func (s *Service) mailMissed(ctx context.Context, q *storage.Q, c *support.Conversation, msgs []*support.Message) error {
-	if c.ContactID == nil {
-		return nil
+	if ok, err := addressVerified(ctx, q, c); err != nil || !ok {
+		return err
 	}
 	contact, err := q.Contact(ctx, c.Mode, *c.ContactID)
 	if isNotFound(err) || err == nil && contact.Email == nil {
@@ -112,6 +112,26 @@ func (s *Service) mailMissed(ctx context.Context, q *storage.Q, c *support.Conve
 	return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: c.Mode, Template: MailMissedReply,
 		ToEmail: *contact.Email, ToName: contact.Name, ContactID: &contact.ID, ConversationID: &c.ID, Data: data,
 		NextAttemptAt: now, CreatedAt: now})
+}
+
+// addressVerified tells whether conversation c's contact is known to be the
+// person chatting: the team linked them (a conversation with no visitor),
+// or the site signed the claim that named the contact (user_hash). An
+// address a visitor typed may be anyone's, so it gets no chat by e-mail.
+func addressVerified(ctx context.Context, q *storage.Q, c *support.Conversation) (bool, error) {
+	if c.ContactID == nil {
+		return false, nil
+	}
+	if c.VisitorID == nil {
+		return true, nil
+	}
+	v, err := q.Visitor(ctx, c.Mode, *c.VisitorID)
+	if isNotFound(err) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	return v.ContactVerified && v.ContactID != nil && *v.ContactID == *c.ContactID, nil
 }
 
 // mailIntoConversation adds a contact's answer to a missed-reply e-mail to

@@ -77,6 +77,10 @@ type PushSubscriptionInput struct {
 // maxPushEndpoint bounds a push endpoint URL.
 const maxPushEndpoint = 2048
 
+// MaxPushSubscriptions is how many browsers one member receives pushes on;
+// subscribing one more forgets the member's oldest.
+const MaxPushSubscriptions = 10
+
 // SubscribePush stores where member's browser receives pushes. An endpoint
 // must be https (http too with NotifyOptions.AllowHTTP, for local testing),
 // and the keys a P-256 public key and a 16-byte secret, as RFC 8291 needs.
@@ -86,10 +90,12 @@ func (s *Service) SubscribePush(ctx context.Context, memberID string, in PushSub
 	}
 	sub := &storage.PushSubscription{ID: NewID(PrefixPushSubscription), MemberID: memberID, Endpoint: in.Endpoint,
 		P256DH: in.Keys.P256DH, Auth: in.Keys.Auth, CreatedAt: s.stamp()}
-	_, err := writeResult(ctx, s, func(q *storage.Q) (*storage.PushSubscription, error) {
-		return q.SavePushSubscription(ctx, sub)
+	return s.write(ctx, func(q *storage.Q) error {
+		if _, err := q.SavePushSubscription(ctx, sub); err != nil {
+			return err
+		}
+		return q.KeepNewestPushSubscriptions(ctx, memberID, MaxPushSubscriptions)
 	})
-	return err
 }
 
 func checkPushSubscription(in PushSubscriptionInput, allowHTTP bool) error {

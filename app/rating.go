@@ -25,7 +25,8 @@ type VisitorRating struct {
 
 // RateConversation records the visitor's rating (1 to 5, with an optional
 // comment) of their latest conversation once it is closed; rating again
-// replaces the first rating. Before it is closed: a Conflict error.
+// replaces the first rating. Before it is closed: a Conflict error. Beyond
+// VisitorRatingsPerHour for the visitor: a RateLimited error.
 func (s *Service) RateConversation(ctx context.Context, v *Visit, in VisitorRating) (*VisitorConversation, error) {
 	if !in.Score.has() {
 		return nil, missing("score")
@@ -34,6 +35,9 @@ func (s *Service) RateConversation(ctx context.Context, v *Visit, in VisitorRati
 		return nil, invalid("score", "score must be a whole number from 1 to 5 (got %d).", in.Score.V)
 	}
 	if err := checkLen("comment", in.Comment.V, MaxRatingComment, false); err != nil {
+		return nil, err
+	}
+	if err := s.visitorAllowed(s.visitors.ratings, v, "Too many ratings; please try again later."); err != nil {
 		return nil, err
 	}
 	var comment *string

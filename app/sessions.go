@@ -145,12 +145,12 @@ func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode support.Mode,
 // linkVisitor records that the visitor is the given contact, from now on
 // and in their conversations that have no contact yet. It leaves v alone,
 // as the write may be replayed: the caller updates v once it commits.
-func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, now support.Timestamp) error {
+func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, verified bool, now support.Timestamp) error {
 	cur, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
 	if err != nil {
 		return err
 	}
-	cur.ContactID, cur.LastSeenAt = &contactID, now
+	cur.ContactID, cur.ContactVerified, cur.LastSeenAt = &contactID, verified, now
 	if err := q.UpdateVisitor(ctx, cur); err != nil {
 		return err
 	}

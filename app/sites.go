@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/net/idna"
 	"golang.org/x/text/language"
 
 	"chatsvc/storage"
@@ -242,11 +243,38 @@ func (w WidgetInput) apply(cur WidgetSettings) WidgetSettings {
 }
 
 // checkDomain reduces a domain as entered ("https://Shop.example.com/") to
-// its host name and refuses what is not one.
+// its host name, in the ASCII form browsers send in Origin (bücher.example
+// is xn--bcher-kva.example), and refuses what is not a domain name: a
+// wildcard (subdomains are always included), a lone top-level domain, an
+// IP address, an empty or malformed label.
 func checkDomain(param, d string) (string, error) {
-	host := siteDomain(d)
-	if host == "" || len(host) > 253 || strings.ContainsAny(host, " _@?#") || !strings.Contains(host, ".") && host != "localhost" {
-		return "", invalid(param, "%s must be a domain name such as example.com (got '%s').", param, d)
+	host, err := idna.Lookup.ToASCII(siteDomain(d))
+	if err != nil || !domainName(host) {
+		return "", invalid(param, "%s must be a domain name such as example.com, without * (subdomains are included) (got '%s').", param, d)
 	}
 	return host, nil
+}
+
+// domainName tells a host name of two labels or more (or localhost), each
+// of letters, digits and inner hyphens, the last not a number.
+func domainName(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	labels := strings.Split(host, ".")
+	if len(host) > 253 || len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, c := range l {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	last := labels[len(labels)-1]
+	return strings.Trim(last, "0123456789") != "" // 127.0.0.1 is an address
 }

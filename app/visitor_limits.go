@@ -13,6 +13,9 @@ const (
 	// VisitorTicketsPerHour bounds the tickets one visitor can open: each
 	// one e-mails its address.
 	VisitorTicketsPerHour = 3
+	// VisitorRatingsPerHour bounds how often one visitor rates (or rates
+	// again): each rating is an event every webhook endpoint receives.
+	VisitorRatingsPerHour = 5
 )
 
 func (s *Service) checkVisitorRate(v *Visit) error {
@@ -36,12 +39,13 @@ func (s *Service) visitorAllowed(l *Limiter, v *Visit, message string) error {
 type visitorLimits struct {
 	messages *Limiter    // VisitorMessagesPerMinute
 	tickets  *Limiter    // VisitorTicketsPerHour
+	ratings  *Limiter    // VisitorRatingsPerHour
 	streams  streamSlots // VisitorStreamsMax
 }
 
 func newVisitorLimits() visitorLimits {
 	return visitorLimits{messages: NewLimiter(VisitorMessagesPerMinute, time.Minute),
-		tickets: NewLimiter(VisitorTicketsPerHour, time.Hour)}
+		tickets: NewLimiter(VisitorTicketsPerHour, time.Hour), ratings: NewLimiter(VisitorRatingsPerHour, time.Hour)}
 }
 
 // VisitorStreamsMax bounds the event streams one visitor holds open at

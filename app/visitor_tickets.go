@@ -63,7 +63,7 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 		return nil, err
 	}
 	if v.Visitor.ContactID == nil {
-		err = s.write(ctx, func(q *storage.Q) error { return s.linkVisitor(ctx, q, v, t.ContactID, s.stamp()) })
+		err = s.write(ctx, func(q *storage.Q) error { return s.linkVisitor(ctx, q, v, t.ContactID, false, s.stamp()) })
 		if err == nil {
 			v.Visitor.ContactID = &t.ContactID
 		}
@@ -80,21 +80,66 @@ func (s *Service) mailTicketReceived(site *support.Site) ticketConfirmation {
 		if c.Email == nil {
 			return nil
 		}
-		day := now.Time().Add(-24 * time.Hour)
-		n, first, err := q.MailsToAfter(ctx, MailTicketReceived, *c.Email, support.At(day))
+		wait, err := addressConfirmationsWait(ctx, q, *c.Email, now)
 		if err != nil {
 			return err
 		}
-		if n >= VisitorTicketsPerAddressPerDay {
-			return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: max(first.Time().Sub(day), time.Second),
+		if wait > 0 {
+			return &Error{Kind: RateLimited, Code: CodeRateLimited, RetryAfter: wait,
 				Message: "Too many requests for this e-mail address today; please try again later."}
 		}
-		data, err := json.Marshal(map[string]any{"ticket": map[string]any{"number": t.Number},
-			"site": map[string]any{"name": site.Name}})
-		if err != nil {
-			return err
-		}
-		return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: t.Mode, Template: MailTicketReceived,
-			ToEmail: *c.Email, ContactID: &c.ID, TicketID: &t.ID, Data: data, NextAttemptAt: now, CreatedAt: now})
+		return queueTicketReceived(ctx, q, c, t, site.Name, now)
 	}
 }
+
+// mailTicketReceivedByMail is the confirmation of a ticket a new e-mail
+// opened. Its From is as unverified as a widget visitor's address, so the
+// confirmation is the widget's (the ticket number only), and it counts
+// against the same limit per address; across addresses at most
+// InboundConfirmationsPerHour are queued. Over a limit the ticket is opened
+// all the same and no confirmation is queued: the mail is not refused,
+// since a customer's real mail must not be lost to a forger's.
+func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, now support.Timestamp) error {
+	if c.Email == nil {
+		return nil
+	}
+	wait, err := addressConfirmationsWait(ctx, q, *c.Email, now)
+	if err != nil || wait > 0 {
+		return err
+	}
+	n, err := q.MailsAfter(ctx, MailTicketReceived, support.At(now.Time().Add(-time.Hour)))
+	if err != nil || n >= InboundConfirmationsPerHour {
+		return err
+	}
+	return queueTicketReceived(ctx, q, c, t, "", now)
+}
+
+// addressConfirmationsWait is how long until one more ticket confirmation
+// may go to email (VisitorTicketsPerAddressPerDay), 0 when it may now.
+func addressConfirmationsWait(ctx context.Context, q *storage.Q, email string, now support.Timestamp) (time.Duration, error) {
+	day := now.Time().Add(-24 * time.Hour)
+	n, first, err := q.MailsToAfter(ctx, MailTicketReceived, email, support.At(day))
+	if err != nil || n < VisitorTicketsPerAddressPerDay {
+		return 0, err
+	}
+	return max(first.Time().Sub(day), time.Second), nil
+}
+
+// queueTicketReceived queues the ticket_received e-mail: the ticket's
+// number and the site's name ("" for none), nothing else.
+func queueTicketReceived(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, siteName string, now support.Timestamp) error {
+	fields := map[string]any{"ticket": map[string]any{"number": t.Number}}
+	if siteName != "" {
+		fields["site"] = map[string]any{"name": siteName}
+	}
+	data, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: t.Mode, Template: MailTicketReceived,
+		ToEmail: *c.Email, ContactID: &c.ID, TicketID: &t.ID, Data: data, NextAttemptAt: now, CreatedAt: now})
+}
+
+// InboundConfirmationsPerHour bounds the confirmations of tickets opened by
+// e-mail, across all addresses, in any hour.
+const InboundConfirmationsPerHour = 60

@@ -10,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,8 +35,15 @@ const RestoredConfig = "config.from-backup.yaml"
 // empty or missing; with force, an existing one is moved aside and removed
 // only once the restore has succeeded.
 func Restore(ctx context.Context, from, dataDir string, force bool) (*Manifest, error) {
+	if _, err := os.Stat(dataDir); err == nil { // held for the whole restore: no serve starts on it meanwhile
+		lock, err := storage.LockDir(dataDir)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Release()
+	}
 	if !force {
-		if entries, err := os.ReadDir(dataDir); err == nil && len(entries) > 0 {
+		if entries, err := os.ReadDir(dataDir); err == nil && slices.ContainsFunc(entries, notLock) {
 			return nil, fmt.Errorf("%w: %s (pass --force to replace it)", ErrNotEmpty, dataDir)
 		}
 	}
@@ -63,6 +72,8 @@ func Restore(ctx context.Context, from, dataDir string, force bool) (*Manifest, 
 	}
 	return m, swapIn(staging, dataDir)
 }
+
+func notLock(e fs.DirEntry) bool { return e.Name() != storage.LockFileName }
 
 // swapIn moves staging to dataDir, moving an existing dataDir aside first
 // and back again if the move fails.

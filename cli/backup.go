@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -52,7 +53,9 @@ func restoreCmd(g *globals) *cobra.Command {
 				return err
 			}
 			m, err := backup.Restore(cmd.Context(), from, cfg.DataDir, force)
-			if err != nil {
+			if errors.Is(err, storage.ErrDataDirInUse) {
+				return fmt.Errorf("%w (%s): stop chatsvc serve before restoring; nothing was changed", err, cfg.DataDir)
+			} else if err != nil {
 				return err
 			}
 			n, err := rebuildIndex(cmd.Context(), cfg)

@@ -315,3 +315,25 @@ func (in *install) readySource(key, name, content string) string {
 	})
 	return id
 }
+
+// restore refuses a data folder that a running serve holds, even with
+// --force, and says why; once serve stops, it restores.
+func TestRestoreRefusesWhileServing(t *testing.T) {
+	in := newInstall(t)
+	in.mustLast(`^site_`, "sites", "create", "--name", "Before backup")
+	out := filepath.Join(t.TempDir(), "b.tar.gz")
+	in.mustLast(`\.tar\.gz$`, "backup", "--out", out)
+	srv := in.serve()
+	code, _, errOut := in.run("restore", "--from", out, "--force")
+	if code == 0 || !strings.Contains(errOut, "stop chatsvc serve") {
+		srv.stop(t)
+		t.Fatalf("restore while serving: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(in.data, "chatsvc.db")); err != nil {
+		t.Fatalf("the refused restore touched the data folder: %v", err)
+	}
+	srv.stop(t)
+	if code, _, errOut := in.run("restore", "--from", out, "--force"); code != 0 {
+		t.Fatalf("restore after serve stopped: exit %d, %s", code, errOut)
+	}
+}

@@ -2,6 +2,7 @@ package inbound_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"net"
 	"path/filepath"
@@ -36,6 +37,7 @@ type loop struct {
 	inAddr string // the receiver's address
 
 	perSender    int
+	fileMax      int64 // attachments.max_bytes; 0: 1 MiB
 	dkim         mailer.DKIM
 	visitorAfter time.Duration // notify.visitor_after; 0: off
 }
@@ -70,7 +72,7 @@ func (l *loop) open() {
 	l.svc = app.New(l.db, app.Options{Now: l.clock.Now, PublicURL: "https://chat.example.com", InboundPerSender: l.perSender,
 		MailFrom: from,
 		Notify:   app.NotifyOptions{VisitorAfter: l.visitorAfter},
-		Files:    files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: 1 << 20, Timeout: time.Second})})
+		Files:    files.New(files.Options{Dir: filepath.Join(l.dir, "files"), MaxBytes: cmp.Or(l.fileMax, 1<<20), Timeout: time.Second})})
 	l.mailer = mailer.New(mailer.Config{Host: "127.0.0.1", Port: l.sink.Port(), TLS: "none", From: from,
 		PublicURL: "https://chat.example.com", ReplyDomain: domain, DKIM: l.dkim}, l.svc)
 }

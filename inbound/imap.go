@@ -3,9 +3,11 @@ package inbound
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +34,7 @@ type Mailbox interface {
 	Receiver
 	InboundPosition(ctx context.Context, key string) (string, error)
 	SkipInbound(ctx context.Context, position app.Setting) error
+	RefuseInbound(ctx context.Context, m app.InboundMail, outcome string) error
 }
 
 // IMAPPoller takes new messages from a mailbox, each once: the position
@@ -67,42 +70,102 @@ func (p *IMAPPoller) Step(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("imap: select %s: %w", p.cfg.Mailbox, err)
 	}
-	last, err := p.position(ctx, sel.UIDValidity)
+	pos, err := p.position(ctx, sel.UIDValidity)
 	if err != nil {
 		return false, err
 	}
-	uids, err := p.newUIDs(c, last)
+	uids, err := p.newUIDs(c, pos.last)
 	if err != nil {
 		return false, err
 	}
-	for _, uid := range uids {
+	// Messages put off for their sender's limit come first: they are older.
+	for _, uid := range append(slices.Clone(pos.deferred), uids...) {
 		if ctx.Err() != nil {
 			return false, nil
 		}
-		if err := p.take(ctx, c, sel.UIDValidity, uid); err != nil {
+		if pos, err = p.take(ctx, c, pos, uid); err != nil {
 			return false, err
 		}
 	}
 	return false, c.Logout().Wait()
 }
 
-// position is the last UID taken under this UIDVALIDITY; a mailbox
-// rebuilt (a new UIDVALIDITY) is read from the start, and Message-IDs
-// already taken are recognised.
-func (p *IMAPPoller) position(ctx context.Context, validity uint32) (imap.UID, error) {
+// maxDeferred bounds the messages a poller keeps offering again; beyond it
+// the oldest stays unread in the mailbox and is no longer tried.
+const maxDeferred = 1000
+
+// position is how far a poller got in a mailbox: the last UID taken under
+// its UIDVALIDITY, and older messages put off for their sender's hourly
+// limit, which each poll offers again. It is saved as
+// "validity:last[:uid,uid…]".
+type position struct {
+	validity uint32
+	last     imap.UID
+	deferred []imap.UID
+}
+
+func (pos position) String() string {
+	s := fmt.Sprintf("%d:%d", pos.validity, pos.last)
+	if len(pos.deferred) == 0 {
+		return s
+	}
+	d := make([]string, len(pos.deferred))
+	for i, uid := range pos.deferred {
+		d[i] = strconv.FormatUint(uint64(uid), 10)
+	}
+	return s + ":" + strings.Join(d, ",")
+}
+
+// after is the position once uid is dealt with.
+func (pos position) after(uid imap.UID) position {
+	if i := slices.Index(pos.deferred, uid); i >= 0 {
+		pos.deferred = slices.Delete(slices.Clone(pos.deferred), i, i+1)
+		return pos
+	}
+	pos.last = max(pos.last, uid)
+	return pos
+}
+
+// deferring is the position once uid is put off until a later poll.
+func (pos position) deferring(uid imap.UID) position {
+	pos = pos.after(uid)
+	d := append(slices.Clone(pos.deferred), uid)
+	slices.Sort(d)
+	d = slices.Compact(d)
+	if len(d) > maxDeferred {
+		slog.Warn("too many inbound e-mails put off for their sender's limit; the oldest is left unread in the mailbox", "uid", d[0])
+		d = d[len(d)-maxDeferred:]
+	}
+	pos.deferred = d
+	return pos
+}
+
+// position reads the saved position; a mailbox rebuilt (a new
+// UIDVALIDITY) is read from the start, and Message-IDs already taken are
+// recognised.
+func (p *IMAPPoller) position(ctx context.Context, validity uint32) (position, error) {
+	start := position{validity: validity}
 	v, err := p.svc.InboundPosition(ctx, p.key())
 	if err != nil || v == "" {
-		return 0, err
+		return start, err
 	}
-	val, uid, _ := strings.Cut(v, ":")
-	if val != strconv.FormatUint(uint64(validity), 10) {
-		return 0, nil
+	parts := strings.Split(v, ":")
+	if parts[0] != strconv.FormatUint(uint64(validity), 10) || len(parts) < 2 {
+		return start, nil
 	}
-	n, err := strconv.ParseUint(uid, 10, 32)
+	n, err := strconv.ParseUint(parts[1], 10, 32)
 	if err != nil {
-		return 0, nil
+		return start, nil
 	}
-	return imap.UID(n), nil
+	pos := position{validity: validity, last: imap.UID(n)}
+	if len(parts) > 2 {
+		for _, f := range strings.Split(parts[2], ",") {
+			if d, err := strconv.ParseUint(f, 10, 32); err == nil && imap.UID(d) <= pos.last {
+				pos.deferred = append(pos.deferred, imap.UID(d))
+			}
+		}
+	}
+	return pos, nil
 }
 
 // newUIDs lists the messages after last, oldest first.
@@ -122,35 +185,50 @@ func (p *IMAPPoller) newUIDs(c *imapclient.Client, last imap.UID) ([]imap.UID, e
 }
 
 // take reads one message and hands it to the service with the position
-// that follows it.
-func (p *IMAPPoller) take(ctx context.Context, c *imapclient.Client, validity uint32, uid imap.UID) error {
+// that follows it, which it returns. A message refused for its sender's
+// hourly limit is left unread and put off to the next polls.
+func (p *IMAPPoller) take(ctx context.Context, c *imapclient.Client, pos position, uid imap.UID) (position, error) {
 	body := &imap.FetchItemBodySection{Peek: true}
 	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, RFC822Size: true,
 		BodySection: []*imap.FetchItemBodySection{body}}).Collect()
 	if err != nil {
-		return fmt.Errorf("imap: fetch %d: %w", uid, err)
+		return pos, fmt.Errorf("imap: fetch %d: %w", uid, err)
 	}
-	next := &app.Setting{Key: p.key(), Value: fmt.Sprintf("%d:%d", validity, uid)}
+	next := pos.after(uid)
+	skip := func() (position, error) {
+		return next, p.svc.SkipInbound(ctx, app.Setting{Key: p.key(), Value: next.String()})
+	}
 	if len(msgs) == 0 {
-		return nil // expunged meanwhile
+		return skip() // expunged meanwhile
 	}
 	if msgs[0].RFC822Size > p.cfg.MaxBytes {
 		slog.Warn("inbound e-mail over inbound.max_bytes left in the mailbox", "uid", uid, "size", msgs[0].RFC822Size)
-		return p.svc.SkipInbound(ctx, *next)
+		return skip()
 	}
 	m, err := Parse(msgs[0].FindBodySection(body), Envelope{})
 	if err != nil {
 		slog.Warn("unreadable inbound e-mail left in the mailbox", "uid", uid, "err", err)
-		return p.svc.SkipInbound(ctx, *next)
+		return skip()
 	}
-	m.Checkpoint = next
+	m.Checkpoint = &app.Setting{Key: p.key(), Value: next.String()}
 	outcome, err := p.svc.ReceiveMail(ctx, m)
-	if err != nil {
-		return err
+	var refused *app.RefusedMailError
+	if errors.As(err, &refused) { // for good: recorded, left unread, passed
+		slog.Warn("inbound e-mail refused and left in the mailbox", "uid", uid, "message_id", m.MessageID, "outcome", refused.Outcome)
+		return next, p.svc.RefuseInbound(ctx, m, refused.Outcome)
+	} else if err != nil {
+		return pos, err
 	}
 	slog.Info("inbound e-mail", "message_id", m.MessageID, "outcome", outcome)
+	if outcome == app.InboundRateLimited { // not taken, position unchanged by the service
+		later := pos.deferring(uid)
+		if later.String() == pos.String() {
+			return pos, nil
+		}
+		return later, p.svc.SkipInbound(ctx, app.Setting{Key: p.key(), Value: later.String()})
+	}
 	seen := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
-	return c.Store(imap.UIDSetNum(uid), seen, nil).Close()
+	return next, c.Store(imap.UIDSetNum(uid), seen, nil).Close()
 }
 
 func (p *IMAPPoller) dial() (*imapclient.Client, error) {

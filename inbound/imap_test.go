@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 
@@ -112,5 +115,64 @@ func TestReplyLoopOverIMAP(t *testing.T) {
 	ts := l.tickets()
 	if len(ts) != 2 || ts[0].Subject != "Cannot sign in" {
 		t.Fatalf("tickets %+v", ts)
+	}
+}
+
+// seen lists the UIDs of the mailbox's messages flagged \Seen.
+func (mb *mailbox) seen(t *testing.T) []imap.UID {
+	t.Helper()
+	c, err := imapclient.DialInsecure(mb.addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login("support", "secret").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.UIDSearch(&imap.SearchCriteria{Flag: []imap.Flag{imap.FlagSeen}}, nil).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data.AllUIDs()
+}
+
+// A mail refused for its sender's hourly limit stays in the mailbox unread
+// and is taken by a poll once the hour has passed, while the mail after it
+// is taken at once: thirty forged mails in a customer's name cannot make
+// the customer's own mail vanish.
+func TestIMAPMailOverTheLimitIsTakenLater(t *testing.T) {
+	l := newLoop(t, 2)
+	mb := newMailbox(t)
+	for i, text := range []string{"forged one", "forged two", "the real one"} {
+		mb.add(t, "From: ann@example.com\r\nTo: support@"+domain+"\r\nSubject: s"+strconv.Itoa(i)+
+			"\r\nMessage-ID: <ann-"+strconv.Itoa(i)+"@example.com>\r\n\r\n"+text+"\r\n")
+	}
+	mb.add(t, "From: bob@example.org\r\nTo: support@"+domain+"\r\nSubject: Bob\r\nMessage-ID: <bob-1@example.org>\r\n\r\nHi\r\n")
+	poll := func() {
+		t.Helper()
+		if _, err := mb.poller(l.svc).Step(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	poll()
+	if n, seen := len(l.tickets()), mb.seen(t); n != 3 || !slices.Equal(seen, []imap.UID{1, 2, 4}) {
+		t.Fatalf("%d tickets, seen %v after the first poll", n, seen)
+	}
+	poll()
+	if n := len(l.tickets()); n != 3 {
+		t.Fatalf("%d tickets within the hour", n)
+	}
+	l.clock.Advance(time.Hour + time.Minute)
+	poll()
+	ts := l.tickets()
+	if len(ts) != 4 || ts[0].Subject != "s2" || len(mb.seen(t)) != 4 {
+		t.Fatalf("after the hour: %d tickets, newest %q, seen %v", len(ts), ts[0].Subject, mb.seen(t))
+	}
+	poll()
+	if n := len(l.tickets()); n != 4 {
+		t.Fatalf("%d tickets after one more poll", n)
 	}
 }

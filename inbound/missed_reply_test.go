@@ -11,6 +11,7 @@ import (
 	"github.com/emersion/go-message/mail"
 
 	"chatsvc/app"
+	"chatsvc/storage"
 	"chatsvc/support"
 )
 
@@ -28,14 +29,29 @@ type chat struct {
 }
 
 // newChat starts it with notify.visitor_after set to after; the visitor
-// leaves email unless it is "".
+// is identified as email by the site (a signed claim) unless it is "".
 func newChat(t *testing.T, after time.Duration, email string) *chat {
+	t.Helper()
+	return startChat(t, after, email, true)
+}
+
+// startChat is newChat; unless signed, the site has no identity secret and
+// the address is only what the visitor typed.
+func startChat(t *testing.T, after time.Duration, email string, signed bool) *chat {
 	t.Helper()
 	l := newLoop(t, 0, func(l *loop) { l.visitorAfter = after })
 	ctx := context.Background()
 	site, err := l.svc.CreateSite(ctx, "Acme Shop", "")
 	if err != nil {
 		t.Fatal(err)
+	}
+	claim := app.Identify{Email: app.Value(email), Name: app.Value("Ann Lee")}
+	if signed {
+		secret, err := l.svc.SetIdentitySecret(ctx, site.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		claim.UserHash = app.Value(app.UserHash(secret, email))
 	}
 	sess, err := l.svc.StartSession(ctx, app.SessionStart{SiteID: app.Value(site.ID),
 		PageURL: app.Value("https://shop.example/help")})
@@ -47,7 +63,7 @@ func newChat(t *testing.T, after time.Duration, email string) *chat {
 		t.Fatal(err)
 	}
 	if email != "" {
-		if _, err := l.svc.IdentifyVisitor(ctx, v, app.Identify{Email: app.Value(email), Name: app.Value("Ann Lee")}); err != nil {
+		if _, err := l.svc.IdentifyVisitor(ctx, v, claim); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -259,5 +275,44 @@ func TestNoMissedReplyWhenOffOrNoAddress(t *testing.T) {
 	for name, c := range map[string]*chat{"off": newChat(t, 0, "ann@example.com"), "no address": newChat(t, visitorAfter, "")} {
 		sent := c.answer("Hello, how can I help?")
 		c.mailsAt(sent.Add(visitorAfter+time.Hour), 0, name)
+	}
+}
+
+// An address the visitor only typed (a site without an identity secret) is
+// nobody's proof: no missed-reply e-mail goes to it. An answer to such an
+// e-mail sent before (by an older version) is kept for the team as a
+// ticket and never shown in the visitor's widget.
+func TestMissedReplyOnlyToAVerifiedAddress(t *testing.T) {
+	c := startChat(t, visitorAfter, "realcustomer@example.com", false)
+	ctx := context.Background()
+	sent := c.answer("Your card ending 4242 is blocked.")
+	c.mailsAt(sent.Add(visitorAfter+time.Hour), 0, "to an address the visitor typed")
+
+	now := support.At(c.l.clock.Now())
+	old := &storage.Mail{ID: app.NewID("eml_"), Mode: support.Live, Template: app.MailMissedReply,
+		ToEmail: "realcustomer@example.com", ContactID: c.visit.Visitor.ContactID, ConversationID: &c.convID,
+		Data: []byte(`{}`), Status: "sent", NextAttemptAt: now, CreatedAt: now}
+	if err := c.l.db.Write(ctx, func(q *storage.Q) error { return q.InsertMail(ctx, old) }); err != nil {
+		t.Fatal(err)
+	}
+	addr := app.ReplyAddressPrefix + old.ID + "@" + domain
+	if err := c.l.deliver("realcustomer@example.com", addr, reply(addr, old.ID+"@"+domain, "", "Which card? Mine ends 4242.")); err != nil {
+		t.Fatal(err)
+	}
+	if msgs := c.messages(); len(msgs) != 2 {
+		t.Fatalf("%d messages: the reply reached the conversation", len(msgs))
+	}
+	seen, err := c.l.svc.VisitorMessages(ctx, c.visit, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range seen.Data {
+		if strings.Contains(m.Body, "Mine ends") {
+			t.Fatalf("the widget shows the address owner's reply: %+v", m)
+		}
+	}
+	ts := c.l.tickets()
+	if len(ts) != 1 || ts[0].Description == nil || !strings.Contains(*ts[0].Description, "Mine ends 4242") {
+		t.Fatalf("the reply is not kept for the team: tickets %+v", ts)
 	}
 }

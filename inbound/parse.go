@@ -10,6 +10,7 @@ import (
 	"errors"
 	"html"
 	"io"
+	netmail "net/mail"
 	"regexp"
 	"strings"
 
@@ -28,6 +29,9 @@ type Envelope struct {
 	Known      bool // From and Recipients came from SMTP
 }
 
+// maxRefs is how many ids of References a mail is threaded by.
+const maxRefs = 20
+
 // Parse reads a raw message into what the service needs of it.
 func Parse(raw []byte, env Envelope) (app.InboundMail, error) {
 	r, err := mail.CreateReader(bytes.NewReader(raw))
@@ -43,21 +47,39 @@ func Parse(raw []byte, env Envelope) (app.InboundMail, error) {
 	}
 	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
 		m.From, m.FromName = from[0].Address, from[0].Name
+	} else if a, err := netmail.ParseAddress(validUTF8(h.Get("From"))); err == nil { // raw 8-bit bytes in the name
+		m.From, m.FromName = a.Address, a.Name
 	}
 	m.Subject, _ = h.Subject()
 	// References, oldest first, then In-Reply-To, the direct parent: read
-	// from the end, the parent is tried first.
-	for _, key := range []string{"References", "In-Reply-To"} {
-		ids, _ := h.MsgIDList(key)
-		m.Refs = append(m.Refs, ids...)
+	// from the end, the parent is tried first. Each is looked up while the
+	// mail is stored, so a header of thousands costs only maxRefs: the
+	// thread's first message and the newest.
+	refs, _ := h.MsgIDList("References")
+	if len(refs) > maxRefs {
+		refs = append(refs[:1:1], refs[len(refs)-maxRefs+1:]...)
 	}
+	parent, _ := h.MsgIDList("In-Reply-To")
+	m.Refs = append(refs, parent[:min(len(parent), 1)]...)
 	m.Recipients = recipients(h, env)
 	m.Bounce = bounce(h, env, m.From)
 	if err := readParts(r, &m); err != nil {
 		return app.InboundMail{}, err
 	}
+	// Nothing invalid is stored or served: a header in raw 8-bit bytes, or
+	// a body that lies about its charset, has its bad bytes replaced.
+	for _, s := range []*string{&m.MessageID, &m.From, &m.FromName, &m.Subject, &m.Text} {
+		*s = validUTF8(*s)
+	}
+	for i := range m.Files {
+		m.Files[i].Name = validUTF8(m.Files[i].Name)
+	}
 	return m, nil
 }
+
+// validUTF8 is s with every byte sequence that is not UTF-8 replaced by
+// U+FFFD.
+func validUTF8(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // recipients are the envelope's, or the addresses the headers name.
 func recipients(h mail.Header, env Envelope) []string {

@@ -1,9 +1,11 @@
 package inbound_test
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"chatsvc/inbound"
 )
@@ -71,5 +73,48 @@ func TestParseParentLast(t *testing.T) {
 	}
 	if strings.Join(m.Refs, " ") != "ticket.tkt_2@example.com ticket.tkt_1@example.com" {
 		t.Errorf("refs %v, want the references, then the parent", m.Refs)
+	}
+}
+
+// Bytes that are not UTF-8 (a raw 8-bit header, a body that lies about its
+// charset) are replaced, so nothing the service stores or serves is
+// invalid UTF-8.
+func TestParseReplacesInvalidUTF8(t *testing.T) {
+	raw := "From: \"Ann \xff\xfe\" <ann@example.com>\r\nTo: support@example.com\r\nSubject: caf\xe9 \xc3\r\n" +
+		"Message-ID: <u1@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nPrix: 5\x80 \xed\xa0\x80\r\n" +
+		"--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"re\xe7u.pdf\"\r\n\r\n%PDF\r\n--b--\r\n"
+	m, err := inbound.Parse([]byte(raw), inbound.Envelope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := map[string]string{"subject": m.Subject, "from name": m.FromName, "text": m.Text}
+	for _, f := range m.Files {
+		fields["file name"] = f.Name
+	}
+	for name, v := range fields {
+		if !utf8.ValidString(v) || !strings.ContainsRune(v, utf8.RuneError) {
+			t.Errorf("%s %q: want valid UTF-8 with the bad bytes replaced", name, v)
+		}
+	}
+}
+
+// A References header of any length costs a bounded number of look-ups:
+// the thread's first message and the newest ones are kept, with
+// In-Reply-To last (tried first).
+func TestParseKeepsAFewReferences(t *testing.T) {
+	var refs strings.Builder
+	for i := range 30000 {
+		fmt.Fprintf(&refs, " <r%d@example.com>", i)
+	}
+	raw := "From: ann@example.com\r\nTo: support@example.com\r\nSubject: Re: x\r\nMessage-ID: <m@example.com>\r\n" +
+		"In-Reply-To: <parent@example.com>\r\nReferences:" + refs.String() + "\r\n\r\nHello\r\n"
+	m, err := inbound.Parse([]byte(raw), inbound.Envelope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(m.Refs)
+	if n > 22 || m.Refs[0] != "r0@example.com" || m.Refs[n-2] != "r29999@example.com" || m.Refs[n-1] != "parent@example.com" {
+		t.Fatalf("%d references kept: first %q, last %v", n, m.Refs[0], m.Refs[max(0, n-3):])
 	}
 }

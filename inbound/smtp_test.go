@@ -12,8 +12,10 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"chatsvc/app"
+	"chatsvc/inbound"
 	"chatsvc/storage"
 	"chatsvc/support"
+	"chatsvc/testenv"
 )
 
 // reply writes an answer to an e-mail as a mail client would: to its
@@ -171,4 +173,48 @@ func TestReceiverRefusals(t *testing.T) {
 	if n := len(l.tickets()); n != 2 {
 		t.Fatalf("%d tickets", n)
 	}
+}
+
+// The receiver holds at most inbound.MaxSMTPSessions sessions: one more is
+// told 421 (a real server comes back later), and a closed one frees its
+// place.
+func TestReceiverBoundsSessions(t *testing.T) {
+	l := newLoop(t, 0)
+	hello := func() (*smtp.Client, error) {
+		c, err := smtp.Dial(l.inAddr)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.Hello("client.example"); err != nil {
+			c.Close()
+			return nil, err
+		}
+		return c, nil
+	}
+	var open []*smtp.Client
+	defer func() {
+		for _, c := range open {
+			c.Close()
+		}
+	}()
+	for range inbound.MaxSMTPSessions {
+		c, err := hello()
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, c)
+	}
+	var se *smtp.SMTPError
+	if _, err := hello(); !errors.As(err, &se) || se.Code != 421 {
+		t.Fatalf("one session too many: %v", err)
+	}
+	open[0].Quit()
+	open = open[1:]
+	var c *smtp.Client
+	testenv.Eventually(t, "a closed session frees its place", func() bool {
+		var err error
+		c, err = hello()
+		return err == nil
+	})
+	c.Close()
 }

@@ -40,6 +40,7 @@ type Server struct {
 	command string // how the operator runs the command line (Options.Command)
 	ln      net.Listener
 	mailIn  net.Listener // the inbound SMTP receiver's; nil without one
+	lock    *storage.DirLock
 	db      *storage.DB
 	index   *search.Index
 	svc     *app.Service
@@ -62,6 +63,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 	}()
 	if s.mailIn, err = bindInbound(s.cfg); err != nil {
 		return nil, err
+	}
+	if s.lock, err = storage.LockDir(s.cfg.DataDir); err != nil {
+		return nil, fmt.Errorf("%w (%s): is another chatsvc serve running on it?", err, s.cfg.DataDir)
 	}
 	if s.db, err = storage.Open(ctx, s.cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
@@ -146,6 +150,9 @@ func (s *Server) Close() error {
 	}
 	if s.db != nil {
 		errs = append(errs, s.db.Close())
+	}
+	if s.lock != nil {
+		errs = append(errs, s.lock.Release())
 	}
 	return errors.Join(errs...)
 }

@@ -74,11 +74,35 @@ func (q *Q) SetEventData(ctx context.Context, seq int64, data json.RawMessage) e
 	return affected(res, err)
 }
 
-// UnsentTeamMails lists the e-mails of mode to the team (to no contact)
-// that are not sent yet: an alert may quote a person who is then erased.
-func (q *Q) UnsentTeamMails(ctx context.Context, mode support.Mode) ([]*Mail, error) {
-	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE contact_id IS NULL AND status <> 'sent' AND mode = ?`, mode)
+// TeamMails lists the e-mails of mode to the team (to no contact), sent or
+// not: an alert may quote a person who is then erased.
+func (q *Q) TeamMails(ctx context.Context, mode support.Mode) ([]*Mail, error) {
+	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE contact_id IS NULL AND mode = ?`, mode)
 	return collect(rows, err, scanMail)
+}
+
+// QueuedPushes lists the id and payload of every push not yet delivered.
+func (q *Q) QueuedPushes(ctx context.Context) (map[string]string, error) {
+	rows, err := q.query(ctx, `SELECT id, payload FROM pushes`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, payload string
+		if err := rows.Scan(&id, &payload); err != nil {
+			return nil, err
+		}
+		out[id] = payload
+	}
+	return out, rows.Err()
+}
+
+// SetPushPayload rewrites what a queued push will say.
+func (q *Q) SetPushPayload(ctx context.Context, id, payload string) error {
+	_, err := q.exec(ctx, `UPDATE pushes SET payload = ? WHERE id = ?`, payload, id)
+	return err
 }
 
 // SetMailData rewrites what an unsent e-mail will say.
@@ -97,4 +121,19 @@ func (q *Q) EraseMailsOf(ctx context.Context, contactID string) error {
 	_, err := q.exec(ctx, `UPDATE outbox SET to_email = '', to_name = NULL, data = '{}', last_error = NULL, contact_id = NULL
 		WHERE contact_id = ?`, contactID)
 	return err
+}
+
+// TextColumns lists, as "table.column", every column of the schema that can
+// hold text: declared TEXT or BLOB, or with no type (full-text index
+// columns), in every table, full-text indexes and their shadow tables
+// included.
+func (q *Q) TextColumns(ctx context.Context) ([]string, error) {
+	rows, err := q.query(ctx, `SELECT m.name || '.' || p.name FROM sqlite_schema m, pragma_table_info(m.name) p
+		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+		AND (upper(p.type) IN ('TEXT', 'BLOB', '') OR upper(p.type) LIKE '%CHAR%' OR upper(p.type) LIKE '%CLOB%')
+		ORDER BY 1`)
+	return collect(rows, err, func(s interface{ Scan(...any) error }) (string, error) {
+		var c string
+		return c, s.Scan(&c)
+	})
 }

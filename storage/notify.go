@@ -87,6 +87,14 @@ func (q *Q) SavePushSubscription(ctx context.Context, p *PushSubscription) (*Pus
 	return scanPushSub(q.row(ctx, `SELECT `+pushSubCols+` FROM push_subscriptions WHERE endpoint = ?`, p.Endpoint))
 }
 
+// KeepNewestPushSubscriptions removes a member's subscriptions but the
+// newest n, with their queued pushes.
+func (q *Q) KeepNewestPushSubscriptions(ctx context.Context, memberID string, n int) error {
+	_, err := q.exec(ctx, `DELETE FROM push_subscriptions WHERE member_id = ?1 AND id NOT IN
+		(SELECT id FROM push_subscriptions WHERE member_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2)`, memberID, n)
+	return err
+}
+
 // DeletePushSubscription removes a member's subscription at endpoint, and
 // the pushes queued for it; ErrNotFound when there was none.
 func (q *Q) DeletePushSubscription(ctx context.Context, memberID, endpoint string) error {

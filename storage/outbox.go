@@ -60,6 +60,13 @@ func (q *Q) MailsOfTicket(ctx context.Context, ticketID string) ([]*Mail, error)
 	return collect(rows, err, scanMail)
 }
 
+// MailsAfter counts the e-mails of a template queued after a time, to any
+// address.
+func (q *Q) MailsAfter(ctx context.Context, template string, since support.Timestamp) (n int, err error) {
+	err = q.row(ctx, `SELECT COUNT(*) FROM outbox WHERE template = ? AND created_at > ?`, template, since).Scan(&n)
+	return n, err
+}
+
 // MailsToAfter counts the e-mails of a template queued for an address (any
 // case) after a time, and returns when the earliest of them was queued.
 func (q *Q) MailsToAfter(ctx context.Context, template, email string, since support.Timestamp) (n int, first support.Timestamp, err error) {

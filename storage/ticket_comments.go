@@ -86,6 +86,15 @@ func (q *Q) InsertInboundMail(ctx context.Context, m *InboundMail) (bool, error)
 	return n == 1, err
 }
 
+// InboundMail returns the record of the e-mail with this Message-ID, or
+// ErrNotFound.
+func (q *Q) InboundMail(ctx context.Context, messageID string) (*InboundMail, error) {
+	m := &InboundMail{}
+	err := q.row(ctx, `SELECT message_id, sender, outcome, object_id, received_at FROM inbound_mail WHERE message_id = ?`,
+		messageID).Scan(&m.MessageID, &m.Sender, &m.Outcome, &m.ObjectID, &m.ReceivedAt)
+	return m, notFound(err)
+}
+
 // InboundMailSeen tells whether an e-mail with this Message-ID was taken in.
 func (q *Q) InboundMailSeen(ctx context.Context, messageID string) (bool, error) {
 	var n int

@@ -6,25 +6,26 @@ import (
 	"chatsvc/support"
 )
 
-const visitorCols = `id, mode, site_id, contact_id, page_url, created_at, last_seen_at`
+const visitorCols = `id, mode, site_id, contact_id, contact_verified, page_url, created_at, last_seen_at`
 
 func scanVisitor(s interface{ Scan(...any) error }) (*support.Visitor, error) {
 	v := &support.Visitor{}
-	err := s.Scan(&v.ID, &v.Mode, &v.SiteID, &v.ContactID, &v.PageURL, &v.CreatedAt, &v.LastSeenAt)
+	err := s.Scan(&v.ID, &v.Mode, &v.SiteID, &v.ContactID, &v.ContactVerified, &v.PageURL, &v.CreatedAt, &v.LastSeenAt)
 	return v, notFound(err)
 }
 
 // InsertVisitor stores a new visitor.
 func (q *Q) InsertVisitor(ctx context.Context, v *support.Visitor) error {
-	_, err := q.exec(ctx, `INSERT INTO visitors (`+visitorCols+`) VALUES (?,?,?,?,?,?,?)`,
-		v.ID, v.Mode, v.SiteID, v.ContactID, v.PageURL, v.CreatedAt, v.LastSeenAt)
+	_, err := q.exec(ctx, `INSERT INTO visitors (`+visitorCols+`) VALUES (?,?,?,?,?,?,?,?)`,
+		v.ID, v.Mode, v.SiteID, v.ContactID, v.ContactVerified, v.PageURL, v.CreatedAt, v.LastSeenAt)
 	return err
 }
 
 // UpdateVisitor writes a visitor's contact and last visit.
 func (q *Q) UpdateVisitor(ctx context.Context, v *support.Visitor) error {
-	res, err := q.exec(ctx, `UPDATE visitors SET contact_id = ?, page_url = ?, last_seen_at = ? WHERE id = ? AND mode = ?`,
-		v.ContactID, v.PageURL, v.LastSeenAt, v.ID, v.Mode)
+	res, err := q.exec(ctx, `UPDATE visitors SET contact_id = ?, contact_verified = ?, page_url = ?, last_seen_at = ?
+		WHERE id = ? AND mode = ?`,
+		v.ContactID, v.ContactVerified, v.PageURL, v.LastSeenAt, v.ID, v.Mode)
 	return affected(res, err)
 }
 

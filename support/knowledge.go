@@ -12,12 +12,13 @@ type KnowledgeSource struct {
 	Status       string                `json:"status"`
 	PageCount    int                   `json:"page_count"`
 	LastSyncedAt *Timestamp            `json:"last_synced_at"`
-	CreatedAt    Timestamp             `json:"created_at"`
+	// FailureReason says why the latest sync failed; nil once one succeeds.
+	FailureReason *string   `json:"failure_reason"`
+	CreatedAt     Timestamp `json:"created_at"`
 
 	Mode              Mode       `json:"-"`
 	SiteID            *string    `json:"-"`
 	Content           *string    `json:"-"`
-	FailureReason     *string    `json:"-"`
 	SyncRequestedAt   *Timestamp `json:"-"`
 	LastSyncRequestAt Timestamp  `json:"-"`
 }

@@ -24,12 +24,12 @@ type conversationView struct {
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	ctx, svc, id := r.Context(), d.h.svc, r.PathValue("id")
 	// A notification's link names the conversation's mode: a session
-	// showing the other mode's data switches to it.
-	if m := r.URL.Query().Get("mode"); m != "" && m != string(s.Mode) {
-		if err := svc.SetDashboardMode(ctx, s, m); err != nil {
-			return err
-		}
-		return back(w, r, r.URL.Path, "Now showing "+m+" data.")
+	// showing the other mode's data is offered the switch. A GET changes
+	// nothing, so a link from another site cannot switch it.
+	if m := r.URL.Query().Get("mode"); (m == string(support.Live) || m == string(support.Test)) && m != string(s.Mode) {
+		d.render(w, r, http.StatusOK, "switch-mode", view{Title: "Switch to " + m + " data", Session: s,
+			Data: map[string]string{"Mode": m, "To": r.URL.Path}})
+		return nil
 	}
 	c, err := svc.Conversation(ctx, s.Mode, id)
 	if err != nil {

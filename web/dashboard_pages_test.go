@@ -411,7 +411,9 @@ func TestDashboardSynonyms(t *testing.T) {
 }
 
 // A notification's link to a live conversation, which names its mode,
-// opens it from a dashboard showing test data: the dashboard switches.
+// opens it from a dashboard showing test data: the link offers the switch,
+// and the member's click (a POST with the CSRF token) makes it. The link
+// alone switches nothing, so a link from another site cannot.
 func TestDashboardLinkSwitchesMode(t *testing.T) {
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
@@ -419,10 +421,20 @@ func TestDashboardLinkSwitchesMode(t *testing.T) {
 	conv := e.conversation(support.Live, "Where is my order?")
 	path := "/app/conversations/" + conv
 	d.get(path).must(t, http.StatusNotFound) // without the link's mode, the other mode's object is not there
-	r := d.get(path + "?mode=live")
+	offer := d.get(path+"?mode=live").must(t, http.StatusOK)
+	if !strings.Contains(offer, `action="/app/mode"`) || !strings.Contains(offer, `value="`+path+`"`) {
+		t.Fatalf("the link does not offer the switch:\n%.2000s", offer)
+	}
+	d.get(path).must(t, http.StatusNotFound) // still test data
+	r := d.post("/app/mode", url.Values{"mode": {"live"}, "to": {path}})
 	if r.status != http.StatusSeeOther || !strings.HasPrefix(r.header.Get("Location"), path+"?flash=") {
 		t.Fatalf("status %d, Location %q", r.status, r.header.Get("Location"))
 	}
+	// Only a dashboard path is a place to go back to.
+	if r := d.post("/app/mode", url.Values{"mode": {"test"}, "to": {"https://evil.example/"}}); !strings.HasPrefix(r.header.Get("Location"), "/app/?") {
+		t.Fatalf("Location %q after a switch to a foreign place", r.header.Get("Location"))
+	}
+	d.post("/app/mode", url.Values{"mode": {"live"}}).must(t, http.StatusSeeOther)
 	if !strings.Contains(d.get(path).must(t, http.StatusOK), "Where is my order?") {
 		t.Error("the live conversation is not shown")
 	}

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+
+	"chatsvc/app"
 )
 
 // pushP256DH is a browser's subscription key (a P-256 point), not a secret.
@@ -84,4 +87,19 @@ func (e *env) pushSubscriptions(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// One member keeps at most app.MaxPushSubscriptions browsers: a new one
+// beyond that replaces the member's oldest, so a script subscribing in a
+// loop cannot grow the table or the pushes each event queues.
+func TestPushSubscriptionsPerMemberAreBounded(t *testing.T) {
+	e := newEnv(t)
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	for i := range app.MaxPushSubscriptions + 5 {
+		d.post("/app/push/subscriptions", pushForm("https://push.example/send/"+strconv.Itoa(i))).must(t, http.StatusNoContent)
+	}
+	if n := e.pushSubscriptions(t); n != app.MaxPushSubscriptions {
+		t.Fatalf("%d subscriptions stored, want %d", n, app.MaxPushSubscriptions)
+	}
 }

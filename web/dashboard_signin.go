@@ -98,9 +98,15 @@ func (d *dashboard) signOut(w http.ResponseWriter, r *http.Request, s *app.Dashb
 	return back(w, r, "/app/sign-in", "You have signed out.")
 }
 
+// switchMode shows the other mode's data, then the dashboard page named
+// by the form's "to", or the inbox.
 func (d *dashboard) switchMode(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	if err := d.h.svc.SetDashboardMode(r.Context(), s, r.PostFormValue("mode")); err != nil {
 		return err
 	}
-	return back(w, r, "/app/", "Now showing "+string(s.Mode)+" data.")
+	to := "/app/"
+	if p := r.PostFormValue("to"); strings.HasPrefix(p, "/app/") && !strings.ContainsAny(p, "?#\\") && !strings.HasPrefix(p, "/app//") {
+		to = p
+	}
+	return back(w, r, to, "Now showing "+string(s.Mode)+" data.")
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"chatsvc/app"
 	"chatsvc/storage"
@@ -302,5 +303,33 @@ func TestContactErasureScrubsTeamMail(t *testing.T) {
 	}
 	if l := leaks(string(m.Data)); len(l) > 0 || !strings.Contains(string(m.Data), "needs help") {
 		t.Errorf("the alert after erasure holds %v: %s", l, m.Data)
+	}
+}
+
+// A Web Push queued for a member, quoting the person, loses what names
+// them when the contact is erased.
+func TestContactErasureScrubsQueuedPushes(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
+	payload := `{"title":"New message from a visitor","body":"Hello, this is Ada Lovelace, ada.lovelace@example.com","conversation_id":"cnv_x"}`
+	err := e.db.Write(ctx, func(q *storage.Q) error {
+		sub, err := q.SavePushSubscription(ctx, &storage.PushSubscription{ID: app.NewID("psb_"), MemberID: e.member,
+			Endpoint: "https://push.example.com/1", P256DH: "k", Auth: "a", CreatedAt: support.At(e.clock.Now())})
+		if err != nil {
+			return err
+		}
+		return q.QueuePush(ctx, app.NewID("psh_"), sub.ID, payload, support.At(e.clock.Now().Add(time.Hour)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	pushes, err := e.db.Read().DuePushes(ctx, support.At(e.clock.Now().Add(2*time.Hour)), 10)
+	if err != nil || len(pushes) != 1 {
+		t.Fatalf("%d pushes, %v", len(pushes), err)
+	}
+	if found := leaks(pushes[0].Payload); len(found) > 0 || !strings.Contains(pushes[0].Payload, "cnv_x") {
+		t.Fatalf("queued push after erasure: %s (%v)", pushes[0].Payload, found)
 	}
 }

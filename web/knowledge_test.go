@@ -117,7 +117,7 @@ func TestKnowledgeSourceObjectAndLifecycle(t *testing.T) {
 		keys = append(keys, key)
 	}
 	slices.Sort(keys)
-	want := []string{"created_at", "id", "language", "last_synced_at", "name", "object", "page_count", "status", "type", "url"}
+	want := []string{"created_at", "failure_reason", "id", "language", "last_synced_at", "name", "object", "page_count", "status", "type", "url"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Fatalf("fields %v, want exactly %v", keys, want)
 	}
@@ -323,8 +323,8 @@ func TestPrivateSourceFailsWithAReasonForTheTeam(t *testing.T) {
 			if got["status"] != "failed" || got["page_count"] != 0.0 || got["last_synced_at"] != nil {
 				t.Fatalf("source %v", got)
 			}
-			if _, leaked := got["failure_reason"]; leaked {
-				t.Fatal("the failure reason is not part of the API object")
+			if reason, _ := got["failure_reason"].(string); !strings.Contains(reason, "private or local network address") {
+				t.Fatalf("failure_reason %v", got["failure_reason"])
 			}
 			if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.failed"}) {
 				t.Fatalf("events %v", ev)
@@ -346,4 +346,26 @@ func deref(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// A sync that failed says why in the object, and "Sync now" may be asked
+// again at once: the ten minutes protect sites from crawls that succeed,
+// not the team from retrying one that failed. One retry runs at a time.
+func TestFailedSyncSaysWhyAndMayBeRetriedAtOnce(t *testing.T) {
+	down := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(down.Close)
+	k := newKsEnv(t, true)
+	k.clock.SetStep(0)
+	id := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Help",
+		"url": down.URL + "/"}).ok(t, 201)["id"].(string)
+	k.work()
+	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+	if reason, _ := got["failure_reason"].(string); got["status"] != "failed" || !strings.Contains(reason, "404") {
+		t.Fatalf("failed source %v", got)
+	}
+	s := k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).ok(t, 202)
+	if s["status"] != "indexing" {
+		t.Fatalf("sync answered %v", s)
+	}
+	k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).fails(t, 429, "sync_rate_limited", "")
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"chatsvc/app"
 )
 
 func TestSites(t *testing.T) {
@@ -71,6 +73,13 @@ func TestSites(t *testing.T) {
 		{"widget field", map[string]any{"widget": map[string]any{"font": "serif"}}, "parameter_unknown", "widget.font"},
 		{"require_email", map[string]any{"widget": map[string]any{"require_email": "yes"}}, "parameter_invalid", "widget.require_email"},
 		{"domain", map[string]any{"domains": []string{"example.com", "not a domain"}}, "parameter_invalid", "domains.1"},
+		{"wildcard domain", map[string]any{"domains": []string{"*.evil.com"}}, "parameter_invalid", "domains.0"},
+		{"top-level domain", map[string]any{"domains": []string{".com"}}, "parameter_invalid", "domains.0"},
+		{"IP address", map[string]any{"domains": []string{"127.0.0.1"}}, "parameter_invalid", "domains.0"},
+		{"IPv6 address", map[string]any{"domains": []string{"[::1]"}}, "parameter_invalid", "domains.0"},
+		{"empty label", map[string]any{"domains": []string{"shop..example.com"}}, "parameter_invalid", "domains.0"},
+		{"hyphen label", map[string]any{"domains": []string{"-shop.example.com"}}, "parameter_invalid", "domains.0"},
+		{"numbers", map[string]any{"domains": []string{"10.0.0.1:8080"}}, "parameter_invalid", "domains.0"},
 		{"empty name", map[string]any{"name": " "}, "parameter_invalid", "name"},
 		{"no time zone", hours(map[string]any{"weekly": map[string]any{}}), "parameter_missing", "business_hours.timezone"},
 		{"time zone", hours(map[string]any{"timezone": "Mars/Olympus"}), "parameter_invalid", "business_hours.timezone"},
@@ -190,5 +199,35 @@ func TestWidgetRating(t *testing.T) {
 	}
 	if n := strings.Count(strings.Join(e.events(conv), ","), "conversation.rated"); n != 2 {
 		t.Fatalf("conversation.rated recorded %d times: %v", n, e.events(conv))
+	}
+}
+
+// One visitor rates at most app.VisitorRatingsPerHour times an hour: each
+// rating is an event every webhook endpoint receives.
+func TestWidgetRatingsAreLimited(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	tok := e.session(true)
+	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	for i := range app.VisitorRatingsPerHour {
+		e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 1 + i%5}).ok(t, 200)
+	}
+	r := e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5})
+	r.fails(t, 429, "rate_limited", "")
+	if r.header.Get("Retry-After") == "" {
+		t.Fatal("429 without Retry-After")
+	}
+	if n := strings.Count(strings.Join(e.events(conv), ","), "conversation.rated"); n != app.VisitorRatingsPerHour {
+		t.Fatalf("conversation.rated recorded %d times", n)
+	}
+}
+
+// A domain is stored as browsers send it in Origin: an internationalised
+// name in its ASCII form, so its pages match.
+func TestSiteDomainsAreStoredAsBrowsersSendThem(t *testing.T) {
+	e := newEnv(t)
+	up := e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"https://Bücher.Example/", "localhost"}}).ok(t, 200)
+	if d := up["domains"].([]any); d[0] != "xn--bcher-kva.example" || d[1] != "localhost" {
+		t.Fatalf("domains %v", d)
 	}
 }

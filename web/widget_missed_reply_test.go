@@ -15,11 +15,16 @@ func TestMissedReplyFollowsTheWidgetStream(t *testing.T) {
 	const after = 5 * time.Minute
 	e := newEnv(t, func(o *app.Options) { o.Notify.VisitorAfter = after })
 	ctx := context.Background()
-	// chat is a visitor who left an address and asked for a person: their
+	secret, err := e.svc.SetIdentitySecret(ctx, e.site, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// chat is a visitor the site identified who asked for a person: their
 	// token and conversation.
 	chat := func(email string) (string, string) {
 		tok := e.session(false)
-		e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": email}).ok(t, 200)
+		e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": email,
+			"user_hash": app.UserHash(secret, email)}).ok(t, 200)
 		convID := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
 		e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
 		return tok, convID
