@@ -106,6 +106,7 @@ var erasureColumns = map[string]string{
 	"inbound_mail.sender":     columnErased,
 
 	"knowledge_chunks.heading":   columnTeam,
+	"knowledge_chunks.lang":      columnTeam,
 	"knowledge_chunks.source_id": columnTeam,
 	"knowledge_chunks.text":      columnTeam,
 	"knowledge_chunks.title":     columnTeam,
@@ -116,6 +117,7 @@ var erasureColumns = map[string]string{
 	"knowledge_sources.content":        columnTeam,
 	"knowledge_sources.failure_reason": columnTeam,
 	"knowledge_sources.id":             columnTeam,
+	"knowledge_sources.language":       columnTeam,
 	"knowledge_sources.mode":           columnTeam,
 	"knowledge_sources.name":           columnTeam,
 	"knowledge_sources.site_id":        columnTeam,
