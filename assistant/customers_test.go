@@ -67,10 +67,10 @@ func helpCentrePages(dir string) ([]string, error) {
 }
 
 var evalCorpora = []evalCorpus{
-	customer("shop", minimums{0.65, 0.56, 0.50}, 0.47),
-	customer("saas", minimums{0.68, 0.59, 0.81}, 0.49),
-	customer("clinic", minimums{0.77, 0.71, 0.57}, 0.32),
-	customer("climbing", minimums{0.75, 0.69, 0.55}, 0.45),
+	customer("shop", minimums{0.65, 0.56, 0.50}, 0.54),
+	customer("saas", minimums{0.68, 0.59, 0.81}, 0.53),
+	customer("clinic", minimums{0.77, 0.71, 0.57}, 0.42),
+	customer("climbing", minimums{0.75, 0.69, 0.55}, 0.52),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
 		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.54, 0.46, 0.49}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
@@ -81,7 +81,7 @@ var evalCorpora = []evalCorpus{
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.74, 0.58, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.74, 0.69, 0.80}},
 	customer("shop-de", minimums{0.52, 0.48, 0.63}, 0.35),
-	customer("shop-fr", minimums{0.47, 0.43, 0.67}, 0.54),
+	customer("shop-fr", minimums{0.47, 0.43, 0.67}, 0.75),
 }
 
 // asked is one question, what the index found for it and what the service replied.

@@ -49,11 +49,12 @@ func TestTyposAreForgiven(t *testing.T) {
 	for _, c := range []struct{ word, stem, want string }{
 		{"wirless", "wirless", "wireless"},
 		{"bitcoin", "bitcoin", ""}, // "bit" is not a correction of it
+		{"writing", "write", ""},   // nor "wait" ("writ" is one edit from it)
 		{"teh", "teh", ""},         // under five letters
 	} {
 		x, _ := openTemp(t)
 		x.Replace(context.Background(), "src_1", []Chunk{{SourceID: "src_1", Mode: support.Test, Title: "T",
-			Text: "A bit of wireless networking."}})
+			Text: "A bit of wireless networking. It waits."}})
 		r, _ := x.reader()
 		if got := correct(r, c.word, c.stem); got != c.want {
 			t.Errorf("correct(%q) = %q, want %q", c.word, got, c.want)

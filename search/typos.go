@@ -58,13 +58,15 @@ func correct(r index.IndexReader, word, stem string) string {
 const maxSuffix = 4
 
 // typoDistance is how many edits part a misspelt word (and its stem) from a
-// stem of the index: the least of the distances to the stem and to the
-// word's beginnings of about the stem's length. A stem much shorter than
-// the word ("bit" for "bitcoin") is no correction of it.
+// stem of the index: the least of the distances to the stem and, for a stem
+// that begins with the word's first three letters, to the word's beginnings
+// of about the stem's length ("diffre" is one swap from "differ"). A stem
+// much shorter than the word ("bit" for "bitcoin") is no correction of it,
+// nor one that only shares a beginning ("wait" for "writing").
 func typoDistance(word, stem, candidate string) int {
 	w, c := []rune(word), []rune(candidate)
 	best := editDistance(stem, candidate)
-	if len(c) < 4 || len(w)-len(c) > maxSuffix {
+	if len(c) < 4 || len(w)-len(c) > maxSuffix || string(w[:3]) != string(c[:3]) {
 		return best
 	}
 	for n := len(c) - 1; n <= len(c)+1 && n <= len(w); n++ {
