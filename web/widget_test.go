@@ -290,6 +290,23 @@ func TestWidgetVisitorAsksForPerson(t *testing.T) {
 	}
 }
 
+// A visitor is answered in the language of the message, or in the widget's
+// when the message is too short to tell; a hand-off is understood in each.
+func TestWidgetSpeaksTheVisitorsLanguage(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	e.live("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"locale": "fr"}}).ok(t, 200)
+	for _, c := range []struct{ text, want string }{
+		{"Bonjour", "Bonjour ! Comment puis-je vous aider ?"}, // too short to tell: the widget's language
+		{"Wie ist das Wetter auf dem Mond?", "Dazu habe ich in unseren Hilfeseiten keine Antwort gefunden."},
+		{"Ik wil met een mens praten.", "Natuurlijk, ik heb iemand van het team gevraagd om erbij te komen."},
+	} {
+		b := e.say(e.session(false), c.text)
+		if r, _ := b["reply"].(map[string]any); r == nil || !strings.HasPrefix(r["body"].(string), c.want) {
+			t.Errorf("%q: reply %v", c.text, b["reply"])
+		}
+	}
+}
+
 func TestWidgetIdentify(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(false)
