@@ -40,7 +40,8 @@ func init() {
 			habe hat haben werden wird bitte danke warum wieviel lieferung bestellung`,
 		"fr": `le la les et est sont je tu vous nous il elle mon ma mes un une des du au aux pas avec comment
 			quoi où quand peut peux puis pour sur dans ce cette qui que est-ce suis avez ai mais ou si votre
-			vos merci bonjour combien pourquoi puis-je dois livraison commande`,
+			vos merci bonjour combien pourquoi puis-je dois livraison commande comment quel quelle quels quelles
+			entre vers faire mettre peut-on est-ce ça rien plus en svp`,
 		"es": `el la los las y es son yo tú usted nosotros mi mis un una unos no con cómo como qué dónde
 			cuándo puedo puede para por en este esta que pero si su sus hay tengo tiene gracias hola cuánto cuanto porque envío pedido`,
 		"nl": `de het een en is zijn ik jij je u wij we mijn niet met hoe wat waar wanneer kan kun kunt
@@ -55,7 +56,17 @@ func init() {
 
 // marks are letters that only some of the languages write.
 var marks = map[rune]string{'ß': "de", 'ä': "de", 'ö': "de", 'ü': "de", 'ç': "fr", 'è': "fr", 'ê': "fr",
-	'à': "fr", 'ù': "fr", 'œ': "fr", 'î': "fr", 'û': "fr", 'ô': "fr", 'â': "fr", 'ë': "fr", 'ñ': "es", '¿': "es", '¡': "es", 'á': "es", 'í': "es", 'ó': "es", 'ú': "es"}
+	'à': "fr", 'ù': "fr", 'œ': "fr", 'î': "fr", 'û': "fr", 'ô': "fr", 'â': "fr", 'ë': "fr", 'é': "fr", 'ñ': "es", '¿': "es", '¡': "es", 'á': "es", 'í': "es", 'ó': "es", 'ú': "es"}
+
+// elided reports whether w begins with a French elision: j'arrive, l'adresse.
+func elided(w string) bool {
+	for _, p := range []string{"j'", "l'", "d'", "qu'", "n'", "c'", "s'", "m'", "j’", "l’", "d’", "qu’", "n’", "c’", "s’", "m’"} {
+		if strings.HasPrefix(w, p) && len(w) > len(p) {
+			return true
+		}
+	}
+	return false
+}
 
 // Detect names the supported language text is most likely written in, by
 // its function words and the letters only one language uses. A text that
@@ -69,8 +80,11 @@ func Detect(text, hint string) string {
 		}
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && r != '-' && r != '\''
+		return !unicode.IsLetter(r) && r != '-' && r != '\'' && r != '’'
 	}) {
+		if elided(w) {
+			score["fr"]++
+		}
 		for l, set := range function {
 			if set[w] {
 				score[l]++

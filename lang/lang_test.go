@@ -14,6 +14,10 @@ func TestDetect(t *testing.T) {
 		{"amex?", "fr", "fr"},                 // too short to tell: the widget's locale
 		{"PayPal", "pt-BR", "en"},             // an unsupported locale falls back to English
 		{"Versand nach Österreich", "", "de"}, // a letter only German writes
+		{"Comment compiler un programme en C ?", "", "fr"},
+		{"mdp oublié, j'arrive plus à me connecter", "", "fr"},
+		{"vous livrez en Belgique svp ?", "", "fr"},
+		{"Can I use the café on the first floor?", "", "en"},
 	} {
 		if got := Detect(c.text, c.hint); got != c.want {
 			t.Errorf("Detect(%q, %q) = %q, want %q", c.text, c.hint, got, c.want)
