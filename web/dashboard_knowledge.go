@@ -48,6 +48,9 @@ func (d *dashboard) addSource(w http.ResponseWriter, r *http.Request, s *app.Das
 	if v := r.PostFormValue("site_id"); v != "" {
 		in.SiteID = app.Value(v)
 	}
+	if v := r.PostFormValue("language"); v != "" {
+		in.Lang = app.Value(v)
+	}
 	if _, err := d.h.svc.CreateKnowledgeSource(r.Context(), s.Mode, in); err != nil {
 		return err
 	}

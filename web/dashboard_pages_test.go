@@ -186,6 +186,14 @@ func TestDashboardLimits(t *testing.T) {
 	}
 	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"Big"}, "content": {str("x", 100001)}}).
 		must(t, http.StatusBadRequest)
+	// A source's language, as the API takes it.
+	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"Versand"}, "content": {"Wir liefern."},
+		"language": {"de"}}).must(t, http.StatusSeeOther)
+	if l := e.test("GET", "/v1/knowledge-sources", nil).ok(t, 200)["data"].([]any); l[0].(map[string]any)["language"] != "de" {
+		t.Errorf("the newest source %v, want language de", l[0])
+	}
+	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"X"}, "content": {"x"}, "language": {"x y"}}).
+		must(t, http.StatusBadRequest)
 	d.get("/app/webhooks").must(t, http.StatusForbidden)
 	d.post("/app/webhooks", url.Values{"url": {"https://hooks.example.com/x"}}).must(t, http.StatusForbidden)
 }
