@@ -94,3 +94,48 @@ func TestRespondInTheVisitorsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A shop's FAQ answers the questions it exists for: prices, delivery,
+// payment, tracking. A rule tuned on developer manuals once declined them
+// all ("a question about dealings with the team needs a page about them").
+func TestAShopsFAQAnswersItsQuestions(t *testing.T) {
+	idx, err := search.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	var chunks []search.Chunk
+	for _, p := range []struct{ url, title, text string }{
+		{"https://tea.example/delivery", "Delivery", "Parcels within Germany arrive in 2 to 4 working days. International delivery costs €9.90 and takes 5 to 10 working days."},
+		{"https://tea.example/payment", "Payment", "We accept Visa, Mastercard, American Express and PayPal."},
+		{"https://tea.example/tracking", "Tracking your order", "Your tracking number is in the dispatch e-mail. Follow your parcel with it on the carrier's site."},
+		{"https://tea.example/subscription", "The tea subscription", "The subscription sends a box of three teas every month for €18. You can pause it for up to three months under Account → Subscription."},
+	} {
+		for _, c := range crawler.TextChunks(p.text) {
+			chunks = append(chunks, search.Chunk{SourceID: "src_faq", Mode: support.Live, URL: p.url, Title: p.title,
+				Heading: c.Heading, Text: c.Text})
+		}
+	}
+	if err := idx.Replace(context.Background(), "src_faq", chunks); err != nil {
+		t.Fatal(err)
+	}
+	a := assistant.New(idx, assistant.Extractive{})
+	for _, c := range []struct{ q, page, phrase string }{
+		{"How long does shipping inside Germany take?", "https://tea.example/delivery", "2 to 4 working days"},
+		{"How much does it cost to get my order sent abroad?", "https://tea.example/delivery", "€9.90"},
+		{"Do you take Amex?", "https://tea.example/payment", "American Express"},
+		{"Where is my tracking number?", "https://tea.example/tracking", "dispatch e-mail"},
+		{"Can I pause my subscription?", "https://tea.example/subscription", "pause it"},
+	} {
+		ans, err := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: c.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ans.Sources) == 0 || ans.Sources[0].URL != c.page || !strings.Contains(ans.Body, c.phrase) {
+			t.Errorf("%q: %+v, want %s holding %q", c.q, ans, c.page, c.phrase)
+		}
+	}
+	if ans, _ := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: "Do you sell coffee machines?"}); !ans.Abstained {
+		t.Errorf("a question the FAQ does not answer: %+v", ans)
+	}
+}
