@@ -162,7 +162,11 @@ func scope(q Query) query.Query {
 
 // concept is one term of the question: the stems of the term and of each
 // synonym (an expression has several, all needed), weighted by how rare the
-// term is in the index (a term no page has weighs most).
+// term is in the index. A term no page has weighs most: what no page
+// mentions ("payroll", "wifi") is what the pages do not answer. A
+// customer's context before the question's own sentence is left out of its
+// focus (coverage), so a word of context no page has does not decline the
+// question.
 type concept struct {
 	alts    [][]string
 	weight  float64
@@ -231,29 +235,7 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		out = append(out, c)
 	}
-	return unknownWords(out), nil
-}
-
-// unknownWords weighs the words no page has like the rarest word the pages
-// have: what no page mentions ("payroll", "wifi") is what the pages do not
-// answer. A customer's context before the question's own sentence is left
-// out of its focus (coverage), so a word of context no page has does not
-// decline the question.
-func unknownWords(cs []concept) []concept {
-	var most float64
-	known := 0
-	for _, c := range cs {
-		if !c.absent {
-			most = max(most, c.weight)
-			known++
-		}
-	}
-	for i := range cs {
-		if cs[i].absent && known > 0 {
-			cs[i].weight = most
-		}
-	}
-	return cs
+	return out, nil
 }
 
 // page is a candidate page: its best passage and its score.

@@ -158,7 +158,7 @@ var phrases = func() *strings.Replacer {
 var filler = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields(`how what why when where which who whom whose can could would should
+	for _, w := range strings.Fields(`how what whats why when where which who whom whose can could would should
 		do does did doing is are was were be been am i me my mine we our you your it its this that these
 		those there here a an the and or but if then of to in on at by for with from into about as so
 		want wanted need needs needed way ways trying try tried possible please help thanks thank hi hello
