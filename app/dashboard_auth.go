@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -40,7 +41,10 @@ type DashboardSession struct {
 	Member *support.Member
 	Mode   support.Mode
 	CSRF   string
-	hash   string
+	// MustEnrol: the team requires two-factor sign-in and the member has
+	// not set it up; the dashboard shows only the set-up until they do.
+	MustEnrol bool
+	hash      string
 }
 
 // SignedIn is a new session: Token goes in the cookie and is never stored.
@@ -94,6 +98,15 @@ var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("no such member, no such p
 // Returns a RateLimited error while the address is locked or the server is
 // busy checking other passwords.
 func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn, error) {
+	return s.SignInWithCode(ctx, email, password, "")
+}
+
+// SignInWithCode is SignIn for a member who may have two-factor sign-in:
+// after a right password, such a member also needs a code (their app's,
+// or a recovery code), else an Unauthorized two_factor_required error. A
+// wrong code fails and counts as a wrong password does, so the same
+// lock-out bounds code guessing.
+func (s *Service) SignInWithCode(ctx context.Context, email, password, code string) (*SignedIn, error) {
 	key := lower(email)
 	if key == "" {
 		return nil, missing("email")
@@ -118,14 +131,32 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (*SignedIn
 		return nil, err
 	}
 	if !passwordMatches(m, password) {
-		msg := "The e-mail address or the password is not right."
-		if a.locks { // the next attempts are refused (locked)
-			msg += fmt.Sprintf(" After %d failed attempts in a row, sign-in with this address is locked for %d minutes.",
-				MaxSignInFailures, int(SignInLockout.Minutes()))
+		return nil, signInFailed(a, "The e-mail address or the password is not right.")
+	}
+	if m.TwoFactor() {
+		if strings.TrimSpace(code) == "" {
+			return nil, &Error{Kind: Unauthorized, Code: CodeTwoFactorRequired, Param: "code",
+				Message: "Enter the code your authenticator app shows (or one of your recovery codes)."}
 		}
-		return nil, &Error{Kind: Unauthorized, Code: CodeSignInFailed, Message: msg}
+		ok, err := s.secondFactor(ctx, m, code)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, signInFailed(a, "The code is not right, or was used already.")
+		}
 	}
 	return s.openDashboardSession(ctx, key, m)
+}
+
+// signInFailed is the error of a failed attempt, saying so when it locks
+// the address (the next attempts are refused).
+func signInFailed(a signInAttempt, msg string) *Error {
+	if a.locks {
+		msg += fmt.Sprintf(" After %d failed attempts in a row, sign-in with this address is locked for %d minutes.",
+			MaxSignInFailures, int(SignInLockout.Minutes()))
+	}
+	return &Error{Kind: Unauthorized, Code: CodeSignInFailed, Message: msg}
 }
 
 // passwordMatches checks the password against the member's hash, or
@@ -243,7 +274,12 @@ func (s *Service) DashboardSessionOf(ctx context.Context, token string) (*Dashbo
 	if err != nil {
 		return nil, err
 	}
-	return &DashboardSession{Member: m, Mode: sess.Mode, CSRF: sess.CSRF, hash: sess.TokenHash}, nil
+	required, err := s.TwoFactorRequired(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &DashboardSession{Member: m, Mode: sess.Mode, CSRF: sess.CSRF, MustEnrol: required && !m.TwoFactor(),
+		hash: sess.TokenHash}, nil
 }
 
 // CheckCSRF refuses a state-changing request whose token is not the session's.

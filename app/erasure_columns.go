@@ -138,6 +138,8 @@ var erasureColumns = map[string]string{
 	"members.name":          columnTeam,
 	"members.password_hash": columnTeam,
 	"members.role":          columnTeam,
+	"members.totp_pending":  columnTeam,
+	"members.totp_secret":   columnTeam,
 
 	"messages.attachments":     columnErased,
 	"messages.author_id":       columnErased,
@@ -166,6 +168,9 @@ var erasureColumns = map[string]string{
 	"outbox.ticket_id":       columnMade,
 	"outbox.to_email":        columnErased,
 	"outbox.to_name":         columnErased,
+
+	"recovery_codes.code_hash": columnTeam,
+	"recovery_codes.member_id": columnTeam,
 
 	"push_subscriptions.auth":      columnTeam,
 	"push_subscriptions.endpoint":  columnTeam,

@@ -33,6 +33,8 @@ const (
 
 	// Refused for good (RefusedMailError); recorded for a polled mailbox.
 	InboundAttachmentTooLarge = "attachment_too_large" // an attachment over attachments.max_bytes
+	InboundTooLarge           = "too_large"            // over inbound.max_bytes (SMTP refuses it unread)
+	InboundUnreadable         = "unreadable"           // not a message that can be parsed
 )
 
 // InboundMail is an e-mail as the receivers (SMTP, IMAP) parsed it.

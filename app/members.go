@@ -210,7 +210,9 @@ func openLink(ctx context.Context, q *storage.Q, token string, now time.Time) (*
 }
 
 // UseMemberLink sets the password of the link's member, uses up every open
-// link of theirs, ends their sessions and opens a new one.
+// link of theirs, ends their sessions and opens a new one; for a member
+// with two-factor sign-in it opens none (nil): reading their mail must not
+// be enough, so they sign in with the new password and a code.
 func (s *Service) UseMemberLink(ctx context.Context, token, password string) (*SignedIn, error) {
 	if _, err := s.MemberLinkOf(ctx, token); err != nil {
 		return nil, err // before the bcrypt work, which a made-up token does not earn
@@ -233,7 +235,7 @@ func (s *Service) UseMemberLink(ctx context.Context, token, password string) (*S
 		}
 		return l.Member, q.EndMemberSessions(ctx, l.Member.ID, support.At(now))
 	})
-	if err != nil {
+	if err != nil || m.TwoFactor() {
 		return nil, err
 	}
 	return s.openDashboardSession(ctx, lower(m.Email), m)

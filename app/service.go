@@ -43,6 +43,7 @@ type Service struct {
 	synonyms   synonymCache // the team's synonyms, for the assistant (synonyms.go)
 	perSender  int          // inbound e-mails taken from one sender per hour
 	ownAddress string       // the address the service's e-mails come from, lower-case
+	minFree    uint64       // Options.MinFreeBytes
 }
 
 // Options tune a Service; zero values take defaults.
@@ -75,7 +76,14 @@ type Options struct {
 	// MailFrom is the From of the service's e-mails: inbound mail from
 	// that address is the service's own and is dropped.
 	MailFrom string
+	// MinFreeBytes is the free disk space of the data folder below which the
+	// service is not ready (Ping fails); 0 means DefaultMinFreeBytes.
+	MinFreeBytes uint64
 }
+
+// DefaultMinFreeBytes is the least free space of the data folder the
+// service reports ready with: below it writes are about to fail.
+const DefaultMinFreeBytes = 64 << 20
 
 // New returns a Service over db.
 func New(db *storage.DB, o Options) *Service {
@@ -85,7 +93,8 @@ func New(db *storage.DB, o Options) *Service {
 	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
 		assistant: newAssistantQueue(o.Assistant, o.ReplyWait), visitors: newVisitorLimits(),
 		hooks: o.Webhooks.withDefaults(), notify: o.Notify.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), knowledge: newKnowledge(o.Knowledge),
-		perSender: cmp.Or(o.InboundPerSender, DefaultInboundPerSender), ownAddress: bareAddress(o.MailFrom)}
+		perSender: cmp.Or(o.InboundPerSender, DefaultInboundPerSender), ownAddress: bareAddress(o.MailFrom),
+		minFree: cmp.Or(o.MinFreeBytes, DefaultMinFreeBytes)}
 }
 
 // wakeup is a worker's signal and the kinds of work it does.

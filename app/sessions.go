@@ -70,6 +70,9 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 	if err := allowedFrom(site, in.From); err != nil {
 		return nil, err
 	}
+	if err := pageOnSite(site, in.PageURL.V, in.From.Host, s.publicHost()); err != nil {
+		return nil, err
+	}
 	var returning string // the visitor id of the token, when resuming
 	if in.VisitorToken.has() {
 		c, err := s.verifyToken(ctx, in.VisitorToken.V)

@@ -71,6 +71,9 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 		if err := checkPageURL(in.PageURL.V); err != nil {
 			return nil, err
 		}
+		if err := pageOnSite(v.Site, in.PageURL.V, hostOf(v.Visitor.PageURL), s.publicHost()); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.checkVisitorRate(v); err != nil {
 		return nil, err

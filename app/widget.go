@@ -45,16 +45,43 @@ func allowedFrom(site *support.Site, o Origin) error {
 	if len(site.Domains) == 0 {
 		return nil
 	}
-	if err == nil {
-		host := strings.ToLower(u.Hostname())
-		for _, d := range site.Domains {
-			if domain := siteDomain(d); host == domain || strings.HasSuffix(host, "."+domain) {
-				return nil
-			}
-		}
+	if err == nil && onSiteDomains(site, u.Hostname()) {
+		return nil
 	}
 	return &Error{Kind: Forbidden, Code: CodeOriginNotAllowed,
 		Message: "This site's widget cannot be used from " + o.Origin + "."}
+}
+
+// onSiteDomains tells whether host is one of the site's domains or a
+// subdomain of one.
+func onSiteDomains(site *support.Site, host string) bool {
+	host = strings.ToLower(host)
+	for _, d := range site.Domains {
+		if domain := siteDomain(d); host == domain || strings.HasSuffix(host, "."+domain) {
+			return true
+		}
+	}
+	return false
+}
+
+// pageOnSite refuses a page_url that is not on the site's domains (when it
+// has any) nor on one of ownHosts (this server's: its demo page). The page
+// is shown to the team and linked from e-mails, so a visitor must not name
+// any page they like.
+func pageOnSite(site *support.Site, page string, ownHosts ...string) error {
+	if len(site.Domains) == 0 {
+		return nil
+	}
+	u, err := url.Parse(page)
+	if err == nil && onSiteDomains(site, u.Hostname()) {
+		return nil
+	}
+	for _, h := range ownHosts {
+		if err == nil && h != "" && strings.EqualFold(u.Host, h) {
+			return nil
+		}
+	}
+	return invalid("page_url", "page_url must be a page on one of the site's domains (got '%s').", page)
 }
 
 // siteDomain reduces a site's domain as entered ("https://Example.com/") to

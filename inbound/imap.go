@@ -201,21 +201,27 @@ func (p *IMAPPoller) take(ctx context.Context, c *imapclient.Client, pos positio
 	if len(msgs) == 0 {
 		return skip() // expunged meanwhile
 	}
+	raw := msgs[0].FindBodySection(body)
+	passOver := func(outcome string) (position, error) { // for good: recorded, left unread
+		m := identity(raw)
+		m.Checkpoint = &app.Setting{Key: p.key(), Value: next.String()}
+		return next, p.svc.RefuseInbound(ctx, m, outcome)
+	}
 	if msgs[0].RFC822Size > p.cfg.MaxBytes {
 		slog.Warn("inbound e-mail over inbound.max_bytes left in the mailbox", "uid", uid, "size", msgs[0].RFC822Size)
-		return skip()
+		return passOver(app.InboundTooLarge)
 	}
-	m, err := Parse(msgs[0].FindBodySection(body), Envelope{})
+	m, err := Parse(raw, Envelope{})
 	if err != nil {
 		slog.Warn("unreadable inbound e-mail left in the mailbox", "uid", uid, "err", err)
-		return skip()
+		return passOver(app.InboundUnreadable)
 	}
 	m.Checkpoint = &app.Setting{Key: p.key(), Value: next.String()}
 	outcome, err := p.svc.ReceiveMail(ctx, m)
 	var refused *app.RefusedMailError
-	if errors.As(err, &refused) { // for good: recorded, left unread, passed
+	if errors.As(err, &refused) {
 		slog.Warn("inbound e-mail refused and left in the mailbox", "uid", uid, "message_id", m.MessageID, "outcome", refused.Outcome)
-		return next, p.svc.RefuseInbound(ctx, m, refused.Outcome)
+		return passOver(refused.Outcome)
 	} else if err != nil {
 		return pos, err
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -174,5 +175,25 @@ func TestIMAPMailOverTheLimitIsTakenLater(t *testing.T) {
 	poll()
 	if n := len(l.tickets()); n != 4 {
 		t.Fatalf("%d tickets after one more poll", n)
+	}
+}
+
+// A message the poller passes over for good (over inbound.max_bytes) is
+// recorded with why, against its Message-ID, and the next is taken.
+func TestIMAPRecordsWhyItPassesAMessageOver(t *testing.T) {
+	l := newLoop(t, 0)
+	mb := newMailbox(t)
+	mb.add(t, "From: ann@example.com\r\nTo: support@"+domain+"\r\nSubject: Video\r\nMessage-ID: <huge@example.com>\r\n\r\n"+
+		strings.Repeat(strings.Repeat("x", 70)+"\r\n", 1000))
+	mb.add(t, "From: bob@example.org\r\nTo: support@"+domain+"\r\nSubject: Bob\r\nMessage-ID: <bob-2@example.org>\r\n\r\nHi\r\n")
+	if _, err := mb.poller(l.svc).Step(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := l.db.Read().InboundMail(context.Background(), "huge@example.com")
+	if err != nil || rec.Outcome != app.InboundTooLarge || rec.Sender != "ann@example.com" {
+		t.Fatalf("record %+v, %v", rec, err)
+	}
+	if ts := l.tickets(); len(ts) != 1 || ts[0].Subject != "Bob" {
+		t.Fatalf("tickets %+v", ts)
 	}
 }

@@ -42,8 +42,7 @@ func Parse(raw []byte, env Envelope) (app.InboundMail, error) {
 	h := r.Header
 	m := app.InboundMail{AutoSubmitted: h.Get("Auto-Submitted"), Precedence: h.Get("Precedence")}
 	if m.MessageID, _ = h.MessageID(); m.MessageID == "" {
-		sum := sha256.Sum256(raw)
-		m.MessageID = hex.EncodeToString(sum[:16]) + "@inbound.invalid"
+		m.MessageID = hashID(raw)
 	}
 	if from, err := h.AddressList("From"); err == nil && len(from) > 0 {
 		m.From, m.FromName = from[0].Address, from[0].Name
@@ -80,6 +79,30 @@ func Parse(raw []byte, env Envelope) (app.InboundMail, error) {
 // validUTF8 is s with every byte sequence that is not UTF-8 replaced by
 // U+FFFD.
 func validUTF8(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// identity is what a message that is not taken is recorded by: its
+// Message-ID (or the hash Parse names it by) and its sender, read from the
+// header alone.
+func identity(raw []byte) app.InboundMail {
+	m := app.InboundMail{MessageID: hashID(raw)}
+	msg, err := netmail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return m
+	}
+	if id := strings.Trim(strings.TrimSpace(msg.Header.Get("Message-Id")), "<>"); id != "" {
+		m.MessageID = validUTF8(id)
+	}
+	if a, err := netmail.ParseAddress(validUTF8(msg.Header.Get("From"))); err == nil {
+		m.From = a.Address
+	}
+	return m
+}
+
+// hashID names a message without a Message-ID by a hash of its bytes.
+func hashID(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:16]) + "@inbound.invalid"
+}
 
 // recipients are the envelope's, or the addresses the headers name.
 func recipients(h mail.Header, env Envelope) []string {

@@ -99,18 +99,18 @@ func (q *Q) Sites(ctx context.Context) ([]*support.Site, error) {
 	return collect(rows, err, scanSite)
 }
 
-const memberCols = `id, email, name, role, password_hash, created_at`
+const memberCols = `id, email, name, role, password_hash, created_at, totp_secret, totp_pending, totp_last_step`
 
 func scanMember(s interface{ Scan(...any) error }) (*support.Member, error) {
 	m := &support.Member{}
-	err := s.Scan(&m.ID, &m.Email, &m.Name, &m.Role, &m.PasswordHash, &m.CreatedAt)
+	err := s.Scan(&m.ID, &m.Email, &m.Name, &m.Role, &m.PasswordHash, &m.CreatedAt, &m.TOTPSecret, &m.TOTPPending, &m.TOTPLastStep)
 	return m, notFound(err)
 }
 
 // InsertMember stores a new member; ErrConflict if the e-mail is taken.
 func (q *Q) InsertMember(ctx context.Context, m *support.Member) error {
-	_, err := q.exec(ctx, `INSERT INTO members (`+memberCols+`) VALUES (?,?,?,?,?,?)`,
-		m.ID, m.Email, m.Name, m.Role, m.PasswordHash, m.CreatedAt)
+	_, err := q.exec(ctx, `INSERT INTO members (`+memberCols+`) VALUES (?,?,?,?,?,?,?,?,?)`,
+		m.ID, m.Email, m.Name, m.Role, m.PasswordHash, m.CreatedAt, m.TOTPSecret, m.TOTPPending, m.TOTPLastStep)
 	return conflict(err)
 }
 

@@ -34,7 +34,16 @@ type Member struct {
 	Role         string // RoleOwner or RoleAgent
 	PasswordHash *string
 	CreatedAt    Timestamp
+	// Two-factor sign-in: the TOTP secret once enrolled, the one shown for
+	// enrolment until confirmed, and the newest time step a code was used
+	// for (a code is taken once).
+	TOTPSecret   *string
+	TOTPPending  *string
+	TOTPLastStep int64
 }
+
+// TwoFactor tells whether the member signs in with a second factor.
+func (m *Member) TwoFactor() bool { return m.TOTPSecret != nil }
 
 // Member roles: owners also manage the team (invite members, change roles).
 const (

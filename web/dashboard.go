@@ -125,7 +125,9 @@ func (d *dashboard) routes() []dashRoute {
 }
 
 // allRoutes lists every route of a signed-in member: the core ones and the desk's.
-func (d *dashboard) allRoutes() []dashRoute { return append(d.routes(), d.deskRoutes()...) }
+func (d *dashboard) allRoutes() []dashRoute {
+	return append(append(d.routes(), d.deskRoutes()...), d.twoFactorRoutes()...)
+}
 
 // session returns the signed-in member of the request's cookie.
 func (d *dashboard) session(r *http.Request) (*app.DashboardSession, error) {
@@ -142,6 +144,10 @@ func (d *dashboard) page(fn dashHandler) http.Handler {
 				return
 			}
 			d.fail(w, r, nil, err)
+			return
+		}
+		if enrolFirst(r, s) {
+			http.Redirect(w, r, "/app/two-factor", http.StatusSeeOther)
 			return
 		}
 		if err := fn(w, r, s); err != nil {
@@ -173,6 +179,10 @@ func (d *dashboard) action(fn dashHandler) http.Handler {
 		}
 		if err := s.CheckCSRF(token); err != nil {
 			d.fail(w, r, s, err)
+			return
+		}
+		if enrolFirst(r, s) {
+			d.fail(w, r, s, errEnrolFirst)
 			return
 		}
 		if err := fn(w, r, s); err != nil {

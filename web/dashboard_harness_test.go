@@ -103,7 +103,14 @@ var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 // signIn signs in and keeps the cookie and the CSRF token of the inbox page.
 func (d *dash) signIn(email, password string) dashResp {
 	d.t.Helper()
-	r := d.do("POST", "/app/sign-in", url.Values{"email": {email}, "password": {password}})
+	return d.signInWith(url.Values{"email": {email}, "password": {password}})
+}
+
+// signInWith is signIn with the sign-in form's fields (a two-factor code);
+// a member sent to set up two-factor sign-in takes the token of that page.
+func (d *dash) signInWith(form url.Values) dashResp {
+	d.t.Helper()
+	r := d.do("POST", "/app/sign-in", form)
 	if r.status != http.StatusSeeOther {
 		return r
 	}
@@ -113,6 +120,9 @@ func (d *dash) signIn(email, password string) dashResp {
 		}
 	}
 	inbox := d.get("/app/")
+	if inbox.status == http.StatusSeeOther {
+		inbox = d.get(inbox.header.Get("Location"))
+	}
 	m := csrfField.FindStringSubmatch(inbox.body)
 	if m == nil {
 		d.t.Fatalf("no CSRF token on the inbox page (status %d)", inbox.status)

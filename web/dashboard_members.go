@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 
 	"chatsvc/app"
 	"chatsvc/support"
@@ -17,8 +18,12 @@ func (d *dashboard) members(w http.ResponseWriter, r *http.Request, s *app.Dashb
 	if err != nil {
 		return err
 	}
+	required, err := d.h.svc.TwoFactorRequired(r.Context())
+	if err != nil {
+		return err
+	}
 	d.render(w, r, http.StatusOK, "members", view{Title: "Team", Nav: "members", Session: s,
-		Data: map[string]any{"Members": all, "Roles": []string{support.RoleAgent, support.RoleOwner}}})
+		Data: map[string]any{"Members": all, "Roles": []string{support.RoleAgent, support.RoleOwner}, "Required": required}})
 	return nil
 }
 
@@ -108,6 +113,11 @@ func (d *dashboard) setPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		d.fail(w, r, nil, err)
+		return
+	}
+	if in == nil { // two-factor sign-in: the code is still needed
+		http.Redirect(w, r, "/app/sign-in?flash="+url.QueryEscape("Your password is set. Sign in with it and your two-factor code."),
+			http.StatusSeeOther)
 		return
 	}
 	d.setSessionCookie(w, in.Token)

@@ -92,6 +92,10 @@ func dashRoutes(o dashObjects) []struct {
 		{"GET", "/app/members", nil},
 		{"POST", "/app/members", url.Values{"email": {"new@example.com"}, "name": {"New"}, "role": {"agent"}}},
 		{"POST", "/app/members/" + o.mem + "/role", url.Values{"role": {"owner"}}},
+		{"GET", "/app/two-factor", nil},
+		{"POST", "/app/two-factor", url.Values{"code": {"123456"}}},
+		{"POST", "/app/two-factor/required", url.Values{"required": {"true"}}},
+		{"POST", "/app/members/" + o.mem + "/two-factor/reset", url.Values{}},
 	}
 }
 

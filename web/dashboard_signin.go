@@ -35,7 +35,7 @@ func (d *dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	var in *app.SignedIn
 	err := d.limitSignIn(r)
 	if err == nil {
-		in, err = d.h.svc.SignIn(r.Context(), email, r.PostFormValue("password"))
+		in, err = d.h.svc.SignInWithCode(r.Context(), email, r.PostFormValue("password"), r.PostFormValue("code"))
 	}
 	if ae, ok := publicError(err); ok {
 		d.signInRefused(w, r, next, email, ae)
@@ -76,8 +76,12 @@ func (d *dashboard) signInRefused(w http.ResponseWriter, r *http.Request, next, 
 		secs := int64((ae.RetryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
 	}
+	needCode := ""
+	if ae.Code == app.CodeTwoFactorRequired {
+		needCode = "yes"
+	}
 	d.render(w, r, kinds[ae.Kind].status, "sign-in", view{Title: "Sign in",
-		Data: map[string]string{"Next": next, "Email": email, "Error": ae.Message}})
+		Data: map[string]string{"Next": next, "Email": email, "Error": ae.Message, "NeedCode": needCode}})
 }
 
 // safeNext keeps the redirect after sign-in inside the dashboard.

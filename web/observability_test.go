@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"chatsvc/app"
 	"chatsvc/web"
 )
 
@@ -143,5 +144,15 @@ func TestUnknownPathsOutsideTheAPI(t *testing.T) {
 	}
 	if r := e.do("GET", "/", "", nil); r.status != 200 {
 		t.Errorf("GET / answered %d", r.status)
+	}
+}
+
+// A disk with less room than app.Options.MinFreeBytes makes the server not
+// ready: SQLite may still commit an empty transaction there, while every
+// real write fails.
+func TestNotReadyWhenTheDiskIsFull(t *testing.T) {
+	e := newEnv(t, func(o *app.Options) { o.MinFreeBytes = 1 << 62 }) // more than any disk has free
+	if code, body := get(t, e.srv.URL+"/readyz", ""); code != 503 || !strings.Contains(body, "disk") {
+		t.Fatalf("readyz with a full disk: %d %s", code, body)
 	}
 }

@@ -5,6 +5,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -53,7 +54,10 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	mux.Handle("GET /metrics", m.handler(o.MetricsToken))
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		reason := ""
-		if err := svc.Ping(r.Context()); err != nil {
+		if err := svc.Ping(r.Context()); errors.Is(err, app.ErrDiskFull) {
+			slog.WarnContext(r.Context(), "not ready: disk", "err", err)
+			reason = err.Error()
+		} else if err != nil {
 			slog.WarnContext(r.Context(), "not ready: database", "err", err)
 			reason = "the database does not accept writes"
 		} else if o.Ready != nil {

@@ -231,3 +231,19 @@ func TestSiteDomainsAreStoredAsBrowsersSendThem(t *testing.T) {
 		t.Fatalf("domains %v", d)
 	}
 }
+
+// On a site with domains, the page a visitor reports (page_url, shown to
+// the team and linked from e-mails) must be on one of them.
+func TestPageURLMustBeOnTheSitesDomains(t *testing.T) {
+	e := newEnv(t)
+	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"shop.example"}}).ok(t, 200)
+	start := func(page string) resp {
+		return e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": page, "test": true})
+	}
+	start("https://evil.example/win").fails(t, 400, "parameter_invalid", "page_url")
+	start("https://shop.example.evil.example/").fails(t, 400, "parameter_invalid", "page_url")
+	tok := start("https://www.shop.example/help").ok(t, 200)["visitor_token"].(string)
+	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi", "page_url": "https://evil.example/x"}).
+		fails(t, 400, "parameter_invalid", "page_url")
+	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi", "page_url": "https://shop.example/cart"}).ok(t, 201)
+}

@@ -44,3 +44,13 @@ func LockDir(dir string) (*DirLock, error) {
 
 // Release lets the folder go.
 func (l *DirLock) Release() error { return l.f.Close() }
+
+// FreeBytes is the space left to unprivileged writers on the disk of the
+// database.
+func (db *DB) FreeBytes() (uint64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(filepath.Dir(db.path), &st); err != nil {
+		return 0, err
+	}
+	return st.Bavail * uint64(st.Bsize), nil
+}
