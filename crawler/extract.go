@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
 )
 
 // boilerplate matches the elements that frame a page rather than say
@@ -22,6 +24,27 @@ var boilerplateName = regexp.MustCompile(`(?i)(^|[\s_-])(nav|navbar|navigation|m
 // blocks are the elements whose text forms paragraphs; headings start sections.
 const blocks = `h1, h2, h3, h4, h5, h6, p, li, pre, blockquote, dt, dd, td, th, figcaption, div, section`
 
+// The selectors a page is read with, compiled once: goquery's Find
+// compiles its selector again at every call, once per page and, for the
+// blocks, once per block.
+var (
+	selBase        = cascadia.MustCompile("base[href]")
+	selLinks       = cascadia.MustCompile("a[href]")
+	selCanonical   = cascadia.MustCompile(`link[rel="canonical" i][href]`)
+	selHTML        = cascadia.MustCompile("html")
+	selRobots      = cascadia.MustCompile(`meta[name="robots" i]`)
+	selTitle       = cascadia.MustCompile("head title")
+	selH1          = cascadia.MustCompile("h1")
+	selBody        = cascadia.MustCompile("body")
+	selBoilerplate = cascadia.MustCompile(boilerplate)
+	selNamed       = cascadia.MustCompile("[class], [id]")
+	selBlocks      = cascadia.MustCompile(blocks)
+	// selMain are the elements that hold a page's main text, the first
+	// found first.
+	selMain = []goquery.Matcher{cascadia.MustCompile("main"), cascadia.MustCompile("article"),
+		cascadia.MustCompile("[role=main]")}
+)
+
 // extracted is what a page says, stripped of its frame.
 type extracted struct {
 	title    string
@@ -36,35 +59,35 @@ type extracted struct {
 // paragraphs, grouped into chunks under their nearest heading.
 func extract(doc *goquery.Document) extracted {
 	var x extracted
-	robots := strings.ToLower(doc.Find(`meta[name="robots" i]`).AttrOr("content", ""))
+	robots := strings.ToLower(doc.FindMatcher(selRobots).AttrOr("content", ""))
 	x.noindex = strings.Contains(robots, "noindex") || strings.Contains(robots, "none")
 	x.nofollow = strings.Contains(robots, "nofollow") || strings.Contains(robots, "none")
-	x.title = collapse(doc.Find("head title").First().Text())
+	x.title = collapse(doc.FindMatcher(selTitle).First().Text())
 	if x.title == "" {
-		x.title = collapse(doc.Find("h1").First().Text())
+		x.title = collapse(doc.FindMatcher(selH1).First().Text())
 	}
 
-	body := doc.Find("body")
-	body.Find(boilerplate).Remove()
-	body.Find("[class], [id]").FilterFunction(func(_ int, s *goquery.Selection) bool {
+	body := doc.FindMatcher(selBody)
+	body.FindMatcher(selBoilerplate).Remove()
+	body.FindMatcher(selNamed).FilterFunction(func(_ int, s *goquery.Selection) bool {
 		return boilerplateName.MatchString(s.AttrOr("class", "")) || boilerplateName.MatchString(s.AttrOr("id", ""))
 	}).Remove()
 	root := body
-	for _, sel := range []string{"main", "article", "[role=main]"} {
-		if m := body.Find(sel).First(); m.Length() > 0 {
+	for _, sel := range selMain {
+		if m := body.FindMatcher(sel).First(); m.Length() > 0 {
 			root = m
 			break
 		}
 	}
 
 	var c chunker
-	root.Find(blocks).Each(func(_ int, s *goquery.Selection) {
+	root.FindMatcher(selBlocks).Each(func(_ int, s *goquery.Selection) {
 		tag := goquery.NodeName(s)
 		if len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6' {
 			c.head(collapse(s.Text()))
 			return
 		}
-		if s.Find(blocks).Length() > 0 { // not innermost: its inner blocks speak for it
+		if hasDescendant(s.Get(0), selBlocks) { // not innermost: its inner blocks speak for it
 			return
 		}
 		c.para(collapse(s.Text()))
@@ -74,4 +97,15 @@ func extract(doc *goquery.Document) extracted {
 		x.chunks = TextChunks(root.Text())
 	}
 	return x
+}
+
+// hasDescendant reports whether an element below n matches m, stopping at
+// the first.
+func hasDescendant(n *html.Node, m cascadia.Matcher) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (m.Match(c) || hasDescendant(c, m)) {
+			return true
+		}
+	}
+	return false
 }
