@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/bench/loadgen"
 	"chatsvc/bench/seed"
 	"chatsvc/storage"
 	"chatsvc/support"
@@ -326,6 +327,11 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	searches := []string{"plan", "team+grows", "conversation+4242", "follow", "visitor+777"}
 	rows = append(rows, phase("search (FTS5)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/search?limit=20&q="+searches[i%len(searches)], auth, "", 200, nil)
+	}))
+	// The same searches, none asked before (the server keeps answers until
+	// the next write): each is a case variant at random, see RandomCase.
+	rows = append(rows, phase("search (FTS5), every query new", "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/search?limit=20&q="+loadgen.RandomCase(searches[i%len(searches)]), auth, "", 200, nil)
 	}))
 	rows = append(rows, phase("reports summary (30 days)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/reports/summary", auth, "", 200, nil)
