@@ -40,6 +40,7 @@ type Service struct {
 	passwordChecks slots // bounds concurrent sign-in checks (password_checks.go)
 	searchSlots    slots // bounds concurrent desk searches (search.go)
 	searches       searchCache
+	hooksIdle      webhooksIdle // no webhook endpoint enabled, as last seen (webhook_idle.go)
 
 	knowledge  *knowledge   // crawling and indexing; nil without Options.Knowledge
 	synonyms   synonymCache // the team's synonyms, for the assistant (synonyms.go)

@@ -261,6 +261,11 @@ func seedDir(dataDir string, sc seed.Scale, hookURL string) (*fixture, error) {
 
 // apiLoad runs the API and widget phases against a running server and
 // returns their rows and how many tickets were created (each owes an e-mail).
+// searchQueries are the searches of the search phases: a word in every
+// seeded message, two such words, a rare number, a ticket word, a
+// contact's name.
+var searchQueries = []string{"plan", "team+grows", "conversation+4242", "follow", "visitor+777"}
+
 // pick is one of ids, at random.
 func pick(ids []string) string { return ids[rand.IntN(len(ids))] }
 
@@ -324,14 +329,13 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	rows = append(rows, phase("list messages (limit 20)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations)+"/messages?limit=20", auth, "", 200, nil)
 	}))
-	searches := []string{"plan", "team+grows", "conversation+4242", "follow", "visitor+777"}
 	rows = append(rows, phase("search (FTS5)", "http", func(c *http.Client, _, i int) error {
-		return call(c, "GET", base+"/v1/search?limit=20&q="+searches[i%len(searches)], auth, "", 200, nil)
+		return call(c, "GET", base+"/v1/search?limit=20&q="+searchQueries[i%len(searchQueries)], auth, "", 200, nil)
 	}))
 	// The same searches, none asked before (the server keeps answers until
 	// the next write): each is a case variant at random, see RandomCase.
 	rows = append(rows, phase("search (FTS5), every query new", "http", func(c *http.Client, _, i int) error {
-		return call(c, "GET", base+"/v1/search?limit=20&q="+loadgen.RandomCase(searches[i%len(searches)]), auth, "", 200, nil)
+		return call(c, "GET", base+"/v1/search?limit=20&q="+loadgen.RandomCase(searchQueries[i%len(searchQueries)]), auth, "", 200, nil)
 	}))
 	rows = append(rows, phase("reports summary (30 days)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/reports/summary", auth, "", 200, nil)
