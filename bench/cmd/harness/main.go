@@ -314,6 +314,11 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	rows = append(rows, phase("get conversation", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations), auth, "", 200, nil)
 	}))
+	// A desk reads the same open conversations again and again: 500 of them.
+	desk := fx.Conversations[:min(deskConversations, len(fx.Conversations))]
+	rows = append(rows, phase(fmt.Sprintf("get conversation, %d on the desk", deskConversations), "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/conversations/"+pick(desk), auth, "", 200, nil)
+	}))
 	rows = append(rows, phase("list conversations (limit 20, filters)", "http", func(c *http.Client, _, i int) error {
 		var q string
 		switch i % 3 {
@@ -387,6 +392,10 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	}
 	return rows, tickets, nil
 }
+
+// deskConversations is how many conversations the desk's read phase
+// reads, at random: the working set of a team at work.
+const deskConversations = 500
 
 // visitorMessages is how many messages each simulated visitor writes; the
 // session that starts each visitor is part of the first round trip.

@@ -41,7 +41,8 @@ type side struct {
 
 // paired prepares each root's data dir with that root's own harness (its
 // own schema and seed, then its load phases, briefly), starts both
-// servers, and compares agent message and ticket creates and new searches.
+// servers, and compares agent message and ticket creates, new searches and
+// reads of a desk's conversations.
 func paired(o options, dir string) error {
 	a, err := prepare(o.against, filepath.Join(dir, "a"), o)
 	if err != nil {
@@ -61,7 +62,7 @@ func paired(o options, dir string) error {
 	}
 	time.Sleep(2 * time.Second) // start-up's own work done
 	fmt.Printf("paired: A = %s, B = %s; %d slices of %v each, %d clients\n", o.against, o.root, o.slices, pairedSlice, o.clients)
-	for _, what := range []string{"agent message create", "ticket create", "search, every query new"} {
+	for _, what := range []string{"agent message create", "ticket create", "search, every query new", "get conversation, desk"} {
 		if err := alternate(what, a, b, o); err != nil {
 			return err
 		}
@@ -160,6 +161,11 @@ func (s *side) op(what string) op {
 	switch what {
 	case "ticket create":
 		return ticketCreate(s.srv.url, auth, s.contacts)
+	case "get conversation, desk":
+		desk := s.open[:min(deskConversations, len(s.open))]
+		return func(c *http.Client, _, i int) error {
+			return call(c, "GET", s.srv.url+"/v1/conversations/"+pick(desk), auth, "", 200, nil)
+		}
 	case "search, every query new":
 		return func(c *http.Client, _, i int) error {
 			return call(c, "GET", s.srv.url+"/v1/search?limit=20&q="+loadgen.RandomCase(searchQueries[i%len(searchQueries)]), auth, "", 200, nil)
