@@ -118,6 +118,7 @@ var erasureColumns = map[string]string{
 	"knowledge_sources.failure_reason": columnTeam,
 	"knowledge_sources.id":             columnTeam,
 	"knowledge_sources.language":       columnTeam,
+	"knowledge_sources.politeness":     columnTeam,
 	"knowledge_sources.mode":           columnTeam,
 	"knowledge_sources.name":           columnTeam,
 	"knowledge_sources.site_id":        columnTeam,

@@ -25,6 +25,9 @@ const (
 	SourceSitemap = "sitemap"
 	SourceText    = "text"
 
+	SourcePolite = crawler.Polite // the configured pause and parallelism
+	SourceOwn    = crawler.Own    // the team's own site: no pause, a request in flight per core
+
 	SourcePending  = "pending"
 	SourceIndexing = "indexing"
 	SourceReady    = "ready"
@@ -120,6 +123,8 @@ type SourceCreate struct {
 	Content Field[string]
 	SiteID  Field[string]
 	Lang    Field[string] // a BCP 47 tag: the language of every page; absent, each page's own
+	// Politeness: SourcePolite (absent) or SourceOwn, how the site is crawled.
+	Politeness Field[string]
 }
 
 // MaxSourceLanguage bounds a source's language tag.
@@ -140,6 +145,11 @@ func (in *SourceCreate) validate() error {
 		return missing("type")
 	}
 	if err := oneOf("type", in.Type.V, SourceURL, SourceSitemap, SourceText); err != nil {
+		return err
+	}
+	if !in.Politeness.Set {
+		in.Politeness.V = SourcePolite
+	} else if err := oneOf("politeness", in.Politeness.V, SourcePolite, SourceOwn); err != nil {
 		return err
 	}
 	if !in.Name.has() {
@@ -188,8 +198,8 @@ func (s *Service) CreateKnowledgeSource(ctx context.Context, mode support.Mode, 
 		now := s.stamp()
 		k := &support.KnowledgeSource{ID: NewID(PrefixSource), Type: in.Type.V,
 			Name: in.Name.V, URL: in.URL.ptr(), Status: SourcePending, CreatedAt: now, Mode: mode,
-			SiteID: in.SiteID.ptr(), Content: in.Content.ptr(), Language: in.Lang.ptr(), SyncRequestedAt: &now,
-			LastSyncRequestAt: now}
+			SiteID: in.SiteID.ptr(), Content: in.Content.ptr(), Language: in.Lang.ptr(), Politeness: in.Politeness.V,
+			SyncRequestedAt: &now, LastSyncRequestAt: now}
 		if err := q.InsertKnowledgeSource(ctx, k); err != nil {
 			return nil, err
 		}

@@ -157,7 +157,7 @@ func (s *Service) readSource(ctx context.Context, k *support.KnowledgeSource) (c
 		}
 		return chunks, 1, "", nil
 	}
-	res, err := crawler.Crawl(ctx, s.knowledge.Crawler, k.Type, deref(k.URL))
+	res, err := crawler.Crawl(ctx, s.crawlOptions(k), k.Type, deref(k.URL))
 	var f *crawler.Failure
 	switch {
 	case errors.As(err, &f):
@@ -180,6 +180,15 @@ func (s *Service) readSource(ctx context.Context, k *support.KnowledgeSource) (c
 		chunks = append(chunks, page...)
 	}
 	return chunks, len(res.Pages), "", nil
+}
+
+// crawlOptions are the crawler's settings for k: the configured ones, or
+// those for the team's own site.
+func (s *Service) crawlOptions(k *support.KnowledgeSource) crawler.Options {
+	if k.Politeness == SourceOwn {
+		return s.knowledge.Crawler.ForOwnSite()
+	}
+	return s.knowledge.Crawler
 }
 
 // setLang gives one page's chunks its language: the one the team or the

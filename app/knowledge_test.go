@@ -457,3 +457,40 @@ func TestTextSourceDoesNotWaitForACrawl(t *testing.T) {
 		t.Fatalf("the crawled source is %s, want still indexing", k.Status)
 	}
 }
+
+func TestOwnSiteIsSyncedWithoutThePause(t *testing.T) {
+	in := newInstall(t)
+	// A pause of an hour after each request: a polite crawl of this site
+	// would not end while the test runs.
+	in.svc = app.New(in.db, app.Options{Now: in.clock.Now, Knowledge: &app.Knowledge{Index: in.idx, NightlyAt: "03:00",
+		Crawler: crawler.Options{MaxPages: 20, MaxDepth: 2, Parallelism: 1, Delay: time.Hour, Timeout: 5 * time.Second,
+			MaxPageBytes: 1 << 20, AllowPrivate: true, RespectRobots: true}}})
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<html><head><title>%s</title></head><body><main><p>The page %s says returns take thirty days.</p>
+			<a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/private">private</a></main></body></html>`, r.URL.Path, r.URL.Path)
+	}))
+	defer site.Close()
+	k, err := in.svc.CreateKnowledgeSource(context.Background(), support.Test, app.SourceCreate{Type: app.Value(app.SourceURL),
+		Name: app.Value("help"), URL: app.Value(site.URL + "/"), Politeness: app.Value(app.SourceOwn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Politeness != app.SourceOwn {
+		t.Fatalf("politeness %q, want own", k.Politeness)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); in.work() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the sync of the team's own site waited for the pause")
+	}
+	if got := in.source(k.ID); got.Status != app.SourceReady || got.PageCount != 4 {
+		t.Fatalf("status %s with %d pages, want ready with 4 (robots.txt keeps /private out)", got.Status, got.PageCount)
+	}
+}

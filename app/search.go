@@ -75,14 +75,30 @@ func (s *Service) Search(ctx context.Context, mode support.Mode, in SearchQuery)
 	if pg.After != nil {
 		offset = int(pg.After.Key)
 	}
+	key := searchKey{mode: mode, match: match, typ: in.Type, offset: offset, limit: pg.Limit}
+	if l, ok := s.searches.get(key, s.db.Generation()); ok {
+		return l, nil
+	}
+	release, err := s.searchSlots.acquire(ctx)
+	if err != nil {
+		return List[*support.SearchResult]{}, err
+	}
+	defer release()
+	// Read before the search: a write committed during it makes the answer stale.
+	gen := s.db.Generation()
+	if l, ok := s.searches.get(key, gen); ok { // found by a search this one waited behind
+		return l, nil
+	}
 	rows, err := s.db.Read().Search(ctx, mode, match, in.Type, offset, pg.Limit)
 	if err != nil {
 		return List[*support.SearchResult]{}, err
 	}
 	// Ranks are not a stable key, so the cursor holds the position reached.
-	return makeList(rows, pg, func(r *support.SearchResult) support.Cursor {
+	l := makeList(rows, pg, func(r *support.SearchResult) support.Cursor {
 		return support.Cursor{Key: int64(offset + pg.Limit - 1), ID: r.ID}
-	}), nil
+	})
+	s.searches.put(key, gen, l)
+	return l, nil
 }
 
 // searchMatch turns what a person typed into an FTS5 query: its words, each

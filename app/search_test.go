@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -208,4 +209,81 @@ func TestSearchRetentionAndQueue(t *testing.T) {
 	indexAll(t, svc)
 	expectFound(t, svc, "winnipeg")
 	expectFound(t, svc, "customs")
+}
+
+// A search's answer is given again without searching until the next write,
+// whatever that write is; one read before a write is never kept for after.
+func TestSearchAnswersAreKeptUntilTheNextWrite(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newTestService(t)
+	if _, _, err := svc.UpsertContact(ctx, support.Test, ContactInput{Email: Value("zelda@example.com"), Name: Value("Zelda Fitzgerald")}); err != nil {
+		t.Fatal(err)
+	}
+	indexAll(t, svc)
+	search := func() List[*support.SearchResult] {
+		t.Helper()
+		l, err := svc.Search(ctx, support.Test, SearchQuery{Q: "zelda"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Data) != 1 {
+			t.Fatalf("%d results, want 1", len(l.Data))
+		}
+		return l
+	}
+	first := search()
+	if again := search(); again.Data[0] != first.Data[0] {
+		t.Fatal("the same search with no write between was run again")
+	}
+	if _, err := svc.CreateSite(ctx, "Another site", ""); err != nil { // nothing to do with the search
+		t.Fatal(err)
+	}
+	if after := search(); after.Data[0] == first.Data[0] {
+		t.Fatal("an answer read before a write was given after it")
+	}
+
+	// An answer read at a generation a write has passed is not kept.
+	key := searchKey{mode: support.Test, match: `"stale"`}
+	gen := svc.db.Generation()
+	if _, err := svc.CreateSite(ctx, "A third site", ""); err != nil {
+		t.Fatal(err)
+	}
+	svc.searches.put(key, gen, List[*support.SearchResult]{Object: "list"})
+	if _, ok := svc.searches.get(key, svc.db.Generation()); ok {
+		t.Fatal("an answer read before a write was kept for after it")
+	}
+}
+
+// Searches beyond one per core wait for a free one, and are refused as
+// rate_limited when none frees in time; kept answers need no slot.
+func TestSearchesBeyondTheCoresWait(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newTestService(t)
+	searchHits(t, svc, "kept")
+	var releases []func()
+	for range cap(svc.searchSlots.c) {
+		release, err := svc.searchSlots.acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		releases = append(releases, release)
+	}
+	svc.searchSlots.wait = time.Millisecond
+	_, err := svc.Search(ctx, support.Test, SearchQuery{Q: "fresh"})
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Code != CodeRateLimited || ae.RetryAfter <= 0 {
+		t.Fatalf("a search with every slot taken: %v, want %s with a retry delay", err, CodeRateLimited)
+	}
+	searchHits(t, svc, "kept") // answered from what was kept
+
+	svc.searchSlots.wait = time.Minute
+	done := make(chan error, 1)
+	go func() {
+		_, err := svc.Search(ctx, support.Test, SearchQuery{Q: "fresh"})
+		done <- err
+	}()
+	releases[0]()
+	if err := <-done; err != nil {
+		t.Fatalf("a search once a slot was free: %v", err)
+	}
 }

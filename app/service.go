@@ -37,7 +37,10 @@ type Service struct {
 	keys      keyCache // API keys already checked (keycache.go)
 	authors   sync.Map // member id -> support.Author, for agent messages
 
-	passwordChecks passwordChecks // bounds concurrent sign-in checks (password_checks.go)
+	passwordChecks slots // bounds concurrent sign-in checks (password_checks.go)
+	searchSlots    slots // bounds concurrent desk searches (search.go)
+	searches       searchCache
+	hooksIdle      webhooksIdle // no webhook endpoint enabled, as last seen (webhook_idle.go)
 
 	knowledge  *knowledge   // crawling and indexing; nil without Options.Knowledge
 	synonyms   synonymCache // the team's synonyms, for the assistant (synonyms.go)
@@ -92,7 +95,7 @@ func New(db *storage.DB, o Options) *Service {
 	}
 	return &Service{db: db, now: o.Now, att: attachments{store: o.Files, publicURL: o.PublicURL},
 		assistant: newAssistantQueue(o.Assistant, o.ReplyWait), visitors: newVisitorLimits(),
-		hooks: o.Webhooks.withDefaults(), notify: o.Notify.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), knowledge: newKnowledge(o.Knowledge),
+		hooks: o.Webhooks.withDefaults(), notify: o.Notify.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), searchSlots: newSearchSlots(), knowledge: newKnowledge(o.Knowledge),
 		perSender: cmp.Or(o.InboundPerSender, DefaultInboundPerSender), ownAddress: bareAddress(o.MailFrom),
 		minFree: cmp.Or(o.MinFreeBytes, DefaultMinFreeBytes)}
 }

@@ -178,10 +178,12 @@ func (s *Service) openTicket(ctx context.Context, q *storage.Q, mode support.Mod
 	return t, confirm(ctx, q, contact, t, now)
 }
 
-// ticketContact resolves the contact of a new ticket.
+// ticketContact resolves the contact of a new ticket. A contact named by
+// id is read with its id, e-mail and name only, all a ticket and its
+// confirmation use.
 func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode support.Mode, in TicketCreate, now support.Timestamp) (*support.Contact, error) {
 	if in.ContactID.has() {
-		c, err := q.Contact(ctx, mode, in.ContactID.V)
+		c, err := q.ContactAddressee(ctx, mode, in.ContactID.V)
 		return c, found(err, noSuchRef("contact_id", "contact", in.ContactID.V))
 	}
 	email, norm, err := normalizeEmail("contact.email", in.Contact.V.Email.V)

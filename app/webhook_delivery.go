@@ -21,8 +21,15 @@ const fanoutKey = "webhooks.fanout_seq"
 // or "*" (changes to endpoints fan out what came before them first, so this
 // is the subscription at the event's time). The queue rows and the new position are written in one
 // transaction, so a crash repeats or loses nothing. more reports that
-// events remain; queued counts the deliveries added.
+// events remain; queued counts the deliveries added. While no endpoint is
+// enabled it does not touch the database, for a second at a time or until
+// an endpoint is written (webhooksIdle).
 func (s *Service) FanOutWebhooks(ctx context.Context, limit int) (more bool, queued int, err error) {
+	now := s.now()
+	if s.hooksIdle.skip(now) {
+		return false, 0, nil // no endpoint enabled, a moment ago
+	}
+	writes := s.hooksIdle.seen()
 	// The worker runs after every commit: most times there is nothing new,
 	// and finding that out on a reader keeps the writer free.
 	if after, err := fanoutPosition(ctx, s.db.Read()); err != nil {
@@ -30,46 +37,59 @@ func (s *Service) FanOutWebhooks(ctx context.Context, limit int) (more bool, que
 	} else if last, err := s.db.Read().LastEventSeq(ctx); err != nil || last <= after {
 		return false, 0, err
 	}
-	type fanned struct {
-		more   bool
-		queued int
+	w, err := storage.Write(ctx, s.db, func(q *storage.Q) (fanned, error) { return s.fanOut(ctx, q, limit) })
+	if err == nil && w.Result.none {
+		s.hooksIdle.none(writes, now)
 	}
-	w, err := storage.Write(ctx, s.db, func(q *storage.Q) (fanned, error) {
-		more, queued, err := s.fanOut(ctx, q, limit)
-		return fanned{more, queued}, err
-	})
 	return w.Result.more, w.Result.queued, err
+}
+
+// fanned is what one fan-out step did.
+type fanned struct {
+	more   bool // events remain
+	none   bool // no endpoint is enabled
+	queued int  // deliveries queued
 }
 
 // fanOut queues deliveries for up to limit events after the fan-out
 // position, in the caller's write transaction, and moves the position.
-func (s *Service) fanOut(ctx context.Context, q *storage.Q, limit int) (more bool, queued int, err error) {
+// With no endpoint enabled, every event so far goes to no one: the
+// position moves to the last event at once, whatever their number.
+func (s *Service) fanOut(ctx context.Context, q *storage.Q, limit int) (fanned, error) {
+	endpoints, err := q.EnabledWebhookEndpoints(ctx)
+	if err != nil {
+		return fanned{}, err
+	}
+	if len(endpoints) == 0 {
+		last, err := q.LastEventSeq(ctx)
+		if err != nil {
+			return fanned{}, err
+		}
+		return fanned{none: true}, q.SetSetting(ctx, fanoutKey, strconv.FormatInt(last, 10))
+	}
 	after, err := fanoutPosition(ctx, q)
 	if err != nil {
-		return false, 0, err
+		return fanned{}, err
 	}
 	events, err := q.EventsAfter(ctx, after, limit)
 	if err != nil || len(events) == 0 {
-		return false, 0, err
-	}
-	endpoints, err := q.EnabledWebhookEndpoints(ctx)
-	if err != nil {
-		return false, 0, err
+		return fanned{}, err
 	}
 	now := s.stamp()
+	queued := 0
 	for _, ev := range events {
 		for _, e := range endpoints {
 			if e.Mode != ev.Mode || ev.Seq <= e.AfterSeq || !subscribed(e, ev.Type) {
 				continue
 			}
 			if err := q.QueueWebhook(ctx, ev.Mode, e.ID, ev, now); err != nil {
-				return false, 0, err
+				return fanned{}, err
 			}
 			queued++
 		}
 	}
 	err = q.SetSetting(ctx, fanoutKey, strconv.FormatInt(events[len(events)-1].Seq, 10))
-	return len(events) == limit, queued, err
+	return fanned{more: len(events) == limit, queued: queued}, err
 }
 
 // fanOutAll fans out every event written so far, in the caller's write
@@ -77,13 +97,12 @@ func (s *Service) fanOut(ctx context.Context, q *storage.Q, limit int) (more boo
 // each event goes where the subscriptions pointed when it was written, even
 // when the fan-out worker lags.
 func (s *Service) fanOutAll(ctx context.Context, q *storage.Q) error {
-	for more := true; more; {
-		var err error
-		if more, _, err = s.fanOut(ctx, q, 1000); err != nil {
+	for {
+		f, err := s.fanOut(ctx, q, 1000)
+		if err != nil || !f.more {
 			return err
 		}
 	}
-	return nil
 }
 
 // fanoutPosition is the seq of the last event fanned out (0: none yet).

@@ -164,6 +164,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode support.Mode, 
 	if in.Enabled.Set {
 		return nil, Unknown("enabled") // endpoints start enabled; only PATCH sets it
 	}
+	defer s.hooksIdle.written() // the fan-out looks for endpoints again
 	return writeResult(ctx, s, func(q *storage.Q) (*CreatedWebhookEndpoint, error) {
 		var out *CreatedWebhookEndpoint
 		now := s.stamp()
@@ -228,6 +229,7 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode support.Mode, 
 	if err := checkLen("description", in.Description.V, MaxWebhookDescription, false); err != nil {
 		return nil, err
 	}
+	defer s.hooksIdle.written() // the fan-out looks for endpoints again
 	return writeResult(ctx, s, func(q *storage.Q) (*support.WebhookEndpoint, error) {
 		e, err := q.WebhookEndpoint(ctx, mode, id)
 		if err != nil {

@@ -3,14 +3,13 @@ package bench
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"chatsvc/assistant"
+	"chatsvc/bench/helpsite"
 	"chatsvc/crawler"
 	"chatsvc/search"
 	"chatsvc/support"
@@ -39,34 +38,7 @@ func BenchmarkKnowledge(b *testing.B) {
 // crawls it.
 func crawlSite(b *testing.B) (int, float64) {
 	const sections = 40
-	para := strings.Repeat("Orders placed before noon ship the same day from our warehouse. ", 6)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var links strings.Builder
-		sec, page, isPage := strings.Cut(strings.TrimPrefix(r.URL.Path, "/s"), "/p")
-		s, serr := strconv.Atoi(sec)
-		_, perr := strconv.Atoi(page)
-		switch {
-		case r.URL.Path == "/robots.txt":
-			w.Write([]byte("User-agent: *\nDisallow: /admin\n"))
-			return
-		case r.URL.Path == "/":
-			for i := 0; i < sections; i++ {
-				fmt.Fprintf(&links, `<li><a href="/s%d">Section %d</a></li>`, i, i)
-			}
-		case serr == nil && isPage && perr == nil:
-		case serr == nil && !isPage:
-			for i := 0; i < sitePages/sections; i++ {
-				fmt.Fprintf(&links, `<li><a href="/s%d/p%d">Page %d</a></li>`, s, i, i)
-			}
-		default:
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<!doctype html><html><head><title>%s</title></head><body><nav><a href="/">Home</a></nav>
-<main><h1>%s</h1><h2>Delivery</h2><p>%s %s</p><p>%s</p><h2>Returns</h2><p>%s</p><ul>%s</ul></main>
-<footer>Footer</footer></body></html>`, r.URL.Path, r.URL.Path, r.URL.Path, para, para, para, links.String())
-	}))
+	srv := httptest.NewServer(helpsite.Handler(sections, sitePages))
 	defer srv.Close()
 	o := crawler.Options{MaxPages: sitePages + sections + 1, MaxDepth: 3, RespectRobots: true, Parallelism: 8,
 		Timeout: 10 * time.Second, MaxPageBytes: 2 << 20, AllowPrivate: true}

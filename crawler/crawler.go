@@ -91,6 +91,7 @@ func Crawl(ctx context.Context, o Options, kind, rawURL string) (*Result, error)
 	}
 	cr := newCrawl(ctx, o, start)
 	defer cr.client.CloseIdleConnections() // each crawl has its own client: leave nothing open
+	cr.pages.Limit(limitRule(o, cr.crawlDelay(ctx, start)))
 	switch kind {
 	case KindURL:
 		cr.follow = true
@@ -149,10 +150,9 @@ func newCrawl(ctx context.Context, o Options, start *url.URL) *crawl {
 	// The project's guarded client does every fetch, robots.txt included.
 	cr.client = outbound.New(outbound.Options{AllowPrivate: o.AllowPrivate, Timeout: o.Timeout,
 		MaxRedirects: 10, UserAgent: o.UserAgent, Exempt: o.Exempt})
-	cr.client.Transport = boundedBodies{next: cr.client.Transport, pageLimit: o.MaxPageBytes}
+	cr.client.Transport = &robotsMemo{next: boundedBodies{next: cr.client.Transport, pageLimit: o.MaxPageBytes}}
 	c.SetClient(cr.client)
 	c.SetRedirectHandler(cr.checkRedirect)
-	c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: max(1, o.Parallelism), Delay: o.Delay})
 	c.OnRequest(cr.onRequest)
 	c.OnResponseHeaders(cr.onHeaders)
 	c.OnResponse(cr.onPage)
@@ -255,13 +255,13 @@ func (cr *crawl) onPage(r *colly.Response) {
 		return
 	}
 	base := r.Request.URL
-	if href, ok := doc.Find("base[href]").First().Attr("href"); ok {
+	if href, ok := doc.FindMatcher(selBase).First().Attr("href"); ok {
 		if b, err := base.Parse(href); err == nil {
 			base = b
 		}
 	}
 	var links []string
-	doc.Find("a[href]").Each(func(_ int, a *goquery.Selection) {
+	doc.FindMatcher(selLinks).Each(func(_ int, a *goquery.Selection) {
 		if strings.Contains(strings.ToLower(a.AttrOr("rel", "")), "nofollow") {
 			return
 		}
@@ -270,7 +270,7 @@ func (cr *crawl) onPage(r *colly.Response) {
 		}
 	})
 	canonical := u
-	if href, ok := doc.Find(`link[rel="canonical" i][href]`).First().Attr("href"); ok {
+	if href, ok := doc.FindMatcher(selCanonical).First().Attr("href"); ok {
 		if c, err := base.Parse(href); err == nil && cr.onSite(c) {
 			canonical = normalize(c)
 		}
@@ -301,7 +301,7 @@ func (cr *crawl) onPage(r *colly.Response) {
 // pageLang is the language a page says it is in: its <html lang>, else the
 // first of the response's Content-Language.
 func pageLang(doc *goquery.Document, header string) string {
-	if l := strings.TrimSpace(doc.Find("html").First().AttrOr("lang", "")); l != "" {
+	if l := strings.TrimSpace(doc.FindMatcher(selHTML).First().AttrOr("lang", "")); l != "" {
 		return l
 	}
 	first, _, _ := strings.Cut(header, ",")

@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -419,5 +421,98 @@ func TestCanceledCrawlReportsTheContext(t *testing.T) {
 	_, err := crawler.Crawl(ctx, options(), crawler.KindURL, s.URL+"/")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
+	}
+}
+
+// pacedSite serves a home page linking to n pages and notes when each
+// page request arrives and how many were in flight at once.
+func pacedSite(t *testing.T, robots string, n int) (*site, func() ([]time.Time, int32)) {
+	t.Helper()
+	var mu sync.Mutex
+	var arrivals []time.Time
+	var inFlight, most atomic.Int32
+	routes := map[string]http.HandlerFunc{"/robots.txt": serve("text/plain", []byte(robots))}
+	var links []string
+	for i := 0; i < n; i++ {
+		links = append(links, fmt.Sprintf("/p%d", i))
+	}
+	routes["/"] = page("Home", "Home.", links...)
+	for i, l := range append([]string{"/"}, links...) {
+		h := routes[l]
+		if h == nil {
+			h = page("P", fmt.Sprint("Page ", i))
+		}
+		routes[l] = func(w http.ResponseWriter, r *http.Request) {
+			n := inFlight.Add(1)
+			defer inFlight.Add(-1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			mu.Lock()
+			arrivals = append(arrivals, time.Now())
+			mu.Unlock()
+			time.Sleep(2 * time.Millisecond) // keep the request open so overlaps show
+			h(w, r)
+		}
+	}
+	return newSite(t, routes), func() ([]time.Time, int32) {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(arrivals), most.Load()
+	}
+}
+
+func TestOwnSiteIsCrawledWithoutPause(t *testing.T) {
+	s, seen := pacedSite(t, "User-agent: *\nDisallow: /p3\n", 6)
+	o := options()
+	o.Delay, o.Parallelism = time.Hour, 1 // polite, this crawl would not end
+	own := o.ForOwnSite()
+	if own.Delay != 0 || own.Parallelism != runtime.NumCPU() {
+		t.Fatalf("own site: delay %v, parallelism %d; want 0 and %d", own.Delay, own.Parallelism, runtime.NumCPU())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := crawler.Crawl(ctx, own, crawler.KindURL, s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) != 6 {
+		t.Fatalf("%d pages, want 6 (robots.txt still keeps /p3 out)", len(res.Pages))
+	}
+	if s.hit("/p3") != 0 || s.hit("/robots.txt") == 0 {
+		t.Fatalf("robots.txt read %d times, /p3 requested %d times", s.hit("/robots.txt"), s.hit("/p3"))
+	}
+	if _, most := seen(); runtime.NumCPU() > 1 && most < 2 {
+		t.Errorf("at most %d request in flight, want up to %d", most, runtime.NumCPU())
+	}
+}
+
+func TestRobotsCrawlDelayIsHonoured(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		o    func(crawler.Options) crawler.Options
+	}{
+		{"polite", func(o crawler.Options) crawler.Options { return o }},
+		{"own site", crawler.Options.ForOwnSite},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, seen := pacedSite(t, "User-agent: *\nCrawl-delay: 0.2\n", 3)
+			o := options() // no delay of its own, 4 requests in flight
+			res, err := crawler.Crawl(context.Background(), c.o(o), crawler.KindURL, s.URL+"/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Pages) != 4 {
+				t.Fatalf("%d pages, want 4", len(res.Pages))
+			}
+			arrivals, most := seen()
+			if most != 1 {
+				t.Errorf("%d requests in flight at once, want 1 under a Crawl-delay", most)
+			}
+			for i := 1; i < len(arrivals); i++ {
+				if gap := arrivals[i].Sub(arrivals[i-1]); gap < 200*time.Millisecond {
+					t.Errorf("request %d came %v after the one before, want at least the Crawl-delay of 200ms", i, gap)
+				}
+			}
+		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
 )
 
 // boilerplate matches the elements that frame a page rather than say
@@ -22,6 +24,31 @@ var boilerplateName = regexp.MustCompile(`(?i)(^|[\s_-])(nav|navbar|navigation|m
 // blocks are the elements whose text forms paragraphs; headings start sections.
 const blocks = `h1, h2, h3, h4, h5, h6, p, li, pre, blockquote, dt, dd, td, th, figcaption, div, section`
 
+// The selectors a page is read with, compiled once: goquery's Find
+// compiles its selector again at every call, once per page and, for the
+// blocks, once per block.
+var (
+	selBase        = cascadia.MustCompile("base[href]")
+	selLinks       = cascadia.MustCompile("a[href]")
+	selCanonical   = cascadia.MustCompile(`link[rel="canonical" i][href]`)
+	selHTML        = cascadia.MustCompile("html")
+	selRobots      = cascadia.MustCompile(`meta[name="robots" i]`)
+	selTitle       = cascadia.MustCompile("head title")
+	selH1          = cascadia.MustCompile("h1")
+	selBody        = cascadia.MustCompile("body")
+	selBoilerplate = cascadia.MustCompile(boilerplate)
+	selNamed       = cascadia.MustCompile("[class], [id]")
+	selBlocks      = cascadia.MustCompile(blocks)
+	selRow         = cascadia.MustCompile("tr")
+	selCell        = cascadia.MustCompile("td, th")
+	// selBlocksAndRows: a table row is read whole, as one paragraph (row).
+	selBlocksAndRows = cascadia.MustCompile(blocks + ", tr")
+	// selMain are the elements that hold a page's main text, the first
+	// found first.
+	selMain = []goquery.Matcher{cascadia.MustCompile("main"), cascadia.MustCompile("article"),
+		cascadia.MustCompile("[role=main]")}
+)
+
 // extracted is what a page says, stripped of its frame.
 type extracted struct {
 	title    string
@@ -34,7 +61,7 @@ type extracted struct {
 // (what the row is about) before a colon, the others apart by semicolons.
 func row(tr *goquery.Selection) string {
 	var cells []string
-	tr.ChildrenFiltered("td, th").Each(func(_ int, td *goquery.Selection) {
+	tr.ChildrenMatcher(selCell).Each(func(_ int, td *goquery.Selection) {
 		if t := collapse(td.Text()); t != "" {
 			cells = append(cells, t)
 		}
@@ -51,38 +78,38 @@ func row(tr *goquery.Selection) string {
 // paragraphs, grouped into chunks under their nearest heading.
 func extract(doc *goquery.Document) extracted {
 	var x extracted
-	robots := strings.ToLower(doc.Find(`meta[name="robots" i]`).AttrOr("content", ""))
+	robots := strings.ToLower(doc.FindMatcher(selRobots).AttrOr("content", ""))
 	x.noindex = strings.Contains(robots, "noindex") || strings.Contains(robots, "none")
 	x.nofollow = strings.Contains(robots, "nofollow") || strings.Contains(robots, "none")
-	x.title = collapse(doc.Find("head title").First().Text())
+	x.title = collapse(doc.FindMatcher(selTitle).First().Text())
 	if x.title == "" {
-		x.title = collapse(doc.Find("h1").First().Text())
+		x.title = collapse(doc.FindMatcher(selH1).First().Text())
 	}
 
-	body := doc.Find("body")
-	body.Find(boilerplate).Remove()
-	body.Find("[class], [id]").FilterFunction(func(_ int, s *goquery.Selection) bool {
+	body := doc.FindMatcher(selBody)
+	body.FindMatcher(selBoilerplate).Remove()
+	body.FindMatcher(selNamed).FilterFunction(func(_ int, s *goquery.Selection) bool {
 		return boilerplateName.MatchString(s.AttrOr("class", "")) || boilerplateName.MatchString(s.AttrOr("id", ""))
 	}).Remove()
 	root := body
-	for _, sel := range []string{"main", "article", "[role=main]"} {
-		if m := body.Find(sel).First(); m.Length() > 0 {
+	for _, sel := range selMain {
+		if m := body.FindMatcher(sel).First(); m.Length() > 0 {
 			root = m
 			break
 		}
 	}
 
 	var c chunker
-	root.Find(blocks + ", tr").Each(func(_ int, s *goquery.Selection) {
+	root.FindMatcher(selBlocksAndRows).Each(func(_ int, s *goquery.Selection) {
 		tag := goquery.NodeName(s)
 		switch {
 		case len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6':
 			c.head(collapse(s.Text()))
 		case tag == "tr":
 			c.para(row(s))
-		case s.ParentsFiltered("tr").Length() > 0:
+		case s.ParentsMatcher(selRow).Length() > 0:
 			// read with its row: "Standard Delivery: £4.95" says what a lone "£4.95" does not
-		case s.Find(blocks).Length() > 0:
+		case hasDescendant(s.Get(0), selBlocks):
 			// not innermost: its inner blocks speak for it
 		default:
 			c.para(collapse(s.Text()))
@@ -93,4 +120,15 @@ func extract(doc *goquery.Document) extracted {
 		x.chunks = TextChunks(root.Text())
 	}
 	return x
+}
+
+// hasDescendant reports whether an element below n matches m, stopping at
+// the first.
+func hasDescendant(n *html.Node, m cascadia.Matcher) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (m.Match(c) || hasDescendant(c, m)) {
+			return true
+		}
+	}
+	return false
 }

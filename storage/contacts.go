@@ -45,6 +45,19 @@ func (q *Q) Contact(ctx context.Context, mode support.Mode, id string) (*support
 	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE id = ? AND mode = ?`, id, mode))
 }
 
+// ContactAddressee returns the contact with id in mode with only its id,
+// mode, e-mail and name set (attributes empty), or ErrNotFound: what a new
+// ticket needs of an existing contact, without decoding the rest of the row.
+func (q *Q) ContactAddressee(ctx context.Context, mode support.Mode, id string) (*support.Contact, error) {
+	c := &support.Contact{Attributes: map[string]json.RawMessage{}}
+	err := q.row(ctx, `SELECT id, mode, email, name FROM contacts WHERE id = ? AND mode = ?`, id, mode).
+		Scan(&c.ID, &c.Mode, &c.Email, &c.Name)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return c, nil
+}
+
 // ContactByEmail finds a contact by normalised e-mail, or ErrNotFound.
 func (q *Q) ContactByEmail(ctx context.Context, mode support.Mode, emailNorm string) (*support.Contact, error) {
 	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE mode = ? AND email_norm = ?`, mode, emailNorm))

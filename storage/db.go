@@ -31,7 +31,8 @@ type DB struct {
 	done      chan struct{}
 	ckpt      chan struct{} // wakes the checkpointer
 	ckptDone  chan struct{}
-	commits   int // batches the writer has run
+	commits   int           // batches the writer has run
+	written   atomic.Uint64 // batches run, counted before their writes return (Generation)
 	replayAll atomic.Bool
 	path      string
 }

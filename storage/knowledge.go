@@ -7,12 +7,12 @@ import (
 )
 
 const sourceCols = `id, type, name, url, status, page_count, last_synced_at, created_at, mode, site_id, content,
-	failure_reason, sync_requested_at, last_sync_request_at, language`
+	failure_reason, sync_requested_at, last_sync_request_at, language, politeness`
 
 func scanSource(s interface{ Scan(...any) error }) (*support.KnowledgeSource, error) {
 	k := &support.KnowledgeSource{}
 	err := s.Scan(&k.ID, &k.Type, &k.Name, &k.URL, &k.Status, &k.PageCount, &k.LastSyncedAt, &k.CreatedAt, &k.Mode,
-		&k.SiteID, &k.Content, &k.FailureReason, &k.SyncRequestedAt, &k.LastSyncRequestAt, &k.Language)
+		&k.SiteID, &k.Content, &k.FailureReason, &k.SyncRequestedAt, &k.LastSyncRequestAt, &k.Language, &k.Politeness)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -22,9 +22,9 @@ func scanSource(s interface{ Scan(...any) error }) (*support.KnowledgeSource, er
 // InsertKnowledgeSource stores a new source.
 func (q *Q) InsertKnowledgeSource(ctx context.Context, k *support.KnowledgeSource) error {
 	q.queued(QueueKnowledge)
-	_, err := q.exec(ctx, `INSERT INTO knowledge_sources (`+sourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err := q.exec(ctx, `INSERT INTO knowledge_sources (`+sourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		k.ID, k.Type, k.Name, k.URL, k.Status, k.PageCount, k.LastSyncedAt, k.CreatedAt, k.Mode, k.SiteID, k.Content,
-		k.FailureReason, k.SyncRequestedAt, k.LastSyncRequestAt, k.Language)
+		k.FailureReason, k.SyncRequestedAt, k.LastSyncRequestAt, k.Language, k.Politeness)
 	return err
 }
 

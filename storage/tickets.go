@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 
 	"chatsvc/support"
 )
@@ -28,8 +30,15 @@ func scanTicket(s interface{ Scan(...any) error }) (*support.Ticket, error) {
 
 // NextTicketNumber reserves the next ticket number of mode (1, 2, …).
 func (q *Q) NextTicketNumber(ctx context.Context, mode support.Mode) (int64, error) {
+	// The counter exists after a mode's first ticket: a plain UPDATE is
+	// then one b-tree seek, where the upsert tried an insert first.
 	var n int64
-	err := q.row(ctx, `INSERT INTO counters (mode, name, value) VALUES (?, 'ticket_number', 1)
+	err := q.row(ctx, `UPDATE counters SET value = value + 1 WHERE mode = ? AND name = 'ticket_number'
+		RETURNING value`, mode).Scan(&n)
+	if !errors.Is(err, sql.ErrNoRows) {
+		return n, err
+	}
+	err = q.row(ctx, `INSERT INTO counters (mode, name, value) VALUES (?, 'ticket_number', 1)
 		ON CONFLICT (mode, name) DO UPDATE SET value = value + 1 RETURNING value`, mode).Scan(&n)
 	return n, err
 }

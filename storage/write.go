@@ -60,6 +60,11 @@ func (db *DB) Write(ctx context.Context, fn func(*Q) error) error {
 	return err
 }
 
+// Generation counts the write batches run so far. It moves on before a
+// write returns, so what was read while it stayed the same is still what
+// the database holds: a cache keyed by it is never stale.
+func (db *DB) Generation() uint64 { return db.written.Load() }
+
 // ReplayEveryBatch makes every batch run twice, the first run rolled back,
 // as when one of its jobs fails. It is for tests: under it, a write that is
 // not safe to run twice gives wrong results at once, not once in a while.
@@ -90,6 +95,7 @@ func (db *DB) writer(conn *sql.Conn) {
 			}
 		}
 		errs := w.run(batch)
+		db.written.Add(1) // before any write returns: a caller then reads past it
 		for i, j := range batch {
 			j.done <- errs[i]
 		}

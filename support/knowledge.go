@@ -8,7 +8,8 @@ type KnowledgeSource struct {
 	Type         string                `json:"type"`
 	Name         string                `json:"name"`
 	URL          *string               `json:"url"`
-	Language     *string               `json:"language"` // a BCP 47 tag; nil: each page's own, detected
+	Language     *string               `json:"language"`   // a BCP 47 tag; nil: each page's own, detected
+	Politeness   string                `json:"politeness"` // polite or own: how the site is crawled
 	Status       string                `json:"status"`
 	PageCount    int                   `json:"page_count"`
 	LastSyncedAt *Timestamp            `json:"last_synced_at"`

@@ -7,18 +7,19 @@ import (
 )
 
 func (h *handlers) createKnowledgeSource(w http.ResponseWriter, r *http.Request) {
-	b, err := decodeBody(w, r, "type", "name", "url", "content", "site_id", "language")
+	b, err := decodeBody(w, r, "type", "name", "url", "content", "site_id", "language", "politeness")
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	in := app.SourceCreate{
-		Type:    b.str("type"),
-		Name:    b.str("name"),
-		URL:     b.strOrNull("url"),
-		Content: b.str("content"),
-		SiteID:  b.strOrNull("site_id"),
-		Lang:    b.strOrNull("language"),
+		Type:       b.str("type"),
+		Name:       b.str("name"),
+		URL:        b.strOrNull("url"),
+		Content:    b.str("content"),
+		SiteID:     b.strOrNull("site_id"),
+		Lang:       b.strOrNull("language"),
+		Politeness: b.str("politeness"),
 	}
 	if b.Err() != nil {
 		writeError(w, r, b.Err())

@@ -117,7 +117,7 @@ func TestKnowledgeSourceObjectAndLifecycle(t *testing.T) {
 		keys = append(keys, key)
 	}
 	slices.Sort(keys)
-	want := []string{"created_at", "failure_reason", "id", "language", "last_synced_at", "name", "object", "page_count", "status", "type", "url"}
+	want := []string{"created_at", "failure_reason", "id", "language", "last_synced_at", "name", "object", "page_count", "politeness", "status", "type", "url"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Fatalf("fields %v, want exactly %v", keys, want)
 	}
@@ -198,6 +198,10 @@ func TestKnowledgeSourceValidation(t *testing.T) {
 		{"language empty", map[string]any{"type": "text", "name": "x", "content": "x", "language": ""}, 400, "parameter_invalid", "language"},
 		{"language too long", map[string]any{"type": "text", "name": "x", "content": "x", "language": "en-" + long(33)}, 400, "parameter_invalid", "language"},
 		{"language a number", map[string]any{"type": "text", "name": "x", "content": "x", "language": 7}, 400, "parameter_invalid", "language"},
+		{"politeness unknown", map[string]any{"type": "url", "name": "x", "url": "https://example.com/", "politeness": "fast"}, 400, "parameter_invalid", "politeness"},
+		{"politeness empty", map[string]any{"type": "url", "name": "x", "url": "https://example.com/", "politeness": ""}, 400, "parameter_invalid", "politeness"},
+		{"politeness null", map[string]any{"type": "url", "name": "x", "url": "https://example.com/", "politeness": nil}, 400, "parameter_invalid", "politeness"},
+		{"politeness in capitals", map[string]any{"type": "url", "name": "x", "url": "https://example.com/", "politeness": "OWN"}, 400, "parameter_invalid", "politeness"},
 		{"not an object", "[1]", 400, "body_invalid", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -216,6 +220,20 @@ func TestKnowledgeSourceValidation(t *testing.T) {
 	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "x", "content": "x", "language": "fr_ca"}).ok(t, 201)
 	if src["language"] != "fr-CA" {
 		t.Fatalf("language %v, want fr-CA", src["language"])
+	}
+	// politeness is polite unless the team says the site is its own.
+	for body, want := range map[string]string{
+		`{"type":"url","name":"x","url":"https://example.com/"}`:                             "polite",
+		`{"type":"url","name":"x","url":"https://example.com/","politeness":"polite"}`:       "polite",
+		`{"type":"sitemap","name":"x","url":"https://example.com/s.xml","politeness":"own"}`: "own",
+	} {
+		src := k.test("POST", "/v1/knowledge-sources", body).ok(t, 201)
+		if src["politeness"] != want {
+			t.Fatalf("%s: politeness %v, want %s", body, src["politeness"], want)
+		}
+		if got := k.test("GET", "/v1/knowledge-sources/"+src["id"].(string), nil).ok(t, 200); got["politeness"] != want {
+			t.Fatalf("%s read back: politeness %v, want %s", body, got["politeness"], want)
+		}
 	}
 	k.test("GET", "/v1/knowledge-sources?page=2", nil).fails(t, 400, "parameter_unknown", "page")
 	k.test("GET", "/v1/knowledge-sources?limit=101", nil).fails(t, 400, "parameter_invalid", "limit")

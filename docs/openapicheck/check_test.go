@@ -25,7 +25,7 @@ const ticket = `{"id":"tkt_1","object":"ticket","number":1,"subject":"Refund","d
 const emptyList = `{"object":"list","data":[],"has_more":false,"next_cursor":null}`
 
 const source = `{"id":"src_1","object":"knowledge_source","type":"text","name":"FAQ","url":null,"status":"pending",
-"page_count":0,"last_synced_at":null,"failure_reason":null,"language":null,"created_at":"2026-10-01T12:00:00.000Z"}`
+"page_count":0,"last_synced_at":null,"failure_reason":null,"language":null,"politeness":"polite","created_at":"2026-10-01T12:00:00.000Z"}`
 
 const contact = `{"id":"ctc_1","object":"contact","email":null,"name":"Ada","phone":null,"external_id":null,
 "attributes":{},"last_seen_at":null,"created_at":"2026-10-01T12:00:00.000Z","updated_at":"2026-10-01T12:00:00.000Z"}`

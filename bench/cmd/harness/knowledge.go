@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
+
+	"chatsvc/bench/helpsite"
 )
 
 // topics are the knowledge the assistant answers from: one text source
@@ -63,4 +66,64 @@ func waitKnowledge(base string, auth map[string]string) error {
 		}
 	}
 	return fmt.Errorf("knowledge source %s not indexed within 30s", src.ID)
+}
+
+// crawlSitePages is the size of the local site the crawl rows read: a home
+// page, 10 section pages and 189 pages, each linked from its section.
+const crawlSitePages = 200
+
+// serveCrawlSite serves that site on a free loopback port.
+func serveCrawlSite() (url string, stop func(), err error) {
+	const sections = 10
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: helpsite.Handler(sections, crawlSitePages-1-sections)}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+}
+
+// crawlRow creates a url source for the site at siteURL with the given
+// politeness and measures pages/s from its creation until it is ready:
+// the crawl and the indexing of its pages, as a team would wait for them.
+func crawlRow(base string, auth map[string]string, siteURL, politeness string) (result, error) {
+	name := fmt.Sprintf("crawl + index, %d-page site, %s", crawlSitePages, politeness)
+	body, _ := json.Marshal(map[string]string{"type": "url", "name": "Site " + politeness, "url": siteURL + "/",
+		"politeness": politeness})
+	c := &http.Client{Timeout: 10 * time.Second}
+	var b []byte
+	began := time.Now()
+	if err := call(c, "POST", base+"/v1/knowledge-sources", auth, string(body), 201, &b); err != nil {
+		return result{}, err
+	}
+	var src struct {
+		ID, Status string
+		PageCount  int `json:"page_count"`
+	}
+	if err := json.Unmarshal(b, &src); err != nil {
+		return result{}, err
+	}
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := began.Add(2 * time.Minute); time.Now().Before(deadline); <-tick.C {
+		if err := call(c, "GET", base+"/v1/knowledge-sources/"+src.ID, auth, "", 200, &b); err != nil {
+			return result{}, err
+		}
+		if err := json.Unmarshal(b, &src); err != nil {
+			return result{}, err
+		}
+		switch src.Status {
+		case "ready":
+			r := result{name: name, n: src.PageCount, elapsed: time.Since(began)}
+			if src.PageCount != crawlSitePages {
+				r.errors = crawlSitePages - src.PageCount
+			}
+			logf("%s: %d pages in %v, %.0f pages/s", name, src.PageCount, r.elapsed.Round(time.Millisecond), r.rate())
+			return r, nil
+		case "failed":
+			return result{}, fmt.Errorf("knowledge source %s failed to index", src.ID)
+		}
+	}
+	return result{}, fmt.Errorf("knowledge source %s not indexed within 2 minutes", src.ID)
 }

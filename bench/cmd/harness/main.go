@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/bench/loadgen"
 	"chatsvc/bench/seed"
 	"chatsvc/storage"
 	"chatsvc/support"
@@ -260,6 +261,11 @@ func seedDir(dataDir string, sc seed.Scale, hookURL string) (*fixture, error) {
 
 // apiLoad runs the API and widget phases against a running server and
 // returns their rows and how many tickets were created (each owes an e-mail).
+// searchQueries are the searches of the search phases: a word in every
+// seeded message, two such words, a rare number, a ticket word, a
+// contact's name.
+var searchQueries = []string{"plan", "team+grows", "conversation+4242", "follow", "visitor+777"}
+
 // pick is one of ids, at random.
 func pick(ids []string) string { return ids[rand.IntN(len(ids))] }
 
@@ -308,6 +314,11 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	rows = append(rows, phase("get conversation", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations), auth, "", 200, nil)
 	}))
+	// A desk reads the same open conversations again and again: 500 of them.
+	desk := fx.Conversations[:min(deskConversations, len(fx.Conversations))]
+	rows = append(rows, phase(fmt.Sprintf("get conversation, %d on the desk", deskConversations), "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/conversations/"+pick(desk), auth, "", 200, nil)
+	}))
 	rows = append(rows, phase("list conversations (limit 20, filters)", "http", func(c *http.Client, _, i int) error {
 		var q string
 		switch i % 3 {
@@ -323,9 +334,13 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	rows = append(rows, phase("list messages (limit 20)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/conversations/"+pick(fx.Conversations)+"/messages?limit=20", auth, "", 200, nil)
 	}))
-	searches := []string{"plan", "team+grows", "conversation+4242", "follow", "visitor+777"}
 	rows = append(rows, phase("search (FTS5)", "http", func(c *http.Client, _, i int) error {
-		return call(c, "GET", base+"/v1/search?limit=20&q="+searches[i%len(searches)], auth, "", 200, nil)
+		return call(c, "GET", base+"/v1/search?limit=20&q="+searchQueries[i%len(searchQueries)], auth, "", 200, nil)
+	}))
+	// The same searches, none asked before (the server keeps answers until
+	// the next write): each is a case variant at random, see RandomCase.
+	rows = append(rows, phase("search (FTS5), every query new", "http", func(c *http.Client, _, i int) error {
+		return call(c, "GET", base+"/v1/search?limit=20&q="+loadgen.RandomCase(searchQueries[i%len(searchQueries)]), auth, "", 200, nil)
 	}))
 	rows = append(rows, phase("reports summary (30 days)", "http", func(c *http.Client, _, i int) error {
 		return call(c, "GET", base+"/v1/reports/summary", auth, "", 200, nil)
@@ -361,8 +376,26 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 		}
 		return nil
 	}))
+	// The team's own site read as fast as the machine allows, and the
+	// same site read politely, as every other site is by default.
+	siteURL, stopSite, err := serveCrawlSite()
+	if err != nil {
+		return nil, 0, err
+	}
+	defer stopSite()
+	for _, politeness := range []string{"own", "polite"} {
+		r, err := crawlRow(base, auth, siteURL, politeness)
+		if err != nil {
+			return nil, 0, err
+		}
+		rows = append(rows, r)
+	}
 	return rows, tickets, nil
 }
+
+// deskConversations is how many conversations the desk's read phase
+// reads, at random: the working set of a team at work.
+const deskConversations = 500
 
 // visitorMessages is how many messages each simulated visitor writes; the
 // session that starts each visitor is part of the first round trip.

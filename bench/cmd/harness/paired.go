@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/bench/loadgen"
 	"chatsvc/storage"
 )
 
@@ -40,7 +41,8 @@ type side struct {
 
 // paired prepares each root's data dir with that root's own harness (its
 // own schema and seed, then its load phases, briefly), starts both
-// servers, and compares agent message and ticket creates.
+// servers, and compares agent message and ticket creates, new searches and
+// reads of a desk's conversations.
 func paired(o options, dir string) error {
 	a, err := prepare(o.against, filepath.Join(dir, "a"), o)
 	if err != nil {
@@ -51,14 +53,16 @@ func paired(o options, dir string) error {
 		return fmt.Errorf("%s: %w", o.root, err)
 	}
 	for _, s := range []*side{a, b} {
-		if s.srv, err = start(s.bin, s.data, settings{}); err != nil {
+		// Webhooks on, with no endpoint enabled (prepare disables the
+		// seeded one): a server as a team that set none up runs it.
+		if s.srv, err = start(s.bin, s.data, settings{webhooks: true}); err != nil {
 			return err
 		}
 		defer s.srv.stop()
 	}
 	time.Sleep(2 * time.Second) // start-up's own work done
 	fmt.Printf("paired: A = %s, B = %s; %d slices of %v each, %d clients\n", o.against, o.root, o.slices, pairedSlice, o.clients)
-	for _, what := range []string{"agent message create", "ticket create"} {
+	for _, what := range []string{"agent message create", "ticket create", "search, every query new", "get conversation, desk"} {
 		if err := alternate(what, a, b, o); err != nil {
 			return err
 		}
@@ -102,6 +106,9 @@ func prepare(root, dir string, o options) (*side, error) {
 	}
 	if len(s.open) == 0 || len(s.contacts) == 0 {
 		return nil, fmt.Errorf("no open conversations or no contacts in %s", s.data)
+	}
+	if _, err := db.Exec(`UPDATE webhook_endpoints SET enabled = 0`); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -151,8 +158,18 @@ func alternate(what string, a, b *side, o options) error {
 // op is the request of what on s, as the harness's load phases send it.
 func (s *side) op(what string) op {
 	auth := map[string]string{"Authorization": "Bearer " + s.key}
-	if what == "ticket create" {
+	switch what {
+	case "ticket create":
 		return ticketCreate(s.srv.url, auth, s.contacts)
+	case "get conversation, desk":
+		desk := s.open[:min(deskConversations, len(s.open))]
+		return func(c *http.Client, _, i int) error {
+			return call(c, "GET", s.srv.url+"/v1/conversations/"+pick(desk), auth, "", 200, nil)
+		}
+	case "search, every query new":
+		return func(c *http.Client, _, i int) error {
+			return call(c, "GET", s.srv.url+"/v1/search?limit=20&q="+loadgen.RandomCase(searchQueries[i%len(searchQueries)]), auth, "", 200, nil)
+		}
 	}
 	return agentMessage(s.srv.url, auth, s.open, s.member)
 }

@@ -1,0 +1,31 @@
+package storage
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"chatsvc/support"
+)
+
+// Ticket numbers count from 1 in each mode: the first of a mode creates its
+// counter, the next ones move it on.
+func TestTicketNumbersCountPerMode(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var got []int64
+	for _, mode := range []support.Mode{support.Test, support.Test, support.Live, support.Test, support.Live} {
+		w, err := Write(ctx, db, func(q *Q) (int64, error) { return q.NextTicketNumber(ctx, mode) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, w.Result)
+	}
+	if want := []int64{1, 2, 1, 3, 2}; !slices.Equal(got, want) {
+		t.Fatalf("numbers %v, want %v", got, want)
+	}
+}
