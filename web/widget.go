@@ -24,8 +24,9 @@ func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api.HandleFunc("OPTIONS /widget/v1/", preflight)
 	api.HandleFunc("/widget/v1/", unknownRoute(api, "/widget/v1/"))
 	mux.Handle("/widget/v1/", withCORS(withRateLimit(h.svc.Now, limit, clientIP, api)))
-	mux.HandleFunc("GET /widget.js", serveWidgetJS)
-	mux.Handle("GET /demo", withSecureHeaders(demoCSP, http.HandlerFunc(serveDemo)))
+	script := newWidgetScript(widgetJS)
+	mux.Handle("GET /widget.js", script)
+	mux.Handle("GET /demo", withSecureHeaders(demoCSP, serveDemo(script)))
 }
 
 // withCORS lets pages of other origins read widget API responses. Which
