@@ -65,3 +65,22 @@ func TestWidgetJSCompressedAndCached(t *testing.T) {
 		t.Errorf("revalidation: %d, %d bytes", again.status, len(again.raw))
 	}
 }
+
+// TestWidgetSiteLook: the look the launcher is painted with needs no
+// visitor token, follows the site's settings and its
+// domains, and may be cached a minute.
+func TestWidgetSiteLook(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{noWorker: true})
+	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"example.com"},
+		"widget": map[string]any{"color": "#FFD600", "position": "left", "locale": "de"}}).ok(t, 200)
+	r := e.wdo("GET", "/widget/v1/sites/"+e.site, "", nil, "Origin", "https://shop.example.com")
+	look := r.ok(t, 200)
+	if look["color"] != "#FFD600" || look["position"] != "left" || look["locale"] != "de" || look["availability"] != "online" {
+		t.Fatalf("look %v", look)
+	}
+	if c := r.header.Get("Cache-Control"); c != "public, max-age=60" {
+		t.Errorf("Cache-Control %q", c)
+	}
+	e.wdo("GET", "/widget/v1/sites/"+e.site, "", nil, "Origin", "https://evil.test").fails(t, 403, "origin_not_allowed", "")
+	e.wdo("GET", "/widget/v1/sites/site_nope", "", nil).fails(t, 404, "resource_missing", "id")
+}

@@ -124,7 +124,8 @@
   }
   function add(parent) { for (var i = 1; i < arguments.length; i++) parent.appendChild(arguments[i]); return parent; }
   var root = el("div", { "class": "csw-root" });
-  var launch = el("button", { "class": "csw-launch", type: "button", "aria-expanded": "false", "aria-controls": "csw-panel" });
+  // The launcher stays hidden until the site's look is known (see paint).
+  var launch = el("button", { "class": "csw-launch", type: "button", "aria-expanded": "false", "aria-controls": "csw-panel", hidden: "" });
   var panel = el("section", { "class": "csw", id: "csw-panel", role: "dialog", hidden: "" });
   var heading = el("h2");
   var close = el("button", { "class": "csw-x", type: "button" }, "\u00d7");
@@ -198,6 +199,18 @@
   }
   root.style.setProperty("--csw-c", conf.color);
   texts();
+  // paint shows the launcher in the site's look, from its first paint: at
+  // once with the look this browser kept from an earlier page, else once the
+  // server sent it (GET /sites/{id} records no visitor). Without either the
+  // launcher shows in the default look rather than not at all.
+  function paint(s) {
+    if (s) { look(s); save(JSON.stringify(s), ":look"); }
+    launch.hidden = false;
+  }
+  try { var kept = JSON.parse(load(":look")); if (kept && kept.color) { look(kept); launch.hidden = false; } } catch (e) {}
+  fetch(base + "/sites/" + encodeURIComponent(site || "-"))
+    .then(function (r) { return r.ok ? r.json() : null; })
+    .then(paint, function () { paint(null); });
 
   // ---- rendering -------------------------------------------------------
   var linkRE = /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g;
@@ -299,7 +312,7 @@
     }).then(function (s) {
       token = s.visitor_token;
       save(token);
-      if (s.site) look(s.site);
+      if (s.site) paint(s.site);
       showConversation(s.conversation);
       if (s.conversation) return call("GET", "/messages").then(function (l) { l.data.forEach(show); });
     }).then(listen).catch(function (e) {
