@@ -26,15 +26,7 @@ func TestBrowserWidget(t *testing.T) {
 	ctx := browserTab(t, 60*time.Second)
 
 	source := chromedp.CSS(`.csw-bot .csw-src a[href="https://example.com/help/refunds"]`)
-	err := chromedp.Do(ctx,
-		chromedp.Navigate(e.srv.URL+"/demo?site="+e.site),
-		chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
-		chromedp.Click(chromedp.CSS(".csw-launch")),
-		chromedp.WaitVisible(chromedp.ID("csw-input")),
-		chromedp.SendKeys(chromedp.ID("csw-input"), "How long does a refund take?"),
-		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
-		chromedp.WaitVisible(source),
-	)
+	err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"), chromedp.WaitVisible(source))...)
 	if err != nil {
 		t.Fatalf("asking a question: %v", err)
 	}
@@ -74,6 +66,19 @@ func TestBrowserWidget(t *testing.T) {
 		t.Fatalf("status line %q (%v)", status, err)
 	}
 	looks(t, ctx, "widget")
+}
+
+// askInDemo opens the demo page of e's site, opens the widget and sends
+// question, as a visitor would.
+func askInDemo(e *env, question string) []chromedp.Action[chromedp.Void] {
+	return []chromedp.Action[chromedp.Void]{
+		chromedp.Navigate(e.srv.URL + "/demo?site=" + e.site),
+		chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
+		chromedp.Click(chromedp.CSS(".csw-launch")),
+		chromedp.WaitVisible(chromedp.ID("csw-input")),
+		chromedp.SendKeys(chromedp.ID("csw-input"), question),
+		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
+	}
 }
 
 // looks saves the page as <name>-<light|dark>-<phone|desktop>.png, the

@@ -81,36 +81,36 @@
   // Colour and spacing tokens match the dashboard's; a dark palette follows
   // the visitor's system. --csw-c, the site's colour, stays in both.
   var css = ".csw-root{--csw-bg:#fff;--csw-fg:#1d2330;--csw-muted:#4a5570;--csw-bubble:#eef1f7;--csw-agent:#e3f4e8;" +
-    "--csw-line:#e1e5ee;--csw-field:#fff;--csw-field-line:#767b86;--csw-away-bg:#fff6e0;--csw-away-fg:#5c4400;--csw-link:var(--csw-c);" +
+    "--csw-line:#e1e5ee;--csw-field:#fff;--csw-field-line:#767b86;--csw-away-bg:#fff6e0;--csw-away-fg:#5c4400;--csw-link:var(--csw-link-l);" +
     "--csw-s1:4px;--csw-s2:8px;--csw-s3:12px;--csw-radius:6px}" +
     "@media (prefers-color-scheme:dark){.csw-root{--csw-bg:#14161b;--csw-fg:#e8eaef;--csw-muted:#a9b0bf;--csw-bubble:#262a33;" +
-    "--csw-agent:#1b3324;--csw-line:#3a3f4b;--csw-field:#111318;--csw-field-line:#8a909c;--csw-away-bg:#3a2e0a;--csw-away-fg:#f5dc9a;--csw-link:#e8eaef}}" +
+    "--csw-agent:#1b3324;--csw-line:#3a3f4b;--csw-field:#111318;--csw-field-line:#8a909c;--csw-away-bg:#3a2e0a;--csw-away-fg:#f5dc9a;--csw-link:var(--csw-link-d)}}" +
     ".csw-launch{position:fixed;bottom:20px;z-index:2147483000;border:0;border-radius:28px;background:var(--csw-c);" +
-    "color:#fff;font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
+    "color:var(--csw-on-c);font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
     ".csw-launch,.csw{inset-inline-end:20px}.csw-left .csw-launch,.csw-left .csw{inset-inline-end:auto;inset-inline-start:20px}" +
     ".csw-root button:focus-visible,.csw-root textarea:focus-visible,.csw-root input:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}" +
     ".csw{position:fixed;bottom:84px;z-index:2147483000;width:360px;max-width:calc(100vw - 40px);height:540px;" +
     "max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:var(--csw-bg);color:var(--csw-fg);border-radius:12px;" +
     "box-shadow:0 8px 30px rgba(0,0,0,.3);font:14px/1.45 system-ui,sans-serif;overflow:hidden}" +
-    ".csw[hidden],.csw-root [hidden]{display:none}.csw-head{display:flex;align-items:center;justify-content:space-between;background:var(--csw-c);color:#fff;padding:10px 14px}" +
-    ".csw-head h2{font-size:16px;margin:0}.csw-x{background:none;border:0;color:#fff;font-size:22px;cursor:pointer;line-height:1}" +
+    ".csw[hidden],.csw-root [hidden]{display:none}.csw-head{display:flex;align-items:center;justify-content:space-between;background:var(--csw-c);color:var(--csw-on-c);padding:10px 14px}" +
+    ".csw-head h2{font-size:16px;margin:0}.csw-x{background:none;border:0;color:inherit;font-size:22px;cursor:pointer;line-height:1}" +
     ".csw-away{background:var(--csw-away-bg);color:var(--csw-away-fg);padding:var(--csw-s2) var(--csw-s3);font-size:13px;border-bottom:1px solid var(--csw-line)}" +
     ".csw-log{flex:1;overflow-y:auto;padding:var(--csw-s3);display:flex;flex-direction:column;gap:var(--csw-s2);margin:0;list-style:none}" +
     ".csw-msg{max-width:85%;padding:8px 11px;border-radius:10px;white-space:pre-wrap;overflow-wrap:anywhere;text-align:start}" +
-    ".csw-contact{align-self:flex-end;background:var(--csw-c);color:#fff}.csw-bot,.csw-agent,.csw-system,.csw-hello{align-self:flex-start;background:var(--csw-bubble)}" +
+    ".csw-contact{align-self:flex-end;background:var(--csw-c);color:var(--csw-on-c)}.csw-bot,.csw-agent,.csw-system,.csw-hello{align-self:flex-start;background:var(--csw-bubble)}" +
     ".csw-fb{display:flex;gap:4px;margin-top:4px}.csw-fb button{border:1px solid var(--csw-line);background:none;color:inherit;border-radius:12px;padding:1px 8px;cursor:pointer;font:inherit;font-size:12px}" +
-    ".csw-fb button[aria-pressed=true]{background:var(--csw-c);border-color:var(--csw-c);color:#fff}" +
-    ".csw-agent{background:var(--csw-agent)}.csw-who{display:block;font-size:11px;font-weight:600;opacity:.75;margin-bottom:2px}" +
-    ".csw-time{display:block;font-size:10px;opacity:.65;margin-top:2px}" +
+    ".csw-fb button[aria-pressed=true]{background:var(--csw-c);border-color:var(--csw-c);color:var(--csw-on-c)}" +
+    ".csw-agent{background:var(--csw-agent)}.csw-who{display:block;font-size:11px;font-weight:600;color:var(--csw-muted);margin-bottom:2px}" +
+    ".csw-time{display:block;font-size:11px;color:var(--csw-muted);margin-top:2px}.csw-contact .csw-time{color:inherit}" +
     ".csw-src{margin:6px 0 0;padding-inline-start:16px;font-size:12px}.csw-msg a{color:inherit}" +
     ".csw-typing{font-size:18px;line-height:1;color:var(--csw-muted);padding:0 var(--csw-s3)}" +
     ".csw-status{font-size:12px;color:var(--csw-muted);padding:var(--csw-s1) var(--csw-s3);min-height:1em}" +
     ".csw-form,.csw-mail,.csw-rate{display:flex;flex-wrap:wrap;gap:6px;padding:var(--csw-s2);border-top:1px solid var(--csw-line)}" +
     ".csw-form textarea,.csw-root input[type=email],.csw-rate textarea{flex:1;min-width:0;resize:none;font:inherit;padding:6px;border:1px solid var(--csw-field-line);border-radius:var(--csw-radius);background:var(--csw-field);color:var(--csw-fg)}" +
-    ".csw-root form button,.csw-human{border:0;border-radius:var(--csw-radius);background:var(--csw-c);color:#fff;font:600 13px system-ui,sans-serif;padding:6px 12px;cursor:pointer}" +
+    ".csw-root form button,.csw-human{border:0;border-radius:var(--csw-radius);background:var(--csw-c);color:var(--csw-on-c);font:600 13px system-ui,sans-serif;padding:6px 12px;cursor:pointer}" +
     ".csw-human{background:none;color:var(--csw-link);text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
     ".csw-note{width:100%;margin:0;font-size:13px}.csw-rate .csw-stars button{background:var(--csw-bubble);color:var(--csw-fg);min-width:34px}" +
-    ".csw-rate .csw-stars button[aria-pressed=true]{background:var(--csw-c);color:#fff}.csw-stars{display:flex;gap:4px;width:100%}" +
+    ".csw-rate .csw-stars button[aria-pressed=true]{background:var(--csw-c);color:var(--csw-on-c)}.csw-stars{display:flex;gap:4px;width:100%}" +
     ".csw-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}";
   var style = document.createElement("style");
   style.textContent = css;
@@ -177,7 +177,7 @@
   function look(s) {
     for (var k in s) conf[k] = s[k];
     setLocale(); texts();
-    root.style.setProperty("--csw-c", /^#[0-9a-f]{6}$/i.test(conf.color) ? conf.color : "#2563EB");
+    brand(/^#[0-9a-f]{6}$/i.test(conf.color) ? conf.color : "#2563EB");
     root.classList.toggle("csw-left", conf.position === "left");
     hello.textContent = conf.greeting || ""; hello.hidden = !conf.greeting || log.children.length > 1;
     var off = conf.availability === "offline";
@@ -197,7 +197,39 @@
     showConversation(conv);
     mailSend.textContent = conf.require_email ? L.start : L.save;
   }
-  root.style.setProperty("--csw-c", conf.color);
+  // ---- contrast --------------------------------------------------------
+  // Any site colour stays readable (WCAG AA, 4.5:1): text on it is light or
+  // dark, whichever contrasts more, and links take the site's hue, darkened
+  // on the light panel or lightened on the dark one until they reach 4.5:1.
+  function rgb(hex) { return [1, 3, 5].map(function (i) { return parseInt(hex.substr(i, 2), 16); }); }
+  function luminance(c) {
+    var v = c.map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  }
+  function contrast(a, b) {
+    var x = luminance(a), y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+  function hex(c) { return "#" + c.map(function (x) { return (256 + Math.round(x)).toString(16).slice(1); }).join(""); }
+  // readableOn is the text colour for background c: white or the widget's
+  // dark text, else black when neither reaches 4.5:1 (mid-tone colours).
+  function readableOn(c) {
+    var light = [255, 255, 255], dark = [29, 35, 48], best = contrast(light, c) >= contrast(dark, c) ? light : dark;
+    return hex(contrast(best, c) >= 4.5 ? best : [0, 0, 0]);
+  }
+  // linkOn moves c towards black or white until it reads at 4.5:1 on bg.
+  function linkOn(c, bg, to) {
+    for (var k = 0; k <= 20 && contrast(c, bg) < 4.5; k++) c = c.map(function (x, i) { return x + (to[i] - x) * 0.1; });
+    return hex(c);
+  }
+  function brand(color) {
+    var c = rgb(color);
+    root.style.setProperty("--csw-c", color);
+    root.style.setProperty("--csw-on-c", readableOn(c));
+    root.style.setProperty("--csw-link-l", linkOn(c, [255, 255, 255], [0, 0, 0]));
+    root.style.setProperty("--csw-link-d", linkOn(c, [20, 22, 27], [255, 255, 255]));
+  }
+  brand(conf.color);
   texts();
   // paint shows the launcher in the site's look, from its first paint: at
   // once with the look this browser kept from an earlier page, else once the
