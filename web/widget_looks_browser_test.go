@@ -3,6 +3,11 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -128,4 +133,81 @@ func TestBrowserWidgetYellowSiteReadable(t *testing.T) {
 func jsList(list []string) string {
 	b, _ := json.Marshal(list)
 	return string(b)
+}
+
+// refusingServer serves e's service, except that while refuse is set it
+// answers a visitor's message with 503, as a server in maintenance would,
+// holding such requests until release is called.
+func refusingServer(t *testing.T, e *env, refuse *atomic.Bool) (srv *httptest.Server, release func()) {
+	t.Helper()
+	next, hold, once := e.srv.Config.Handler, make(chan struct{}), sync.Once{}
+	release = func() { once.Do(func() { close(hold) }) }
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if refuse.Load() && r.Method == "POST" && r.URL.Path == "/widget/v1/messages" {
+			<-hold
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"error": {"type": "api_error", "message": "The service is down for maintenance."}}`))
+			return
+		}
+		next.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { release(); srv.CloseClientConnections(); srv.Close() })
+	return srv, release
+}
+
+// TestBrowserWidgetPendingAndRetry: the visitor's message shows at once,
+// as sending; when the server refuses it, it stays, marked as not sent,
+// with a button that sends it again once the server is back.
+func TestBrowserWidgetPendingAndRetry(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	var refuse atomic.Bool
+	refuse.Store(true)
+	srv, release := refusingServer(t, e, &refuse)
+	ctx := browserTab(t, 60*time.Second)
+	const question = "Has my parcel left the warehouse?"
+
+	err := chromedp.Do(ctx, append(askInDemo(&env{srv: srv, site: e.site}, question),
+		chromedp.WaitVisible(chromedp.CSS(".csw-contact.csw-pending")))...)
+	if err != nil {
+		t.Fatalf("the message did not show as sending: %v", err)
+	}
+	text := func(sel string) string { t.Helper(); return textOf(t, ctx, sel) }
+	if s := text(".csw-pending"); !strings.Contains(s, question) || !strings.Contains(s, "Sending…") {
+		t.Fatalf("pending bubble %q", s)
+	}
+	screenshot(t, ctx, "widget-pending.png")
+
+	release() // the server now answers: 503
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(".csw-contact.csw-failed .csw-retry"))); err != nil {
+		t.Fatalf("the refused message is not marked: %v", err)
+	}
+	if s := text(".csw-failed"); !strings.Contains(s, question) || !strings.Contains(s, "Not sent") {
+		t.Fatalf("failed bubble %q", s)
+	}
+	screenshot(t, ctx, "widget-not-sent.png")
+
+	// The server is back: Retry sends the same text, and the bubble becomes
+	// the stored message, once.
+	refuse.Store(false)
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(".csw-retry")),
+		chromedp.WaitVisible(chromedp.CSS(".csw-contact[data-id]")),
+		chromedp.WaitVisible(chromedp.CSS(".csw-bot")),
+	)
+	if err != nil {
+		t.Fatalf("retrying: %v", err)
+	}
+	left, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(".csw-contact").length + document.querySelectorAll(".csw-pending, .csw-failed").length`))
+	if err != nil || left != 1 {
+		t.Fatalf("after the retry: %d visitor bubbles and waiting marks, want the one message (%v)", left, err)
+	}
+	convs := e.all(e.testKey, "/v1/conversations", 10)
+	if len(convs) != 1 {
+		t.Fatalf("conversations %v", convs)
+	}
+	msgs := e.test("GET", "/v1/conversations/"+convs[0]+"/messages", nil).ok(t, 200)["data"].([]any)
+	if first := msgs[0].(map[string]any); first["body"] != question {
+		t.Fatalf("stored messages %v", msgs)
+	}
 }

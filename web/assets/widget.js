@@ -27,7 +27,7 @@
       "Please leave your e-mail address to start the chat.", "Start chat", "How was this conversation?",
       "Anything to add? (optional)", "Send rating", "Thank you for your feedback!", "Chat is unavailable right now.",
       "Your message could not be sent.", "Could not reach the team.", "I'd like to talk to a person.", "{n} of 5",
-      "just now", "Away", "Helpful", "Not helpful"],
+      "just now", "Away", "Helpful", "Not helpful", "Sending…", "Not sent", "Retry"],
     de: ["Chat", "Schreiben Sie uns", "Chat schließen", "Nachrichten", "Sie: ", "Assistent", "Team", "Quellen",
       "Mit einem Menschen sprechen", "Ihre Nachricht", "Ihre Frage…", "Senden", "Gleich meldet sich jemand aus dem Team.",
       "Sie schreiben mit dem Team.", "Dieses Gespräch ist beendet. Schreiben Sie erneut, um ein neues zu beginnen.",
@@ -35,7 +35,8 @@
       "Bitte geben Sie Ihre E-Mail-Adresse an, um den Chat zu starten.", "Chat starten", "Wie war dieses Gespräch?",
       "Möchten Sie etwas hinzufügen? (optional)", "Bewertung senden", "Vielen Dank für Ihre Rückmeldung!",
       "Der Chat ist gerade nicht erreichbar.", "Ihre Nachricht konnte nicht gesendet werden.",
-      "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend", "Hilfreich", "Nicht hilfreich"],
+      "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend", "Hilfreich", "Nicht hilfreich",
+      "Wird gesendet…", "Nicht gesendet", "Erneut senden"],
     fr: ["Chat", "Discutons", "Fermer le chat", "Messages", "Vous : ", "Assistant", "Équipe", "Sources",
       "Parler à une personne", "Votre message", "Posez votre question…", "Envoyer",
       "Une personne de l'équipe va vous répondre.", "Vous discutez avec l'équipe.",
@@ -44,7 +45,7 @@
       "Indiquez votre adresse e-mail pour commencer.", "Commencer", "Comment s'est passée cette conversation ?",
       "Un commentaire ? (facultatif)", "Envoyer la note", "Merci pour votre avis !", "Le chat est indisponible.",
       "Votre message n'a pas pu être envoyé.", "Impossible de joindre l'équipe.", "Je voudrais parler à une personne.",
-      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile"],
+      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile", "Envoi…", "Non envoyé", "Réessayer"],
     es: ["Chat", "Escríbenos", "Cerrar el chat", "Mensajes", "Tú: ", "Asistente", "Equipo", "Fuentes",
       "Hablar con una persona", "Tu mensaje", "Escribe tu pregunta…", "Enviar", "Una persona del equipo te atenderá enseguida.",
       "Estás hablando con el equipo.", "Esta conversación está cerrada. Escribe de nuevo para empezar otra.",
@@ -52,7 +53,7 @@
       "Déjanos tu correo electrónico para empezar.", "Empezar", "¿Qué tal ha ido esta conversación?",
       "¿Algo que añadir? (opcional)", "Enviar valoración", "¡Gracias por tu opinión!", "El chat no está disponible.",
       "No se pudo enviar tu mensaje.", "No se pudo contactar con el equipo.", "Quiero hablar con una persona.",
-      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil"],
+      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil", "Enviando…", "No enviado", "Reintentar"],
     nl: ["Chat", "Chat met ons", "Chat sluiten", "Berichten", "Jij: ", "Assistent", "Team", "Bronnen",
       "Met een mens praten", "Je bericht", "Typ je vraag…", "Versturen", "Iemand van het team komt zo bij je.",
       "Je chat met het team.", "Dit gesprek is gesloten. Schrijf opnieuw om een nieuw gesprek te beginnen.",
@@ -60,9 +61,10 @@
       "Laat je e-mailadres achter om de chat te starten.", "Chat starten", "Hoe was dit gesprek?",
       "Nog iets toe te voegen? (optioneel)", "Beoordeling versturen", "Bedankt voor je feedback!",
       "De chat is nu niet beschikbaar.", "Je bericht kon niet worden verstuurd.", "Het team is niet bereikbaar.",
-      "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig", "Nuttig", "Niet nuttig"]
+      "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig", "Nuttig", "Niet nuttig",
+      "Versturen…", "Niet verstuurd", "Opnieuw proberen"]
   };
-  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful".split(" ");
+  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful sending failed retry".split(" ");
   var lang = "en", L = {};
   function pick(l) { return T[l] ? l : T[(l || "").slice(0, 2)] ? l.slice(0, 2) : null; }
   function setLocale() {
@@ -81,10 +83,10 @@
   // Colour and spacing tokens match the dashboard's; a dark palette follows
   // the visitor's system. --csw-c, the site's colour, stays in both.
   var css = ".csw-root{--csw-bg:#fff;--csw-fg:#1d2330;--csw-muted:#4a5570;--csw-bubble:#eef1f7;--csw-agent:#e3f4e8;" +
-    "--csw-line:#e1e5ee;--csw-field:#fff;--csw-field-line:#767b86;--csw-away-bg:#fff6e0;--csw-away-fg:#5c4400;--csw-link:var(--csw-link-l);" +
+    "--csw-line:#e1e5ee;--csw-field:#fff;--csw-field-line:#767b86;--csw-away-bg:#fff6e0;--csw-away-fg:#5c4400;--csw-danger:#b42318;--csw-link:var(--csw-link-l);" +
     "--csw-s1:4px;--csw-s2:8px;--csw-s3:12px;--csw-radius:6px}" +
     "@media (prefers-color-scheme:dark){.csw-root{--csw-bg:#14161b;--csw-fg:#e8eaef;--csw-muted:#a9b0bf;--csw-bubble:#262a33;" +
-    "--csw-agent:#1b3324;--csw-line:#3a3f4b;--csw-field:#111318;--csw-field-line:#8a909c;--csw-away-bg:#3a2e0a;--csw-away-fg:#f5dc9a;--csw-link:var(--csw-link-d)}}" +
+    "--csw-agent:#1b3324;--csw-line:#3a3f4b;--csw-field:#111318;--csw-field-line:#8a909c;--csw-away-bg:#3a2e0a;--csw-away-fg:#f5dc9a;--csw-danger:#f97066;--csw-link:var(--csw-link-d)}}" +
     ".csw-launch{position:fixed;bottom:20px;z-index:2147483000;border:0;border-radius:28px;background:var(--csw-c);" +
     "color:var(--csw-on-c);font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
     ".csw-launch,.csw{inset-inline-end:20px}.csw-left .csw-launch,.csw-left .csw{inset-inline-end:auto;inset-inline-start:20px}" +
@@ -101,7 +103,7 @@
     ".csw-fb{display:flex;gap:4px;margin-top:4px}.csw-fb button{border:1px solid var(--csw-line);background:none;color:inherit;border-radius:12px;padding:1px 8px;cursor:pointer;font:inherit;font-size:12px}" +
     ".csw-fb button[aria-pressed=true]{background:var(--csw-c);border-color:var(--csw-c);color:var(--csw-on-c)}" +
     ".csw-agent{background:var(--csw-agent)}.csw-who{display:block;font-size:11px;font-weight:600;color:var(--csw-muted);margin-bottom:2px}" +
-    ".csw-time{display:block;font-size:11px;color:var(--csw-muted);margin-top:2px}.csw-contact .csw-time{color:inherit}" +
+    ".csw-time{display:block;font-size:11px;color:var(--csw-muted);margin-top:2px}.csw-contact .csw-time{color:inherit}.csw-failed{box-shadow:0 0 0 2px var(--csw-danger)}.csw-retry{margin-inline-start:8px;border:0;border-radius:var(--csw-radius);background:var(--csw-bg);color:var(--csw-fg);font:600 12px system-ui,sans-serif;padding:2px 8px;cursor:pointer}" +
     ".csw-src{margin:6px 0 0;padding-inline-start:16px;font-size:12px}.csw-msg a{color:inherit}" +
     ".csw-typing{font-size:18px;line-height:1;color:var(--csw-muted);padding:0 var(--csw-s3)}" +
     ".csw-status{font-size:12px;color:var(--csw-muted);padding:var(--csw-s1) var(--csw-s3);min-height:1em}" +
@@ -267,9 +269,22 @@
     if (!m || seen[m.id]) return;
     seen[m.id] = true;
     hello.hidden = true;
+    place(bubble(m), m);
+  }
+  // place adds li to the transcript, in place of the visitor's bubble that
+  // waited for this message, if any.
+  function place(li, m) {
+    var wait = m && m.author && m.author.type === "contact" && [].find.call(log.querySelectorAll(".csw-pending,.csw-failed"),
+      function (n) { return n.__text === m.body; });
+    if (wait) log.replaceChild(li, wait); else log.appendChild(li);
+    log.scrollTop = log.scrollHeight;
+  }
+  // bubble is the transcript's item for message m.
+  function bubble(m) {
     var type = m.author && m.author.type || "system";
     if (type === "agent") typing.hidden = true;
-    var li = el("li", { "class": "csw-msg csw-" + type, "data-id": m.id, dir: "auto" });
+    var li = el("li", { "class": "csw-msg csw-" + type, dir: "auto" });
+    if (m.id) li.setAttribute("data-id", m.id);
     if (type !== "contact") {
       var who = (m.author && m.author.name) || { bot: L.bot, agent: L.agent }[type];
       if (who) li.appendChild(el("span", { "class": "csw-who" }, who));
@@ -293,8 +308,32 @@
     // word that a person is coming.
     if (type === "bot" && m.sources && m.sources.length) li.appendChild(feedback(m.id));
     if (m.created_at) li.appendChild(el("time", { "class": "csw-time", datetime: m.created_at }, ago(m.created_at)));
-    log.appendChild(li);
-    log.scrollTop = log.scrollHeight;
+    return li;
+  }
+  // waiting shows the visitor's text at once, as sending (li: again, after
+  // a failure), until the server's message takes its place.
+  function waiting(text, li) {
+    if (!li) {
+      li = bubble({ body: text, author: { type: "contact" } });
+      li.__text = text;
+      li.appendChild(el("span", { "class": "csw-time csw-state" }));
+      place(li);
+      hello.hidden = true;
+    }
+    li.className = "csw-msg csw-contact csw-pending";
+    li.querySelector(".csw-state").textContent = L.sending;
+    var again = li.querySelector(".csw-retry");
+    if (again) li.removeChild(again);
+    return li;
+  }
+  // failed marks a waiting bubble as not sent, with a button to send it again.
+  function failed(li) {
+    if (!li.parentNode) return; // the server's message took its place after all
+    li.className = "csw-msg csw-contact csw-failed";
+    li.querySelector(".csw-state").textContent = L.failed;
+    var again = el("button", { type: "button", "class": "csw-retry" }, L.retry);
+    again.onclick = function () { post(li.__text, li); };
+    li.appendChild(again);
   }
   // feedback: helpful / not helpful under an assistant reply; pressing the
   // other one replaces the verdict.
@@ -327,7 +366,8 @@
     if (token) headers["X-Visitor-Token"] = token;
     return fetch(base + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined })
       .then(function (r) {
-        return r.json().then(function (j) {
+        // A proxy's error page is not JSON: the status says enough then.
+        return r.json().catch(function () { return {}; }).then(function (j) {
           if (!r.ok) { var e = new Error((j.error && j.error.message) || r.statusText); e.status = r.status; e.param = j.error && j.error.param; throw e; }
           return j;
         });
@@ -382,11 +422,15 @@
     fetch(base + "/typing", { method: "POST", headers: { "Content-Type": "application/json", "X-Visitor-Token": token }, body: "{}" })
       .catch(function () {});
   }
-  function post(text) {
+  // post sends the visitor's text, shown at once as a waiting bubble (li
+  // when sending it again).
+  function post(text, li) {
+    li = waiting(text, li);
     return start().then(function () { return call("POST", "/messages", { body: text, page_url: location.href }); })
       .then(function (r) { rate.hidden = true; show(r.message); show(r.reply); })
       .catch(function (e) {
         if (e.param === "email") { conf.require_email = true; save(null, ":email"); ask(); }
+        failed(li);
         status.textContent = L.notSent + " (" + e.message + ")";
       });
   }
