@@ -211,3 +211,37 @@ func TestBrowserWidgetPendingAndRetry(t *testing.T) {
 		t.Fatalf("stored messages %v", msgs)
 	}
 }
+
+// TestBrowserWidgetPhoneFullScreen: on a phone the open panel fills the
+// screen and the launcher is out of the way; closing brings it back.
+func TestBrowserWidgetPhoneFullScreen(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	ctx := browserTab(t, 60*time.Second)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"),
+		chromedp.WaitVisible(chromedp.CSS(".csw-bot .csw-body")))...); err != nil {
+		t.Fatalf("asking on a phone: %v", err)
+	}
+	const layout = `(() => {
+	  const r = sel => { const n = document.querySelector(sel); if (!n || getComputedStyle(n).display === "none") return null;
+	    const b = n.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+	  return {viewport: [0, 0, innerWidth, innerHeight], panel: r(".csw"), log: r(".csw-log"), launcher: r(".csw-launch")};
+	})()`
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[map[string][]float64](layout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, v := got["panel"], got["viewport"]; len(p) != 4 || p[0] != 0 || p[1] != 0 || p[2] != v[2] || p[3] != v[3] {
+		t.Errorf("the open panel covers %v of the %v screen, want all of it", p, v)
+	}
+	if l, log := got["launcher"], got["log"]; l != nil && l[0] < log[2] && log[0] < l[2] && l[1] < log[3] && log[1] < l[3] {
+		t.Errorf("the launcher %v overlaps the transcript %v", l, log)
+	}
+	screenshot(t, ctx, "widget-phone-open.png")
+
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".csw-x")), chromedp.WaitVisible(chromedp.CSS(".csw-launch"))); err != nil {
+		t.Fatalf("closing brings the launcher back: %v", err)
+	}
+}

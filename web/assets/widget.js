@@ -113,7 +113,12 @@
     ".csw-human{background:none;color:var(--csw-link);text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
     ".csw-note{width:100%;margin:0;font-size:13px}.csw-rate .csw-stars button{background:var(--csw-bubble);color:var(--csw-fg);min-width:34px}" +
     ".csw-rate .csw-stars button[aria-pressed=true]{background:var(--csw-c);color:var(--csw-on-c)}.csw-stars{display:flex;gap:4px;width:100%}" +
-    ".csw-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}";
+    ".csw-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}" +
+    // On a phone the open panel takes the whole screen, clear of the
+    // notch and home bar, and the launcher steps aside: × closes it.
+    "@media (max-width:480px){.csw-root .csw{inset:0;width:auto;height:auto;max-width:none;max-height:none;border-radius:0;" +
+    "padding:env(safe-area-inset-top) env(safe-area-inset-right) env(safe-area-inset-bottom) env(safe-area-inset-left)}" +
+    ".csw-open .csw-launch{display:none}.csw-root .csw-form textarea{font-size:16px}}";
   var style = document.createElement("style");
   style.textContent = css;
   document.head.appendChild(style);
@@ -439,6 +444,7 @@
   function toggle(open) {
     opened = open;
     panel.hidden = !open;
+    root.classList.toggle("csw-open", open);
     launch.setAttribute("aria-expanded", String(open));
     // Messages shown while the panel was hidden had no height to scroll by.
     if (open) { log.scrollTop = log.scrollHeight; start(); (form.hidden ? mailInput : input).focus(); } else { launch.focus(); }
