@@ -245,3 +245,55 @@ func TestBrowserWidgetPhoneFullScreen(t *testing.T) {
 		t.Fatalf("closing brings the launcher back: %v", err)
 	}
 }
+
+// TestBrowserWidgetUnreadBadge: the team's replies that arrive while the
+// panel is closed, live or while the visitor was on another page, are
+// counted on the launcher until the visitor opens it.
+func TestBrowserWidgetUnreadBadge(t *testing.T) {
+	e := newWidgetEnv(t, widgetOpts{})
+	ctx := browserTab(t, 60*time.Second)
+	if err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"),
+		chromedp.WaitVisible(chromedp.CSS(".csw-bot .csw-body")),
+		chromedp.Click(chromedp.CSS(".csw-x")))...); err != nil {
+		t.Fatalf("asking, then closing the panel: %v", err)
+	}
+	conv := e.all(e.testKey, "/v1/conversations", 1)[0]
+	reply := func(text string) {
+		t.Helper()
+		e.test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": text, "author_id": e.member}).ok(t, 201)
+	}
+	badge := func(step, want string) {
+		t.Helper()
+		shown := `(() => { const b = document.querySelector(".csw-badge"); return b && !b.hidden ? b.textContent : ""; })()`
+		err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](shown+` === "`+want+`"`, chromedp.WithPollingTimeout(5*time.Second)))
+		if err != nil {
+			got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](shown))
+			t.Fatalf("%s: badge %q, want %q", step, got, want)
+		}
+	}
+	badge("the assistant's answer was read", "")
+
+	reply("Hello, Agent Smith here.")
+	reply("Your refund left today.")
+	badge("two live replies with the panel closed", "2")
+	if label, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(".csw-launch").getAttribute("aria-label")`)); err != nil ||
+		!strings.Contains(label, "New messages: 2") {
+		t.Errorf("launcher label %q (%v)", label, err)
+	}
+	screenshot(t, ctx, "widget-unread.png")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".csw-launch")), chromedp.WaitVisible(chromedp.CSS(".csw-agent"))); err != nil {
+		t.Fatal(err)
+	}
+	badge("opened", "")
+
+	// A reply while the visitor is on a page without the widget waits on
+	// the launcher of the next page with it; what was read stays read.
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.srv.URL+"/healthz")); err != nil {
+		t.Fatal(err)
+	}
+	reply("Anything else I can help with?")
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.srv.URL+"/demo?site="+e.site), chromedp.WaitVisible(chromedp.CSS(".csw-launch"))); err != nil {
+		t.Fatal(err)
+	}
+	badge("the next page", "1")
+}

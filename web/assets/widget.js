@@ -27,7 +27,7 @@
       "Please leave your e-mail address to start the chat.", "Start chat", "How was this conversation?",
       "Anything to add? (optional)", "Send rating", "Thank you for your feedback!", "Chat is unavailable right now.",
       "Your message could not be sent.", "Could not reach the team.", "I'd like to talk to a person.", "{n} of 5",
-      "just now", "Away", "Helpful", "Not helpful", "Sending…", "Not sent", "Retry"],
+      "just now", "Away", "Helpful", "Not helpful", "Sending…", "Not sent", "Retry", "New messages: {n}"],
     de: ["Chat", "Schreiben Sie uns", "Chat schließen", "Nachrichten", "Sie: ", "Assistent", "Team", "Quellen",
       "Mit einem Menschen sprechen", "Ihre Nachricht", "Ihre Frage…", "Senden", "Gleich meldet sich jemand aus dem Team.",
       "Sie schreiben mit dem Team.", "Dieses Gespräch ist beendet. Schreiben Sie erneut, um ein neues zu beginnen.",
@@ -36,7 +36,7 @@
       "Möchten Sie etwas hinzufügen? (optional)", "Bewertung senden", "Vielen Dank für Ihre Rückmeldung!",
       "Der Chat ist gerade nicht erreichbar.", "Ihre Nachricht konnte nicht gesendet werden.",
       "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend", "Hilfreich", "Nicht hilfreich",
-      "Wird gesendet…", "Nicht gesendet", "Erneut senden"],
+      "Wird gesendet…", "Nicht gesendet", "Erneut senden", "Neue Nachrichten: {n}"],
     fr: ["Chat", "Discutons", "Fermer le chat", "Messages", "Vous : ", "Assistant", "Équipe", "Sources",
       "Parler à une personne", "Votre message", "Posez votre question…", "Envoyer",
       "Une personne de l'équipe va vous répondre.", "Vous discutez avec l'équipe.",
@@ -45,7 +45,7 @@
       "Indiquez votre adresse e-mail pour commencer.", "Commencer", "Comment s'est passée cette conversation ?",
       "Un commentaire ? (facultatif)", "Envoyer la note", "Merci pour votre avis !", "Le chat est indisponible.",
       "Votre message n'a pas pu être envoyé.", "Impossible de joindre l'équipe.", "Je voudrais parler à une personne.",
-      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile", "Envoi…", "Non envoyé", "Réessayer"],
+      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile", "Envoi…", "Non envoyé", "Réessayer", "Nouveaux messages : {n}"],
     es: ["Chat", "Escríbenos", "Cerrar el chat", "Mensajes", "Tú: ", "Asistente", "Equipo", "Fuentes",
       "Hablar con una persona", "Tu mensaje", "Escribe tu pregunta…", "Enviar", "Una persona del equipo te atenderá enseguida.",
       "Estás hablando con el equipo.", "Esta conversación está cerrada. Escribe de nuevo para empezar otra.",
@@ -53,7 +53,7 @@
       "Déjanos tu correo electrónico para empezar.", "Empezar", "¿Qué tal ha ido esta conversación?",
       "¿Algo que añadir? (opcional)", "Enviar valoración", "¡Gracias por tu opinión!", "El chat no está disponible.",
       "No se pudo enviar tu mensaje.", "No se pudo contactar con el equipo.", "Quiero hablar con una persona.",
-      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil", "Enviando…", "No enviado", "Reintentar"],
+      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil", "Enviando…", "No enviado", "Reintentar", "Mensajes nuevos: {n}"],
     nl: ["Chat", "Chat met ons", "Chat sluiten", "Berichten", "Jij: ", "Assistent", "Team", "Bronnen",
       "Met een mens praten", "Je bericht", "Typ je vraag…", "Versturen", "Iemand van het team komt zo bij je.",
       "Je chat met het team.", "Dit gesprek is gesloten. Schrijf opnieuw om een nieuw gesprek te beginnen.",
@@ -62,9 +62,9 @@
       "Nog iets toe te voegen? (optioneel)", "Beoordeling versturen", "Bedankt voor je feedback!",
       "De chat is nu niet beschikbaar.", "Je bericht kon niet worden verstuurd.", "Het team is niet bereikbaar.",
       "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig", "Nuttig", "Niet nuttig",
-      "Versturen…", "Niet verstuurd", "Opnieuw proberen"]
+      "Versturen…", "Niet verstuurd", "Opnieuw proberen", "Nieuwe berichten: {n}"]
   };
-  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful sending failed retry".split(" ");
+  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful sending failed retry unread".split(" ");
   var lang = "en", L = {};
   function pick(l) { return T[l] ? l : T[(l || "").slice(0, 2)] ? l.slice(0, 2) : null; }
   function setLocale() {
@@ -76,6 +76,7 @@
 
   function load(k) { try { return localStorage.getItem(storeKey + (k || "")); } catch (e) { return null; } }
   function save(v, k) { try { v ? localStorage.setItem(storeKey + (k || ""), v) : localStorage.removeItem(storeKey + (k || "")); } catch (e) {} }
+  var unread = 0, latest = "", readAt = load(":read") || ""; // see read()
 
   // ---- DOM -------------------------------------------------------------
   // Logical properties (inset-inline-*, margin-inline-*) keep the layout
@@ -89,6 +90,8 @@
     "--csw-agent:#1b3324;--csw-line:#3a3f4b;--csw-field:#111318;--csw-field-line:#8a909c;--csw-away-bg:#3a2e0a;--csw-away-fg:#f5dc9a;--csw-danger:#f97066;--csw-link:var(--csw-link-d)}}" +
     ".csw-launch{position:fixed;bottom:20px;z-index:2147483000;border:0;border-radius:28px;background:var(--csw-c);" +
     "color:var(--csw-on-c);font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
+    ".csw-badge{position:absolute;top:-6px;inset-inline-end:-6px;min-width:22px;height:22px;padding:0 6px;box-sizing:border-box;" +
+    "border-radius:11px;background:#b42318;color:#fff;font:700 12px/22px system-ui,sans-serif;text-align:center;box-shadow:0 0 0 2px #fff}" +
     ".csw-launch,.csw{inset-inline-end:20px}.csw-left .csw-launch,.csw-left .csw{inset-inline-end:auto;inset-inline-start:20px}" +
     ".csw-root button:focus-visible,.csw-root textarea:focus-visible,.csw-root input:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}" +
     ".csw{position:fixed;bottom:84px;z-index:2147483000;width:360px;max-width:calc(100vw - 40px);height:540px;" +
@@ -133,6 +136,8 @@
   var root = el("div", { "class": "csw-root" });
   // The launcher stays hidden until the site's look is known (see paint).
   var launch = el("button", { "class": "csw-launch", type: "button", "aria-expanded": "false", "aria-controls": "csw-panel", hidden: "" });
+  var launchText = el("span"), dot = el("span", { "class": "csw-badge", "aria-hidden": "true", hidden: "" });
+  add(launch, launchText, dot);
   var panel = el("section", { "class": "csw", id: "csw-panel", role: "dialog", hidden: "" });
   var heading = el("h2");
   var close = el("button", { "class": "csw-x", type: "button" }, "\u00d7");
@@ -172,7 +177,7 @@
   // texts paints every fixed text in the widget's language.
   function texts() {
     var title = script.getAttribute("data-title") || L.title;
-    launch.textContent = L.chat; panel.setAttribute("aria-label", title); heading.textContent = title;
+    launchText.textContent = L.chat; badge(); panel.setAttribute("aria-label", title); heading.textContent = title;
     close.setAttribute("aria-label", L.close); log.setAttribute("aria-label", L.messages); human.textContent = L.human;
     label.textContent = L.label; input.placeholder = L.placeholder; send.textContent = L.send;
     mailLabel.textContent = L.email; mailInput.placeholder = L.email; mailSend.textContent = L.save;
@@ -275,6 +280,22 @@
     seen[m.id] = true;
     hello.hidden = true;
     place(bubble(m), m);
+    if (m.created_at > latest) latest = m.created_at;
+    if (opened) read();
+    else if (m.author && m.author.type !== "contact" && m.created_at > readAt) { unread++; badge(); }
+  }
+  // The launcher counts the team's and the assistant's messages the visitor
+  // has not seen with the panel open, on this page or since their last one:
+  // readAt, the time of the latest message seen, is kept in the browser.
+  function read() {
+    unread = 0; badge();
+    if (latest > readAt) { readAt = latest; save(readAt, ":read"); }
+  }
+  function badge() {
+    dot.hidden = !unread;
+    dot.textContent = unread > 9 ? "9+" : String(unread);
+    if (unread) launch.setAttribute("aria-label", L.chat + " \u2013 " + t("unread", { n: unread }));
+    else launch.removeAttribute("aria-label");
   }
   // place adds li to the transcript, in place of the visitor's bubble that
   // waited for this message, if any.
@@ -391,7 +412,11 @@
       save(token);
       if (s.site) paint(s.site);
       showConversation(s.conversation);
-      if (s.conversation) return call("GET", "/messages").then(function (l) { l.data.forEach(show); });
+      if (s.conversation) return call("GET", "/messages").then(function (l) {
+        var first = !readAt; // a browser from before the count: its past counts as seen
+        l.data.forEach(show);
+        if (first) read();
+      });
     }).then(listen).catch(function (e) {
       starting = null;
       status.textContent = L.unavailable + " (" + e.message + ")";
@@ -445,6 +470,7 @@
     opened = open;
     panel.hidden = !open;
     root.classList.toggle("csw-open", open);
+    if (open) read();
     launch.setAttribute("aria-expanded", String(open));
     // Messages shown while the panel was hidden had no height to scroll by.
     if (open) { log.scrollTop = log.scrollHeight; start(); (form.hidden ? mailInput : input).focus(); } else { launch.focus(); }
