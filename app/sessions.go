@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"time"
 
@@ -44,6 +45,26 @@ func visitorSite(site *Site, now time.Time) *VisitorSite {
 		}
 	}
 	return v
+}
+
+// SiteLook is what the widget shows of a site before any session: its
+// colour, position, texts and availability, so the launcher is painted in
+// the site's colour from the start without recording a visitor. Returns a
+// not-found error for an unknown site and origin_not_allowed for a page
+// outside the site's domains.
+func (s *Service) SiteLook(ctx context.Context, siteID string, from Origin) (*VisitorSite, error) {
+	site, err := s.db.Read().Site(ctx, siteID)
+	if err != nil {
+		return nil, found(err, noSuch("site", siteID))
+	}
+	if err := allowedFrom(site, from); err != nil {
+		return nil, err
+	}
+	view, err := siteView(site)
+	if err != nil {
+		return nil, fmt.Errorf("site look %s: %w", siteID, err)
+	}
+	return visitorSite(view, s.now()), nil
 }
 
 // StartSession starts or resumes a visitor's session. A token from an

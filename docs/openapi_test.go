@@ -39,8 +39,8 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 		}
 		for method, op := range item.Operations() {
 			public := op.Security != nil && len(*op.Security) == 0
-			if public != (path == "/openapi.json" || path == "/widget/v1/sessions") {
-				t.Errorf("%s %s: public = %v; only the document itself and the widget's sessions are public", method, path, public)
+			if public != (path == "/openapi.json" || path == "/widget/v1/sessions" || path == "/widget/v1/sites/{id}") {
+				t.Errorf("%s %s: public = %v; only the document itself, the widget's sessions and a site's look are public", method, path, public)
 			}
 			if token := op.Security != nil && len(*op.Security) == 1 && (*op.Security)[0]["visitorToken"] != nil; widget && !public && !token {
 				t.Errorf("%s %s: security %+v, want the visitor token", method, path, op.Security)

@@ -16,18 +16,13 @@ func TestBrowserReplyFeedback(t *testing.T) {
 	e := newWidgetEnv(t, widgetOpts{})
 	ctx := newBrowser(t)
 
-	err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
-		chromedp.Navigate(e.srv.URL+"/demo?site="+e.site),
-		chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
-		chromedp.Click(chromedp.CSS(".csw-launch")),
-		chromedp.WaitVisible(chromedp.ID("csw-input")),
-		chromedp.SendKeys(chromedp.ID("csw-input"), "How long does a refund take?"),
-		chromedp.Click(chromedp.CSS(".csw-form button[type=submit]")),
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"),
 		chromedp.WaitVisible(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"]`)),
 		chromedp.Click(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"][aria-pressed="true"]`)),
-	)
+		chromedp.WaitVisible(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"][aria-pressed="true"]`)))...)
 	if err == nil {
 		label, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`.csw-bot .csw-fb button[data-helpful="false"]`)))
 		if err == nil && label != "Not helpful" {

@@ -301,6 +301,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("DELETE", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
 
 	// The widget's calls, from a visitor's first message to the rating.
+	e.wdo("GET", "/widget/v1/sites/"+e.site, "", nil).ok(t, 200)
 	tok := e.session(true)
 	said := e.say(tok, "How long does a refund take?")
 	e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)

@@ -13,6 +13,7 @@ func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api := http.NewServeMux()
 	api.Handle("POST /widget/v1/rating", noQuery(h.rateConversation))
 	api.Handle("POST /widget/v1/messages/{id}/feedback", noQuery(h.replyFeedback))
+	api.Handle("GET /widget/v1/sites/{id}", noQuery(h.siteLook))
 	api.Handle("POST /widget/v1/sessions", noQuery(h.startSession))
 	api.Handle("POST /widget/v1/messages", noQuery(h.postVisitorMessage))
 	api.HandleFunc("GET /widget/v1/messages", h.listVisitorMessages)
@@ -24,8 +25,9 @@ func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api.HandleFunc("OPTIONS /widget/v1/", preflight)
 	api.HandleFunc("/widget/v1/", unknownRoute(api, "/widget/v1/"))
 	mux.Handle("/widget/v1/", withCORS(withRateLimit(h.svc.Now, limit, clientIP, api)))
-	mux.HandleFunc("GET /widget.js", serveWidgetJS)
-	mux.Handle("GET /demo", withSecureHeaders(demoCSP, http.HandlerFunc(serveDemo)))
+	script := newWidgetScript(widgetJS)
+	mux.Handle("GET /widget.js", script)
+	mux.Handle("GET /demo", withSecureHeaders(demoCSP, serveDemo(script)))
 }
 
 // withCORS lets pages of other origins read widget API responses. Which
@@ -88,6 +90,16 @@ func (h *handlers) startSession(w http.ResponseWriter, r *http.Request) {
 	}
 	s, err := h.svc.StartSession(r.Context(), in)
 	reply(w, r, http.StatusOK, s, err)
+}
+
+// siteLook answers without a visitor token, and may be cached a minute:
+// the launcher's colour before any session, not the visitor's state.
+func (h *handlers) siteLook(w http.ResponseWriter, r *http.Request) {
+	look, err := h.svc.SiteLook(r.Context(), r.PathValue("id"), origin(r))
+	if err == nil {
+		w.Header().Set("Cache-Control", "public, max-age=60")
+	}
+	reply(w, r, http.StatusOK, look, err)
 }
 
 func (h *handlers) postVisitorMessage(w http.ResponseWriter, r *http.Request) {

@@ -461,7 +461,7 @@ func TestWidgetPreflightAndAssets(t *testing.T) {
 	}
 	js := e.wdo("GET", "/widget.js", "", nil)
 	if js.status != 200 || !strings.HasPrefix(js.header.Get("Content-Type"), "text/javascript") ||
-		!strings.Contains(string(js.raw), "/widget/v1") || len(js.raw) > 30<<10 {
+		!strings.Contains(string(js.raw), "/widget/v1") || len(js.raw) > 40<<10 {
 		t.Fatalf("widget.js: %d, %d bytes", js.status, len(js.raw))
 	}
 	demo := e.wdo("GET", "/demo?site="+e.site, "", nil)

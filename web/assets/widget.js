@@ -27,7 +27,7 @@
       "Please leave your e-mail address to start the chat.", "Start chat", "How was this conversation?",
       "Anything to add? (optional)", "Send rating", "Thank you for your feedback!", "Chat is unavailable right now.",
       "Your message could not be sent.", "Could not reach the team.", "I'd like to talk to a person.", "{n} of 5",
-      "just now", "Away", "Helpful", "Not helpful"],
+      "just now", "Away", "Helpful", "Not helpful", "Sending…", "Not sent", "Retry", "New messages: {n}"],
     de: ["Chat", "Schreiben Sie uns", "Chat schließen", "Nachrichten", "Sie: ", "Assistent", "Team", "Quellen",
       "Mit einem Menschen sprechen", "Ihre Nachricht", "Ihre Frage…", "Senden", "Gleich meldet sich jemand aus dem Team.",
       "Sie schreiben mit dem Team.", "Dieses Gespräch ist beendet. Schreiben Sie erneut, um ein neues zu beginnen.",
@@ -35,7 +35,8 @@
       "Bitte geben Sie Ihre E-Mail-Adresse an, um den Chat zu starten.", "Chat starten", "Wie war dieses Gespräch?",
       "Möchten Sie etwas hinzufügen? (optional)", "Bewertung senden", "Vielen Dank für Ihre Rückmeldung!",
       "Der Chat ist gerade nicht erreichbar.", "Ihre Nachricht konnte nicht gesendet werden.",
-      "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend", "Hilfreich", "Nicht hilfreich"],
+      "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend", "Hilfreich", "Nicht hilfreich",
+      "Wird gesendet…", "Nicht gesendet", "Erneut senden", "Neue Nachrichten: {n}"],
     fr: ["Chat", "Discutons", "Fermer le chat", "Messages", "Vous : ", "Assistant", "Équipe", "Sources",
       "Parler à une personne", "Votre message", "Posez votre question…", "Envoyer",
       "Une personne de l'équipe va vous répondre.", "Vous discutez avec l'équipe.",
@@ -44,7 +45,7 @@
       "Indiquez votre adresse e-mail pour commencer.", "Commencer", "Comment s'est passée cette conversation ?",
       "Un commentaire ? (facultatif)", "Envoyer la note", "Merci pour votre avis !", "Le chat est indisponible.",
       "Votre message n'a pas pu être envoyé.", "Impossible de joindre l'équipe.", "Je voudrais parler à une personne.",
-      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile"],
+      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile", "Envoi…", "Non envoyé", "Réessayer", "Nouveaux messages : {n}"],
     es: ["Chat", "Escríbenos", "Cerrar el chat", "Mensajes", "Tú: ", "Asistente", "Equipo", "Fuentes",
       "Hablar con una persona", "Tu mensaje", "Escribe tu pregunta…", "Enviar", "Una persona del equipo te atenderá enseguida.",
       "Estás hablando con el equipo.", "Esta conversación está cerrada. Escribe de nuevo para empezar otra.",
@@ -52,7 +53,7 @@
       "Déjanos tu correo electrónico para empezar.", "Empezar", "¿Qué tal ha ido esta conversación?",
       "¿Algo que añadir? (opcional)", "Enviar valoración", "¡Gracias por tu opinión!", "El chat no está disponible.",
       "No se pudo enviar tu mensaje.", "No se pudo contactar con el equipo.", "Quiero hablar con una persona.",
-      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil"],
+      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil", "Enviando…", "No enviado", "Reintentar", "Mensajes nuevos: {n}"],
     nl: ["Chat", "Chat met ons", "Chat sluiten", "Berichten", "Jij: ", "Assistent", "Team", "Bronnen",
       "Met een mens praten", "Je bericht", "Typ je vraag…", "Versturen", "Iemand van het team komt zo bij je.",
       "Je chat met het team.", "Dit gesprek is gesloten. Schrijf opnieuw om een nieuw gesprek te beginnen.",
@@ -60,9 +61,10 @@
       "Laat je e-mailadres achter om de chat te starten.", "Chat starten", "Hoe was dit gesprek?",
       "Nog iets toe te voegen? (optioneel)", "Beoordeling versturen", "Bedankt voor je feedback!",
       "De chat is nu niet beschikbaar.", "Je bericht kon niet worden verstuurd.", "Het team is niet bereikbaar.",
-      "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig", "Nuttig", "Niet nuttig"]
+      "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig", "Nuttig", "Niet nuttig",
+      "Versturen…", "Niet verstuurd", "Opnieuw proberen", "Nieuwe berichten: {n}"]
   };
-  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful".split(" ");
+  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful sending failed retry unread".split(" ");
   var lang = "en", L = {};
   function pick(l) { return T[l] ? l : T[(l || "").slice(0, 2)] ? l.slice(0, 2) : null; }
   function setLocale() {
@@ -74,6 +76,7 @@
 
   function load(k) { try { return localStorage.getItem(storeKey + (k || "")); } catch (e) { return null; } }
   function save(v, k) { try { v ? localStorage.setItem(storeKey + (k || ""), v) : localStorage.removeItem(storeKey + (k || "")); } catch (e) {} }
+  var unread = 0, latest = "", readAt = load(":read") || ""; // see read()
 
   // ---- DOM -------------------------------------------------------------
   // Logical properties (inset-inline-*, margin-inline-*) keep the layout
@@ -81,37 +84,44 @@
   // Colour and spacing tokens match the dashboard's; a dark palette follows
   // the visitor's system. --csw-c, the site's colour, stays in both.
   var css = ".csw-root{--csw-bg:#fff;--csw-fg:#1d2330;--csw-muted:#4a5570;--csw-bubble:#eef1f7;--csw-agent:#e3f4e8;" +
-    "--csw-line:#e1e5ee;--csw-field:#fff;--csw-field-line:#767b86;--csw-away-bg:#fff6e0;--csw-away-fg:#5c4400;--csw-link:var(--csw-c);" +
+    "--csw-line:#e1e5ee;--csw-field:#fff;--csw-field-line:#767b86;--csw-away-bg:#fff6e0;--csw-away-fg:#5c4400;--csw-danger:#b42318;--csw-link:var(--csw-link-l);" +
     "--csw-s1:4px;--csw-s2:8px;--csw-s3:12px;--csw-radius:6px}" +
     "@media (prefers-color-scheme:dark){.csw-root{--csw-bg:#14161b;--csw-fg:#e8eaef;--csw-muted:#a9b0bf;--csw-bubble:#262a33;" +
-    "--csw-agent:#1b3324;--csw-line:#3a3f4b;--csw-field:#111318;--csw-field-line:#8a909c;--csw-away-bg:#3a2e0a;--csw-away-fg:#f5dc9a;--csw-link:#e8eaef}}" +
+    "--csw-agent:#1b3324;--csw-line:#3a3f4b;--csw-field:#111318;--csw-field-line:#8a909c;--csw-away-bg:#3a2e0a;--csw-away-fg:#f5dc9a;--csw-danger:#f97066;--csw-link:var(--csw-link-d)}}" +
     ".csw-launch{position:fixed;bottom:20px;z-index:2147483000;border:0;border-radius:28px;background:var(--csw-c);" +
-    "color:#fff;font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
+    "color:var(--csw-on-c);font:600 15px system-ui,sans-serif;padding:14px 20px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}" +
+    ".csw-badge{position:absolute;top:-6px;inset-inline-end:-6px;min-width:22px;height:22px;padding:0 6px;box-sizing:border-box;" +
+    "border-radius:11px;background:#b42318;color:#fff;font:700 12px/22px system-ui,sans-serif;text-align:center;box-shadow:0 0 0 2px #fff}" +
     ".csw-launch,.csw{inset-inline-end:20px}.csw-left .csw-launch,.csw-left .csw{inset-inline-end:auto;inset-inline-start:20px}" +
     ".csw-root button:focus-visible,.csw-root textarea:focus-visible,.csw-root input:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}" +
     ".csw{position:fixed;bottom:84px;z-index:2147483000;width:360px;max-width:calc(100vw - 40px);height:540px;" +
     "max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:var(--csw-bg);color:var(--csw-fg);border-radius:12px;" +
     "box-shadow:0 8px 30px rgba(0,0,0,.3);font:14px/1.45 system-ui,sans-serif;overflow:hidden}" +
-    ".csw[hidden],.csw-root [hidden]{display:none}.csw-head{display:flex;align-items:center;justify-content:space-between;background:var(--csw-c);color:#fff;padding:10px 14px}" +
-    ".csw-head h2{font-size:16px;margin:0}.csw-x{background:none;border:0;color:#fff;font-size:22px;cursor:pointer;line-height:1}" +
+    ".csw[hidden],.csw-root [hidden]{display:none}.csw-head{display:flex;align-items:center;justify-content:space-between;background:var(--csw-c);color:var(--csw-on-c);padding:10px 14px}" +
+    ".csw-head h2{font-size:16px;margin:0}.csw-x{background:none;border:0;color:inherit;font-size:22px;cursor:pointer;line-height:1}" +
     ".csw-away{background:var(--csw-away-bg);color:var(--csw-away-fg);padding:var(--csw-s2) var(--csw-s3);font-size:13px;border-bottom:1px solid var(--csw-line)}" +
     ".csw-log{flex:1;overflow-y:auto;padding:var(--csw-s3);display:flex;flex-direction:column;gap:var(--csw-s2);margin:0;list-style:none}" +
     ".csw-msg{max-width:85%;padding:8px 11px;border-radius:10px;white-space:pre-wrap;overflow-wrap:anywhere;text-align:start}" +
-    ".csw-contact{align-self:flex-end;background:var(--csw-c);color:#fff}.csw-bot,.csw-agent,.csw-system,.csw-hello{align-self:flex-start;background:var(--csw-bubble)}" +
+    ".csw-contact{align-self:flex-end;background:var(--csw-c);color:var(--csw-on-c)}.csw-bot,.csw-agent,.csw-system,.csw-hello{align-self:flex-start;background:var(--csw-bubble)}" +
     ".csw-fb{display:flex;gap:4px;margin-top:4px}.csw-fb button{border:1px solid var(--csw-line);background:none;color:inherit;border-radius:12px;padding:1px 8px;cursor:pointer;font:inherit;font-size:12px}" +
-    ".csw-fb button[aria-pressed=true]{background:var(--csw-c);border-color:var(--csw-c);color:#fff}" +
-    ".csw-agent{background:var(--csw-agent)}.csw-who{display:block;font-size:11px;font-weight:600;opacity:.75;margin-bottom:2px}" +
-    ".csw-time{display:block;font-size:10px;opacity:.65;margin-top:2px}" +
+    ".csw-fb button[aria-pressed=true]{background:var(--csw-c);border-color:var(--csw-c);color:var(--csw-on-c)}" +
+    ".csw-agent{background:var(--csw-agent)}.csw-who{display:block;font-size:11px;font-weight:600;color:var(--csw-muted);margin-bottom:2px}" +
+    ".csw-time{display:block;font-size:11px;color:var(--csw-muted);margin-top:2px}.csw-contact .csw-time{color:inherit}.csw-failed{box-shadow:0 0 0 2px var(--csw-danger)}.csw-retry{margin-inline-start:8px;border:0;border-radius:var(--csw-radius);background:var(--csw-bg);color:var(--csw-fg);font:600 12px system-ui,sans-serif;padding:2px 8px;cursor:pointer}" +
     ".csw-src{margin:6px 0 0;padding-inline-start:16px;font-size:12px}.csw-msg a{color:inherit}" +
     ".csw-typing{font-size:18px;line-height:1;color:var(--csw-muted);padding:0 var(--csw-s3)}" +
     ".csw-status{font-size:12px;color:var(--csw-muted);padding:var(--csw-s1) var(--csw-s3);min-height:1em}" +
     ".csw-form,.csw-mail,.csw-rate{display:flex;flex-wrap:wrap;gap:6px;padding:var(--csw-s2);border-top:1px solid var(--csw-line)}" +
     ".csw-form textarea,.csw-root input[type=email],.csw-rate textarea{flex:1;min-width:0;resize:none;font:inherit;padding:6px;border:1px solid var(--csw-field-line);border-radius:var(--csw-radius);background:var(--csw-field);color:var(--csw-fg)}" +
-    ".csw-root form button,.csw-human{border:0;border-radius:var(--csw-radius);background:var(--csw-c);color:#fff;font:600 13px system-ui,sans-serif;padding:6px 12px;cursor:pointer}" +
+    ".csw-root form button,.csw-human{border:0;border-radius:var(--csw-radius);background:var(--csw-c);color:var(--csw-on-c);font:600 13px system-ui,sans-serif;padding:6px 12px;cursor:pointer}" +
     ".csw-human{background:none;color:var(--csw-link);text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
     ".csw-note{width:100%;margin:0;font-size:13px}.csw-rate .csw-stars button{background:var(--csw-bubble);color:var(--csw-fg);min-width:34px}" +
-    ".csw-rate .csw-stars button[aria-pressed=true]{background:var(--csw-c);color:#fff}.csw-stars{display:flex;gap:4px;width:100%}" +
-    ".csw-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}";
+    ".csw-rate .csw-stars button[aria-pressed=true]{background:var(--csw-c);color:var(--csw-on-c)}.csw-stars{display:flex;gap:4px;width:100%}" +
+    ".csw-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}" +
+    // On a phone the open panel takes the whole screen, clear of the
+    // notch and home bar, and the launcher steps aside: × closes it.
+    "@media (max-width:480px){.csw-root .csw{inset:0;width:auto;height:auto;max-width:none;max-height:none;border-radius:0;" +
+    "padding:env(safe-area-inset-top) env(safe-area-inset-right) env(safe-area-inset-bottom) env(safe-area-inset-left)}" +
+    ".csw-open .csw-launch{display:none}.csw-root .csw-form textarea{font-size:16px}}";
   var style = document.createElement("style");
   style.textContent = css;
   document.head.appendChild(style);
@@ -124,7 +134,10 @@
   }
   function add(parent) { for (var i = 1; i < arguments.length; i++) parent.appendChild(arguments[i]); return parent; }
   var root = el("div", { "class": "csw-root" });
-  var launch = el("button", { "class": "csw-launch", type: "button", "aria-expanded": "false", "aria-controls": "csw-panel" });
+  // The launcher stays hidden until the site's look is known (see paint).
+  var launch = el("button", { "class": "csw-launch", type: "button", "aria-expanded": "false", "aria-controls": "csw-panel", hidden: "" });
+  var launchText = el("span"), dot = el("span", { "class": "csw-badge", "aria-hidden": "true", hidden: "" });
+  add(launch, launchText, dot);
   var panel = el("section", { "class": "csw", id: "csw-panel", role: "dialog", hidden: "" });
   var heading = el("h2");
   var close = el("button", { "class": "csw-x", type: "button" }, "\u00d7");
@@ -164,7 +177,7 @@
   // texts paints every fixed text in the widget's language.
   function texts() {
     var title = script.getAttribute("data-title") || L.title;
-    launch.textContent = L.chat; panel.setAttribute("aria-label", title); heading.textContent = title;
+    launchText.textContent = L.chat; badge(); panel.setAttribute("aria-label", title); heading.textContent = title;
     close.setAttribute("aria-label", L.close); log.setAttribute("aria-label", L.messages); human.textContent = L.human;
     label.textContent = L.label; input.placeholder = L.placeholder; send.textContent = L.send;
     mailLabel.textContent = L.email; mailInput.placeholder = L.email; mailSend.textContent = L.save;
@@ -176,7 +189,7 @@
   function look(s) {
     for (var k in s) conf[k] = s[k];
     setLocale(); texts();
-    root.style.setProperty("--csw-c", /^#[0-9a-f]{6}$/i.test(conf.color) ? conf.color : "#2563EB");
+    brand(/^#[0-9a-f]{6}$/i.test(conf.color) ? conf.color : "#2563EB");
     root.classList.toggle("csw-left", conf.position === "left");
     hello.textContent = conf.greeting || ""; hello.hidden = !conf.greeting || log.children.length > 1;
     var off = conf.availability === "offline";
@@ -196,8 +209,52 @@
     showConversation(conv);
     mailSend.textContent = conf.require_email ? L.start : L.save;
   }
-  root.style.setProperty("--csw-c", conf.color);
+  // ---- contrast --------------------------------------------------------
+  // Any site colour stays readable (WCAG AA, 4.5:1): text on it is light or
+  // dark, whichever contrasts more, and links take the site's hue, darkened
+  // on the light panel or lightened on the dark one until they reach 4.5:1.
+  function rgb(hex) { return [1, 3, 5].map(function (i) { return parseInt(hex.substr(i, 2), 16); }); }
+  function luminance(c) {
+    var v = c.map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  }
+  function contrast(a, b) {
+    var x = luminance(a), y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+  function hex(c) { return "#" + c.map(function (x) { return (256 + Math.round(x)).toString(16).slice(1); }).join(""); }
+  // readableOn is the text colour for background c: white or the widget's
+  // dark text, else black when neither reaches 4.5:1 (mid-tone colours).
+  function readableOn(c) {
+    var light = [255, 255, 255], dark = [29, 35, 48], best = contrast(light, c) >= contrast(dark, c) ? light : dark;
+    return hex(contrast(best, c) >= 4.5 ? best : [0, 0, 0]);
+  }
+  // linkOn moves c towards black or white until it reads at 4.5:1 on bg.
+  function linkOn(c, bg, to) {
+    for (var k = 0; k <= 20 && contrast(c, bg) < 4.5; k++) c = c.map(function (x, i) { return x + (to[i] - x) * 0.1; });
+    return hex(c);
+  }
+  function brand(color) {
+    var c = rgb(color);
+    root.style.setProperty("--csw-c", color);
+    root.style.setProperty("--csw-on-c", readableOn(c));
+    root.style.setProperty("--csw-link-l", linkOn(c, [255, 255, 255], [0, 0, 0]));
+    root.style.setProperty("--csw-link-d", linkOn(c, [20, 22, 27], [255, 255, 255]));
+  }
+  brand(conf.color);
   texts();
+  // paint shows the launcher in the site's look, from its first paint: at
+  // once with the look this browser kept from an earlier page, else once the
+  // server sent it (GET /sites/{id} records no visitor). Without either the
+  // launcher shows in the default look rather than not at all.
+  function paint(s) {
+    if (s) { look(s); save(JSON.stringify(s), ":look"); }
+    launch.hidden = false;
+  }
+  try { var kept = JSON.parse(load(":look")); if (kept && kept.color) { look(kept); launch.hidden = false; } } catch (e) {}
+  fetch(base + "/sites/" + encodeURIComponent(site || "-"))
+    .then(function (r) { return r.ok ? r.json() : null; })
+    .then(paint, function () { paint(null); });
 
   // ---- rendering -------------------------------------------------------
   var linkRE = /\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g;
@@ -222,9 +279,38 @@
     if (!m || seen[m.id]) return;
     seen[m.id] = true;
     hello.hidden = true;
+    place(bubble(m), m);
+    if (m.created_at > latest) latest = m.created_at;
+    if (opened) read();
+    else if (m.author && m.author.type !== "contact" && m.created_at > readAt) { unread++; badge(); }
+  }
+  // The launcher counts the team's and the assistant's messages the visitor
+  // has not seen with the panel open, on this page or since their last one:
+  // readAt, the time of the latest message seen, is kept in the browser.
+  function read() {
+    unread = 0; badge();
+    if (latest > readAt) { readAt = latest; save(readAt, ":read"); }
+  }
+  function badge() {
+    dot.hidden = !unread;
+    dot.textContent = unread > 9 ? "9+" : String(unread);
+    if (unread) launch.setAttribute("aria-label", L.chat + " \u2013 " + t("unread", { n: unread }));
+    else launch.removeAttribute("aria-label");
+  }
+  // place adds li to the transcript, in place of the visitor's bubble that
+  // waited for this message, if any.
+  function place(li, m) {
+    var wait = m && m.author && m.author.type === "contact" && [].find.call(log.querySelectorAll(".csw-pending,.csw-failed"),
+      function (n) { return n.__text === m.body; });
+    if (wait) log.replaceChild(li, wait); else log.appendChild(li);
+    log.scrollTop = log.scrollHeight;
+  }
+  // bubble is the transcript's item for message m.
+  function bubble(m) {
     var type = m.author && m.author.type || "system";
     if (type === "agent") typing.hidden = true;
-    var li = el("li", { "class": "csw-msg csw-" + type, "data-id": m.id, dir: "auto" });
+    var li = el("li", { "class": "csw-msg csw-" + type, dir: "auto" });
+    if (m.id) li.setAttribute("data-id", m.id);
     if (type !== "contact") {
       var who = (m.author && m.author.name) || { bot: L.bot, agent: L.agent }[type];
       if (who) li.appendChild(el("span", { "class": "csw-who" }, who));
@@ -248,8 +334,32 @@
     // word that a person is coming.
     if (type === "bot" && m.sources && m.sources.length) li.appendChild(feedback(m.id));
     if (m.created_at) li.appendChild(el("time", { "class": "csw-time", datetime: m.created_at }, ago(m.created_at)));
-    log.appendChild(li);
-    log.scrollTop = log.scrollHeight;
+    return li;
+  }
+  // waiting shows the visitor's text at once, as sending (li: again, after
+  // a failure), until the server's message takes its place.
+  function waiting(text, li) {
+    if (!li) {
+      li = bubble({ body: text, author: { type: "contact" } });
+      li.__text = text;
+      li.appendChild(el("span", { "class": "csw-time csw-state" }));
+      place(li);
+      hello.hidden = true;
+    }
+    li.className = "csw-msg csw-contact csw-pending";
+    li.querySelector(".csw-state").textContent = L.sending;
+    var again = li.querySelector(".csw-retry");
+    if (again) li.removeChild(again);
+    return li;
+  }
+  // failed marks a waiting bubble as not sent, with a button to send it again.
+  function failed(li) {
+    if (!li.parentNode) return; // the server's message took its place after all
+    li.className = "csw-msg csw-contact csw-failed";
+    li.querySelector(".csw-state").textContent = L.failed;
+    var again = el("button", { type: "button", "class": "csw-retry" }, L.retry);
+    again.onclick = function () { post(li.__text, li); };
+    li.appendChild(again);
   }
   // feedback: helpful / not helpful under an assistant reply; pressing the
   // other one replaces the verdict.
@@ -282,7 +392,8 @@
     if (token) headers["X-Visitor-Token"] = token;
     return fetch(base + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined })
       .then(function (r) {
-        return r.json().then(function (j) {
+        // A proxy's error page is not JSON: the status says enough then.
+        return r.json().catch(function () { return {}; }).then(function (j) {
           if (!r.ok) { var e = new Error((j.error && j.error.message) || r.statusText); e.status = r.status; e.param = j.error && j.error.param; throw e; }
           return j;
         });
@@ -299,9 +410,13 @@
     }).then(function (s) {
       token = s.visitor_token;
       save(token);
-      if (s.site) look(s.site);
+      if (s.site) paint(s.site);
       showConversation(s.conversation);
-      if (s.conversation) return call("GET", "/messages").then(function (l) { l.data.forEach(show); });
+      if (s.conversation) return call("GET", "/messages").then(function (l) {
+        var first = !readAt; // a browser from before the count: its past counts as seen
+        l.data.forEach(show);
+        if (first) read();
+      });
     }).then(listen).catch(function (e) {
       starting = null;
       status.textContent = L.unavailable + " (" + e.message + ")";
@@ -337,11 +452,15 @@
     fetch(base + "/typing", { method: "POST", headers: { "Content-Type": "application/json", "X-Visitor-Token": token }, body: "{}" })
       .catch(function () {});
   }
-  function post(text) {
+  // post sends the visitor's text, shown at once as a waiting bubble (li
+  // when sending it again).
+  function post(text, li) {
+    li = waiting(text, li);
     return start().then(function () { return call("POST", "/messages", { body: text, page_url: location.href }); })
       .then(function (r) { rate.hidden = true; show(r.message); show(r.reply); })
       .catch(function (e) {
         if (e.param === "email") { conf.require_email = true; save(null, ":email"); ask(); }
+        failed(li);
         status.textContent = L.notSent + " (" + e.message + ")";
       });
   }
@@ -350,6 +469,8 @@
   function toggle(open) {
     opened = open;
     panel.hidden = !open;
+    root.classList.toggle("csw-open", open);
+    if (open) read();
     launch.setAttribute("aria-expanded", String(open));
     // Messages shown while the panel was hidden had no height to scroll by.
     if (open) { log.scrollTop = log.scrollHeight; start(); (form.hidden ? mailInput : input).focus(); } else { launch.focus(); }
