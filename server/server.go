@@ -17,6 +17,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/config"
+	"chatsvc/replica"
 	"chatsvc/search"
 	"chatsvc/storage"
 	"chatsvc/web"
@@ -42,6 +43,7 @@ type Server struct {
 	mailIn  net.Listener // the inbound SMTP receiver's; nil without one
 	lock    *storage.DirLock
 	db      *storage.DB
+	replica *replica.Replicator // nil without replica.url
 	index   *search.Index
 	svc     *app.Service
 }
@@ -69,6 +71,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 	}
 	if s.db, err = storage.Open(ctx, s.cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if s.replica, err = startReplica(s.cfg); err != nil {
+		return nil, err
 	}
 	if s.index, err = openIndex(s.cfg); err != nil {
 		return nil, err
@@ -103,6 +108,9 @@ func (s *Server) Run(ctx context.Context) error {
 	}()
 	var running atomic.Int32
 	list := append(backgroundWorkers(s.cfg, s.svc), scheduledBackups(s.cfg, s.version, time.Now)...)
+	if s.replica != nil {
+		list = append(list, app.Worker{Name: "replica", Every: s.cfg.Replica.SyncInterval, Step: s.replica.Step})
+	}
 	for _, w := range list {
 		workers.Add(1)
 		running.Add(1)
@@ -150,6 +158,9 @@ func (s *Server) Close() error {
 	}
 	if s.db != nil {
 		errs = append(errs, s.db.Close())
+	}
+	if s.replica != nil { // after the database: it ships the last writes
+		errs = append(errs, s.replica.Close(context.Background()))
 	}
 	if s.lock != nil {
 		errs = append(errs, s.lock.Release())

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"chatsvc/backup"
+	"chatsvc/config"
+	"chatsvc/replica"
+	"chatsvc/storage"
+)
+
+// ReplicaOptions are the replica settings of cfg.
+func ReplicaOptions(cfg *config.Config) replica.Options {
+	r := cfg.Replica
+	return replica.Options{URL: r.URL, Endpoint: r.Endpoint, Region: r.Region, AccessKeyID: r.AccessKeyID,
+		SecretAccessKey: r.SecretAccessKey, SyncInterval: r.SyncInterval, Retention: r.Retention}
+}
+
+// startReplica starts replicating cfg's data folder when a replica is
+// configured; the replica worker connects to the store.
+func startReplica(cfg *config.Config) (*replica.Replicator, error) {
+	if !cfg.Replica.Enabled() {
+		return nil, nil
+	}
+	return replica.Start(cfg.DataDir, storage.FileName, ReplicaOptions(cfg))
+}
+
+// RestoreFromReplica puts the configured replica's data folder, as it was
+// at at (the newest state when at is zero), in place of cfg's data folder,
+// which must be empty unless force, and never held by a running serve. The
+// database's integrity is checked before it takes the folder's place.
+// Dashboard sessions are not brought back: team members sign in again.
+func RestoreFromReplica(ctx context.Context, cfg *config.Config, at time.Time, force bool) (*replica.Restored, error) {
+	if !cfg.Replica.Enabled() {
+		return nil, fmt.Errorf("no replica.url in the configuration: nothing to restore from")
+	}
+	var res *replica.Restored
+	err := backup.Replace(cfg.DataDir, force, func(staging string) error {
+		var err error
+		res, err = replica.Restore(ctx, ReplicaOptions(cfg), staging, storage.FileName, at, storage.FileHashes)
+		if err != nil {
+			return err
+		}
+		db := filepath.Join(staging, storage.FileName)
+		st, err := storage.Stats(ctx, db)
+		if err != nil {
+			return fmt.Errorf("the restored database: %w", err)
+		}
+		if st.SchemaVersion > storage.SchemaVersion() {
+			return fmt.Errorf("the replica's schema version %d is newer than this binary's (%d): use a newer chatsvc", st.SchemaVersion, storage.SchemaVersion())
+		}
+		if err := storage.ForgetSessions(ctx, db); err != nil {
+			return err
+		}
+		return storage.CheckIntegrity(ctx, db)
+	})
+	return res, err
+}
