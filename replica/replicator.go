@@ -36,7 +36,12 @@ type Replicator struct {
 	blobs     blobs
 	filesErr  error
 	filesSync time.Time // the last pass that left no file behind
+	alerted   bool      // the replica's lag passed AlertAfter and was logged
 }
+
+// AlertAfter is how far behind the replica may fall before its lag is
+// logged as an error, once until it catches up again.
+const AlertAfter = 10 * time.Minute
 
 // Status is how far the replica is behind.
 type Status struct {
@@ -163,7 +168,22 @@ func (rp *Replicator) Step(ctx context.Context) (bool, error) {
 		rp.filesSync = time.Now()
 	}
 	rp.mu.Unlock()
+	rp.alertWhenBehind(rp.Status())
 	return false, err
+}
+
+// alertWhenBehind logs an error once the replica is more than AlertAfter
+// behind, and again only after it has caught up in between.
+func (rp *Replicator) alertWhenBehind(st Status) {
+	switch {
+	case st.Lag > AlertAfter && !rp.alerted:
+		rp.alerted = true
+		slog.Error("the replica has been failing: writes since then are on this machine only",
+			"replica", redact(rp.o.URL), "lag", st.Lag.Round(time.Second), "last_sync", st.LastSync, "err", st.Err)
+	case st.Lag == 0 && rp.alerted:
+		rp.alerted = false
+		slog.Info("the replica has caught up", "replica", redact(rp.o.URL))
+	}
 }
 
 // copyFiles uploads the stored files the store does not hold, each once:

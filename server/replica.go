@@ -10,6 +10,7 @@ import (
 	"chatsvc/config"
 	"chatsvc/replica"
 	"chatsvc/storage"
+	"chatsvc/web"
 )
 
 // ReplicaOptions are the replica settings of cfg.
@@ -26,6 +27,16 @@ func startReplica(cfg *config.Config) (*replica.Replicator, error) {
 		return nil, nil
 	}
 	return replica.Start(cfg.DataDir, storage.FileName, ReplicaOptions(cfg))
+}
+
+func (s *Server) replicaStatus() func() web.ReplicaStatus {
+	if s.replica == nil {
+		return nil
+	}
+	return func() web.ReplicaStatus {
+		st := s.replica.Status()
+		return web.ReplicaStatus{LastSync: st.LastSync, Lag: st.Lag, Files: st.Files, Err: st.Err}
+	}
 }
 
 // RestoreFromReplica puts the configured replica's data folder, as it was

@@ -172,7 +172,8 @@ func (s *Server) webOptions(ready func(context.Context) error) web.Options {
 	r := s.cfg.RateLimit
 	return web.Options{APIPerSecond: r.APIPerSecond, APIBurst: r.APIBurst,
 		WidgetPerSecond: r.WidgetPerSecond, WidgetBurst: r.WidgetBurst,
-		MetricsToken: s.cfg.Metrics.Token, Ready: ready, PublicURL: s.cfg.PublicURL, MailOff: s.cfg.SMTP.Host == ""}
+		MetricsToken: s.cfg.Metrics.Token, Ready: ready, PublicURL: s.cfg.PublicURL, MailOff: s.cfg.SMTP.Host == "",
+		Replica: s.replicaStatus()}
 }
 
 // bootstrap creates a default site and test-mode key on an empty
