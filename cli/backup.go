@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/backup"
 	"chatsvc/config"
+	"chatsvc/replica"
 	"chatsvc/server"
 	"chatsvc/storage"
 )
@@ -113,22 +113,13 @@ func restoreReplica(cmd *cobra.Command, cfg *config.Config, at string, force boo
 	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "Restored the database and %d stored files from %s into %s and indexed %d chunks.\n",
-		res.Files, redactedURL(cfg.Replica.URL), cfg.DataDir, n)
+		res.Files, replica.Redacted(cfg.Replica.URL), cfg.DataDir, n)
 	if len(res.Missing) > 0 {
 		fmt.Fprintf(out, "%d files the database names are not in the replica (their downloads will fail): %s\n",
 			len(res.Missing), strings.Join(res.Missing, ", "))
 	}
 	fmt.Fprintf(out, "Restored as of %s\n", res.AsOf.UTC().Format(time.RFC3339))
 	return nil
-}
-
-// redactedURL is u without a password.
-func redactedURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return u
-	}
-	return p.Redacted()
 }
 
 // rebuildIndex builds the search index of a restored data dir.

@@ -64,7 +64,7 @@ func restoreOnStart(ctx context.Context, cfg *config.Config, out io.Writer) erro
 	res, err := server.RestoreFromReplica(ctx, cfg, time.Time{}, false)
 	switch {
 	case errors.Is(err, replica.ErrEmpty):
-		slog.Info("the replica holds no database yet: starting with an empty data dir", "replica", redactedURL(cfg.Replica.URL))
+		slog.Info("the replica holds no database yet: starting with an empty data dir", "replica", replica.Redacted(cfg.Replica.URL))
 		return nil
 	case errors.Is(err, backup.ErrNotEmpty):
 		return nil // something else filled it meanwhile: serve it as it is
@@ -72,7 +72,7 @@ func restoreOnStart(ctx context.Context, cfg *config.Config, out io.Writer) erro
 		return fmt.Errorf("restore from the replica: %w", inUse(err, cfg))
 	}
 	fmt.Fprintf(out, "Restored the database and %d stored files from %s, as of %s.\n",
-		res.Files, redactedURL(cfg.Replica.URL), res.AsOf.UTC().Format(time.RFC3339))
+		res.Files, replica.Redacted(cfg.Replica.URL), res.AsOf.UTC().Format(time.RFC3339))
 	return nil
 }
 

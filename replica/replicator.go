@@ -37,6 +37,10 @@ type Replicator struct {
 	filesErr  error
 	filesSync time.Time // the last pass that left no file behind
 	alerted   bool      // the replica's lag passed AlertAfter and was logged
+
+	// OnBehind, when set, is called once each time the replica falls more
+	// than AlertAfter behind (serve e-mails the owner).
+	OnBehind func(Status)
 }
 
 // AlertAfter is how far behind the replica may fall before its lag is
@@ -108,7 +112,7 @@ func (rp *Replicator) open(ctx context.Context) error {
 		return fmt.Errorf("replica %s: %w", rp.o.URL, rp.openErr)
 	}
 	rp.opened = true
-	slog.Info("replicating the database and stored files", "replica", redact(rp.o.URL), "sync_interval", rp.o.SyncInterval)
+	slog.Info("replicating the database and stored files", "replica", Redacted(rp.o.URL), "sync_interval", rp.o.SyncInterval)
 	return nil
 }
 
@@ -179,10 +183,13 @@ func (rp *Replicator) alertWhenBehind(st Status) {
 	case st.Lag > AlertAfter && !rp.alerted:
 		rp.alerted = true
 		slog.Error("the replica has been failing: writes since then are on this machine only",
-			"replica", redact(rp.o.URL), "lag", st.Lag.Round(time.Second), "last_sync", st.LastSync, "err", st.Err)
+			"replica", Redacted(rp.o.URL), "lag", st.Lag.Round(time.Second), "last_sync", st.LastSync, "err", st.Err)
+		if rp.OnBehind != nil {
+			rp.OnBehind(st)
+		}
 	case st.Lag == 0 && rp.alerted:
 		rp.alerted = false
-		slog.Info("the replica has caught up", "replica", redact(rp.o.URL))
+		slog.Info("the replica has caught up", "replica", Redacted(rp.o.URL))
 	}
 }
 

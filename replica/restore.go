@@ -35,16 +35,16 @@ func Restore(ctx context.Context, o Options, dir, dbFile string, at time.Time,
 		return nil, err
 	}
 	if err := client.Init(ctx); err != nil {
-		return nil, fmt.Errorf("replica %s: %w", redact(o.URL), err)
+		return nil, fmt.Errorf("replica %s: %w", Redacted(o.URL), err)
 	}
 	plan, err := litestream.CalcRestorePlan(ctx, client, 0, at, slog.Default())
 	if errors.Is(err, litestream.ErrTxNotAvailable) || errors.Is(err, litestream.ErrNoSnapshots) || err == nil && len(plan) == 0 {
 		if at.IsZero() {
-			return nil, fmt.Errorf("%w: %s", ErrEmpty, redact(o.URL))
+			return nil, fmt.Errorf("%w: %s", ErrEmpty, Redacted(o.URL))
 		}
-		return nil, fmt.Errorf("%w as of %s: %s", ErrEmpty, at.UTC().Format(time.RFC3339), redact(o.URL))
+		return nil, fmt.Errorf("%w as of %s: %s", ErrEmpty, at.UTC().Format(time.RFC3339), Redacted(o.URL))
 	} else if err != nil {
-		return nil, fmt.Errorf("replica %s: %w", redact(o.URL), err)
+		return nil, fmt.Errorf("replica %s: %w", Redacted(o.URL), err)
 	}
 	res := &Restored{}
 	for _, info := range plan {
@@ -56,7 +56,7 @@ func Restore(ctx context.Context, o Options, dir, dbFile string, at time.Time,
 	opt.OutputPath = filepath.Join(dir, dbFile)
 	opt.Timestamp = at
 	if err := litestream.NewReplicaWithClient(nil, client).Restore(ctx, opt); err != nil {
-		return nil, fmt.Errorf("restore the database from %s: %w", redact(o.URL), err)
+		return nil, fmt.Errorf("restore the database from %s: %w", Redacted(o.URL), err)
 	}
 	names, err := hashes(ctx, opt.OutputPath)
 	if err != nil {

@@ -107,8 +107,8 @@ func fileBlobs(ctx context.Context, o Options) (blobs, error) {
 	}
 }
 
-// redact is the URL without its password, for logs and messages.
-func redact(raw string) string {
+// Redacted is the URL raw without its password, for logs and messages.
+func Redacted(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(a malformed URL)"

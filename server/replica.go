@@ -3,9 +3,11 @@ package server
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"time"
 
+	"chatsvc/app"
 	"chatsvc/backup"
 	"chatsvc/config"
 	"chatsvc/replica"
@@ -36,6 +38,15 @@ func (s *Server) replicaStatus() func() web.ReplicaStatus {
 	return func() web.ReplicaStatus {
 		st := s.replica.Status()
 		return web.ReplicaStatus{LastSync: st.LastSync, Lag: st.Lag, Files: st.Files, Err: st.Err}
+	}
+}
+
+// mailReplicaBehind tells owner_email that the replica fell behind.
+func (s *Server) mailReplicaBehind(st replica.Status) {
+	err := s.svc.MailReplicaFailing(context.Background(), s.cfg.OwnerEmail, app.ReplicaBehind{
+		Replica: replica.Redacted(s.cfg.Replica.URL), Lag: st.Lag, LastSync: st.LastSync, Reason: st.Err})
+	if err != nil {
+		slog.Error("e-mail about the replica", "err", err)
 	}
 }
 

@@ -79,6 +79,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 		return nil, err
 	}
 	s.svc = NewService(s.db, s.cfg, s.index)
+	if s.replica != nil {
+		s.replica.OnBehind = s.mailReplicaBehind
+	}
 	if err := refillIndex(ctx, s.svc, s.index); err != nil {
 		return nil, err
 	}
