@@ -78,13 +78,17 @@ func Start(dataDir, dbFile string, o Options) (*Replicator, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The log is read, and what was read uploaded, every quarter of the
-	// interval: a write waits up to a quarter to be read and up to a
-	// quarter to be sent, which leaves half the interval for the work
-	// itself on a busy machine. Litestream waits for SQLite's lock rather
-	// than give up after its default second and back off.
+	// The log is read every half interval and what was read is uploaded
+	// within a quarter: a write waits up to three quarters of the interval,
+	// which leaves the rest for the work itself on a busy machine. Reading
+	// the log less often would cost less CPU (a page written many times
+	// goes out once per read), reading it more often costs more: reading
+	// every quarter, replication added about 390 µs of CPU to a ticket
+	// create; every half, 150 to 220 µs.
+	// Litestream waits for SQLite's lock rather than give up after its
+	// default second and back off.
 	db := litestream.NewDB(filepath.Join(dataDir, dbFile))
-	db.MonitorInterval = o.SyncInterval / 4
+	db.MonitorInterval = o.SyncInterval / 2
 	db.BusyTimeout = 10 * time.Second
 	r := litestream.NewReplicaWithClient(db, client)
 	r.SyncInterval = o.SyncInterval / 4

@@ -50,14 +50,24 @@ func paired(o options, dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.root, err)
 	}
-	for _, s := range []*side{a, b} {
-		if s.srv, err = start(s.bin, s.data, settings{}); err != nil {
+	var replica settings
+	if o.replica {
+		replica.replica = "file://" + filepath.ToSlash(filepath.Join(dir, "replica"))
+	}
+	for _, s := range []struct {
+		*side
+		settings
+	}{{a, settings{}}, {b, replica}} {
+		if s.srv, err = start(s.bin, s.data, s.settings); err != nil {
 			return err
 		}
 		defer s.srv.stop()
 	}
 	time.Sleep(2 * time.Second) // start-up's own work done
 	fmt.Printf("paired: A = %s, B = %s; %d slices of %v each, %d clients\n", o.against, o.root, o.slices, pairedSlice, o.clients)
+	if o.replica {
+		fmt.Printf("paired: B replicates to %s\n", replica.replica)
+	}
 	for _, what := range []string{"agent message create", "ticket create"} {
 		if err := alternate(what, a, b, o); err != nil {
 			return err
