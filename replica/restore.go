@@ -95,3 +95,19 @@ func fetch(ctx context.Context, b blobs, name, dest string) error {
 	defer r.Close()
 	return backup.WriteChecked(r, dest, name)
 }
+
+// Holds tells whether the store holds a database to restore.
+func Holds(ctx context.Context, o Options) (bool, error) {
+	client, err := dbClient(o)
+	if err != nil {
+		return false, err
+	}
+	if err := client.Init(ctx); err != nil {
+		return false, fmt.Errorf("replica %s: %w", Redacted(o.URL), err)
+	}
+	plan, err := litestream.CalcRestorePlan(ctx, client, 0, time.Time{}, slog.Default())
+	if errors.Is(err, litestream.ErrTxNotAvailable) || errors.Is(err, litestream.ErrNoSnapshots) {
+		return false, nil
+	}
+	return len(plan) > 0, err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -29,6 +30,31 @@ func startReplica(cfg *config.Config) (*replica.Replicator, error) {
 		return nil, nil
 	}
 	return replica.Start(cfg.DataDir, storage.FileName, ReplicaOptions(cfg))
+}
+
+// refuseToForkReplica refuses to start a new database in an empty data
+// folder whose replica holds one: the new database's writes would become
+// the replica's newest state, and a restore would then bring back an empty
+// desk. A store that cannot be reached is logged and not held against the
+// start.
+func refuseToForkReplica(ctx context.Context, cfg *config.Config) error {
+	if !cfg.Replica.Enabled() {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, storage.FileName)); err == nil {
+		return nil
+	}
+	holds, err := replica.Holds(ctx, ReplicaOptions(cfg))
+	if err != nil {
+		slog.Warn("could not tell whether the replica holds a database", "err", err)
+		return nil
+	}
+	if holds {
+		return fmt.Errorf("the data dir %s is empty but the replica %s holds a database: restore it first "+
+			"(chatsvc restore --from-replica, or serve --restore-if-empty), or point replica.url elsewhere to start anew",
+			cfg.DataDir, replica.Redacted(cfg.Replica.URL))
+	}
+	return nil
 }
 
 func (s *Server) replicaStatus() func() web.ReplicaStatus {

@@ -69,6 +69,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 	if s.lock, err = storage.LockDir(s.cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("%w (%s): is another chatsvc serve running on it?", err, s.cfg.DataDir)
 	}
+	if err := refuseToForkReplica(ctx, s.cfg); err != nil {
+		return nil, err
+	}
 	if s.db, err = storage.Open(ctx, s.cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
