@@ -35,42 +35,61 @@ const RestoredConfig = "config.from-backup.yaml"
 // empty or missing; with force, an existing one is moved aside and removed
 // only once the restore has succeeded.
 func Restore(ctx context.Context, from, dataDir string, force bool) (*Manifest, error) {
-	if _, err := os.Stat(dataDir); err == nil { // held for the whole restore: no serve starts on it meanwhile
+	var m *Manifest
+	err := Replace(dataDir, force, func(staging string) error {
+		var err error
+		if m, err = unpack(from, staging); err != nil {
+			return fmt.Errorf("%s is not a valid backup: %w", from, err)
+		}
+		if m.SchemaVersion > storage.SchemaVersion() {
+			return fmt.Errorf("the backup's schema version %d is newer than this binary's (%d): use a newer chatsvc", m.SchemaVersion, storage.SchemaVersion())
+		}
+		db := filepath.Join(staging, databaseName)
+		if err := storage.CheckIntegrity(ctx, db); err != nil {
+			return err
+		}
+		if err := os.Rename(filepath.Join(staging, configName), filepath.Join(staging, RestoredConfig)); err != nil {
+			return err
+		}
+		return os.Rename(db, filepath.Join(staging, storage.FileName))
+	})
+	return m, err
+}
+
+// Replace fills a new data folder with fill and puts it in place of
+// dataDir, holding dataDir's lock throughout, so no serve starts on it
+// meanwhile, and refusing it while a serve holds it (ErrDataDirInUse).
+// dataDir must be empty or missing (ErrNotEmpty); with force, an existing
+// one is moved aside and removed only once fill has succeeded. fill writes
+// into staging, an empty folder beside dataDir.
+func Replace(dataDir string, force bool, fill func(staging string) error) error {
+	if _, err := os.Stat(dataDir); err == nil {
 		lock, err := storage.LockDir(dataDir)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer lock.Release()
 	}
-	if !force {
-		if entries, err := os.ReadDir(dataDir); err == nil && slices.ContainsFunc(entries, notLock) {
-			return nil, fmt.Errorf("%w: %s (pass --force to replace it)", ErrNotEmpty, dataDir)
-		}
+	if !force && !IsEmpty(dataDir) {
+		return fmt.Errorf("%w: %s (pass --force to replace it)", ErrNotEmpty, dataDir)
 	}
 	dataDir = filepath.Clean(dataDir)
 	staging := fmt.Sprintf("%s.restoring-%d", dataDir, time.Now().UnixNano())
 	if err := os.MkdirAll(staging, 0o750); err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(staging) // a no-op once moved into place
-	m, err := unpack(from, staging)
-	if err != nil {
-		return nil, fmt.Errorf("%s is not a valid backup: %w", from, err)
+	if err := fill(staging); err != nil {
+		return err
 	}
-	if m.SchemaVersion > storage.SchemaVersion() {
-		return nil, fmt.Errorf("the backup's schema version %d is newer than this binary's (%d): use a newer chatsvc", m.SchemaVersion, storage.SchemaVersion())
-	}
-	db := filepath.Join(staging, databaseName)
-	if err := storage.CheckIntegrity(ctx, db); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(filepath.Join(staging, configName), filepath.Join(staging, RestoredConfig)); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(db, filepath.Join(staging, storage.FileName)); err != nil {
-		return nil, err
-	}
-	return m, swapIn(staging, dataDir)
+	return swapIn(staging, dataDir)
+}
+
+// IsEmpty tells whether dataDir is missing or holds nothing but its lock
+// file.
+func IsEmpty(dataDir string) bool {
+	entries, err := os.ReadDir(dataDir)
+	return err != nil || !slices.ContainsFunc(entries, notLock)
 }
 
 func notLock(e fs.DirEntry) bool { return e.Name() != storage.LockFileName }
@@ -134,7 +153,7 @@ func unpack(from, dir string) (*Manifest, error) {
 			return nil, fmt.Errorf("unexpected member %q", hdr.Name)
 		}
 		seen[hdr.Name] = true
-		if err := extract(tr, filepath.Join(dir, filepath.FromSlash(hdr.Name)), want); err != nil {
+		if err := WriteChecked(tr, filepath.Join(dir, filepath.FromSlash(hdr.Name)), want); err != nil {
 			return nil, fmt.Errorf("%s: %w", hdr.Name, err)
 		}
 	}
@@ -154,7 +173,13 @@ func safeName(name string) bool {
 	return clean == name && !path.IsAbs(name) && clean != ".." && !strings.HasPrefix(clean, "../")
 }
 
-func extract(r io.Reader, dest, wantSum string) error {
+// ErrChecksum is returned by WriteChecked for bytes that are not the ones
+// expected: the copy they came from is damaged.
+var ErrChecksum = errors.New("checksum mismatch: the copy is damaged")
+
+// WriteChecked writes r to dest, a new file (its folder is made when
+// missing), and checks that what it wrote has the SHA-256 wantSum (hex).
+func WriteChecked(r io.Reader, dest, wantSum string) error {
 	if err := os.MkdirAll(filepath.Dir(dest), 0o750); err != nil {
 		return err
 	}
@@ -168,7 +193,7 @@ func extract(r io.Reader, dest, wantSum string) error {
 		return err
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != wantSum {
-		return errors.New("checksum mismatch: the archive is damaged")
+		return ErrChecksum
 	}
 	return f.Close()
 }

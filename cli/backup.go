@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"chatsvc/app"
 	"chatsvc/backup"
 	"chatsvc/config"
+	"chatsvc/replica"
 	"chatsvc/server"
 	"chatsvc/storage"
 )
@@ -41,21 +44,28 @@ func backupCmd(g *globals) *cobra.Command {
 }
 
 func restoreCmd(g *globals) *cobra.Command {
-	var from string
-	var force bool
+	var from, at string
+	var fromReplica, force bool
 	cmd := &cobra.Command{
-		Use:   "restore --from FILE [--force]",
-		Short: "Restore a backup archive into the (empty) data dir",
+		Use:   "restore (--from FILE | --from-replica [--at TIME]) [--force]",
+		Short: "Restore a backup archive or the configured replica into the (empty) data dir",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (from == "") == !fromReplica {
+				return errors.New("restore needs --from FILE or --from-replica")
+			}
+			if at != "" && !fromReplica {
+				return errors.New("--at goes with --from-replica")
+			}
 			cfg, err := g.load()
 			if err != nil {
 				return err
 			}
+			if fromReplica {
+				return restoreReplica(cmd, cfg, at, force)
+			}
 			m, err := backup.Restore(cmd.Context(), from, cfg.DataDir, force)
-			if errors.Is(err, storage.ErrDataDirInUse) {
-				return fmt.Errorf("%w (%s): stop chatsvc serve before restoring; nothing was changed", err, cfg.DataDir)
-			} else if err != nil {
+			if err := inUse(err, cfg); err != nil {
 				return err
 			}
 			n, err := rebuildIndex(cmd.Context(), cfg)
@@ -68,10 +78,48 @@ func restoreCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&from, "from", "", "the archive to restore (required)")
+	cmd.Flags().StringVar(&from, "from", "", "the archive to restore")
+	cmd.Flags().BoolVar(&fromReplica, "from-replica", false, "restore from the replica of the configuration (replica.url)")
+	cmd.Flags().StringVar(&at, "at", "", "with --from-replica: the state at this time (RFC 3339, such as 2026-03-01T09:30:00Z) instead of the newest")
 	cmd.Flags().BoolVar(&force, "force", false, "replace a data dir that is not empty")
-	cmd.MarkFlagRequired("from")
 	return cmd
+}
+
+// inUse words the refusal to restore into a data dir a server holds.
+func inUse(err error, cfg *config.Config) error {
+	if errors.Is(err, storage.ErrDataDirInUse) {
+		return fmt.Errorf("%w (%s): stop chatsvc serve before restoring; nothing was changed", err, cfg.DataDir)
+	}
+	return err
+}
+
+// restoreReplica restores the configured replica as of at ("" is the
+// newest state) and prints what it brought back, the time last.
+func restoreReplica(cmd *cobra.Command, cfg *config.Config, at string, force bool) error {
+	var t time.Time
+	if at != "" {
+		var err error
+		if t, err = time.Parse(time.RFC3339, at); err != nil {
+			return fmt.Errorf("--at %q: a time such as 2026-03-01T09:30:00Z or 2026-03-01T10:30:00+01:00", at)
+		}
+	}
+	res, err := server.RestoreFromReplica(cmd.Context(), cfg, t, force)
+	if err := inUse(err, cfg); err != nil {
+		return err
+	}
+	n, err := rebuildIndex(cmd.Context(), cfg)
+	if err != nil {
+		return fmt.Errorf("restored, but the search index could not be rebuilt (run chatsvc reindex): %w", err)
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "Restored the database and %d stored files from %s into %s and indexed %d chunks.\n",
+		res.Files, replica.Redacted(cfg.Replica.URL), cfg.DataDir, n)
+	if len(res.Missing) > 0 {
+		fmt.Fprintf(out, "%d files the database names are not in the replica (their downloads will fail): %s\n",
+			len(res.Missing), strings.Join(res.Missing, ", "))
+	}
+	fmt.Fprintf(out, "Restored as of %s\n", res.AsOf.UTC().Format(time.RFC3339))
+	return nil
 }
 
 // rebuildIndex builds the search index of a restored data dir.

@@ -23,30 +23,8 @@ import (
 // that every write answered 2xx is there and the database is intact.
 func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 	in := newInstall(t)
-	bin := filepath.Join(t.TempDir(), "chatsvc")
-	build := exec.Command("go", "build", "-o", bin, "..")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	// start runs the binary on a port the system picks; it learns the port
-	// from the log line serve writes once it listens, and the test key from
-	// the first start's banner.
-	start := func(firstStart bool) (*exec.Cmd, string) {
-		cmd := exec.Command(bin, "serve", "--config", in.config)
-		stdout, _ := cmd.StdoutPipe()
-		keys := testenv.Scan(stdout, regexp.MustCompile(`csk_test_\w+`))
-		in.addr = testenv.StartServe(t, cmd)
-		if !firstStart {
-			return cmd, ""
-		}
-		select {
-		case k := <-keys:
-			return cmd, k
-		case <-time.After(testenv.Patience):
-			return cmd, ""
-		}
-	}
+	bin := buildChatsvc(t)
+	start := func(firstStart bool) (*exec.Cmd, string) { return in.startBinary(bin, firstStart) }
 	cmd, key := start(true)
 	if key == "" {
 		t.Fatal("no key printed at first start")
@@ -96,25 +74,66 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 	}
 	cmd, _ = start(false)
 	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
-	subjects := map[string]bool{}
-	for cursor := ""; ; {
-		code, body := in.call("GET", "/v1/tickets?limit=100"+cursor, key, "")
-		if code != 200 {
-			t.Fatalf("list after restart: %d %s", code, body)
-		}
-		for _, m := range regexp.MustCompile(`"subject": "(crash \d+)"`).FindAllStringSubmatch(body, -1) {
-			subjects[m[1]] = true
-		}
-		next := regexp.MustCompile(`"next_cursor": "([^"]+)"`).FindStringSubmatch(body)
-		if next == nil {
-			break
-		}
-		cursor = "&cursor=" + next[1]
-	}
+	subjects := in.ticketSubjects(key)
 	for _, n := range acked {
 		if !subjects[fmt.Sprintf("crash %d", n)] {
 			t.Fatalf("ticket %d was acknowledged with 201 but is gone after the crash (%d acknowledged, %d found)", n, len(acked), len(subjects))
 		}
 	}
 	t.Logf("%d writes acknowledged before SIGKILL, all present after restart", len(acked))
+}
+
+// buildChatsvc builds the binary, as deployed (CGO_ENABLED=0), into a
+// temporary folder and returns its path.
+func buildChatsvc(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "chatsvc")
+	build := exec.Command("go", "build", "-o", bin, "..")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startBinary runs the binary's serve on a port the system picks; it
+// learns the port from the log line serve writes once it listens, and, at
+// a first start, the test key from the banner.
+func (in *install) startBinary(bin string, firstStart bool, args ...string) (*exec.Cmd, string) {
+	in.t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "--config", in.config}, args...)...)
+	stdout, _ := cmd.StdoutPipe()
+	keys := testenv.Scan(stdout, regexp.MustCompile(`csk_test_\w+`))
+	in.addr = testenv.StartServe(in.t, cmd)
+	if !firstStart {
+		return cmd, ""
+	}
+	select {
+	case k := <-keys:
+		return cmd, k
+	case <-time.After(testenv.Patience):
+		in.t.Fatal("no key printed at first start")
+		return cmd, ""
+	}
+}
+
+// ticketSubjects lists the subjects of every ticket the running server
+// has, page by page.
+func (in *install) ticketSubjects(key string) map[string]bool {
+	in.t.Helper()
+	subjects := map[string]bool{}
+	for cursor := ""; ; {
+		code, body := in.call("GET", "/v1/tickets?limit=100"+cursor, key, "")
+		if code != 200 {
+			in.t.Fatalf("list tickets: %d %s", code, body)
+		}
+		for _, m := range regexp.MustCompile(`"subject": "([^"]+)"`).FindAllStringSubmatch(body, -1) {
+			subjects[m[1]] = true
+		}
+		next := regexp.MustCompile(`"next_cursor": "([^"]+)"`).FindStringSubmatch(body)
+		if next == nil {
+			return subjects
+		}
+		cursor = "&cursor=" + next[1]
+	}
 }

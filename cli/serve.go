@@ -1,17 +1,27 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"chatsvc/backup"
+	"chatsvc/config"
+	"chatsvc/replica"
 	"chatsvc/server"
 )
 
 func serveCmd(g *globals) *cobra.Command {
+	var restoreIfEmpty bool
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT]",
 		Short: "Run the service: the REST API, the widget and the workers",
@@ -23,6 +33,11 @@ func serveCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if restoreIfEmpty {
+				if err := restoreOnStart(ctx, cfg, cmd.OutOrStdout()); err != nil {
+					return err
+				}
+			}
 			srv, err := server.New(ctx, cfg, server.Options{Out: cmd.OutOrStdout(), Version: g.version, Command: g.command()})
 			if err != nil {
 				return err
@@ -32,7 +47,33 @@ func serveCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&g.addr, "addr", "", "listen address (overrides addr)")
+	cmd.Flags().BoolVar(&restoreIfEmpty, "restore-if-empty", false, "when the data dir is empty, restore the replica (replica.url) first")
 	return cmd
+}
+
+// restoreOnStart restores the replica into an empty data dir, so that a
+// new machine pointed at the replica comes back by itself. A replica with
+// no database yet is a first start.
+func restoreOnStart(ctx context.Context, cfg *config.Config, out io.Writer) error {
+	if !cfg.Replica.Enabled() {
+		return errors.New("--restore-if-empty needs replica.url in the configuration")
+	}
+	if !backup.IsEmpty(cfg.DataDir) {
+		return nil
+	}
+	res, err := server.RestoreFromReplica(ctx, cfg, time.Time{}, false)
+	switch {
+	case errors.Is(err, replica.ErrEmpty):
+		slog.Info("the replica holds no database yet: starting with an empty data dir", "replica", replica.Redacted(cfg.Replica.URL))
+		return nil
+	case errors.Is(err, backup.ErrNotEmpty):
+		return nil // something else filled it meanwhile: serve it as it is
+	case err != nil:
+		return fmt.Errorf("restore from the replica: %w", inUse(err, cfg))
+	}
+	fmt.Fprintf(out, "Restored the database and %d stored files from %s, as of %s.\n",
+		res.Files, replica.Redacted(cfg.Replica.URL), res.AsOf.UTC().Format(time.RFC3339))
+	return nil
 }
 
 // command is how the operator runs this command line against the same

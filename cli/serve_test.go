@@ -57,12 +57,7 @@ func TestServeCommandRunsUntilCancelled(t *testing.T) {
 	in := newInstall(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out, w := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- cli.Execute(ctx, in.defaults, "1.2.3", []string{"serve", "--config", in.config}, w, io.Discard)
-		w.Close()
-	}()
+	out, done := in.serveCommand(ctx)
 	api, line := "", regexp.MustCompile(`API:\s+(http://127\.0\.0\.1:\d+)/v1$`)
 	for sc := bufio.NewScanner(out); api == "" && sc.Scan(); {
 		if m := line.FindStringSubmatch(sc.Text()); m != nil {
@@ -90,4 +85,16 @@ func TestServeCommandRunsUntilCancelled(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not shut down")
 	}
+}
+
+// serveCommand runs the serve command in this process until ctx ends, and
+// returns its output, to read as it comes, and its exit code once it ends.
+func (in *install) serveCommand(ctx context.Context) (io.Reader, <-chan int) {
+	out, w := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Execute(ctx, in.defaults, "1.2.3", []string{"serve", "--config", in.config}, w, io.Discard)
+		w.Close()
+	}()
+	return out, done
 }

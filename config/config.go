@@ -41,6 +41,7 @@ type Config struct {
 		Every time.Duration `koanf:"every"`
 		Keep  int           `koanf:"keep"`
 	} `koanf:"backup"`
+	Replica   Replica `koanf:"replica"`
 	Retention struct {
 		ClosedConversations time.Duration `koanf:"closed_conversations"`
 		Visitors            time.Duration `koanf:"visitors"`
@@ -284,6 +285,7 @@ func (c *Config) check() error {
 	if c.Backup.Every < 0 || c.Backup.Keep < 1 {
 		bad("backup", "every must not be negative and keep must be at least 1")
 	}
+	errs = append(errs, c.Replica.check()...)
 	if c.Retention.ClosedConversations < 0 || c.Retention.Visitors < 0 {
 		bad("retention", "closed_conversations and visitors must not be negative")
 	}
@@ -355,7 +357,7 @@ func oneOf(v string, allowed ...string) bool {
 }
 
 // secretKeys are the settings left out of a backup unless asked for.
-var secretKeys = []string{"smtp.password", "assistant.openai.api_key", "assistant.embeddings.api_key", "metrics.token"}
+var secretKeys = []string{"smtp.password", "replica.secret_access_key", "assistant.openai.api_key", "assistant.embeddings.api_key", "metrics.token"}
 
 // YAML renders the configuration; secrets are blanked unless withSecrets.
 func (c *Config) YAML(withSecrets bool) ([]byte, error) {

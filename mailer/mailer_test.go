@@ -526,3 +526,29 @@ func TestErasureScrubsSentMail(t *testing.T) {
 		t.Fatalf("%d e-mails sent, want only the one before erasure", n)
 	}
 }
+
+func TestReplicaFailingMail(t *testing.T) {
+	e := newEnv(t)
+	err := e.svc.MailReplicaFailing(e.ctx, "owner@shop.example", app.ReplicaBehind{Replica: "s3://backups/chat",
+		Lag: 11 * time.Minute, LastSync: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), Reason: "connection refused"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.step(e.mailer())
+	got := e.smtp.Received()
+	if len(got) != 1 || !slices.Equal(got[0].To, []string{"owner@shop.example"}) {
+		t.Fatalf("received %v", got)
+	}
+	p := parse(t, got[0])
+	if s := p.subject(t); s != "The replica of chatsvc is 11m0s behind" {
+		t.Errorf("subject %q", s)
+	}
+	contains(t, "text", p.text, "s3://backups/chat", "2026-10-01 12:00:00 UTC", "connection refused")
+	contains(t, "html", p.html, "<code>s3://backups/chat</code>", "connection refused")
+	if err := e.svc.MailReplicaFailing(e.ctx, "", app.ReplicaBehind{}); err != nil {
+		t.Fatal(err)
+	}
+	if e.step(e.mailer()); len(e.smtp.Received()) != 1 {
+		t.Fatal("no owner_email must send nothing")
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/config"
+	"chatsvc/replica"
 	"chatsvc/search"
 	"chatsvc/storage"
 	"chatsvc/web"
@@ -42,6 +43,7 @@ type Server struct {
 	mailIn  net.Listener // the inbound SMTP receiver's; nil without one
 	lock    *storage.DirLock
 	db      *storage.DB
+	replica *replica.Replicator // nil without replica.url
 	index   *search.Index
 	svc     *app.Service
 }
@@ -67,13 +69,22 @@ func New(ctx context.Context, cfg *config.Config, o Options) (_ *Server, err err
 	if s.lock, err = storage.LockDir(s.cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("%w (%s): is another chatsvc serve running on it?", err, s.cfg.DataDir)
 	}
+	if err := refuseToForkReplica(ctx, s.cfg); err != nil {
+		return nil, err
+	}
 	if s.db, err = storage.Open(ctx, s.cfg.DataDir); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if s.replica, err = startReplica(s.cfg); err != nil {
+		return nil, err
 	}
 	if s.index, err = openIndex(s.cfg); err != nil {
 		return nil, err
 	}
 	s.svc = NewService(s.db, s.cfg, s.index)
+	if s.replica != nil {
+		s.replica.OnBehind = s.mailReplicaBehind
+	}
 	if err := refillIndex(ctx, s.svc, s.index); err != nil {
 		return nil, err
 	}
@@ -103,6 +114,9 @@ func (s *Server) Run(ctx context.Context) error {
 	}()
 	var running atomic.Int32
 	list := append(backgroundWorkers(s.cfg, s.svc), scheduledBackups(s.cfg, s.version, time.Now)...)
+	if s.replica != nil {
+		list = append(list, app.Worker{Name: "replica", Every: s.cfg.Replica.SyncInterval, Step: s.replica.Step})
+	}
 	for _, w := range list {
 		workers.Add(1)
 		running.Add(1)
@@ -151,6 +165,9 @@ func (s *Server) Close() error {
 	if s.db != nil {
 		errs = append(errs, s.db.Close())
 	}
+	if s.replica != nil { // after the database: it ships the last writes
+		errs = append(errs, s.replica.Close(context.Background()))
+	}
 	if s.lock != nil {
 		errs = append(errs, s.lock.Release())
 	}
@@ -161,7 +178,8 @@ func (s *Server) webOptions(ready func(context.Context) error) web.Options {
 	r := s.cfg.RateLimit
 	return web.Options{APIPerSecond: r.APIPerSecond, APIBurst: r.APIBurst,
 		WidgetPerSecond: r.WidgetPerSecond, WidgetBurst: r.WidgetBurst,
-		MetricsToken: s.cfg.Metrics.Token, Ready: ready, PublicURL: s.cfg.PublicURL, MailOff: s.cfg.SMTP.Host == ""}
+		MetricsToken: s.cfg.Metrics.Token, Ready: ready, PublicURL: s.cfg.PublicURL, MailOff: s.cfg.SMTP.Host == "",
+		Replica: s.replicaStatus()}
 }
 
 // bootstrap creates a default site and test-mode key on an empty

@@ -27,15 +27,16 @@ func Snapshot(ctx context.Context, dataDir, dest string) error {
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, dest); err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	if err := forgetSessions(ctx, dest); err != nil {
+	if err := ForgetSessions(ctx, dest); err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	return CheckIntegrity(ctx, dest)
 }
 
-// forgetSessions deletes the dashboard sessions of the database at path,
-// if its schema has them.
-func forgetSessions(ctx context.Context, path string) error {
+// ForgetSessions deletes the dashboard sessions of the database at path,
+// if its schema has them: a restored database must not bring back a session
+// that was signed out since.
+func ForgetSessions(ctx context.Context, path string) error {
 	db, err := sql.Open("sqlite", DSN(path))
 	if err != nil {
 		return err
@@ -48,6 +49,21 @@ func forgetSessions(ctx context.Context, path string) error {
 	}
 	_, err = db.ExecContext(ctx, `DELETE FROM dashboard_sessions`)
 	return err
+}
+
+// FileHashes lists the stored files the database at path refers to, by
+// their SHA-256.
+func FileHashes(ctx context.Context, path string) ([]string, error) {
+	db, err := sql.Open("sqlite", DSN(path)+"&_pragma=query_only(1)")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT hash FROM attachments ORDER BY hash`)
+	return collect(rows, err, func(s interface{ Scan(...any) error }) (string, error) {
+		var h string
+		return h, s.Scan(&h)
+	})
 }
 
 // CheckIntegrity runs PRAGMA integrity_check on the database file at path.

@@ -24,7 +24,7 @@ type metrics struct {
 	latency  *prometheus.HistogramVec
 }
 
-func newMetrics(svc *app.Service) *metrics {
+func newMetrics(svc *app.Service, replica func() ReplicaStatus) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chatsvc_http_requests_total",
@@ -35,6 +35,9 @@ func newMetrics(svc *app.Service) *metrics {
 	}
 	m.registry.MustRegister(m.requests, m.latency, stateCollector{svc},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if replica != nil {
+		m.registry.MustRegister(replicaCollector(replica))
+	}
 	return m
 }
 

@@ -34,6 +34,9 @@ type Options struct {
 	Ready           func(context.Context) error // extra readiness check (workers)
 	PublicURL       string                      // public_url: dashboard cookies are Secure when it is https
 	MailOff         bool                        // smtp.host is empty: e-mails wait in the outbox
+	// Replica reports the replication's state for /readyz and /metrics;
+	// nil when no replica is configured.
+	Replica func() ReplicaStatus
 }
 
 // Handler returns the HTTP handler of the whole service, without rate limits.
@@ -45,7 +48,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	api := http.NewServeMux()
 	h.routes(api)
 	api.HandleFunc("/v1/", unknownRoute(api, "/v1/"))
-	m := newMetrics(svc)
+	m := newMetrics(svc, o.Replica)
 
 	mux := http.NewServeMux()
 	apiLimit := app.NewRateLimiter(o.APIPerSecond, o.APIBurst)
@@ -65,11 +68,16 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 				reason = err.Error()
 			}
 		}
+		body := map[string]any{"status": "ok"}
+		if o.Replica != nil { // a replica behind is reported, not a reason to take the server out
+			body["replica"] = o.Replica().details()
+		}
 		if reason != "" {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
+			body["status"], body["reason"] = "unavailable", reason
+			writeJSON(w, http.StatusServiceUnavailable, body)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		writeJSON(w, http.StatusOK, body)
 	})
 	mux.HandleFunc("GET /files/{id}/{name}", h.downloadFile) // signed URLs: no API key
 	h.widgetRoutes(mux, app.NewRateLimiter(o.WidgetPerSecond, o.WidgetBurst))

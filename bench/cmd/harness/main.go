@@ -8,6 +8,7 @@
 //	go run ./bench/cmd/harness                 # 1,000,000 messages
 //	go run ./bench/cmd/harness -scale 0.01     # a quick run
 //	go run ./bench/cmd/harness -against ../old # paired runs against another build (paired.go)
+//	go run ./bench/cmd/harness -against . -replica # the same build, B replicating to a folder
 package main
 
 import (
@@ -41,6 +42,7 @@ func main() {
 	flag.StringVar(&o.root, "root", ".", "the chatsvc module's root, built into the binary under test")
 	flag.StringVar(&o.dir, "dir", "", "work dir (default: a new temp dir, removed afterwards)")
 	flag.StringVar(&o.against, "against", "", "another chatsvc module's root: compare the two in paired runs instead")
+	flag.BoolVar(&o.replica, "replica", false, "paired runs: B replicates its database to a folder of the work dir")
 	flag.IntVar(&o.slices, "slices", 30, "paired runs: slices of load, half on each build")
 	trivial := flag.Bool("trivial-server", false, "only serve the trivial handler of the ceiling (the harness starts itself so)")
 	flag.Parse()
@@ -65,6 +67,7 @@ type options struct {
 	dir     string
 	against string
 	slices  int
+	replica bool // paired runs: B replicates to a folder (replica.url)
 }
 
 // fixture is what seeding leaves for the load phases.

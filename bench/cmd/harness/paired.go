@@ -52,16 +52,26 @@ func paired(o options, dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.root, err)
 	}
-	for _, s := range []*side{a, b} {
+	var replica string
+	if o.replica {
+		replica = "file://" + filepath.ToSlash(filepath.Join(dir, "replica"))
+	}
+	for _, s := range []struct {
+		*side
+		settings
+	}{{a, settings{webhooks: true}}, {b, settings{webhooks: true, replica: replica}}} {
 		// Webhooks on, with no endpoint enabled (prepare disables the
 		// seeded one): a server as a team that set none up runs it.
-		if s.srv, err = start(s.bin, s.data, settings{webhooks: true}); err != nil {
+		if s.srv, err = start(s.bin, s.data, s.settings); err != nil {
 			return err
 		}
 		defer s.srv.stop()
 	}
 	time.Sleep(2 * time.Second) // start-up's own work done
 	fmt.Printf("paired: A = %s, B = %s; %d slices of %v each, %d clients\n", o.against, o.root, o.slices, pairedSlice, o.clients)
+	if o.replica {
+		fmt.Printf("paired: B replicates to %s\n", replica)
+	}
 	for _, what := range []string{"agent message create", "ticket create", "search, every query new", "get conversation, desk"} {
 		if err := alternate(what, a, b, o); err != nil {
 			return err

@@ -27,8 +27,9 @@ func build(root, dir string) (string, error) {
 
 // settings are the parts of the configuration the harness varies.
 type settings struct {
-	smtpPort int  // 0: no SMTP server, e-mail waits in the outbox
-	webhooks bool // run the webhook workers
+	smtpPort int    // 0: no SMTP server, e-mail waits in the outbox
+	webhooks bool   // run the webhook workers
+	replica  string // replica.url; "" replicates nothing
 }
 
 // server is a running chatsvc serve process.
@@ -61,7 +62,9 @@ smtp:
   host: %q
   port: %d
   tls: "none"
-`, dataDir, s.webhooks, smtpHost, s.smtpPort)
+replica:
+  url: %q
+`, dataDir, s.webhooks, smtpHost, s.smtpPort, s.replica)
 	path := filepath.Join(filepath.Dir(dataDir), "config.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		return nil, err
