@@ -19,11 +19,12 @@ const maxStemCache = 200_000
 type stemmer struct {
 	analyzer func(language string) analysis.Analyzer
 	mu       sync.RWMutex
-	cache    map[string]string // language, NUL, word → stem ("" for a stop word)
+	cache    map[string]map[string]string // language → word → stem ("" for a stop word)
+	size     int                          // words cached, in all languages
 }
 
 func newStemmer(analyzer func(string) analysis.Analyzer) *stemmer {
-	return &stemmer{analyzer: analyzer, cache: map[string]string{}}
+	return &stemmer{analyzer: analyzer, cache: map[string]map[string]string{}}
 }
 
 // add adds the stems of text's words, read in language, to into.
@@ -33,8 +34,9 @@ func (s *stemmer) add(language string, into map[string]bool, text string) {
 	})
 	var missed []string
 	s.mu.RLock() // once per text: a lock per word costs more than the lookups
+	cache := s.cache[language]
 	for _, w := range words {
-		if st, ok := s.cache[language+"\x00"+w]; !ok {
+		if st, ok := cache[w]; !ok {
 			missed = append(missed, w)
 		} else if st != "" {
 			into[st] = true
@@ -47,13 +49,17 @@ func (s *stemmer) add(language string, into map[string]bool, text string) {
 	an := s.analyzer(language)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.cache[language] == nil {
+		s.cache[language] = map[string]string{}
+	}
 	for _, w := range missed {
 		st := ""
 		if ts := an.Analyze([]byte(w)); len(ts) > 0 {
 			st = string(ts[0].Term)
 		}
-		if len(s.cache) < maxStemCache {
-			s.cache[language+"\x00"+w] = st
+		if s.size < maxStemCache {
+			s.cache[language][w] = st
+			s.size++
 		}
 		if st != "" {
 			into[st] = true
