@@ -96,9 +96,6 @@ type asked struct {
 // chooses the gate's settings for each corpus on the others (leave one
 // corpus out) and reports what each corpus gets when nobody tuned on it.
 func TestEvaluation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the evaluation crawls every corpus")
-	}
 	results := map[string][]asked{}
 	for _, c := range evalCorpora {
 		if c.pkg != "" {

@@ -301,15 +301,5 @@ func TestMatchStemsAsTheIndexDoes(t *testing.T) {
 // searchPage indexes one test-mode page in a fresh index and asks it question.
 func searchPage(t *testing.T, page Chunk, question string) []Passage {
 	t.Helper()
-	x, _ := openTemp(t)
-	ctx := context.Background()
-	page.SourceID, page.Mode = "src_1", support.Test
-	if err := x.Replace(ctx, "src_1", []Chunk{page}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := x.Search(ctx, Query{Mode: support.Test, Text: question})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
+	return searchPages(t, []Chunk{page}, question)
 }
