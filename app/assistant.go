@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Responder works out the assistant's reply to a visitor's question. The
@@ -21,20 +21,20 @@ type Responder interface {
 
 // Question is a visitor message the assistant is asked to answer.
 type Question struct {
-	Mode           support.Mode
+	Mode           chat.Mode
 	SiteID         string
 	ConversationID string
 	Text           string
-	History        []*support.Message // the conversation before Text, oldest first (at most HistoryLen)
-	Synonyms       [][]string         // the team's synonyms of the mode (synonyms.go)
-	Locale         string             // the site's widget language: the visitor's, when the text is too short to tell
+	History        []*chat.Message // the conversation before Text, oldest first (at most HistoryLen)
+	Synonyms       [][]string      // the team's synonyms of the mode (synonyms.go)
+	Locale         string          // the site's widget language: the visitor's, when the text is too short to tell
 }
 
 // Answer is the assistant's reply. HandOff asks for a person: the
 // conversation moves to `waiting` with the reply.
 type Answer struct {
 	Body    string
-	Sources []support.Source
+	Sources []chat.Source
 	Scores  []float64 // per source, how well it matched (0 to 1)
 	Known   bool      // the body answers from the knowledge, not a stock reply
 	HandOff bool
@@ -68,7 +68,7 @@ type assistantQueue struct {
 	claimed   atomic.Int32  // how many claims there are
 	thinking  atomic.Int32  // how many answers the responder is working out
 	answering sync.WaitGroup
-	replies   sync.Map // message id -> chan *support.Message: requests waiting for its answer
+	replies   sync.Map // message id -> chan *chat.Message: requests waiting for its answer
 	// waiting, when set, is called once a request found its question
 	// queued and waits for the handover; tests wait on it.
 	waiting func(msgID string)
@@ -167,7 +167,7 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 		slog.Warn("assistant failed", "message_id", j.MessageID, "attempt", j.Attempts+1, "err", err)
 		if next, ok := assistantRetry.Next(j.Attempts+1, j.CreatedAt.Time(), s.now()); ok {
 			return s.write(ctx, func(q *storage.Q) error {
-				return orGone(q.RetryAssistantJob(ctx, j.MessageID, support.At(next), err.Error()))
+				return orGone(q.RetryAssistantJob(ctx, j.MessageID, chat.At(next), err.Error()))
 			})
 		}
 		a = Answer{Body: FallbackReply, HandOff: true}
@@ -182,7 +182,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 	// settled: the job was still there to remove; reply: the answer stored.
 	type settled struct {
 		ok    bool
-		reply *support.Message
+		reply *chat.Message
 	}
 	done, err := writeResult(ctx, s, func(q *storage.Q) (settled, error) {
 		if err := q.DeleteAssistantJob(ctx, j.MessageID); err != nil {
@@ -203,7 +203,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 			}
 		}
 		// Only the status may have changed: the narrow update will do.
-		reply, err := s.addMessageSaving(ctx, q, c, support.Author{Type: support.AuthorBot}, body, a.Sources, now,
+		reply, err := s.addMessageSaving(ctx, q, c, chat.Author{Type: chat.AuthorBot}, body, a.Sources, now,
 			q.UpdateConversationActivity)
 		if err != nil {
 			return settled{}, err
@@ -219,7 +219,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 	if err == nil && done.ok {
 		if ch, ok := s.assistant.replies.Load(j.MessageID); ok {
 			select {
-			case ch.(chan *support.Message) <- done.reply:
+			case ch.(chan *chat.Message) <- done.reply:
 			default: // never blocks: a job is settled once, into a buffer of one
 			}
 		}
@@ -239,8 +239,8 @@ func orGone(err error) error {
 // the visitor live) or the assistant stays silent. The answer is handed
 // over in memory (settle); only one given before the wait began is read
 // back from the database.
-func (s *Service) waitReply(ctx context.Context, mode support.Mode, msg *support.Message) (*support.Message, error) {
-	handed := make(chan *support.Message, 1)
+func (s *Service) waitReply(ctx context.Context, mode chat.Mode, msg *chat.Message) (*chat.Message, error) {
+	handed := make(chan *chat.Message, 1)
 	s.assistant.replies.Store(msg.ID, handed)
 	defer s.assistant.replies.Delete(msg.ID)
 	q := s.db.Read()
@@ -265,13 +265,13 @@ func (s *Service) waitReply(ctx context.Context, mode support.Mode, msg *support
 }
 
 // storedReply returns the assistant's reply to msg, if it stored one.
-func storedReply(ctx context.Context, q *storage.Q, msg *support.Message) (*support.Message, error) {
+func storedReply(ctx context.Context, q *storage.Q, msg *chat.Message) (*chat.Message, error) {
 	rows, err := q.MessagesAfter(ctx, msg.ConversationID, msg.ID, 10)
 	if err != nil {
 		return nil, err
 	}
 	for _, m := range rows {
-		if m.Author.Type == support.AuthorBot {
+		if m.Author.Type == chat.AuthorBot {
 			return m, nil
 		}
 	}

@@ -3,7 +3,7 @@ package app
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // AssistantAnswer is what the assistant would reply to a question, with
@@ -33,7 +33,7 @@ type AssistantQuestion struct {
 
 // AskAssistant answers a question with the widget's search and provider,
 // as a visitor of the site would be answered, without storing anything.
-func (s *Service) AskAssistant(ctx context.Context, mode support.Mode, in AssistantQuestion) (*AssistantAnswer, error) {
+func (s *Service) AskAssistant(ctx context.Context, mode chat.Mode, in AssistantQuestion) (*AssistantAnswer, error) {
 	if !in.Question.has() {
 		return nil, missing("question")
 	}

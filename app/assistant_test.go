@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // The assistant's answer reaches the visitor's waiting request at once,
@@ -18,10 +18,10 @@ func TestWaitReply(t *testing.T) {
 	svc.assistant.replyWait = time.Minute // an answer must not wait for the timer
 	queued := make(chan struct{}, 1)
 	svc.assistant.waiting = func(string) { queued <- struct{}{} }
-	conv := &support.Conversation{ID: NewID(PrefixConversation), Mode: support.Test, SiteID: "site_1",
+	conv := &chat.Conversation{ID: NewID(PrefixConversation), Mode: chat.Test, SiteID: "site_1",
 		Status: StatusOpen, Metadata: map[string]string{}}
 	err := svc.write(ctx, func(q *storage.Q) error {
-		if err := q.InsertSite(ctx, &support.Site{ID: "site_1", Name: "A"}); err != nil {
+		if err := q.InsertSite(ctx, &chat.Site{ID: "site_1", Name: "A"}); err != nil {
 			return err
 		}
 		return q.InsertConversation(ctx, conv)
@@ -29,12 +29,12 @@ func TestWaitReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ask := func() (*support.Message, *storage.AssistantJob) {
+	ask := func() (*chat.Message, *storage.AssistantJob) {
 		t.Helper()
 		now := svc.stamp()
-		m := &support.Message{ID: NewID(PrefixMessage), Mode: support.Test, ConversationID: conv.ID,
-			Author: support.Author{Type: support.AuthorContact}, Body: "Where is my order?", CreatedAt: now}
-		j := &storage.AssistantJob{MessageID: m.ID, Mode: support.Test, ConversationID: conv.ID, NextAttemptAt: now, CreatedAt: now}
+		m := &chat.Message{ID: NewID(PrefixMessage), Mode: chat.Test, ConversationID: conv.ID,
+			Author: chat.Author{Type: chat.AuthorContact}, Body: "Where is my order?", CreatedAt: now}
+		j := &storage.AssistantJob{MessageID: m.ID, Mode: chat.Test, ConversationID: conv.ID, NextAttemptAt: now, CreatedAt: now}
 		err := svc.write(ctx, func(q *storage.Q) error {
 			if err := q.InsertMessage(ctx, m); err != nil {
 				return err
@@ -48,11 +48,11 @@ func TestWaitReply(t *testing.T) {
 	}
 	// wait starts waiting for msg's reply, returns once the wait has found
 	// the job queued or has ended, and gives what the wait gives.
-	wait := func(msg *support.Message) <-chan *support.Message {
-		got, ended := make(chan *support.Message, 1), make(chan struct{})
+	wait := func(msg *chat.Message) <-chan *chat.Message {
+		got, ended := make(chan *chat.Message, 1), make(chan struct{})
 		go func() {
 			defer close(ended)
-			r, err := svc.waitReply(ctx, support.Test, msg)
+			r, err := svc.waitReply(ctx, chat.Test, msg)
 			if err != nil {
 				t.Error(err)
 			}
@@ -66,7 +66,7 @@ func TestWaitReply(t *testing.T) {
 		}
 		return got
 	}
-	receive := func(got <-chan *support.Message) *support.Message {
+	receive := func(got <-chan *chat.Message) *chat.Message {
 		t.Helper()
 		select {
 		case r := <-got:
@@ -82,7 +82,7 @@ func TestWaitReply(t *testing.T) {
 	if err := svc.settle(ctx, job, &Answer{Body: "It ships today."}); err != nil {
 		t.Fatal(err)
 	}
-	if r := receive(got); r == nil || r.Body != "It ships today." || r.Author.Type != support.AuthorBot {
+	if r := receive(got); r == nil || r.Body != "It ships today." || r.Author.Type != chat.AuthorBot {
 		t.Fatalf("handed over: %+v", r)
 	}
 

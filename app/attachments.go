@@ -15,9 +15,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // AttachmentURLTTL is how long a signed download URL works after the
@@ -70,8 +70,8 @@ func (a *attachments) check(i int, in AttachmentInput) error {
 // fetchAttachments downloads every attachment at once, before any write, so
 // a failure leaves nothing behind but unreferenced bytes. The first failure
 // in request order is reported.
-func (s *Service) fetchAttachments(ctx context.Context, in []AttachmentInput) ([]support.StoredFile, error) {
-	out := make([]support.StoredFile, len(in))
+func (s *Service) fetchAttachments(ctx context.Context, in []AttachmentInput) ([]chat.StoredFile, error) {
+	out := make([]chat.StoredFile, len(in))
 	errs := make([]error, len(in))
 	var wg sync.WaitGroup
 	for i, a := range in {
@@ -87,7 +87,7 @@ func (s *Service) fetchAttachments(ctx context.Context, in []AttachmentInput) ([
 			if a.Name.has() {
 				name = files.CleanName(a.Name.V)
 			}
-			out[i] = support.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: name, Size: b.Size,
+			out[i] = chat.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: name, Size: b.Size,
 				ContentType: b.ContentType}
 		}()
 	}
@@ -160,25 +160,25 @@ func fileSignature(key []byte, id, name string, expires int64) string {
 
 // sign fills m.Attachments from its stored files, with URLs valid for
 // AttachmentURLTTL from now.
-func (s *Service) sign(key []byte, m *support.Message) {
+func (s *Service) sign(key []byte, m *chat.Message) {
 	m.Attachments = s.signFiles(key, m.Files)
 }
 
 // signFiles shows stored files as attachments with URLs valid for
 // AttachmentURLTTL from now.
-func (s *Service) signFiles(key []byte, files []support.StoredFile) []support.Attachment {
+func (s *Service) signFiles(key []byte, files []chat.StoredFile) []chat.Attachment {
 	expires := s.now().Add(AttachmentURLTTL).Unix()
-	out := make([]support.Attachment, len(files))
+	out := make([]chat.Attachment, len(files))
 	for i, f := range files {
 		u := strings.TrimRight(s.att.publicURL, "/") + "/files/" + f.ID + "/" + url.PathEscape(f.Name) +
 			"?expires=" + strconv.FormatInt(expires, 10) + "&signature=" + fileSignature(key, f.ID, f.Name, expires)
-		out[i] = support.Attachment{URL: u, Name: f.Name, Size: f.Size}
+		out[i] = chat.Attachment{URL: u, Name: f.Name, Size: f.Size}
 	}
 	return out
 }
 
 // present signs the attachments of messages about to be shown.
-func (s *Service) present(ctx context.Context, msgs ...*support.Message) error {
+func (s *Service) present(ctx context.Context, msgs ...*chat.Message) error {
 	for _, m := range msgs {
 		if len(m.Files) == 0 {
 			continue
@@ -242,7 +242,7 @@ func (s *Service) OpenAttachment(ctx context.Context, id, name, expires, signatu
 // DeliveryPayload is the body of an event delivered now: the event, with a
 // message's attachment URLs signed afresh, since those stored with the
 // event expire an hour after it (and an erased name's, at once).
-func (s *Service) DeliveryPayload(ctx context.Context, ev *support.Event) ([]byte, error) {
+func (s *Service) DeliveryPayload(ctx context.Context, ev *chat.Event) ([]byte, error) {
 	data, err := s.eventObject(ctx, ev)
 	if err != nil {
 		return nil, err
@@ -253,7 +253,7 @@ func (s *Service) DeliveryPayload(ctx context.Context, ev *support.Event) ([]byt
 }
 
 // eventObject returns an event's data.object for delivery now.
-func (s *Service) eventObject(ctx context.Context, ev *support.Event) (json.RawMessage, error) {
+func (s *Service) eventObject(ctx context.Context, ev *chat.Event) (json.RawMessage, error) {
 	var shown struct{ Attachments []json.RawMessage }
 	if ev.Type != EventMessageCreated || json.Unmarshal(ev.Data, &shown) != nil || len(shown.Attachments) == 0 {
 		return ev.Data, nil // nothing signed: no read

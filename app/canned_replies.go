@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"strconv"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Canned reply limits (docs/api.md, Canned replies).
@@ -48,7 +48,7 @@ func (in CannedReplyInput) validate(create bool) error {
 }
 
 // apply copies the fields present onto c.
-func (in CannedReplyInput) apply(c *support.CannedReply) {
+func (in CannedReplyInput) apply(c *chat.CannedReply) {
 	if in.Shortcut.Set {
 		c.Shortcut = in.Shortcut.V
 	}
@@ -69,24 +69,24 @@ func shortcutTaken(err error, shortcut string) error {
 }
 
 // CreateCannedReply stores a new canned reply.
-func (s *Service) CreateCannedReply(ctx context.Context, mode support.Mode, in CannedReplyInput) (*support.CannedReply, error) {
+func (s *Service) CreateCannedReply(ctx context.Context, mode chat.Mode, in CannedReplyInput) (*chat.CannedReply, error) {
 	if err := in.validate(true); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.CannedReply, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.CannedReply, error) {
 		now := s.stamp()
-		c := &support.CannedReply{ID: NewID(PrefixCannedReply), Mode: mode, CreatedAt: now, UpdatedAt: now}
+		c := &chat.CannedReply{ID: NewID(PrefixCannedReply), Mode: mode, CreatedAt: now, UpdatedAt: now}
 		in.apply(c)
 		return c, shortcutTaken(q.InsertCannedReply(ctx, c), c.Shortcut)
 	})
 }
 
 // UpdateCannedReply changes the fields present in the request.
-func (s *Service) UpdateCannedReply(ctx context.Context, mode support.Mode, id string, in CannedReplyInput) (*support.CannedReply, error) {
+func (s *Service) UpdateCannedReply(ctx context.Context, mode chat.Mode, id string, in CannedReplyInput) (*chat.CannedReply, error) {
 	if err := in.validate(false); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.CannedReply, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.CannedReply, error) {
 		c, err := q.CannedReply(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("canned reply", id))
@@ -98,7 +98,7 @@ func (s *Service) UpdateCannedReply(ctx context.Context, mode support.Mode, id s
 }
 
 // DeleteCannedReply removes a canned reply.
-func (s *Service) DeleteCannedReply(ctx context.Context, mode support.Mode, id string) (*Deleted, error) {
+func (s *Service) DeleteCannedReply(ctx context.Context, mode chat.Mode, id string) (*Deleted, error) {
 	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
 		err := q.DeleteCannedReply(ctx, mode, id)
 		return &Deleted{ID: id, Object: "canned_reply", Deleted: true}, found(err, noSuch("canned reply", id))
@@ -106,29 +106,29 @@ func (s *Service) DeleteCannedReply(ctx context.Context, mode support.Mode, id s
 }
 
 // CannedReply reads one canned reply.
-func (s *Service) CannedReply(ctx context.Context, mode support.Mode, id string) (*support.CannedReply, error) {
+func (s *Service) CannedReply(ctx context.Context, mode chat.Mode, id string) (*chat.CannedReply, error) {
 	c, err := s.db.Read().CannedReply(ctx, mode, id)
 	return c, found(err, noSuch("canned reply", id))
 }
 
 // CannedReplies lists a mode's canned replies, newest first.
-func (s *Service) CannedReplies(ctx context.Context, mode support.Mode, in ListParams) (List[*support.CannedReply], error) {
+func (s *Service) CannedReplies(ctx context.Context, mode chat.Mode, in ListParams) (List[*chat.CannedReply], error) {
 	pg, err := in.page()
 	if err != nil {
-		return List[*support.CannedReply]{}, err
+		return List[*chat.CannedReply]{}, err
 	}
 	rows, err := s.db.Read().CannedReplies(ctx, mode, pg)
 	if err != nil {
-		return List[*support.CannedReply]{}, err
+		return List[*chat.CannedReply]{}, err
 	}
-	return makeList(rows, pg, func(c *support.CannedReply) support.Cursor {
-		return support.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
+	return makeList(rows, pg, func(c *chat.CannedReply) chat.Cursor {
+		return chat.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
 	}), nil
 }
 
 // CannedTicketNumber is the {{ticket.number}} of canned replies inserted in
 // a conversation: its newest ticket's number, "" when it has none.
-func (s *Service) CannedTicketNumber(ctx context.Context, mode support.Mode, conversationID string) (string, error) {
+func (s *Service) CannedTicketNumber(ctx context.Context, mode chat.Mode, conversationID string) (string, error) {
 	n, err := s.db.Read().TicketNumberOfConversation(ctx, mode, conversationID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return "", nil

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // A visitor's live updates are signalled by writes to their own
@@ -26,17 +26,17 @@ func TestChangesFollowConversations(t *testing.T) {
 	visitor := "vis_1"
 	newConv := func(id string) error {
 		return svc.write(ctx, func(q *storage.Q) error {
-			return q.InsertConversation(ctx, &support.Conversation{ID: id, Mode: support.Test, SiteID: "site_1",
+			return q.InsertConversation(ctx, &chat.Conversation{ID: id, Mode: chat.Test, SiteID: "site_1",
 				VisitorID: &visitor, Status: StatusOpen, Metadata: map[string]string{}})
 		})
 	}
 	addMessage := func(convID string) error {
 		return svc.write(ctx, func(q *storage.Q) error {
-			return q.InsertMessage(ctx, &support.Message{ID: NewID(PrefixMessage), Mode: support.Test, ConversationID: convID,
-				Author: support.Author{Type: support.AuthorAgent}, Body: "Hello"})
+			return q.InsertMessage(ctx, &chat.Message{ID: NewID(PrefixMessage), Mode: chat.Test, ConversationID: convID,
+				Author: chat.Author{Type: chat.AuthorAgent}, Body: "Hello"})
 		})
 	}
-	if err := svc.write(ctx, func(q *storage.Q) error { return q.InsertSite(ctx, &support.Site{ID: "site_1", Name: "A"}) }); err != nil {
+	if err := svc.write(ctx, func(q *storage.Q) error { return q.InsertSite(ctx, &chat.Site{ID: "site_1", Name: "A"}) }); err != nil {
 		t.Fatal(err)
 	}
 	all, ofVisitor, ofA, ofB := svc.Changes(), svc.ChangesOf(visitor), svc.ChangesOf("conv_a"), svc.ChangesOf("conv_b")
@@ -58,8 +58,8 @@ func TestChangesFollowConversations(t *testing.T) {
 		t.Error("a message must signal its conversation only")
 	}
 	failed := svc.write(ctx, func(q *storage.Q) error {
-		if err := q.InsertMessage(ctx, &support.Message{ID: NewID(PrefixMessage), Mode: support.Test, ConversationID: "conv_a",
-			Author: support.Author{Type: support.AuthorAgent}, Body: "Hello"}); err != nil {
+		if err := q.InsertMessage(ctx, &chat.Message{ID: NewID(PrefixMessage), Mode: chat.Test, ConversationID: "conv_a",
+			Author: chat.Author{Type: chat.AuthorAgent}, Body: "Hello"}); err != nil {
 			return err
 		}
 		return errors.New("changed its mind")

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // ContactInput is the body of POST /contacts and PATCH /contacts/{id}.
@@ -20,7 +20,7 @@ type ContactInput struct {
 
 // UpsertContact creates a contact, or updates the one with the same
 // external_id or e-mail. created tells which happened.
-func (s *Service) UpsertContact(ctx context.Context, mode support.Mode, in ContactInput) (c *support.Contact, created bool, err error) {
+func (s *Service) UpsertContact(ctx context.Context, mode chat.Mode, in ContactInput) (c *chat.Contact, created bool, err error) {
 	if !in.Email.has() && !in.ExternalID.has() {
 		return nil, false, missing("email")
 	}
@@ -41,20 +41,20 @@ func (s *Service) UpsertContact(ctx context.Context, mode support.Mode, in Conta
 
 // upserted is a contact written by upsertContact, and whether it is new.
 type upserted struct {
-	c       *support.Contact
+	c       *chat.Contact
 	created bool
 }
 
 // upsertContact is UpsertContact inside the caller's transaction; norm is
 // the normalised e-mail of in, or "".
-func (s *Service) upsertContact(ctx context.Context, q *storage.Q, mode support.Mode, in ContactInput, norm string) (upserted, error) {
+func (s *Service) upsertContact(ctx context.Context, q *storage.Q, mode chat.Mode, in ContactInput, norm string) (upserted, error) {
 	now := s.stamp()
 	c, err := s.matchContact(ctx, q, mode, in, norm)
 	if err != nil {
 		return upserted{}, err
 	}
 	if c == nil {
-		c = &support.Contact{ID: NewID(PrefixContact), Mode: mode, CreatedAt: now}
+		c = &chat.Contact{ID: NewID(PrefixContact), Mode: mode, CreatedAt: now}
 		if err := s.saveContact(ctx, q, c, in, now, true); err != nil {
 			return upserted{}, err
 		}
@@ -64,7 +64,7 @@ func (s *Service) upsertContact(ctx context.Context, q *storage.Q, mode support.
 }
 
 // saveContact applies the request to c and inserts or updates it.
-func (s *Service) saveContact(ctx context.Context, q *storage.Q, c *support.Contact, in ContactInput, now support.Timestamp, insert bool) error {
+func (s *Service) saveContact(ctx context.Context, q *storage.Q, c *chat.Contact, in ContactInput, now chat.Timestamp, insert bool) error {
 	if in.ExternalID.has() {
 		c.ExternalID = in.ExternalID.ptr()
 	}
@@ -80,8 +80,8 @@ func (s *Service) saveContact(ctx context.Context, q *storage.Q, c *support.Cont
 // matchContact finds the contact an upsert addresses: by external_id first,
 // else by e-mail. Two different matches, or an e-mail match that already
 // has another external_id, are conflicts.
-func (s *Service) matchContact(ctx context.Context, q *storage.Q, mode support.Mode, in ContactInput, norm string) (*support.Contact, error) {
-	var byExt, byEmail *support.Contact
+func (s *Service) matchContact(ctx context.Context, q *storage.Q, mode chat.Mode, in ContactInput, norm string) (*chat.Contact, error) {
+	var byExt, byEmail *chat.Contact
 	var err error
 	if in.ExternalID.has() {
 		if byExt, err = orNil(q.ContactByExternalID(ctx, mode, in.ExternalID.V)); err != nil {
@@ -105,7 +105,7 @@ func (s *Service) matchContact(ctx context.Context, q *storage.Q, mode support.M
 }
 
 // applyContact copies the request's personal fields onto c.
-func applyContact(c *support.Contact, in ContactInput, now support.Timestamp) error {
+func applyContact(c *chat.Contact, in ContactInput, now chat.Timestamp) error {
 	if in.Email.Set {
 		c.Email = in.Email.ptr()
 	}
@@ -136,7 +136,7 @@ func applyContact(c *support.Contact, in ContactInput, now support.Timestamp) er
 	return nil
 }
 
-func emailNorm(c *support.Contact) *string {
+func emailNorm(c *chat.Contact) *string {
 	if c.Email == nil {
 		return nil
 	}
@@ -160,14 +160,14 @@ func orNil[T any](v *T, err error) (*T, error) {
 }
 
 // UpdateContact changes a contact's e-mail, name, phone or attributes.
-func (s *Service) UpdateContact(ctx context.Context, mode support.Mode, id string, in ContactInput) (*support.Contact, error) {
+func (s *Service) UpdateContact(ctx context.Context, mode chat.Mode, id string, in ContactInput) (*chat.Contact, error) {
 	if in.Email.has() {
 		var err error
 		if in.Email.V, _, err = normalizeEmail("email", in.Email.V); err != nil {
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Contact, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Contact, error) {
 		c, err := q.Contact(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("contact", id))
@@ -180,7 +180,7 @@ func (s *Service) UpdateContact(ctx context.Context, mode support.Mode, id strin
 }
 
 // Contact returns a contact, or a NotFound error.
-func (s *Service) Contact(ctx context.Context, mode support.Mode, id string) (*support.Contact, error) {
+func (s *Service) Contact(ctx context.Context, mode chat.Mode, id string) (*chat.Contact, error) {
 	c, err := s.db.Read().Contact(ctx, mode, id)
 	return c, found(err, noSuch("contact", id))
 }
@@ -192,10 +192,10 @@ type ContactQuery struct {
 }
 
 // Contacts lists contacts, most recently active first.
-func (s *Service) Contacts(ctx context.Context, mode support.Mode, in ContactQuery) (List[*support.Contact], error) {
+func (s *Service) Contacts(ctx context.Context, mode chat.Mode, in ContactQuery) (List[*chat.Contact], error) {
 	pg, err := in.page()
 	if err != nil {
-		return List[*support.Contact]{}, err
+		return List[*chat.Contact]{}, err
 	}
 	f := storage.ContactFilter{Mode: mode, ExternalID: in.ExternalID, Page: pg}
 	if in.Email != "" {
@@ -203,9 +203,9 @@ func (s *Service) Contacts(ctx context.Context, mode support.Mode, in ContactQue
 	}
 	rows, err := s.db.Read().Contacts(ctx, f)
 	if err != nil {
-		return List[*support.Contact]{}, err
+		return List[*chat.Contact]{}, err
 	}
-	return makeList(rows, pg, func(c *support.Contact) support.Cursor {
-		return support.Cursor{Key: int64(c.ActiveAt()), ID: c.ID}
+	return makeList(rows, pg, func(c *chat.Contact) chat.Cursor {
+		return chat.Cursor{Key: int64(c.ActiveAt()), ID: c.ID}
 	}), nil
 }

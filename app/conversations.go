@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Conversation statuses.
@@ -19,7 +19,7 @@ const (
 )
 
 // Conversation returns a conversation, or a NotFound error.
-func (s *Service) Conversation(ctx context.Context, mode support.Mode, id string) (*support.Conversation, error) {
+func (s *Service) Conversation(ctx context.Context, mode chat.Mode, id string) (*chat.Conversation, error) {
 	c, err := s.db.Read().Conversation(ctx, mode, id)
 	return c, found(err, noSuch("conversation", id))
 }
@@ -34,31 +34,31 @@ type ConversationQuery struct {
 }
 
 // Conversations lists conversations newest first.
-func (s *Service) Conversations(ctx context.Context, mode support.Mode, in ConversationQuery) (List[*support.Conversation], error) {
+func (s *Service) Conversations(ctx context.Context, mode chat.Mode, in ConversationQuery) (List[*chat.Conversation], error) {
 	pg, err := in.page()
 	if err != nil {
-		return List[*support.Conversation]{}, err
+		return List[*chat.Conversation]{}, err
 	}
 	if in.Status != "" {
 		if err := oneOf("status", in.Status, StatusOpen, StatusWaiting, StatusHandedOff, StatusClosed); err != nil {
-			return List[*support.Conversation]{}, err
+			return List[*chat.Conversation]{}, err
 		}
 	}
 	f := storage.ConversationFilter{Mode: mode, Status: in.Status, SiteID: in.SiteID, ContactID: in.ContactID,
 		Tag: in.Tag, AssigneeID: in.AssigneeID, Page: pg}
 	if in.Rated != "" {
 		if err := oneOf("rated", in.Rated, "true", "false"); err != nil {
-			return List[*support.Conversation]{}, err
+			return List[*chat.Conversation]{}, err
 		}
 		rated := in.Rated == "true"
 		f.Rated = &rated
 	}
 	rows, err := s.db.Read().Conversations(ctx, f)
 	if err != nil {
-		return List[*support.Conversation]{}, err
+		return List[*chat.Conversation]{}, err
 	}
-	return makeList(rows, pg, func(c *support.Conversation) support.Cursor {
-		return support.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
+	return makeList(rows, pg, func(c *chat.Conversation) chat.Cursor {
+		return chat.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
 	}), nil
 }
 
@@ -77,13 +77,13 @@ const (
 
 // UpdateConversation assigns a conversation, changes its metadata or
 // replaces its tags.
-func (s *Service) UpdateConversation(ctx context.Context, mode support.Mode, id string, in ConversationUpdate) (*support.Conversation, error) {
+func (s *Service) UpdateConversation(ctx context.Context, mode chat.Mode, id string, in ConversationUpdate) (*chat.Conversation, error) {
 	if in.Tags.Set {
 		if err := checkConversationTags(in.Tags.V); err != nil {
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("conversation", id))
@@ -132,18 +132,18 @@ type Handoff struct {
 
 // HandOff moves a conversation to a person: to `handed_off` when an
 // assignee is given, else to `waiting`. The assistant stops answering.
-func (s *Service) HandOff(ctx context.Context, mode support.Mode, id string, in Handoff) (*support.Conversation, error) {
+func (s *Service) HandOff(ctx context.Context, mode chat.Mode, id string, in Handoff) (*chat.Conversation, error) {
 	// The note is a note like any other (AddNote), with the same limit.
 	if err := checkLen("note", strings.TrimSpace(in.Note.V), MaxMessageBody, false); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
 		return s.handOff(ctx, q, mode, id, in)
 	})
 }
 
 // handOff is HandOff in the caller's transaction.
-func (s *Service) handOff(ctx context.Context, q *storage.Q, mode support.Mode, id string, in Handoff) (*support.Conversation, error) {
+func (s *Service) handOff(ctx context.Context, q *storage.Q, mode chat.Mode, id string, in Handoff) (*chat.Conversation, error) {
 	c, err := q.Conversation(ctx, mode, id)
 	if err != nil {
 		return nil, found(err, noSuch("conversation", id))
@@ -160,7 +160,7 @@ func (s *Service) handOff(ctx context.Context, q *storage.Q, mode support.Mode, 
 		c.Status, c.AssigneeID = StatusHandedOff, in.AssigneeID.ptr()
 	}
 	if in.Note.has() && strings.TrimSpace(in.Note.V) != "" {
-		err := q.InsertNote(ctx, &support.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
+		err := q.InsertNote(ctx, &chat.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
 			AuthorID: in.AssigneeID.ptr(), Body: in.Note.V, CreatedAt: now})
 		if err != nil {
 			return nil, err
@@ -174,8 +174,8 @@ func (s *Service) handOff(ctx context.Context, q *storage.Q, mode support.Mode, 
 }
 
 // Close closes a conversation. Closing a closed one changes nothing.
-func (s *Service) Close(ctx context.Context, mode support.Mode, id string) (*support.Conversation, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
+func (s *Service) Close(ctx context.Context, mode chat.Mode, id string) (*chat.Conversation, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("conversation", id))
@@ -210,13 +210,13 @@ type VisitorStart struct {
 
 // StartConversation opens a conversation with the visitor's first message
 // and records conversation.created and message.created.
-func (s *Service) StartConversation(ctx context.Context, mode support.Mode, in VisitorStart) (*support.Conversation, *support.Message, error) {
+func (s *Service) StartConversation(ctx context.Context, mode chat.Mode, in VisitorStart) (*chat.Conversation, *chat.Message, error) {
 	if err := checkLen("body", in.Body, MaxMessageBody, true); err != nil {
 		return nil, nil, err
 	}
 	type started struct {
-		conv *support.Conversation
-		msg  *support.Message
+		conv *chat.Conversation
+		msg  *chat.Message
 	}
 	out, err := writeResult(ctx, s, func(q *storage.Q) (started, error) {
 		if _, err := q.Site(ctx, in.SiteID); err != nil {
@@ -230,9 +230,9 @@ func (s *Service) StartConversation(ctx context.Context, mode support.Mode, in V
 
 // startConversation does StartConversation's work in the caller's
 // transaction, for a site known to exist.
-func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode support.Mode, in VisitorStart,
-	now support.Timestamp) (*support.Conversation, *support.Message, error) {
-	conv := &support.Conversation{ID: NewID(PrefixConversation), Mode: mode,
+func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode chat.Mode, in VisitorStart,
+	now chat.Timestamp) (*chat.Conversation, *chat.Message, error) {
+	conv := &chat.Conversation{ID: NewID(PrefixConversation), Mode: mode,
 		SiteID: in.SiteID, Status: StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{}, Tags: []string{},
 		Subject: subjectOf(in.Body), LastMessageAt: now, CreatedAt: now, UpdatedAt: now}
 	if in.VisitorID != "" {
@@ -260,8 +260,8 @@ func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode supp
 
 // contactAuthor is the author of a visitor's message: the contact, with
 // the name it has now, once the visitor is known as one.
-func contactAuthor(ctx context.Context, q *storage.Q, mode support.Mode, contactID *string) (support.Author, error) {
-	a := support.Author{Type: support.AuthorContact, ID: contactID}
+func contactAuthor(ctx context.Context, q *storage.Q, mode chat.Mode, contactID *string) (chat.Author, error) {
+	a := chat.Author{Type: chat.AuthorContact, ID: contactID}
 	if contactID == nil {
 		return a, nil
 	}

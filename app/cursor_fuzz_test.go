@@ -3,14 +3,14 @@ package app
 import (
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // FuzzCursor feeds arbitrary cursors to the list parameters: they are
 // either refused as parameter_invalid or decode to a cursor that encodes
 // back to an equivalent one.
 func FuzzCursor(f *testing.F) {
-	for _, seed := range []string{"", "MTcwMDAwMDAwMDAwMC50a3RfYWJj", encodeCursor(support.Cursor{Key: -5, ID: "x.y"}), "!!", "Lg", "MTIz"} {
+	for _, seed := range []string{"", "MTcwMDAwMDAwMDAwMC50a3RfYWJj", encodeCursor(chat.Cursor{Key: -5, ID: "x.y"}), "!!", "Lg", "MTIz"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Dashboard sign-in rules.
@@ -38,8 +38,8 @@ const (
 
 // DashboardSession is a signed-in team member, as the dashboard sees them.
 type DashboardSession struct {
-	Member *support.Member
-	Mode   support.Mode
+	Member *chat.Member
+	Mode   chat.Mode
 	CSRF   string
 	// MustEnrol: the team requires two-factor sign-in and the member has
 	// not set it up; the dashboard shows only the set-up until they do.
@@ -67,12 +67,12 @@ func hashPassword(password string) (string, error) {
 
 // SetMemberPassword sets the dashboard password of the member with the
 // e-mail address and ends their open sessions.
-func (s *Service) SetMemberPassword(ctx context.Context, email, password string) (*support.Member, error) {
+func (s *Service) SetMemberPassword(ctx context.Context, email, password string) (*chat.Member, error) {
 	h, err := hashPassword(password)
 	if err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Member, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Member, error) {
 		m, err := q.MemberByEmail(ctx, lower(email))
 		if err != nil {
 			return nil, found(err, noSuchRef("email", "team member", email))
@@ -161,7 +161,7 @@ func signInFailed(a signInAttempt, msg string) *Error {
 
 // passwordMatches checks the password against the member's hash, or
 // against dummyHash for an unknown address, so both take as long.
-func passwordMatches(m *support.Member, password string) bool {
+func passwordMatches(m *chat.Member, password string) bool {
 	hash := dummyHash
 	if m != nil && m.PasswordHash != nil {
 		hash = []byte(*m.PasswordHash)
@@ -170,11 +170,11 @@ func passwordMatches(m *support.Member, password string) bool {
 }
 
 // openDashboardSession forgets the address's failures and stores a new session.
-func (s *Service) openDashboardSession(ctx context.Context, key string, m *support.Member) (*SignedIn, error) {
+func (s *Service) openDashboardSession(ctx context.Context, key string, m *chat.Member) (*SignedIn, error) {
 	now := s.now()
 	token := RandomToken(43)
-	sess := &storage.DashboardSession{TokenHash: tokenHash(token), MemberID: m.ID, Mode: support.Test,
-		CSRF: RandomToken(32), CreatedAt: support.At(now), ExpiresAt: support.At(now.Add(DashboardSessionTTL))}
+	sess := &storage.DashboardSession{TokenHash: tokenHash(token), MemberID: m.ID, Mode: chat.Test,
+		CSRF: RandomToken(32), CreatedAt: chat.At(now), ExpiresAt: chat.At(now.Add(DashboardSessionTTL))}
 	err := s.write(ctx, func(q *storage.Q) error {
 		if err := q.ClearSignInFailures(ctx, key); err != nil {
 			return err
@@ -223,11 +223,11 @@ func nextSignInAttempt(f *storage.SignInFailures, now time.Time) (signInAttempt,
 	if f.LockedUntil != nil || !now.Before(f.LastAt.Time().Add(SignInLockout)) {
 		n = 0
 	}
-	next := &storage.SignInFailures{Email: f.Email, Count: n + 1, LastAt: support.At(now)}
+	next := &storage.SignInFailures{Email: f.Email, Count: n + 1, LastAt: chat.At(now)}
 	if next.Count < MaxSignInFailures {
 		return signInAttempt{}, next
 	}
-	until := support.At(now.Add(SignInLockout))
+	until := chat.At(now.Add(SignInLockout))
 	next.LockedUntil = &until
 	return signInAttempt{locks: true}, next
 }
@@ -238,7 +238,7 @@ func nextSignInAttempt(f *storage.SignInFailures, now time.Time) (signInAttempt,
 func (s *Service) PruneSignInFailures(ctx context.Context) (int64, error) {
 	now := s.now()
 	w, err := storage.Write(ctx, s.db, func(q *storage.Q) (int64, error) {
-		return q.DeleteSignInFailures(ctx, support.At(now.Add(-SignInLockout)), support.At(now))
+		return q.DeleteSignInFailures(ctx, chat.At(now.Add(-SignInLockout)), chat.At(now))
 	})
 	return w.Result, err
 }
@@ -298,10 +298,10 @@ func (s *Service) SignOut(ctx context.Context, d *DashboardSession) error {
 
 // SetDashboardMode switches the session between live and test data.
 func (s *Service) SetDashboardMode(ctx context.Context, d *DashboardSession, mode string) error {
-	if err := oneOf("mode", mode, string(support.Live), string(support.Test)); err != nil {
+	if err := oneOf("mode", mode, string(chat.Live), string(chat.Test)); err != nil {
 		return err
 	}
-	d.Mode = support.Mode(mode)
+	d.Mode = chat.Mode(mode)
 	return s.write(ctx, func(q *storage.Q) error { return q.SetDashboardMode(ctx, d.hash, d.Mode) })
 }
 

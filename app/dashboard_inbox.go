@@ -5,8 +5,8 @@ import (
 
 	"context"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // InboxStatuses is the order the inbox shows conversations in: those
@@ -16,7 +16,7 @@ var InboxStatuses = []string{StatusWaiting, StatusHandedOff, StatusOpen, StatusC
 // InboxRow is a conversation in the inbox with the messages the member has
 // not seen and the work it asks for.
 type InboxRow struct {
-	*support.Conversation
+	*chat.Conversation
 	Unread int
 	*storage.InboxWork
 	// NeedsReply marks a conversation the team holds whose visitor spoke last.
@@ -37,7 +37,7 @@ const inboxPerStatus = 50
 // Inbox returns the newest conversations of each status, in InboxStatuses
 // order, with the member's unread counts; assignee keeps one member's ("none":
 // the unassigned), "" all.
-func (s *Service) Inbox(ctx context.Context, mode support.Mode, memberID, assignee string) ([]InboxGroup, error) {
+func (s *Service) Inbox(ctx context.Context, mode chat.Mode, memberID, assignee string) ([]InboxGroup, error) {
 	groups := make([]InboxGroup, 0, len(InboxStatuses))
 	for _, st := range InboxStatuses {
 		g, err := s.InboxPage(ctx, mode, memberID, assignee, st, "")
@@ -51,7 +51,7 @@ func (s *Service) Inbox(ctx context.Context, mode support.Mode, memberID, assign
 
 // InboxPage returns one page of the inbox's conversations of a status,
 // after cursor ("" for the newest), assigned as Inbox says.
-func (s *Service) InboxPage(ctx context.Context, mode support.Mode, memberID, assignee, status, cursor string) (*InboxGroup, error) {
+func (s *Service) InboxPage(ctx context.Context, mode chat.Mode, memberID, assignee, status, cursor string) (*InboxGroup, error) {
 	if status == "" {
 		return nil, missing("status")
 	}
@@ -92,7 +92,7 @@ type InboxCounts struct{ All, Mine, Unassigned int }
 
 // InboxViewCounts counts the conversations not closed of the inbox's views
 // "All", "Mine" (assigned to memberID) and "Unassigned".
-func (s *Service) InboxViewCounts(ctx context.Context, mode support.Mode, memberID string) (InboxCounts, error) {
+func (s *Service) InboxViewCounts(ctx context.Context, mode chat.Mode, memberID string) (InboxCounts, error) {
 	var c InboxCounts
 	var err error
 	c.All, c.Mine, c.Unassigned, err = s.db.Read().InboxViewCounts(ctx, mode, memberID)
@@ -101,14 +101,14 @@ func (s *Service) InboxViewCounts(ctx context.Context, mode support.Mode, member
 
 // MarkConversationRead records that the member has seen every message of
 // the conversation as it is now.
-func (s *Service) MarkConversationRead(ctx context.Context, memberID string, c *support.Conversation) error {
+func (s *Service) MarkConversationRead(ctx context.Context, memberID string, c *chat.Conversation) error {
 	return s.write(ctx, func(q *storage.Q) error {
 		return q.MarkConversationRead(ctx, memberID, c.ID, c.MessageCount)
 	})
 }
 
 // Member returns the team member with id.
-func (s *Service) Member(ctx context.Context, id string) (*support.Member, error) {
+func (s *Service) Member(ctx context.Context, id string) (*chat.Member, error) {
 	m, err := s.db.Read().Member(ctx, id)
 	return m, found(err, noSuch("team member", id))
 }

@@ -3,12 +3,12 @@ package app
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Notes lists a conversation's internal notes, oldest first; the team sees
 // them, the visitor never does.
-func (s *Service) Notes(ctx context.Context, mode support.Mode, conversationID string) ([]*support.Note, error) {
+func (s *Service) Notes(ctx context.Context, mode chat.Mode, conversationID string) ([]*chat.Note, error) {
 	if _, err := s.Conversation(ctx, mode, conversationID); err != nil {
 		return nil, err
 	}
@@ -21,7 +21,7 @@ const MaxTestQuestion = 4000
 
 // TestAssistant asks the assistant a question as a visitor of the site
 // would (siteID "" for sources of every site), without making a conversation.
-func (s *Service) TestAssistant(ctx context.Context, mode support.Mode, siteID, text string) (*Answer, error) {
+func (s *Service) TestAssistant(ctx context.Context, mode chat.Mode, siteID, text string) (*Answer, error) {
 	if err := checkLen("question", text, MaxTestQuestion, true); err != nil {
 		return nil, err
 	}

@@ -11,8 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Redacted replaces personal data that erasure finds in free text.
@@ -30,7 +30,7 @@ const Redacted = "[redacted]"
 // that name it are removed; and the stored events of all these objects are
 // scrubbed the same way. The conversations and tickets themselves stay.
 // See docs/privacy.md.
-func (s *Service) DeleteContact(ctx context.Context, mode support.Mode, id string) (*Deleted, error) {
+func (s *Service) DeleteContact(ctx context.Context, mode chat.Mode, id string) (*Deleted, error) {
 	err := s.write(ctx, func(q *storage.Q) error {
 		c, err := q.Contact(ctx, mode, id)
 		if err != nil {
@@ -90,7 +90,7 @@ func (s *Service) DeleteContact(ctx context.Context, mode support.Mode, id strin
 // heldAbout lists a contact's conversations and tickets in mode: the
 // conversations linked to it, and the unlinked ones its tickets came from
 // (a conversation linked to someone else stays theirs).
-func heldAbout(ctx context.Context, q *storage.Q, mode support.Mode, id string) ([]*support.Conversation, []*support.Ticket, error) {
+func heldAbout(ctx context.Context, q *storage.Q, mode chat.Mode, id string) ([]*chat.Conversation, []*chat.Ticket, error) {
 	convs, err := q.ConversationsOfContact(ctx, mode, id)
 	if err != nil {
 		return nil, nil, err
@@ -103,7 +103,7 @@ func heldAbout(ctx context.Context, q *storage.Q, mode support.Mode, id string) 
 	for _, conv := range convs {
 		seen[conv.ID] = true
 	}
-	var tickets []*support.Ticket
+	var tickets []*chat.Ticket
 	for _, t := range all {
 		if t.Mode != mode {
 			continue
@@ -128,7 +128,7 @@ func heldAbout(ctx context.Context, q *storage.Q, mode support.Mode, id string) 
 
 // eraseVisitorPages scrubs the page last seen of the contact's visitors
 // and of the browsers its conversations came from.
-func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode support.Mode, convs []*support.Conversation) error {
+func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode chat.Mode, convs []*chat.Conversation) error {
 	vs, err := q.VisitorsOfContact(ctx, mode, r.contactID)
 	if err != nil {
 		return err
@@ -156,7 +156,7 @@ func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode supp
 // eraseStoredResponses removes the responses kept for Idempotency-Keys that
 // name the contact (its id, or its personal data), so that no replay
 // returns them.
-func eraseStoredResponses(ctx context.Context, q *storage.Q, r *redactor, mode support.Mode) error {
+func eraseStoredResponses(ctx context.Context, q *storage.Q, r *redactor, mode chat.Mode) error {
 	stored, err := q.StoredResponses(ctx, mode)
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ func eraseStoredResponses(ctx context.Context, q *storage.Q, r *redactor, mode s
 	return nil
 }
 
-func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *support.Conversation) error {
+func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *chat.Conversation) error {
 	c.PageURL = r.pageURL(c.PageURL)
 	c.Subject = r.ptr(c.Subject)
 	c.Metadata = r.metadata(c.Metadata)
@@ -251,7 +251,7 @@ func erasePushes(ctx context.Context, q *storage.Q, r *redactor) error {
 
 // eraseTeamMails scrubs the person out of the team's e-mails, sent or not
 // (an alert quoting the conversation's first words).
-func eraseTeamMails(ctx context.Context, q *storage.Q, r *redactor, mode support.Mode) error {
+func eraseTeamMails(ctx context.Context, q *storage.Q, r *redactor, mode chat.Mode) error {
 	mails, err := q.TeamMails(ctx, mode)
 	if err != nil {
 		return err
@@ -280,7 +280,7 @@ func (r *redactor) tags(in []string) []string {
 	return dedupe(out)
 }
 
-func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *support.Ticket) error {
+func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *chat.Ticket) error {
 	t.Subject = r.str(t.Subject)
 	t.Description = r.ptr(t.Description)
 	t.Metadata = r.metadata(t.Metadata)
@@ -296,8 +296,8 @@ func eraseTicket(ctx context.Context, q *storage.Q, r *redactor, t *support.Tick
 
 // authored forgets the contact as an author and returns body without the
 // person's data.
-func (r *redactor) authored(a *support.Author, body string) string {
-	if a.Type == support.AuthorContact {
+func (r *redactor) authored(a *chat.Author, body string) string {
+	if a.Type == chat.AuthorContact {
 		a.ID, a.Name = nil, nil
 	}
 	return r.str(body)
@@ -354,7 +354,7 @@ type redactor struct {
 // phone number (its digits, whatever separators are written between them)
 // and external_id; each also as a URL writes it (ada%40example.com,
 // Ada+Lovelace), since page URLs and pasted links carry them encoded.
-func newRedactor(c *support.Contact) *redactor {
+func newRedactor(c *chat.Contact) *redactor {
 	r := &redactor{contactID: c.ID}
 	add := func(expr string) { r.patterns = append(r.patterns, regexp.MustCompile(expr)) }
 	if c.Email != nil && *c.Email != "" {
@@ -491,11 +491,11 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 				obj["tags"] = dedupe(tags)
 			}
 		case "ticket_comment":
-			if a, ok := obj["author"].(map[string]any); ok && a["type"] == support.AuthorContact {
+			if a, ok := obj["author"].(map[string]any); ok && a["type"] == chat.AuthorContact {
 				a["id"], a["name"] = nil, nil
 			}
 		case "message":
-			if a, ok := obj["author"].(map[string]any); ok && a["type"] == support.AuthorContact {
+			if a, ok := obj["author"].(map[string]any); ok && a["type"] == chat.AuthorContact {
 				a["id"], a["name"] = nil, nil
 			}
 			// The name is also in the download URL, escaped. The URL's

@@ -5,19 +5,19 @@ import (
 	"encoding/json"
 	"slices"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Event is the API's event object: the webhook payload, and what GET
 // /events returns.
 type Event struct {
-	ID        string            `json:"id"`
-	Object    string            `json:"object"`
-	Type      string            `json:"type"`
-	CreatedAt support.Timestamp `json:"created_at"`
-	Livemode  bool              `json:"livemode"`
-	Data      EventData         `json:"data"`
+	ID        string         `json:"id"`
+	Object    string         `json:"object"`
+	Type      string         `json:"type"`
+	CreatedAt chat.Timestamp `json:"created_at"`
+	Livemode  bool           `json:"livemode"`
+	Data      EventData      `json:"data"`
 }
 
 // EventData holds the object as the API returned it when the event happened.
@@ -25,13 +25,13 @@ type EventData struct {
 	Object json.RawMessage `json:"object"`
 }
 
-func eventOf(e *support.Event) *Event {
-	return &Event{ID: e.ID, Object: "event", Type: e.Type, CreatedAt: e.CreatedAt, Livemode: e.Mode == support.Live,
+func eventOf(e *chat.Event) *Event {
+	return &Event{ID: e.ID, Object: "event", Type: e.Type, CreatedAt: e.CreatedAt, Livemode: e.Mode == chat.Live,
 		Data: EventData{Object: e.Data}}
 }
 
 // EventPayload is the exact body posted to receivers for e.
-func EventPayload(e *support.Event) ([]byte, error) { return marshal(eventOf(e)) }
+func EventPayload(e *chat.Event) ([]byte, error) { return marshal(eventOf(e)) }
 
 // EventQuery is the filter of GET /events, as received.
 type EventQuery struct {
@@ -40,7 +40,7 @@ type EventQuery struct {
 }
 
 // Events lists a mode's events newest first.
-func (s *Service) Events(ctx context.Context, mode support.Mode, in EventQuery) (List[*Event], error) {
+func (s *Service) Events(ctx context.Context, mode chat.Mode, in EventQuery) (List[*Event], error) {
 	pg, err := in.page()
 	if err != nil {
 		return List[*Event]{}, err
@@ -60,11 +60,11 @@ func (s *Service) Events(ctx context.Context, mode support.Mode, in EventQuery) 
 	for _, r := range rows {
 		seqs[r.ID] = r.Seq
 	}
-	return makeList(out, pg, func(e *Event) support.Cursor { return support.Cursor{Key: seqs[e.ID], ID: e.ID} }), nil
+	return makeList(out, pg, func(e *Event) chat.Cursor { return chat.Cursor{Key: seqs[e.ID], ID: e.ID} }), nil
 }
 
 // Event returns one event of mode.
-func (s *Service) Event(ctx context.Context, mode support.Mode, id string) (*Event, error) {
+func (s *Service) Event(ctx context.Context, mode chat.Mode, id string) (*Event, error) {
 	e, err := s.db.Read().Event(ctx, mode, id)
 	if err != nil {
 		return nil, found(err, noSuch("event", id))
@@ -84,7 +84,7 @@ type Resend struct {
 // as the caller names it) or to every enabled endpoint of the mode that now
 // subscribes to the event's type. A delivery still queued for an endpoint is
 // made due at once rather than doubled.
-func (s *Service) ResendEvent(ctx context.Context, mode support.Mode, id string, endpointID Field[string]) (*Resend, error) {
+func (s *Service) ResendEvent(ctx context.Context, mode chat.Mode, id string, endpointID Field[string]) (*Resend, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (s *Service) ResendEvent(ctx context.Context, mode support.Mode, id string,
 		if err != nil {
 			return nil, found(err, noSuch("event", id))
 		}
-		var targets []*support.WebhookEndpoint
+		var targets []*chat.WebhookEndpoint
 		if endpointID.has() {
 			e, err := q.WebhookEndpoint(ctx, mode, endpointID.V)
 			if err != nil {
@@ -133,23 +133,23 @@ type WebhookAttemptQuery struct {
 }
 
 // WebhookAttempts lists an endpoint's delivery attempts newest first.
-func (s *Service) WebhookAttempts(ctx context.Context, mode support.Mode, endpointID string, in WebhookAttemptQuery) (List[*support.WebhookAttempt], error) {
+func (s *Service) WebhookAttempts(ctx context.Context, mode chat.Mode, endpointID string, in WebhookAttemptQuery) (List[*chat.WebhookAttempt], error) {
 	if err := s.WebhookFeature(); err != nil {
-		return List[*support.WebhookAttempt]{}, err
+		return List[*chat.WebhookAttempt]{}, err
 	}
 	pg, err := in.page()
 	if err != nil {
-		return List[*support.WebhookAttempt]{}, err
+		return List[*chat.WebhookAttempt]{}, err
 	}
 	q := s.db.Read()
 	if _, err := q.WebhookEndpoint(ctx, mode, endpointID); err != nil {
-		return List[*support.WebhookAttempt]{}, found(err, noSuch("webhook endpoint", endpointID))
+		return List[*chat.WebhookAttempt]{}, found(err, noSuch("webhook endpoint", endpointID))
 	}
 	rows, err := q.WebhookAttempts(ctx, endpointID, in.EventID, pg)
 	if err != nil {
-		return List[*support.WebhookAttempt]{}, err
+		return List[*chat.WebhookAttempt]{}, err
 	}
-	return makeList(rows, pg, func(a *support.WebhookAttempt) support.Cursor {
-		return support.Cursor{Key: int64(a.CreatedAt), ID: a.ID}
+	return makeList(rows, pg, func(a *chat.WebhookAttempt) chat.Cursor {
+		return chat.Cursor{Key: int64(a.CreatedAt), ID: a.ID}
 	}), nil
 }

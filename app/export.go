@@ -3,38 +3,38 @@ package app
 import (
 	"context"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // ContactExport is everything held about one contact: the answer to an
 // access request (GET /contacts/{id}/export).
 type ContactExport struct {
 	Object        string               `json:"object"`
-	Contact       *support.Contact     `json:"contact"`
+	Contact       *chat.Contact        `json:"contact"`
 	Conversations []ConversationExport `json:"conversations"`
 	Tickets       []TicketExport       `json:"tickets"`
 }
 
 // ConversationExport is one of the contact's conversations, whole.
 type ConversationExport struct {
-	Conversation *support.Conversation `json:"conversation"`
-	Messages     []*support.Message    `json:"messages"`
-	Notes        []*support.Note       `json:"notes"`
+	Conversation *chat.Conversation `json:"conversation"`
+	Messages     []*chat.Message    `json:"messages"`
+	Notes        []*chat.Note       `json:"notes"`
 }
 
 // TicketExport is one of the contact's tickets with its comments, oldest
 // first, internal ones included.
 type TicketExport struct {
-	Ticket   *support.Ticket          `json:"ticket"`
-	Comments []*support.TicketComment `json:"comments"`
+	Ticket   *chat.Ticket          `json:"ticket"`
+	Comments []*chat.TicketComment `json:"comments"`
 }
 
 // ExportContact gathers, from one snapshot, the contact and the
 // conversations and tickets that erasing it would scrub (see heldAbout),
 // oldest first, with their messages (attachment URLs signed) and notes.
 // It returns a NotFound error for an unknown contact.
-func (s *Service) ExportContact(ctx context.Context, mode support.Mode, id string) (*ContactExport, error) {
+func (s *Service) ExportContact(ctx context.Context, mode chat.Mode, id string) (*ContactExport, error) {
 	out := &ContactExport{Object: "contact_export", Conversations: []ConversationExport{}, Tickets: []TicketExport{}}
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		c, err := q.Contact(ctx, mode, id)
@@ -58,7 +58,7 @@ func (s *Service) ExportContact(ctx context.Context, mode support.Mode, id strin
 			if err != nil {
 				return err
 			}
-			out.Tickets = append(out.Tickets, TicketExport{Ticket: t, Comments: append([]*support.TicketComment{}, cs...)})
+			out.Tickets = append(out.Tickets, TicketExport{Ticket: t, Comments: append([]*chat.TicketComment{}, cs...)})
 		}
 		return nil
 	})
@@ -73,7 +73,7 @@ func (s *Service) ExportContact(ctx context.Context, mode support.Mode, id strin
 	return out, nil
 }
 
-func exportConversation(ctx context.Context, q *storage.Q, c *support.Conversation) (ConversationExport, error) {
+func exportConversation(ctx context.Context, q *storage.Q, c *chat.Conversation) (ConversationExport, error) {
 	msgs, err := q.AllMessages(ctx, c.ID)
 	if err != nil {
 		return ConversationExport{}, err
@@ -84,10 +84,10 @@ func exportConversation(ctx context.Context, q *storage.Q, c *support.Conversati
 	}
 	ce := ConversationExport{Conversation: c, Messages: msgs, Notes: notes}
 	if ce.Messages == nil {
-		ce.Messages = []*support.Message{}
+		ce.Messages = []*chat.Message{}
 	}
 	if ce.Notes == nil {
-		ce.Notes = []*support.Note{}
+		ce.Notes = []*chat.Note{}
 	}
 	return ce, nil
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Idempotency rules, as Stripe has them.
@@ -46,7 +46,7 @@ func Fingerprint(method, path string, body []byte) string {
 // request with the key is still running or when its response was erased
 // with the contact it described. (nil, nil) means: go on, then call
 // FinishIdempotent.
-func (s *Service) BeginIdempotent(ctx context.Context, mode support.Mode, key, fingerprint string) (*Replay, error) {
+func (s *Service) BeginIdempotent(ctx context.Context, mode chat.Mode, key, fingerprint string) (*Replay, error) {
 	if key == "" || utf8.RuneCountInString(key) > MaxIdempotencyKey {
 		return nil, invalid("Idempotency-Key", "The Idempotency-Key header must have 1 to %d characters.", MaxIdempotencyKey)
 	}
@@ -71,14 +71,14 @@ func (s *Service) BeginIdempotent(ctx context.Context, mode support.Mode, key, f
 			return nil, &Error{Kind: Conflict, Code: "idempotency_key_in_use", Param: "Idempotency-Key",
 				Message: "A request with this Idempotency-Key is still being processed; retry shortly."}
 		}
-		return nil, q.ClaimIdempotencyKey(ctx, mode, key, fingerprint, support.At(now))
+		return nil, q.ClaimIdempotencyKey(ctx, mode, key, fingerprint, chat.At(now))
 	})
 }
 
 // FinishIdempotent stores the response of a request that claimed key.
 // Responses that a retry could change (server errors, rate limits) are not
 // kept: the key is released instead.
-func (s *Service) FinishIdempotent(ctx context.Context, mode support.Mode, key string, status int, body []byte) error {
+func (s *Service) FinishIdempotent(ctx context.Context, mode chat.Mode, key string, status int, body []byte) error {
 	return s.write(ctx, func(q *storage.Q) error {
 		if status >= 500 || status == 429 {
 			return q.ReleaseIdempotencyKey(ctx, mode, key)
@@ -90,6 +90,6 @@ func (s *Service) FinishIdempotent(ctx context.Context, mode support.Mode, key s
 // PruneIdempotencyKeys forgets keys older than the replay window.
 func (s *Service) PruneIdempotencyKeys(ctx context.Context) (int64, error) {
 	return writeResult(ctx, s, func(q *storage.Q) (int64, error) {
-		return q.PruneIdempotencyKeys(ctx, support.At(s.now().Add(-IdempotencyWindow)))
+		return q.PruneIdempotencyKeys(ctx, chat.At(s.now().Add(-IdempotencyWindow)))
 	})
 }

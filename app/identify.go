@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Identify is the body of POST /widget/v1/identify.
@@ -31,7 +31,7 @@ type Identify struct {
 // conversations without a contact, and the contact's last_seen_at are
 // updated, and the answer shows the visitor only what they sent: a
 // contact's stored phone and attributes never reach the widget.
-func (s *Service) IdentifyVisitor(ctx context.Context, v *Visit, in Identify) (*support.Contact, error) {
+func (s *Service) IdentifyVisitor(ctx context.Context, v *Visit, in Identify) (*chat.Contact, error) {
 	if !in.Email.has() && !in.ExternalID.has() {
 		return nil, missing("email")
 	}
@@ -42,7 +42,7 @@ func (s *Service) IdentifyVisitor(ctx context.Context, v *Visit, in Identify) (*
 		}
 	}
 	verified := v.Site.IdentitySecret != nil && *v.Site.IdentitySecret != ""
-	var c *support.Contact
+	var c *chat.Contact
 	var err error
 	if verified {
 		c, err = s.identifyVerified(ctx, v, in, *v.Site.IdentitySecret)
@@ -66,7 +66,7 @@ func UserHash(secret, id string) string {
 // same call is unsigned: it never finds a contact, and it is left off when
 // another contact holds it, so no one reaches another person's contact by
 // naming their address.
-func (s *Service) identifyVerified(ctx context.Context, v *Visit, in Identify, secret string) (*support.Contact, error) {
+func (s *Service) identifyVerified(ctx context.Context, v *Visit, in Identify, secret string) (*chat.Contact, error) {
 	if !in.UserHash.has() || in.UserHash.V == "" {
 		return nil, missing("user_hash")
 	}
@@ -87,7 +87,7 @@ func (s *Service) identifyVerified(ctx context.Context, v *Visit, in Identify, s
 	if ci.ExternalID.has() && ci.ExternalID.V == "" {
 		return nil, invalid("external_id", "external_id must not be empty.")
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Contact, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Contact, error) {
 		in, norm := ci, norm
 		if in.ExternalID.has() && norm != "" {
 			held, err := s.emailHeldByOther(ctx, q, v.Mode, norm, in.ExternalID.V)
@@ -108,7 +108,7 @@ func (s *Service) identifyVerified(ctx context.Context, v *Visit, in Identify, s
 
 // emailHeldByOther tells whether a contact other than the one with
 // external_id ext has the e-mail address.
-func (s *Service) emailHeldByOther(ctx context.Context, q *storage.Q, mode support.Mode, norm, ext string) (bool, error) {
+func (s *Service) emailHeldByOther(ctx context.Context, q *storage.Q, mode chat.Mode, norm, ext string) (bool, error) {
 	c, err := orNil(q.ContactByEmail(ctx, mode, norm))
 	if err != nil || c == nil {
 		return false, err
@@ -116,21 +116,21 @@ func (s *Service) emailHeldByOther(ctx context.Context, q *storage.Q, mode suppo
 	return c.ExternalID == nil || *c.ExternalID != ext, nil
 }
 
-func (s *Service) identifyUnverified(ctx context.Context, v *Visit, in Identify) (*support.Contact, error) {
+func (s *Service) identifyUnverified(ctx context.Context, v *Visit, in Identify) (*chat.Contact, error) {
 	for param, set := range map[string]bool{"external_id": in.ExternalID.Set, "attributes": in.Attributes.Set} {
 		if set {
 			return nil, invalid(param, "%s can only be set when the site has an identity secret and the call carries user_hash.", param)
 		}
 	}
 	email, norm := in.Email.V, lower(in.Email.V)
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Contact, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Contact, error) {
 		now := s.stamp()
 		c, err := orNil(q.ContactByEmail(ctx, v.Mode, norm))
 		if err != nil {
 			return nil, err
 		}
 		if c == nil {
-			c = &support.Contact{ID: NewID(PrefixContact), Mode: v.Mode, Email: &email,
+			c = &chat.Contact{ID: NewID(PrefixContact), Mode: v.Mode, Email: &email,
 				Name: in.Name.ptr(), Phone: in.Phone.ptr(), Attributes: map[string]json.RawMessage{},
 				CreatedAt: now, UpdatedAt: now}
 			if err := contactConflict(q.InsertContact(ctx, c, &norm)); err != nil {
@@ -149,7 +149,7 @@ func (s *Service) identifyUnverified(ctx context.Context, v *Visit, in Identify)
 
 // identified links the visitor to contact c (verified: by a claim the
 // site signed), marks c seen now and saves it.
-func (s *Service) identified(ctx context.Context, q *storage.Q, v *Visit, c *support.Contact, verified bool) error {
+func (s *Service) identified(ctx context.Context, q *storage.Q, v *Visit, c *chat.Contact, verified bool) error {
 	now := s.stamp()
 	if err := s.linkVisitor(ctx, q, v, c.ID, verified, now); err != nil {
 		return err
@@ -161,7 +161,7 @@ func (s *Service) identified(ctx context.Context, q *storage.Q, v *Visit, c *sup
 // visitorContact is the contact as the widget may show it: its identity,
 // with the phone and attributes the visitor sent in place of those stored.
 // An unverified visitor also sees only the e-mail and name they sent.
-func visitorContact(c *support.Contact, in Identify, verified bool) *support.Contact {
+func visitorContact(c *chat.Contact, in Identify, verified bool) *chat.Contact {
 	out := *c
 	out.Phone = in.Phone.ptr()
 	out.Attributes = in.Attributes.V

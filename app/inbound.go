@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // DefaultInboundPerSender is how many e-mails one sender may send in an
@@ -152,7 +152,7 @@ func (s *Service) refusal(ctx context.Context, q *storage.Q, m InboundMail) (str
 	if seen, err := q.InboundMailSeen(ctx, m.MessageID); err != nil || seen {
 		return InboundDuplicate, err
 	}
-	n, err := q.InboundMailsFrom(ctx, lower(m.From), support.At(s.now().Add(-time.Hour)))
+	n, err := q.InboundMailsFrom(ctx, lower(m.From), chat.At(s.now().Add(-time.Hour)))
 	if err != nil || n >= s.perSender {
 		return InboundRateLimited, err
 	}
@@ -168,7 +168,7 @@ func keepsFiles(outcome string) bool {
 	return false
 }
 
-func hashesOf(files []support.StoredFile) []string {
+func hashesOf(files []chat.StoredFile) []string {
 	out := make([]string, len(files))
 	for i, f := range files {
 		out[i] = f.Hash
@@ -253,7 +253,7 @@ func saveCheckpoint(ctx context.Context, q *storage.Q, c *Setting) error {
 
 // storeInboundFiles keeps an e-mail's attachments in the file store before
 // its transaction (a comment pointing to a missing file would be broken).
-func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]support.StoredFile, error) {
+func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]chat.StoredFile, error) {
 	if len(in) == 0 {
 		return nil, nil
 	}
@@ -263,7 +263,7 @@ func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]su
 	if _, err := s.signingKey(ctx); err != nil { // a message's event carries signed URLs
 		return nil, err
 	}
-	out := make([]support.StoredFile, 0, len(in))
+	out := make([]chat.StoredFile, 0, len(in))
 	for _, f := range in {
 		b, err := s.att.store.Save(f.Body, f.Name)
 		if err != nil { // the files written before it go too: the mail is not taken
@@ -274,7 +274,7 @@ func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]su
 			}
 			return nil, errors.Join(err, s.removeUnheldFiles(ctx, hashesOf(out)))
 		}
-		out = append(out, support.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: b.Name, Size: b.Size,
+		out = append(out, chat.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: b.Name, Size: b.Size,
 			ContentType: b.ContentType})
 	}
 	return out, nil
@@ -282,7 +282,7 @@ func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]su
 
 // fileMail writes what the e-mail becomes and returns the outcome and the
 // id of the object made.
-func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, files []support.StoredFile) (string, string, error) {
+func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, files []chat.StoredFile) (string, string, error) {
 	th, err := threadOf(ctx, q, m)
 	if err != nil {
 		return "", "", err
@@ -306,7 +306,7 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 		}
 		return InboundMessage, msg.ID, nil
 	case th.ticket == nil:
-		t, err := s.openTicket(ctx, q, support.Live, mailTicket(m), s.mailTicketReceivedByMail)
+		t, err := s.openTicket(ctx, q, chat.Live, mailTicket(m), s.mailTicketReceivedByMail)
 		if err != nil {
 			return "", "", err
 		}
@@ -326,25 +326,25 @@ func (s *Service) fileMail(ctx context.Context, q *storage.Q, m InboundMail, fil
 }
 
 // commentFromMail writes a public comment of the mail's sender on t.
-func (s *Service) commentFromMail(ctx context.Context, q *storage.Q, t *support.Ticket, m InboundMail, body string, files []support.StoredFile) (*support.TicketComment, error) {
+func (s *Service) commentFromMail(ctx context.Context, q *storage.Q, t *chat.Ticket, m InboundMail, body string, files []chat.StoredFile) (*chat.TicketComment, error) {
 	contact, err := s.mailSender(ctx, q, t.Mode, m)
 	if err != nil {
 		return nil, err
 	}
-	c := &support.TicketComment{ID: NewID(PrefixTicketComment), Mode: t.Mode, TicketID: t.ID,
-		Author: support.Author{Type: support.AuthorContact, ID: &contact.ID, Name: contact.Name},
-		Body:   body, Public: true, Files: files, Via: support.ViaEmail, CreatedAt: s.stamp()}
+	c := &chat.TicketComment{ID: NewID(PrefixTicketComment), Mode: t.Mode, TicketID: t.ID,
+		Author: chat.Author{Type: chat.AuthorContact, ID: &contact.ID, Name: contact.Name},
+		Body:   body, Public: true, Files: files, Via: chat.ViaEmail, CreatedAt: s.stamp()}
 	return c, s.insertTicketComment(ctx, q, c)
 }
 
 // mailSender is the contact of an inbound e-mail's sender, found or made.
-func (s *Service) mailSender(ctx context.Context, q *storage.Q, mode support.Mode, m InboundMail) (*support.Contact, error) {
+func (s *Service) mailSender(ctx context.Context, q *storage.Q, mode chat.Mode, m InboundMail) (*chat.Contact, error) {
 	return s.ticketContact(ctx, q, mode, TicketCreate{Contact: Value(ContactRef{Email: Value(m.From),
 		Name: nameField(m.FromName)})}, s.stamp())
 }
 
 // reopen moves a ticket the contact answered back to open.
-func (s *Service) reopen(ctx context.Context, q *storage.Q, t *support.Ticket) error {
+func (s *Service) reopen(ctx context.Context, q *storage.Q, t *chat.Ticket) error {
 	if t.Status == TicketOpen {
 		return nil
 	}
@@ -359,8 +359,8 @@ func (s *Service) reopen(ctx context.Context, q *storage.Q, t *support.Ticket) e
 // thread is what an inbound e-mail answers: a ticket, or the conversation
 // of a missed-reply e-mail; neither when it answers nothing.
 type thread struct {
-	ticket *support.Ticket
-	conv   *support.Conversation
+	ticket *chat.Ticket
+	conv   *chat.Conversation
 	team   bool // it answers an e-mail to the team (an alert), about no ticket
 }
 
@@ -412,7 +412,7 @@ func threadOfRef(ctx context.Context, q *storage.Q, ref string) (thread, error) 
 		}
 		ticketID = *ml.TicketID
 	}
-	for _, mode := range []support.Mode{support.Live, support.Test} {
+	for _, mode := range []chat.Mode{chat.Live, chat.Test} {
 		t, err := q.Ticket(ctx, mode, ticketID)
 		if err == nil || !isNotFound(err) {
 			return thread{ticket: t}, err

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // keyCache remembers the mode of API keys already found valid, so most
@@ -21,8 +21,8 @@ import (
 type keyCache struct {
 	mu    sync.Mutex
 	stamp markerStamp
-	modes map[string]support.Mode // by key hash; valid keys only, so unknown keys cannot grow it
-	hits  int                     // for tests
+	modes map[string]chat.Mode // by key hash; valid keys only, so unknown keys cannot grow it
+	hits  int                  // for tests
 }
 
 // markerStamp is what identifies one state of the marker file.
@@ -47,7 +47,7 @@ func readStamp(path string) (markerStamp, error) {
 }
 
 // get returns the cached mode of hash, if stamp is still the marker's state.
-func (c *keyCache) get(hash string, stamp markerStamp) (support.Mode, bool) {
+func (c *keyCache) get(hash string, stamp markerStamp) (chat.Mode, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stamp != stamp {
@@ -64,14 +64,14 @@ func (c *keyCache) get(hash string, stamp markerStamp) (support.Mode, bool) {
 // put remembers a key found valid by a read that began after the marker
 // was in state stamp; if it has changed since, the read may be stale and
 // nothing is stored.
-func (c *keyCache) put(hash string, mode support.Mode, stamp markerStamp) {
+func (c *keyCache) put(hash string, mode chat.Mode, stamp markerStamp) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stamp != stamp {
 		return
 	}
 	if c.modes == nil {
-		c.modes = map[string]support.Mode{}
+		c.modes = map[string]chat.Mode{}
 	}
 	c.modes[hash] = mode
 }

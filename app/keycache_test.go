@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // TestKeyRevokedElsewhereIsRefusedAtOnce: a revocation made through
@@ -25,16 +25,16 @@ func TestKeyRevokedElsewhereIsRefusedAtOnce(t *testing.T) {
 		return New(db, Options{})
 	}
 	serving, cli := open(), open()
-	secret, key, err := serving.CreateKey(ctx, support.Live, "crm")
+	secret, key, err := serving.CreateKey(ctx, chat.Live, "crm")
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _, err := serving.CreateKey(ctx, support.Test, "other")
+	other, _, err := serving.CreateKey(ctx, chat.Test, "other")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		if m, err := serving.Authenticate(ctx, secret); err != nil || m != support.Live {
+		if m, err := serving.Authenticate(ctx, secret); err != nil || m != chat.Live {
 			t.Fatalf("authenticate %d: %v %v", i, m, err)
 		}
 	}
@@ -48,7 +48,7 @@ func TestKeyRevokedElsewhereIsRefusedAtOnce(t *testing.T) {
 	if _, err := serving.Authenticate(ctx, secret); !errors.As(err, &ae) || ae.Code != CodeAPIKeyInvalid {
 		t.Fatalf("revoked key: %v", err)
 	}
-	if m, err := serving.Authenticate(ctx, other); err != nil || m != support.Test {
+	if m, err := serving.Authenticate(ctx, other); err != nil || m != chat.Test {
 		t.Fatalf("a key not revoked: %v %v", m, err)
 	}
 }
@@ -79,12 +79,12 @@ func TestKeyCacheDropsAnswersOlderThanTheMarker(t *testing.T) {
 	if _, ok := c.get("other", after); ok { // a later request saw the new marker
 		t.Fatal("hit in an empty cache")
 	}
-	c.put("h", support.Live, before)
+	c.put("h", chat.Live, before)
 	if _, ok := c.get("h", after); ok {
 		t.Fatal("an answer read before the revocation was marked was kept")
 	}
-	c.put("h", support.Live, after)
-	if m, ok := c.get("h", after); !ok || m != support.Live {
+	c.put("h", chat.Live, after)
+	if m, ok := c.get("h", after); !ok || m != chat.Live {
 		t.Fatalf("get after put: %v %v", m, ok)
 	}
 }
@@ -96,7 +96,7 @@ func TestKeyCacheDropsAnswersOlderThanTheMarker(t *testing.T) {
 func BenchmarkAuthenticate(b *testing.B) {
 	ctx := context.Background()
 	svc, db := newTestService(b)
-	secret, _, err := svc.CreateKey(ctx, support.Live, "bench")
+	secret, _, err := svc.CreateKey(ctx, chat.Live, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}

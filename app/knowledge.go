@@ -10,10 +10,10 @@ import (
 
 	"golang.org/x/text/language"
 
+	"chatsvc/chat"
 	"chatsvc/crawler"
-	"chatsvc/search"
+	"chatsvc/knowledge"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // PrefixSource starts knowledge source ids.
@@ -57,12 +57,12 @@ const (
 	DefaultNightlyAt       = "03:00"
 )
 
-// KnowledgeIndex is where sources' chunks are searched; search.Index is one.
+// KnowledgeIndex is where sources' chunks are searched; knowledge.Index is one.
 type KnowledgeIndex interface {
-	search.Searcher
+	knowledge.Searcher
 	// Replace makes chunks the whole of a source's documents (none removes
 	// the source), all at once from a reader's point of view.
-	Replace(ctx context.Context, sourceID string, chunks []search.Chunk) error
+	Replace(ctx context.Context, sourceID string, chunks []knowledge.Chunk) error
 }
 
 // Knowledge wires the assistant's knowledge into the service: the index the
@@ -76,14 +76,14 @@ type Knowledge struct {
 	Vectors         *Vectors      // the semantic search, when an embeddings server is configured
 }
 
-// knowledge is the wiring and the state the knowledge workers share.
-type knowledge struct {
+// knowledgeWork is the wiring and the state the knowledge workers share.
+type knowledgeWork struct {
 	Knowledge
 	indexMu sync.Mutex // one source brought into the index at a time
 }
 
 // newKnowledge fills in the defaults of k, or returns nil without it.
-func newKnowledge(in *Knowledge) *knowledge {
+func newKnowledge(in *Knowledge) *knowledgeWork {
 	if in == nil {
 		return nil
 	}
@@ -97,11 +97,11 @@ func newKnowledge(in *Knowledge) *knowledge {
 	if k.Every <= 0 {
 		k.Every = time.Minute
 	}
-	return &knowledge{Knowledge: k}
+	return &knowledgeWork{Knowledge: k}
 }
 
 // KnowledgeSearcher is the index the assistant searches, nil without Options.Knowledge.
-func (s *Service) KnowledgeSearcher() search.Searcher {
+func (s *Service) KnowledgeSearcher() knowledge.Searcher {
 	if s.knowledge == nil {
 		return nil
 	}
@@ -185,18 +185,18 @@ func (in *SourceCreate) validate() error {
 
 // CreateKnowledgeSource stores a source, pending, and owes it its first
 // sync, which the sync worker starts at once.
-func (s *Service) CreateKnowledgeSource(ctx context.Context, mode support.Mode, in SourceCreate) (*support.KnowledgeSource, error) {
+func (s *Service) CreateKnowledgeSource(ctx context.Context, mode chat.Mode, in SourceCreate) (*chat.KnowledgeSource, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.KnowledgeSource, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.KnowledgeSource, error) {
 		if in.SiteID.has() {
 			if _, err := q.Site(ctx, in.SiteID.V); err != nil {
 				return nil, found(err, noSuchRef("site_id", "site", in.SiteID.V))
 			}
 		}
 		now := s.stamp()
-		k := &support.KnowledgeSource{ID: NewID(PrefixSource), Type: in.Type.V,
+		k := &chat.KnowledgeSource{ID: NewID(PrefixSource), Type: in.Type.V,
 			Name: in.Name.V, URL: in.URL.ptr(), Status: SourcePending, CreatedAt: now, Mode: mode,
 			SiteID: in.SiteID.ptr(), Content: in.Content.ptr(), Language: in.Lang.ptr(), Politeness: in.Politeness.V,
 			SyncRequestedAt: &now, LastSyncRequestAt: now}
@@ -208,29 +208,29 @@ func (s *Service) CreateKnowledgeSource(ctx context.Context, mode support.Mode, 
 }
 
 // KnowledgeSource returns a source, or a NotFound error.
-func (s *Service) KnowledgeSource(ctx context.Context, mode support.Mode, id string) (*support.KnowledgeSource, error) {
+func (s *Service) KnowledgeSource(ctx context.Context, mode chat.Mode, id string) (*chat.KnowledgeSource, error) {
 	k, err := s.db.Read().KnowledgeSource(ctx, mode, id)
 	return k, found(err, noSuch("knowledge source", id))
 }
 
 // KnowledgeSources lists sources newest first.
-func (s *Service) KnowledgeSources(ctx context.Context, mode support.Mode, p ListParams) (List[*support.KnowledgeSource], error) {
+func (s *Service) KnowledgeSources(ctx context.Context, mode chat.Mode, p ListParams) (List[*chat.KnowledgeSource], error) {
 	pg, err := p.page()
 	if err != nil {
-		return List[*support.KnowledgeSource]{}, err
+		return List[*chat.KnowledgeSource]{}, err
 	}
 	rows, err := s.db.Read().KnowledgeSources(ctx, mode, pg)
 	if err != nil {
-		return List[*support.KnowledgeSource]{}, err
+		return List[*chat.KnowledgeSource]{}, err
 	}
-	return makeList(rows, pg, func(k *support.KnowledgeSource) support.Cursor {
-		return support.Cursor{Key: int64(k.CreatedAt), ID: k.ID}
+	return makeList(rows, pg, func(k *chat.KnowledgeSource) chat.Cursor {
+		return chat.Cursor{Key: int64(k.CreatedAt), ID: k.ID}
 	}), nil
 }
 
 // DeleteKnowledgeSource removes a source and its pages; the index worker
 // then removes them from search.
-func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode support.Mode, id string) (*Deleted, error) {
+func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode chat.Mode, id string) (*Deleted, error) {
 	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
 		var out *Deleted
 		if err := found(q.DeleteKnowledgeSource(ctx, mode, id), noSuch("knowledge source", id)); err != nil {
@@ -246,8 +246,8 @@ func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode support.Mode, 
 // being the creation's), with the wait in RetryAfter, unless that sync
 // failed: the interval spares a site repeated crawls, and a failed one is
 // retried at once (one at a time: the source is indexing meanwhile).
-func (s *Service) SyncKnowledgeSource(ctx context.Context, mode support.Mode, id string) (*support.KnowledgeSource, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*support.KnowledgeSource, error) {
+func (s *Service) SyncKnowledgeSource(ctx context.Context, mode chat.Mode, id string) (*chat.KnowledgeSource, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.KnowledgeSource, error) {
 		k, err := q.KnowledgeSource(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("knowledge source", id))
@@ -260,7 +260,7 @@ func (s *Service) SyncKnowledgeSource(ctx context.Context, mode support.Mode, id
 				Message: fmt.Sprintf("A knowledge source can be synced once every %s; try again in %d seconds.",
 					humanDuration(every), secs)}
 		}
-		at := support.At(now)
+		at := chat.At(now)
 		k.Status = SourceIndexing
 		if k.SyncRequestedAt == nil {
 			k.SyncRequestedAt = &at

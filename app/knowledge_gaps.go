@@ -3,17 +3,17 @@ package app
 import (
 	"context"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // UnansweredQuestion is an entry of GET /reports/unanswered: a visitor
 // question the assistant could not answer, or answered unhelpfully.
 type UnansweredQuestion struct {
-	Question       string            `json:"question"`
-	Count          int               `json:"count"`
-	LastAskedAt    support.Timestamp `json:"last_asked_at"`
-	ConversationID string            `json:"conversation_id"`
+	Question       string         `json:"question"`
+	Count          int            `json:"count"`
+	LastAskedAt    chat.Timestamp `json:"last_asked_at"`
+	ConversationID string         `json:"conversation_id"`
 }
 
 // offsetCursor names the position of a list of groups, which have no id
@@ -22,7 +22,7 @@ const offsetCursor = "offset"
 
 // Unanswered lists the mode's knowledge gaps, most asked first, a page at
 // a time. The groups change as visitors ask, so the cursor is a position.
-func (s *Service) Unanswered(ctx context.Context, mode support.Mode, in ListParams) (List[UnansweredQuestion], error) {
+func (s *Service) Unanswered(ctx context.Context, mode chat.Mode, in ListParams) (List[UnansweredQuestion], error) {
 	pg, err := in.page()
 	if err != nil {
 		return List[UnansweredQuestion]{}, err
@@ -42,8 +42,8 @@ func (s *Service) Unanswered(ctx context.Context, mode support.Mode, in ListPara
 	for i, r := range rows {
 		out[i] = UnansweredQuestion(r)
 	}
-	return makeList(out, pg, func(UnansweredQuestion) support.Cursor {
-		return support.Cursor{Key: int64(offset + pg.Limit - 1), ID: offsetCursor}
+	return makeList(out, pg, func(UnansweredQuestion) chat.Cursor {
+		return chat.Cursor{Key: int64(offset + pg.Limit - 1), ID: offsetCursor}
 	}), nil
 }
 
@@ -54,10 +54,10 @@ type ReplyFeedback struct {
 
 // Feedback is the visitor's verdict on an assistant reply.
 type Feedback struct {
-	Object    string            `json:"object"`
-	MessageID string            `json:"message_id"`
-	Helpful   bool              `json:"helpful"`
-	UpdatedAt support.Timestamp `json:"updated_at"`
+	Object    string         `json:"object"`
+	MessageID string         `json:"message_id"`
+	Helpful   bool           `json:"helpful"`
+	UpdatedAt chat.Timestamp `json:"updated_at"`
 }
 
 // GiveFeedback records whether an assistant reply in one of the visitor's

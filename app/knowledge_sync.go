@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/crawler"
+	"chatsvc/knowledge"
 	"chatsvc/lang"
-	"chatsvc/search"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // settingNightlyRun stores the scheduled time of the last nightly sync
@@ -70,7 +70,7 @@ func (s *Service) syncNext(ctx context.Context, lane storage.SyncLane) (bool, er
 	} else if err != nil {
 		return false, err
 	}
-	k, err := writeResult(ctx, s, func(q *storage.Q) (*support.KnowledgeSource, error) {
+	k, err := writeResult(ctx, s, func(q *storage.Q) (*chat.KnowledgeSource, error) {
 		k, err := orNil(q.NextDueKnowledgeSource(ctx, lane))
 		if err != nil || k == nil || k.Status == SourceIndexing {
 			return k, err
@@ -146,7 +146,7 @@ func (s *Service) syncNext(ctx context.Context, lane storage.SyncLane) (bool, er
 
 // readSource reads a source's pages into chunks. A source that cannot be
 // read gives a reason for the team; err is only for an interrupted read.
-func (s *Service) readSource(ctx context.Context, k *support.KnowledgeSource) (chunks []storage.KnowledgeChunk, pages int, reason string, err error) {
+func (s *Service) readSource(ctx context.Context, k *chat.KnowledgeSource) (chunks []storage.KnowledgeChunk, pages int, reason string, err error) {
 	if k.Type == SourceText {
 		for _, c := range crawler.TextChunks(deref(k.Content)) {
 			chunks = append(chunks, storage.KnowledgeChunk{SourceID: k.ID, Title: k.Name, Heading: c.Heading, Text: c.Text})
@@ -184,7 +184,7 @@ func (s *Service) readSource(ctx context.Context, k *support.KnowledgeSource) (c
 
 // crawlOptions are the crawler's settings for k: the configured ones, or
 // those for the team's own site.
-func (s *Service) crawlOptions(k *support.KnowledgeSource) crawler.Options {
+func (s *Service) crawlOptions(k *chat.KnowledgeSource) crawler.Options {
 	if k.Politeness == SourceOwn {
 		return s.knowledge.Crawler.ForOwnSite()
 	}
@@ -211,10 +211,10 @@ func setLang(page []storage.KnowledgeChunk, said string) {
 }
 
 // searchChunks gives a source's chunks what the index filters on.
-func searchChunks(k *support.KnowledgeSource, chunks []storage.KnowledgeChunk) []search.Chunk {
-	docs := make([]search.Chunk, len(chunks))
+func searchChunks(k *chat.KnowledgeSource, chunks []storage.KnowledgeChunk) []knowledge.Chunk {
+	docs := make([]knowledge.Chunk, len(chunks))
 	for i, c := range chunks {
-		docs[i] = search.Chunk{SourceID: k.ID, SiteID: deref(k.SiteID), Mode: k.Mode, URL: c.URL, Title: c.Title,
+		docs[i] = knowledge.Chunk{SourceID: k.ID, SiteID: deref(k.SiteID), Mode: k.Mode, URL: c.URL, Title: c.Title,
 			Heading: c.Heading, Text: c.Text, Lang: c.Lang}
 	}
 	return docs
@@ -246,7 +246,7 @@ func (s *Service) IndexStep(ctx context.Context) (bool, error) {
 func (s *Service) indexSource(ctx context.Context, j storage.IndexJob) error {
 	s.knowledge.indexMu.Lock()
 	defer s.knowledge.indexMu.Unlock()
-	var docs []search.Chunk
+	var docs []knowledge.Chunk
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		k, err := q.KnowledgeSourceByID(ctx, j.SourceID)
 		if isNotFound(err) {
@@ -325,9 +325,9 @@ func lastSlot(now time.Time, at string) (time.Time, error) {
 
 // KnowledgeChunks calls fn with every stored chunk, as the index holds it:
 // what `chatsvc reindex` rebuilds the index from.
-func (s *Service) KnowledgeChunks(ctx context.Context, fn func(search.Chunk) error) error {
+func (s *Service) KnowledgeChunks(ctx context.Context, fn func(knowledge.Chunk) error) error {
 	return s.db.ReadTx(ctx, func(q *storage.Q) error {
-		return q.EachKnowledgeChunk(ctx, func(k *support.KnowledgeSource, c storage.KnowledgeChunk) error {
+		return q.EachKnowledgeChunk(ctx, func(k *chat.KnowledgeSource, c storage.KnowledgeChunk) error {
 			return fn(searchChunks(k, []storage.KnowledgeChunk{c})[0])
 		})
 	})

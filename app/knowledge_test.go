@@ -19,10 +19,10 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/crawler"
-	"chatsvc/search"
+	"chatsvc/knowledge"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 )
 
@@ -33,7 +33,7 @@ type install struct {
 	dir   string
 	clock *testenv.Clock
 	db    *storage.DB
-	idx   *search.Index
+	idx   *knowledge.Index
 	svc   *app.Service
 }
 
@@ -47,7 +47,7 @@ func newInstall(t *testing.T) *install {
 func (in *install) start() {
 	in.t.Helper()
 	db := testenv.Reopen(in.t, in.dir)
-	idx, err := search.Open(in.dir)
+	idx, err := knowledge.Open(in.dir)
 	if err != nil {
 		in.t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func (in *install) nightly(at time.Time) {
 func (in *install) owed() []string {
 	in.t.Helper()
 	var names []string
-	for _, mode := range []support.Mode{support.Test, support.Live} {
+	for _, mode := range []chat.Mode{chat.Test, chat.Live} {
 		l, err := in.svc.KnowledgeSources(context.Background(), mode, app.ListParams{Limit: "100"})
 		if err != nil {
 			in.t.Fatal(err)
@@ -112,7 +112,7 @@ func (in *install) owed() []string {
 	return names
 }
 
-func (in *install) source(id string) *support.KnowledgeSource {
+func (in *install) source(id string) *chat.KnowledgeSource {
 	in.t.Helper()
 	k, err := in.db.Read().KnowledgeSourceByID(context.Background(), id)
 	if err != nil {
@@ -135,7 +135,7 @@ func (in *install) events(id string) map[string]int {
 	return n
 }
 
-func (in *install) create(mode support.Mode, typ, name, target string) string {
+func (in *install) create(mode chat.Mode, typ, name, target string) string {
 	in.t.Helper()
 	body := app.SourceCreate{Type: app.Value(typ), Name: app.Value(name)}
 	if typ == app.SourceText {
@@ -150,9 +150,9 @@ func (in *install) create(mode support.Mode, typ, name, target string) string {
 	return k.ID
 }
 
-func (in *install) search(text string) []search.Passage {
+func (in *install) search(text string) []knowledge.Passage {
 	in.t.Helper()
-	ps, err := in.idx.Search(context.Background(), search.Query{Mode: support.Test, Text: text, Limit: 10})
+	ps, err := in.idx.Search(context.Background(), knowledge.Query{Mode: chat.Test, Text: text, Limit: 10})
 	if err != nil {
 		in.t.Fatal(err)
 	}
@@ -200,10 +200,10 @@ func TestNightlySyncRunsOnceADayFailedSourcesIncluded(t *testing.T) {
 	flaky := newSwitchable(t, "Gift cards never expire.")
 	flaky.set(func(s *switchable) { s.down = true })
 	ids := map[string]string{
-		"faq":   in.create(support.Test, app.SourceText, "faq", "Opening hours are nine to five."),
-		"good":  in.create(support.Test, app.SourceURL, "good", good.URL+"/"),
-		"flaky": in.create(support.Test, app.SourceURL, "flaky", flaky.URL+"/"),
-		"live":  in.create(support.Live, app.SourceText, "live", "Live mode text."),
+		"faq":   in.create(chat.Test, app.SourceText, "faq", "Opening hours are nine to five."),
+		"good":  in.create(chat.Test, app.SourceURL, "good", good.URL+"/"),
+		"flaky": in.create(chat.Test, app.SourceURL, "flaky", flaky.URL+"/"),
+		"live":  in.create(chat.Live, app.SourceText, "live", "Live mode text."),
 	}
 	in.work()
 	if k := in.source(ids["flaky"]); k.Status != app.SourceFailed || k.FailureReason == nil ||
@@ -263,7 +263,7 @@ func TestNightlySyncRunsOnceADayFailedSourcesIncluded(t *testing.T) {
 func TestSyncInterruptedByARestartIsResumed(t *testing.T) {
 	in := newInstall(t)
 	site := newSwitchable(t, "Returns are accepted for thirty days.")
-	id := in.create(support.Test, app.SourceURL, "help", site.URL+"/")
+	id := in.create(chat.Test, app.SourceURL, "help", site.URL+"/")
 	in.work()
 	in.nightly(in.clock.Now())
 	if ps := in.search("returns"); len(ps) != 1 || !strings.Contains(ps[0].Text, "thirty days") {
@@ -302,7 +302,7 @@ func TestSyncInterruptedByARestartIsResumed(t *testing.T) {
 
 	// The index folder is lost: the database refills it.
 	in.stop()
-	if err := os.RemoveAll(filepath.Join(in.dir, search.DirName)); err != nil {
+	if err := os.RemoveAll(filepath.Join(in.dir, knowledge.DirName)); err != nil {
 		t.Fatal(err)
 	}
 	in.start()
@@ -318,10 +318,10 @@ func TestSyncInterruptedByARestartIsResumed(t *testing.T) {
 func TestSourceDeletedDuringItsSyncLeavesNothing(t *testing.T) {
 	in := newInstall(t)
 	site := newSwitchable(t, "Warranty lasts two years.")
-	id := in.create(support.Test, app.SourceURL, "help", site.URL+"/")
+	id := in.create(chat.Test, app.SourceURL, "help", site.URL+"/")
 	site.set(func(s *switchable) {
 		s.onPage = func() {
-			if _, err := in.svc.DeleteKnowledgeSource(context.Background(), support.Test, id); err != nil {
+			if _, err := in.svc.DeleteKnowledgeSource(context.Background(), chat.Test, id); err != nil {
 				t.Error(err)
 			}
 			// The index worker handles the deletion before the sync ends.
@@ -342,7 +342,7 @@ func TestSourceDeletedDuringItsSyncLeavesNothing(t *testing.T) {
 func TestFailedSyncAfterACrashKeepsTheRecordedPages(t *testing.T) {
 	in := newInstall(t)
 	site := newSwitchable(t, "Support answers within one day.")
-	id := in.create(support.Test, app.SourceURL, "help", site.URL+"/")
+	id := in.create(chat.Test, app.SourceURL, "help", site.URL+"/")
 	in.work()
 	in.nightly(in.clock.Now())
 
@@ -354,7 +354,7 @@ func TestFailedSyncAfterACrashKeepsTheRecordedPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := in.source(id)
-	stale := []search.Chunk{{SourceID: id, Mode: k.Mode, URL: chunks[0].URL, Title: chunks[0].Title,
+	stale := []knowledge.Chunk{{SourceID: id, Mode: k.Mode, URL: chunks[0].URL, Title: chunks[0].Title,
 		Heading: chunks[0].Heading, Text: "Support answers within one hour."}}
 	if err := in.idx.Replace(context.Background(), id, stale); err != nil {
 		t.Fatal(err)
@@ -388,7 +388,7 @@ func TestGzipBombSitemapFailsTheSource(t *testing.T) {
 	site.set(func(s *switchable) { s.onPage = func() { pages.Add(1) } })
 	site.Config.Handler = gzipAt(site.Config.Handler, "/sitemap.xml.gz", bomb.Bytes())
 
-	id := in.create(support.Test, app.SourceSitemap, "bomb", site.URL+"/sitemap.xml.gz")
+	id := in.create(chat.Test, app.SourceSitemap, "bomb", site.URL+"/sitemap.xml.gz")
 	in.work()
 	k := in.source(id)
 	if k.Status != app.SourceFailed || k.FailureReason == nil || !strings.Contains(*k.FailureReason, "once decompressed") {
@@ -447,9 +447,9 @@ func TestTextSourceDoesNotWaitForACrawl(t *testing.T) {
 	changes := in.svc.Changes()
 	defer changes.Stop()
 
-	crawled := in.create(support.Test, app.SourceURL, "help", site.URL+"/")
+	crawled := in.create(chat.Test, app.SourceURL, "help", site.URL+"/")
 	<-crawling
-	text := in.create(support.Live, app.SourceText, "shipping", "Parcels leave our warehouse within two days.")
+	text := in.create(chat.Live, app.SourceText, "shipping", "Parcels leave our warehouse within two days.")
 	testenv.Until(t, changes.C, "the text source ready during the crawl", func() bool {
 		return in.source(text).Status == app.SourceReady
 	})
@@ -475,7 +475,7 @@ func TestOwnSiteIsSyncedWithoutThePause(t *testing.T) {
 			<a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> <a href="/private">private</a></main></body></html>`, r.URL.Path, r.URL.Path)
 	}))
 	defer site.Close()
-	k, err := in.svc.CreateKnowledgeSource(context.Background(), support.Test, app.SourceCreate{Type: app.Value(app.SourceURL),
+	k, err := in.svc.CreateKnowledgeSource(context.Background(), chat.Test, app.SourceCreate{Type: app.Value(app.SourceURL),
 		Name: app.Value("help"), URL: app.Value(site.URL + "/"), Politeness: app.Value(app.SourceOwn)})
 	if err != nil {
 		t.Fatal(err)

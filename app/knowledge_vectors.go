@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"chatsvc/search"
+	"chatsvc/knowledge"
 	"chatsvc/storage"
 )
 
@@ -22,7 +22,7 @@ type Embedder interface {
 // Vectors is the optional semantic half of the assistant's search: it
 // keeps a vector of every knowledge chunk in the database (the embed
 // worker fills them in) and finds the pages nearest a question. It is a
-// search.Searcher; search.Fused merges it with the lexical index.
+// knowledge.Searcher; knowledge.Fused merges it with the lexical index.
 type Vectors struct {
 	db       *storage.DB
 	embedder Embedder
@@ -102,7 +102,7 @@ func chunkText(title, heading, text string) string {
 // Search returns the pages whose chunks are nearest the question, best
 // first, each with its nearest chunk; Match rescales the similarity so that
 // minSimilarity reaches the assistant's citing gate.
-func (v *Vectors) Search(ctx context.Context, q search.Query) ([]search.Passage, error) {
+func (v *Vectors) Search(ctx context.Context, q knowledge.Query) ([]knowledge.Passage, error) {
 	ctx, cancel := context.WithTimeout(ctx, questionWait)
 	defer cancel()
 	qv, err := v.embedder.Embed(ctx, []string{q.Text})
@@ -114,7 +114,7 @@ func (v *Vectors) Search(ctx context.Context, q search.Query) ([]search.Passage,
 		return nil, err
 	}
 	want := unit(qv[0])
-	best := map[string]search.Passage{}
+	best := map[string]knowledge.Passage{}
 	for _, c := range chunks {
 		if c.Mode != q.Mode || c.SiteID != "" && c.SiteID != q.SiteID || len(c.Vector) != len(want) {
 			continue
@@ -124,17 +124,17 @@ func (v *Vectors) Search(ctx context.Context, q search.Query) ([]search.Passage,
 		if p, ok := best[key]; ok && p.Score >= sim {
 			continue
 		}
-		best[key] = search.Passage{SourceID: c.SourceID, URL: c.URL, Title: c.Title, Heading: c.Heading,
+		best[key] = knowledge.Passage{SourceID: c.SourceID, URL: c.URL, Title: c.Title, Heading: c.Heading,
 			Text: c.Text, Score: sim, Match: rescale(sim)}
 	}
-	out := make([]search.Passage, 0, len(best))
+	out := make([]knowledge.Passage, 0, len(best))
 	for _, p := range best {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].Score > out[j].Score || out[i].Score == out[j].Score && out[i].URL < out[j].URL
 	})
-	return out[:min(len(out), max(q.Limit, search.DefaultLimit))], nil
+	return out[:min(len(out), max(q.Limit, knowledge.DefaultLimit))], nil
 }
 
 // chunks returns every chunk with a vector, read again after a change.

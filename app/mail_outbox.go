@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // DueMails returns up to limit e-mails of the outbox whose next attempt is due.
@@ -25,7 +25,7 @@ func (s *Service) PendingMails(ctx context.Context) (int, error) {
 // or failed for now, to be tried again by MailRetry until it gives up.
 func (s *Service) RecordMailAttempt(ctx context.Context, ml *storage.Mail, at time.Time, sendErr error, permanent bool) error {
 	ml.Attempts++
-	stamp := support.At(at)
+	stamp := chat.At(at)
 	switch {
 	case sendErr == nil:
 		ml.Status, ml.SentAt, ml.LastError = storage.MailSent, &stamp, nil
@@ -36,7 +36,7 @@ func (s *Service) RecordMailAttempt(ctx context.Context, ml *storage.Mail, at ti
 	default:
 		reason := sendErr.Error()
 		if next, ok := MailRetry.Next(ml.Attempts, ml.CreatedAt.Time(), at); ok {
-			ml.NextAttemptAt = support.At(next)
+			ml.NextAttemptAt = chat.At(next)
 		} else {
 			reason = fmt.Sprintf("gave up after %d attempts: %s", ml.Attempts, reason)
 			ml.Status = storage.MailFailed

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // How long the links e-mailed to members work: an invitation waits for a
@@ -36,7 +36,7 @@ const (
 // CreateMemberAs adds a team member with a role: "owner", "agent", or ""
 // for owner when the team has no owner yet and agent otherwise, so the
 // first member an installation gets can manage the team.
-func (s *Service) CreateMemberAs(ctx context.Context, role, email, name, password string) (*support.Member, error) {
+func (s *Service) CreateMemberAs(ctx context.Context, role, email, name, password string) (*chat.Member, error) {
 	m, err := s.newMember(role, email, name)
 	if err != nil {
 		return nil, err
@@ -52,7 +52,7 @@ func (s *Service) CreateMemberAs(ctx context.Context, role, email, name, passwor
 }
 
 // newMember checks a new member's fields.
-func (s *Service) newMember(role, email, name string) (*support.Member, error) {
+func (s *Service) newMember(role, email, name string) (*chat.Member, error) {
 	email, _, err := normalizeEmail("email", email)
 	if err != nil {
 		return nil, err
@@ -61,27 +61,27 @@ func (s *Service) newMember(role, email, name string) (*support.Member, error) {
 		return nil, err
 	}
 	if role != "" {
-		if err := oneOf("role", role, support.RoleOwner, support.RoleAgent); err != nil {
+		if err := oneOf("role", role, chat.RoleOwner, chat.RoleAgent); err != nil {
 			return nil, err
 		}
 	}
-	return &support.Member{ID: NewID(PrefixMember), Email: email, Name: strings.TrimSpace(name), Role: role,
+	return &chat.Member{ID: NewID(PrefixMember), Email: email, Name: strings.TrimSpace(name), Role: role,
 		CreatedAt: s.stamp()}, nil
 }
 
 // insertMember stores m (its role decided when empty) and runs also in
 // the same transaction, e.g. to queue its invitation.
-func (s *Service) insertMember(ctx context.Context, m *support.Member, also func(*storage.Q, *support.Member) error) (*support.Member, error) {
-	out, err := writeResult(ctx, s, func(q *storage.Q) (*support.Member, error) {
+func (s *Service) insertMember(ctx context.Context, m *chat.Member, also func(*storage.Q, *chat.Member) error) (*chat.Member, error) {
+	out, err := writeResult(ctx, s, func(q *storage.Q) (*chat.Member, error) {
 		stored := *m
 		if stored.Role == "" {
 			n, err := q.CountOwners(ctx)
 			if err != nil {
 				return nil, err
 			}
-			stored.Role = support.RoleAgent
+			stored.Role = chat.RoleAgent
 			if n == 0 {
-				stored.Role = support.RoleOwner
+				stored.Role = chat.RoleOwner
 			}
 		}
 		if err := q.InsertMember(ctx, &stored); err != nil {
@@ -99,8 +99,8 @@ func (s *Service) insertMember(ctx context.Context, m *support.Member, also func
 }
 
 // requireOwner refuses team management to a member who is not an owner.
-func requireOwner(by *support.Member) error {
-	if by == nil || by.Role != support.RoleOwner {
+func requireOwner(by *chat.Member) error {
+	if by == nil || by.Role != chat.RoleOwner {
 		return &Error{Kind: Forbidden, Code: CodeOwnerRequired, Message: "Only an owner can manage the team."}
 	}
 	return nil
@@ -108,11 +108,11 @@ func requireOwner(by *support.Member) error {
 
 // InviteMember adds a member without a password and e-mails them a link to
 // choose one, valid for InvitationTTL. Only an owner may invite.
-func (s *Service) InviteMember(ctx context.Context, by *support.Member, role, email, name string) (*support.Member, error) {
+func (s *Service) InviteMember(ctx context.Context, by *chat.Member, role, email, name string) (*chat.Member, error) {
 	if err := requireOwner(by); err != nil {
 		return nil, err
 	}
-	if err := oneOf("role", role, support.RoleOwner, support.RoleAgent); err != nil {
+	if err := oneOf("role", role, chat.RoleOwner, chat.RoleAgent); err != nil {
 		return nil, err
 	}
 	m, err := s.newMember(role, email, name)
@@ -120,7 +120,7 @@ func (s *Service) InviteMember(ctx context.Context, by *support.Member, role, em
 		return nil, err
 	}
 	token := RandomToken(43)
-	return s.insertMember(ctx, m, func(q *storage.Q, m *support.Member) error {
+	return s.insertMember(ctx, m, func(q *storage.Q, m *chat.Member) error {
 		return s.queueMemberLink(ctx, q, m, token, LinkInvitation, map[string]any{"inviter": by.Name})
 	})
 }
@@ -147,14 +147,14 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string) error 
 
 // queueMemberLink stores a link's token hash and queues its e-mail, with
 // data added to the template's (the link, the member's name, the expiry).
-func (s *Service) queueMemberLink(ctx context.Context, q *storage.Q, m *support.Member, token, purpose string, data map[string]any) error {
+func (s *Service) queueMemberLink(ctx context.Context, q *storage.Q, m *chat.Member, token, purpose string, data map[string]any) error {
 	now := s.now()
 	ttl, template := InvitationTTL, MailMemberInvitation
 	if purpose == LinkPasswordReset {
 		ttl, template = PasswordResetTTL, MailPasswordReset
 	}
 	l := &storage.MemberLink{TokenHash: tokenHash(token), MemberID: m.ID, Purpose: purpose,
-		CreatedAt: support.At(now), ExpiresAt: support.At(now.Add(ttl))}
+		CreatedAt: chat.At(now), ExpiresAt: chat.At(now.Add(ttl))}
 	if err := q.InsertMemberLink(ctx, l); err != nil {
 		return err
 	}
@@ -166,8 +166,8 @@ func (s *Service) queueMemberLink(ctx context.Context, q *storage.Q, m *support.
 	if err != nil {
 		return err
 	}
-	return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: support.Live, Template: template,
-		ToEmail: m.Email, ToName: &m.Name, Data: b, NextAttemptAt: support.At(now), CreatedAt: support.At(now)})
+	return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: chat.Live, Template: template,
+		ToEmail: m.Email, ToName: &m.Name, Data: b, NextAttemptAt: chat.At(now), CreatedAt: chat.At(now)})
 }
 
 // MemberLinkURL is the dashboard page where a link's token sets a password.
@@ -177,7 +177,7 @@ func (s *Service) MemberLinkURL(token string) string {
 
 // MemberLink is an open link as its page shows it.
 type MemberLink struct {
-	Member  *support.Member
+	Member  *chat.Member
 	Purpose string
 }
 
@@ -221,7 +221,7 @@ func (s *Service) UseMemberLink(ctx context.Context, token, password string) (*S
 	if err != nil {
 		return nil, err
 	}
-	m, err := writeResult(ctx, s, func(q *storage.Q) (*support.Member, error) {
+	m, err := writeResult(ctx, s, func(q *storage.Q) (*chat.Member, error) {
 		now := s.now()
 		l, err := openLink(ctx, q, token, now)
 		if err != nil {
@@ -230,10 +230,10 @@ func (s *Service) UseMemberLink(ctx context.Context, token, password string) (*S
 		if err := q.SetMemberPassword(ctx, l.Member.ID, h); err != nil {
 			return nil, err
 		}
-		if err := q.UseMemberLinks(ctx, l.Member.ID, support.At(now)); err != nil {
+		if err := q.UseMemberLinks(ctx, l.Member.ID, chat.At(now)); err != nil {
 			return nil, err
 		}
-		return l.Member, q.EndMemberSessions(ctx, l.Member.ID, support.At(now))
+		return l.Member, q.EndMemberSessions(ctx, l.Member.ID, chat.At(now))
 	})
 	if err != nil || m.TwoFactor() {
 		return nil, err
@@ -243,19 +243,19 @@ func (s *Service) UseMemberLink(ctx context.Context, token, password string) (*S
 
 // SetMemberRole changes a member's role. Only an owner may, and the team
 // always keeps at least one owner.
-func (s *Service) SetMemberRole(ctx context.Context, by *support.Member, id, role string) (*support.Member, error) {
+func (s *Service) SetMemberRole(ctx context.Context, by *chat.Member, id, role string) (*chat.Member, error) {
 	if err := requireOwner(by); err != nil {
 		return nil, err
 	}
-	if err := oneOf("role", role, support.RoleOwner, support.RoleAgent); err != nil {
+	if err := oneOf("role", role, chat.RoleOwner, chat.RoleAgent); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Member, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Member, error) {
 		m, err := q.Member(ctx, id)
 		if err != nil {
 			return nil, found(err, noSuch("team member", id))
 		}
-		if m.Role == support.RoleOwner && role != support.RoleOwner {
+		if m.Role == chat.RoleOwner && role != chat.RoleOwner {
 			n, err := q.CountOwners(ctx)
 			if err != nil {
 				return nil, err

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Message limits (docs/api.md, Limits).
@@ -51,12 +51,12 @@ func (in AgentMessage) validate(a *attachments) error {
 // PostAgentMessage sends a team member's message to the visitor. A
 // conversation in `waiting` moves to `handed_off`; a closed one refuses.
 // Attachments are downloaded first: if one fails, nothing is written.
-func (s *Service) PostAgentMessage(ctx context.Context, mode support.Mode, convID string, in AgentMessage) (*support.Message, error) {
+func (s *Service) PostAgentMessage(ctx context.Context, mode chat.Mode, convID string, in AgentMessage) (*chat.Message, error) {
 	if err := in.validate(&s.att); err != nil {
 		return nil, err
 	}
 	author, memberErr := s.author(ctx, in.AuthorID.V)
-	var stored []support.StoredFile
+	var stored []chat.StoredFile
 	if len(in.Attachments.V) > 0 {
 		if s.att.store == nil {
 			return nil, &Error{Kind: Invalid, Code: CodeFeatureUnavailable, Param: "attachments",
@@ -77,8 +77,8 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode support.Mode, convI
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Message, error) {
-		var msg *support.Message
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Message, error) {
+		var msg *chat.Message
 		now := s.stamp()
 		// One statement on the single writer in the usual case: count the
 		// message on the conversation unless it is closed or open, handing
@@ -105,7 +105,7 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode support.Mode, convI
 // takeOver is a person's first reply in a conversation the assistant is
 // answering (open): it hands the conversation off, so the assistant stops,
 // and gives it to the replier when nobody has it.
-func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *support.Conversation, author support.Author, now support.Timestamp) error {
+func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *chat.Conversation, author chat.Author, now chat.Timestamp) error {
 	c.Status = StatusHandedOff
 	if c.AssigneeID == nil {
 		c.AssigneeID = author.ID
@@ -120,15 +120,15 @@ func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *support.Convers
 
 // author returns the team member id as a message author. Members are never
 // deleted and never renamed, so each is read once.
-func (s *Service) author(ctx context.Context, id string) (support.Author, error) {
+func (s *Service) author(ctx context.Context, id string) (chat.Author, error) {
 	if a, ok := s.authors.Load(id); ok {
-		return a.(support.Author), nil
+		return a.(chat.Author), nil
 	}
 	m, err := s.db.Read().Member(ctx, id)
 	if err != nil {
-		return support.Author{}, err
+		return chat.Author{}, err
 	}
-	a := support.Author{Type: support.AuthorAgent, ID: &m.ID, Name: &m.Name}
+	a := chat.Author{Type: chat.AuthorAgent, ID: &m.ID, Name: &m.Name}
 	s.authors.Store(id, a)
 	return a, nil
 }
@@ -136,7 +136,7 @@ func (s *Service) author(ctx context.Context, id string) (support.Author, error)
 // agentMessageAllowed checks that the conversation exists and is not closed
 // and that the author is a team member (memberErr is the error of looking
 // the author up), and returns the conversation.
-func agentMessageAllowed(ctx context.Context, q *storage.Q, mode support.Mode, convID string, in AgentMessage, memberErr error) (*support.Conversation, error) {
+func agentMessageAllowed(ctx context.Context, q *storage.Q, mode chat.Mode, convID string, in AgentMessage, memberErr error) (*chat.Conversation, error) {
 	c, err := q.Conversation(ctx, mode, convID)
 	if err != nil {
 		return nil, found(err, noSuch("conversation", convID))
@@ -152,16 +152,16 @@ func agentMessageAllowed(ctx context.Context, q *storage.Q, mode support.Mode, c
 
 // addMessage stores a message, counts it on its conversation (whose other
 // changes the caller made on c) and records message.created.
-func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *support.Conversation, author support.Author,
-	body string, sources []support.Source, now support.Timestamp) (*support.Message, error) {
+func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *chat.Conversation, author chat.Author,
+	body string, sources []chat.Source, now chat.Timestamp) (*chat.Message, error) {
 	return s.addMessageSaving(ctx, q, c, author, body, sources, now, q.UpdateConversation)
 }
 
 // addMessageSaving is addMessage with the conversation written by save:
 // q.UpdateConversationActivity when the caller changed at most its status.
-func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *support.Conversation, author support.Author,
-	body string, sources []support.Source, now support.Timestamp,
-	save func(context.Context, *support.Conversation) error) (*support.Message, error) {
+func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *chat.Conversation, author chat.Author,
+	body string, sources []chat.Source, now chat.Timestamp,
+	save func(context.Context, *chat.Conversation) error) (*chat.Message, error) {
 	c.MessageCount++
 	c.LastMessageAt, c.UpdatedAt = now, now
 	if err := save(ctx, c); err != nil {
@@ -174,12 +174,12 @@ func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *support
 // and records message.created; the caller counts it on its conversation.
 // With attachments, the signing key must have been loaded (signingKey)
 // beforehand, since the event carries signed URLs.
-func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode support.Mode, convID string, author support.Author,
-	body string, sources []support.Source, stored []support.StoredFile, now support.Timestamp) (*support.Message, error) {
-	m := &support.Message{ID: NewID(PrefixMessage), Mode: mode, ConversationID: convID,
-		Author: author, Body: body, Attachments: []support.Attachment{}, Files: stored, Sources: sources, CreatedAt: now}
+func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode chat.Mode, convID string, author chat.Author,
+	body string, sources []chat.Source, stored []chat.StoredFile, now chat.Timestamp) (*chat.Message, error) {
+	m := &chat.Message{ID: NewID(PrefixMessage), Mode: mode, ConversationID: convID,
+		Author: author, Body: body, Attachments: []chat.Attachment{}, Files: stored, Sources: sources, CreatedAt: now}
 	if m.Sources == nil {
-		m.Sources = []support.Source{}
+		m.Sources = []chat.Source{}
 	}
 	if err := q.InsertMessage(ctx, m); err != nil {
 		return nil, err
@@ -198,7 +198,7 @@ func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode support.
 }
 
 // Message returns a message, or a NotFound error.
-func (s *Service) Message(ctx context.Context, mode support.Mode, id string) (*support.Message, error) {
+func (s *Service) Message(ctx context.Context, mode chat.Mode, id string) (*chat.Message, error) {
 	m, err := s.db.Read().Message(ctx, mode, id)
 	if err != nil {
 		return nil, found(err, noSuch("message", id))
@@ -207,12 +207,12 @@ func (s *Service) Message(ctx context.Context, mode support.Mode, id string) (*s
 }
 
 // Messages lists a conversation's messages oldest first.
-func (s *Service) Messages(ctx context.Context, mode support.Mode, convID string, lp ListParams) (List[*support.Message], error) {
+func (s *Service) Messages(ctx context.Context, mode chat.Mode, convID string, lp ListParams) (List[*chat.Message], error) {
 	pg, err := lp.page()
 	if err != nil {
-		return List[*support.Message]{}, err
+		return List[*chat.Message]{}, err
 	}
-	var rows []*support.Message
+	var rows []*chat.Message
 	err = s.db.ReadTx(ctx, func(q *storage.Q) error {
 		if _, err := q.Conversation(ctx, mode, convID); err != nil {
 			return found(err, noSuch("conversation", convID))
@@ -221,12 +221,12 @@ func (s *Service) Messages(ctx context.Context, mode support.Mode, convID string
 		return err
 	})
 	if err != nil {
-		return List[*support.Message]{}, err
+		return List[*chat.Message]{}, err
 	}
 	if err := s.present(ctx, rows...); err != nil {
-		return List[*support.Message]{}, err
+		return List[*chat.Message]{}, err
 	}
-	return makeList(rows, pg, func(m *support.Message) support.Cursor {
-		return support.Cursor{Key: int64(m.CreatedAt), ID: m.ID}
+	return makeList(rows, pg, func(m *chat.Message) chat.Cursor {
+		return chat.Cursor{Key: int64(m.CreatedAt), ID: m.ID}
 	}), nil
 }

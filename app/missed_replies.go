@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // MailMissedReply is the template of the e-mail that brings a contact the
@@ -18,10 +18,10 @@ const maxMissedMessages = 20
 // visitorSaw records that the visitor was shown msgs of a conversation
 // they had seen up to seen. It writes only when an agent message newer
 // than that was among them, so polling and idle streams cost no write.
-func (s *Service) visitorSaw(ctx context.Context, convID string, seen support.Timestamp, msgs []*support.Message) error {
+func (s *Service) visitorSaw(ctx context.Context, convID string, seen chat.Timestamp, msgs []*chat.Message) error {
 	upTo := seen
 	for _, m := range msgs {
-		if m.Author.Type == support.AuthorAgent && m.CreatedAt > upTo {
+		if m.Author.Type == chat.AuthorAgent && m.CreatedAt > upTo {
 			upTo = m.CreatedAt
 		}
 	}
@@ -33,11 +33,11 @@ func (s *Service) visitorSaw(ctx context.Context, convID string, seen support.Ti
 
 // oweMissedReply schedules the missed-reply e-mail of an agent message,
 // unless an earlier unseen one already did.
-func (s *Service) oweMissedReply(ctx context.Context, q *storage.Q, m *support.Message) error {
+func (s *Service) oweMissedReply(ctx context.Context, q *storage.Q, m *chat.Message) error {
 	if s.notify.VisitorAfter <= 0 {
 		return nil
 	}
-	return q.OweVisitorAlert(ctx, m.ConversationID, support.At(m.CreatedAt.Time().Add(s.notify.VisitorAfter)))
+	return q.OweVisitorAlert(ctx, m.ConversationID, chat.At(m.CreatedAt.Time().Add(s.notify.VisitorAfter)))
 }
 
 // sendMissedReply queues, for an alert now due, one e-mail to the contact
@@ -62,10 +62,10 @@ func (s *Service) sendMissedReply(ctx context.Context, q *storage.Q, due *storag
 		return err
 	}
 	a.DueAt = nil
-	cutoff := support.At(s.now().Add(-s.notify.VisitorAfter))
+	cutoff := chat.At(s.now().Add(-s.notify.VisitorAfter))
 	if len(unseen) == 0 || unseen[0].CreatedAt > cutoff { // seen meanwhile; maybe a newer one is owed
 		if len(unseen) > 0 {
-			due := support.At(unseen[0].CreatedAt.Time().Add(s.notify.VisitorAfter))
+			due := chat.At(unseen[0].CreatedAt.Time().Add(s.notify.VisitorAfter))
 			a.DueAt = &due
 		}
 		return q.SetVisitorAlert(ctx, &a)
@@ -82,7 +82,7 @@ func (s *Service) sendMissedReply(ctx context.Context, q *storage.Q, due *storag
 
 // mailMissed queues the missed-reply e-mail of conversation c, when its
 // contact has an address that is verified.
-func (s *Service) mailMissed(ctx context.Context, q *storage.Q, c *support.Conversation, msgs []*support.Message) error {
+func (s *Service) mailMissed(ctx context.Context, q *storage.Q, c *chat.Conversation, msgs []*chat.Message) error {
 	if ok, err := addressVerified(ctx, q, c); err != nil || !ok {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Service) mailMissed(ctx context.Context, q *storage.Q, c *support.Conve
 // person chatting: the team linked them (a conversation with no visitor),
 // or the site signed the claim that named the contact (user_hash). An
 // address a visitor typed may be anyone's, so it gets no chat by e-mail.
-func addressVerified(ctx context.Context, q *storage.Q, c *support.Conversation) (bool, error) {
+func addressVerified(ctx context.Context, q *storage.Q, c *chat.Conversation) (bool, error) {
 	if c.ContactID == nil {
 		return false, nil
 	}
@@ -140,8 +140,8 @@ func addressVerified(ctx context.Context, q *storage.Q, c *support.Conversation)
 // conversation.handed_off), as a ticket reopens: the contact is answering
 // the team, so the widget's rule that a closed chat stays closed does not
 // fit here.
-func (s *Service) mailIntoConversation(ctx context.Context, q *storage.Q, c *support.Conversation, m InboundMail,
-	files []support.StoredFile) (*support.Message, error) {
+func (s *Service) mailIntoConversation(ctx context.Context, q *storage.Q, c *chat.Conversation, m InboundMail,
+	files []chat.StoredFile) (*chat.Message, error) {
 	contact, err := s.mailSender(ctx, q, c.Mode, m)
 	if err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func (s *Service) mailIntoConversation(ctx context.Context, q *storage.Q, c *sup
 	if err := q.UpdateConversation(ctx, c); err != nil {
 		return nil, err
 	}
-	msg, err := s.insertMessage(ctx, q, c.Mode, c.ID, support.Author{Type: support.AuthorContact, ID: &contact.ID, Name: contact.Name},
+	msg, err := s.insertMessage(ctx, q, c.Mode, c.ID, chat.Author{Type: chat.AuthorContact, ID: &contact.ID, Name: contact.Name},
 		clip(ReplyText(m.Text), MaxMessageBody), nil, files, now)
 	if err != nil || !reopened {
 		return msg, err

@@ -7,8 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // NotifyOptions are the notify.* settings.
@@ -60,7 +60,7 @@ const dueBatch = 100
 
 // sendDue lists the alerts of one kind due now and sends them in one
 // write; it reports whether a full batch was found.
-func sendDue[T any](ctx context.Context, s *Service, list func(context.Context, support.Timestamp, int) ([]T, error),
+func sendDue[T any](ctx context.Context, s *Service, list func(context.Context, chat.Timestamp, int) ([]T, error),
 	send func(context.Context, *storage.Q, T) error) (bool, error) {
 	due, err := list(ctx, s.stamp(), dueBatch)
 	if err != nil || len(due) == 0 {
@@ -83,27 +83,27 @@ func sendDue[T any](ctx context.Context, s *Service, list func(context.Context, 
 // the missed-reply e-mail of an agent's message. It runs with the write
 // rather than from the events afterwards, which would read each event
 // back and decode it on the single writer: a tenth of a message's cost.
-func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode support.Mode, typ string, obj any, at support.Timestamp) error {
+func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode chat.Mode, typ string, obj any, at chat.Timestamp) error {
 	switch o := obj.(type) {
-	case *support.Conversation:
+	case *chat.Conversation:
 		if typ != EventConversationHandedOff || o.Status != StatusWaiting {
 			return nil
 		}
-		due := support.At(at.Time().Add(s.notify.WaitingAfter))
+		due := chat.At(at.Time().Add(s.notify.WaitingAfter))
 		if err := q.InsertWaitingAlert(ctx, &storage.WaitingAlert{ConversationID: o.ID, Mode: mode,
 			WaitingSince: at, DueAt: due}); err != nil {
 			return err
 		}
 		return s.queuePushes(ctx, q, mode, recipients(o.AssigneeID), pushNote{Title: "A visitor is waiting",
 			Body: conversationTitle(o), ConversationID: o.ID})
-	case *support.Message:
+	case *chat.Message:
 		if typ != EventMessageCreated {
 			return nil
 		}
-		if o.Author.Type == support.AuthorAgent {
+		if o.Author.Type == chat.AuthorAgent {
 			return s.oweMissedReply(ctx, q, o)
 		}
-		if o.Author.Type != support.AuthorContact {
+		if o.Author.Type != chat.AuthorContact {
 			return nil
 		}
 		c, err := q.Conversation(ctx, mode, o.ConversationID)
@@ -165,11 +165,11 @@ func (s *Service) sendWaitingAlert(ctx context.Context, q *storage.Q, a *storage
 }
 
 // alertedMembers are the members a waiting conversation is e-mailed to.
-func (s *Service) alertedMembers(ctx context.Context, q *storage.Q, c *support.Conversation) ([]*support.Member, error) {
+func (s *Service) alertedMembers(ctx context.Context, q *storage.Q, c *chat.Conversation) ([]*chat.Member, error) {
 	if c.AssigneeID != nil {
 		m, err := q.Member(ctx, *c.AssigneeID)
 		if err == nil {
-			return []*support.Member{m}, nil
+			return []*chat.Member{m}, nil
 		} else if !isNotFound(err) {
 			return nil, err
 		}
@@ -179,12 +179,12 @@ func (s *Service) alertedMembers(ctx context.Context, q *storage.Q, c *support.C
 
 // conversationURL is where the dashboard shows a conversation; the link
 // names its mode, so a session showing the other mode's data switches.
-func (s *Service) conversationURL(mode support.Mode, id string) string {
+func (s *Service) conversationURL(mode chat.Mode, id string) string {
 	return strings.TrimRight(s.att.publicURL, "/") + "/app/conversations/" + id + "?mode=" + string(mode)
 }
 
 // conversationTitle names a conversation in a notification.
-func conversationTitle(c *support.Conversation) string {
+func conversationTitle(c *chat.Conversation) string {
 	if c.Subject != nil && *c.Subject != "" {
 		return Preview(*c.Subject, 120)
 	}

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // awayReply is what a hand-off outside the site's business hours answers
 // in place of the usual one: when the team is back, and that the answer
 // will come by e-mail, asking for the address when the visitor left none.
 // ok is false while the team is in.
-func (s *Service) awayReply(ctx context.Context, q *storage.Q, c *support.Conversation) (reply string, ok bool, err error) {
+func (s *Service) awayReply(ctx context.Context, q *storage.Q, c *chat.Conversation) (reply string, ok bool, err error) {
 	row, err := q.Site(ctx, c.SiteID)
 	if err != nil {
 		return "", false, err

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Id prefixes of Web Push subscriptions and of queued pushes.
@@ -156,7 +156,7 @@ type pushNote struct {
 
 // queuePushes owes note to every subscription of the given members (of all
 // members when nil), in the caller's transaction.
-func (s *Service) queuePushes(ctx context.Context, q *storage.Q, mode support.Mode, memberIDs []string, note pushNote) error {
+func (s *Service) queuePushes(ctx context.Context, q *storage.Q, mode chat.Mode, memberIDs []string, note pushNote) error {
 	subs, err := q.PushSubscriptionsOf(ctx, memberIDs)
 	if err != nil || len(subs) == 0 {
 		return err
@@ -199,7 +199,7 @@ func (s *Service) RecordPushAttempt(ctx context.Context, p *storage.Push, at tim
 			return q.DropPushSubscription(ctx, p.Subscription.ID)
 		case PushFailed:
 			if next, ok := pushRetry.Next(p.Attempts+1, p.CreatedAt.Time(), at); ok {
-				return q.PushRetry(ctx, p.ID, p.Attempts+1, support.At(next))
+				return q.PushRetry(ctx, p.ID, p.Attempts+1, chat.At(next))
 			}
 		}
 		return q.PushDone(ctx, p.ID)

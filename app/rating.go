@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // EventConversationRated is recorded when a visitor rates a conversation.
@@ -44,7 +44,7 @@ func (s *Service) RateConversation(ctx context.Context, v *Visit, in VisitorRati
 	if c := strings.TrimSpace(in.Comment.V); c != "" {
 		comment = &c
 	}
-	c, err := writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
+	c, err := writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
 		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 		if err != nil {
 			return nil, err
@@ -58,7 +58,7 @@ func (s *Service) RateConversation(ctx context.Context, v *Visit, in VisitorRati
 				Message: "The conversation is still open; it can be rated once it is closed."}
 		}
 		now := s.stamp()
-		c.Rating = &support.Rating{Score: in.Score.V, Comment: comment, RatedAt: now}
+		c.Rating = &chat.Rating{Score: in.Score.V, Comment: comment, RatedAt: now}
 		c.UpdatedAt = now
 		if err := q.RateConversation(ctx, c); err != nil {
 			return nil, err

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // MailReplicaFailing is the template of the e-mail telling the owner that
@@ -37,8 +37,8 @@ func (s *Service) MailReplicaFailing(ctx context.Context, owner string, b Replic
 		return err
 	}
 	return s.write(ctx, func(q *storage.Q) error {
-		now := support.At(s.now())
-		return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: support.Live, Template: MailReplicaFailing,
+		now := chat.At(s.now())
+		return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: chat.Live, Template: MailReplicaFailing,
 			ToEmail: owner, Data: data, NextAttemptAt: now, CreatedAt: now})
 	})
 }

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Report limits: the default period, and the longest one (a year and a
@@ -24,7 +24,7 @@ type ReportQuery struct {
 }
 
 // ReportSummary computes the report of a period from the rows as they are.
-func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in ReportQuery) (*support.Report, error) {
+func (s *Service) ReportSummary(ctx context.Context, mode chat.Mode, in ReportQuery) (*chat.Report, error) {
 	r, err := s.reportRange(ctx, mode, in)
 	if err != nil {
 		return nil, err
@@ -38,12 +38,12 @@ func (s *Service) ReportSummary(ctx context.Context, mode support.Mode, in Repor
 	if err != nil {
 		return nil, err
 	}
-	rep := &support.Report{Object: "report", From: r.From, To: r.To, Tickets: support.TicketCounts{Created: len(created), Solved: solved}}
+	rep := &chat.Report{Object: "report", From: r.From, To: r.To, Tickets: chat.TicketCounts{Created: len(created), Solved: solved}}
 	if r.SiteID != "" {
 		rep.SiteID = &r.SiteID
 	}
 	rep.ByDay = reportDays(r.From, r.To)
-	dayOf := func(t support.Timestamp) *support.ReportDay {
+	dayOf := func(t chat.Timestamp) *chat.ReportDay {
 		return &rep.ByDay[int((t.Time().Truncate(24*time.Hour).Sub(r.From.Time().Truncate(24*time.Hour)))/(24*time.Hour))]
 	}
 	var response, resolution []float64
@@ -93,7 +93,7 @@ func assistantOnly(c storage.ReportConversation) bool {
 // reportRange validates the query: timestamps, from before to, at most
 // MaxReportPeriod apart, an existing site. By default the period is the
 // DefaultReportPeriod up to now (or before to).
-func (s *Service) reportRange(ctx context.Context, mode support.Mode, in ReportQuery) (storage.ReportRange, error) {
+func (s *Service) reportRange(ctx context.Context, mode chat.Mode, in ReportQuery) (storage.ReportRange, error) {
 	r := storage.ReportRange{Mode: mode, SiteID: in.SiteID, To: s.stamp()}
 	if in.To != "" {
 		t, err := parseTimestamp("to", in.To)
@@ -102,7 +102,7 @@ func (s *Service) reportRange(ctx context.Context, mode support.Mode, in ReportQ
 		}
 		r.To = t
 	}
-	r.From = support.At(r.To.Time().Add(-DefaultReportPeriod))
+	r.From = chat.At(r.To.Time().Add(-DefaultReportPeriod))
 	if in.From != "" {
 		t, err := parseTimestamp("from", in.From)
 		if err != nil {
@@ -125,30 +125,30 @@ func (s *Service) reportRange(ctx context.Context, mode support.Mode, in ReportQ
 }
 
 // parseTimestamp reads an ISO 8601 timestamp of a query parameter.
-func parseTimestamp(param, v string) (support.Timestamp, error) {
+func parseTimestamp(param, v string) (chat.Timestamp, error) {
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
 		return 0, invalid(param, "%s must be an ISO 8601 timestamp such as 2026-10-01T00:00:00Z (got '%s').", param, v)
 	}
-	return support.At(t), nil
+	return chat.At(t), nil
 }
 
 // reportDays lists every UTC day the period touches, each with zero counts.
-func reportDays(from, to support.Timestamp) []support.ReportDay {
-	var days []support.ReportDay
+func reportDays(from, to chat.Timestamp) []chat.ReportDay {
+	var days []chat.ReportDay
 	last := (to - 1).Time()
 	for d := from.Time().Truncate(24 * time.Hour); !d.After(last); d = d.Add(24 * time.Hour) {
-		days = append(days, support.ReportDay{Date: d.Format(time.DateOnly)})
+		days = append(days, chat.ReportDay{Date: d.Format(time.DateOnly)})
 	}
 	return days
 }
 
-func seconds(from, to support.Timestamp) float64 { return float64(to-from) / 1000 }
+func seconds(from, to chat.Timestamp) float64 { return float64(to-from) / 1000 }
 
 // spread is the median (the mean of the two middle values of an even count)
 // and the 90th percentile (nearest rank) of the durations.
-func spread(v []float64) support.Spread {
-	sp := support.Spread{Count: len(v)}
+func spread(v []float64) chat.Spread {
+	sp := chat.Spread{Count: len(v)}
 	if len(v) == 0 {
 		return sp
 	}
@@ -164,8 +164,8 @@ func spread(v []float64) support.Spread {
 	return sp
 }
 
-func csat(scores []int) support.CSAT {
-	c := support.CSAT{Count: len(scores)}
+func csat(scores []int) chat.CSAT {
+	c := chat.CSAT{Count: len(scores)}
 	if len(scores) == 0 {
 		return c
 	}

@@ -5,8 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Retention is how long data is kept (the retention.* settings); zero
@@ -46,7 +46,7 @@ func (s *Service) RetentionStep(ctx context.Context, r Retention) error {
 		return nil
 	}
 	if r.ClosedConversations > 0 {
-		n, err := s.deleteClosedBefore(ctx, support.At(now.Add(-r.ClosedConversations)))
+		n, err := s.deleteClosedBefore(ctx, chat.At(now.Add(-r.ClosedConversations)))
 		if err != nil {
 			return err
 		}
@@ -54,7 +54,7 @@ func (s *Service) RetentionStep(ctx context.Context, r Retention) error {
 	}
 	if r.Visitors > 0 {
 		n, err := writeResult(ctx, s, func(q *storage.Q) (int64, error) {
-			return q.PruneVisitors(ctx, support.At(now.Add(-r.Visitors)))
+			return q.PruneVisitors(ctx, chat.At(now.Add(-r.Visitors)))
 		})
 		if err != nil {
 			return err
@@ -68,7 +68,7 @@ func (s *Service) RetentionStep(ctx context.Context, r Retention) error {
 
 // deleteClosedBefore deletes, batch by batch, the conversations closed
 // before cutoff, then the files that only they held.
-func (s *Service) deleteClosedBefore(ctx context.Context, cutoff support.Timestamp) (int, error) {
+func (s *Service) deleteClosedBefore(ctx context.Context, cutoff chat.Timestamp) (int, error) {
 	total := 0
 	for {
 		// ids: the conversations deleted; hashes: the files they held.

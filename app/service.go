@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Service carries out every operation of the API, the widget and the CLI.
@@ -35,18 +35,18 @@ type Service struct {
 	notify    NotifyOptions
 	typing    typingMarks
 	keys      keyCache // API keys already checked (keycache.go)
-	authors   sync.Map // member id -> support.Author, for agent messages
+	authors   sync.Map // member id -> chat.Author, for agent messages
 
 	passwordChecks slots // bounds concurrent sign-in checks (password_checks.go)
 	searchSlots    slots // bounds concurrent desk searches (search.go)
 	searches       searchCache
 	hooksIdle      webhooksIdle // no webhook endpoint enabled, as last seen (webhook_idle.go)
 
-	knowledge  *knowledge   // crawling and indexing; nil without Options.Knowledge
-	synonyms   synonymCache // the team's synonyms, for the assistant (synonyms.go)
-	perSender  int          // inbound e-mails taken from one sender per hour
-	ownAddress string       // the address the service's e-mails come from, lower-case
-	minFree    uint64       // Options.MinFreeBytes
+	knowledge  *knowledgeWork // crawling and indexing; nil without Options.Knowledge
+	synonyms   synonymCache   // the team's synonyms, for the assistant (synonyms.go)
+	perSender  int            // inbound e-mails taken from one sender per hour
+	ownAddress string         // the address the service's e-mails come from, lower-case
+	minFree    uint64         // Options.MinFreeBytes
 }
 
 // Options tune a Service; zero values take defaults.
@@ -126,7 +126,7 @@ func (s *Service) WakeOn(kinds storage.Queue, c chan struct{}) {
 // Now is the service's clock.
 func (s *Service) Now() time.Time { return s.now() }
 
-func (s *Service) stamp() support.Timestamp { return support.At(s.now()) }
+func (s *Service) stamp() chat.Timestamp { return chat.At(s.now()) }
 
 // writeResult runs fn in a write transaction, wakes the workers of the work
 // it queued, and returns fn's result. fn may run more than once (see
@@ -168,12 +168,12 @@ func (s *Service) wake(kinds storage.Queue) {
 
 // emit records an event about obj in the caller's transaction, with the
 // notifications it calls for (notifyOn).
-func (s *Service) emit(ctx context.Context, q *storage.Q, mode support.Mode, typ, objectID string, obj any, at support.Timestamp) error {
+func (s *Service) emit(ctx context.Context, q *storage.Q, mode chat.Mode, typ, objectID string, obj any, at chat.Timestamp) error {
 	data, err := marshal(obj) // as the API writes it, so webhooks carry the same bytes
 	if err != nil {
 		return err
 	}
-	err = q.InsertEvent(ctx, &support.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
+	err = q.InsertEvent(ctx, &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
 		Data: data, CreatedAt: at})
 	if err != nil {
 		return err
@@ -259,7 +259,7 @@ func (p ListParams) page() (storage.Page, error) {
 }
 
 // makeList cuts rows (fetched with page()) to the limit and fills the envelope.
-func makeList[T any](rows []T, pg storage.Page, key func(T) support.Cursor) List[T] {
+func makeList[T any](rows []T, pg storage.Page, key func(T) chat.Cursor) List[T] {
 	l := List[T]{Object: "list", Data: rows}
 	if l.Data == nil {
 		l.Data = []T{}
@@ -274,11 +274,11 @@ func makeList[T any](rows []T, pg storage.Page, key func(T) support.Cursor) List
 }
 
 // Cursors are opaque to clients: base64url of "<sort key>.<id>".
-func encodeCursor(c support.Cursor) string {
+func encodeCursor(c chat.Cursor) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.Key, 10) + "." + c.ID))
 }
 
-func decodeCursor(s string) (*support.Cursor, error) {
+func decodeCursor(s string) (*chat.Cursor, error) {
 	b, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return nil, err
@@ -291,7 +291,7 @@ func decodeCursor(s string) (*support.Cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &support.Cursor{Key: n, ID: id}, nil
+	return &chat.Cursor{Key: n, ID: id}, nil
 }
 
 // Deleted is the API's deleted envelope, returned by deletions.

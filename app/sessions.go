@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // SessionStart is the body of POST /widget/v1/sessions.
@@ -29,8 +29,8 @@ type Session struct {
 // VisitorSite is what the widget needs to know of its site: whether the
 // team is in now, and how to look.
 type VisitorSite struct {
-	Availability string             `json:"availability"` // online or offline
-	NextOpenAt   *support.Timestamp `json:"next_open_at"` // when offline: when the team is back
+	Availability string          `json:"availability"` // online or offline
+	NextOpenAt   *chat.Timestamp `json:"next_open_at"` // when offline: when the team is back
 	WidgetSettings
 }
 
@@ -40,7 +40,7 @@ func visitorSite(site *Site, now time.Time) *VisitorSite {
 	if online, next := site.BusinessHours.Availability(now); !online {
 		v.Availability = "offline"
 		if next != nil {
-			t := support.At(*next)
+			t := chat.At(*next)
 			v.NextOpenAt = &t
 		}
 	}
@@ -80,9 +80,9 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 	if err := checkPageURL(in.PageURL.V); err != nil {
 		return nil, err
 	}
-	mode := support.Live
+	mode := chat.Live
 	if in.Test.has() && in.Test.V {
-		mode = support.Test
+		mode = chat.Test
 	}
 	site, err := s.db.Read().Site(ctx, in.SiteID.V)
 	if err != nil {
@@ -106,10 +106,10 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 		}
 		returning = c.VisitorID
 	}
-	v, err := writeResult(ctx, s, func(q *storage.Q) (*support.Visitor, error) {
+	v, err := writeResult(ctx, s, func(q *storage.Q) (*chat.Visitor, error) {
 		now := s.stamp()
 		if returning == "" {
-			v := &support.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
+			v := &chat.Visitor{ID: NewID(PrefixVisitor), Mode: mode, SiteID: site.ID, PageURL: in.PageURL.V,
 				CreatedAt: now, LastSeenAt: now}
 			return v, q.InsertVisitor(ctx, v)
 		}
@@ -154,7 +154,7 @@ func checkPageURL(v string) error {
 }
 
 // markSeen sets last_seen_at of an identified visitor's contact.
-func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode support.Mode, contactID *string, now support.Timestamp) error {
+func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode chat.Mode, contactID *string, now chat.Timestamp) error {
 	if contactID == nil {
 		return nil
 	}
@@ -169,7 +169,7 @@ func (s *Service) markSeen(ctx context.Context, q *storage.Q, mode support.Mode,
 // linkVisitor records that the visitor is the given contact, from now on
 // and in their conversations that have no contact yet. It leaves v alone,
 // as the write may be replayed: the caller updates v once it commits.
-func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, verified bool, now support.Timestamp) error {
+func (s *Service) linkVisitor(ctx context.Context, q *storage.Q, v *Visit, contactID string, verified bool, now chat.Timestamp) error {
 	cur, err := q.Visitor(ctx, v.Mode, v.Visitor.ID)
 	if err != nil {
 		return err

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/net/idna"
 	"golang.org/x/text/language"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Site is a website the widget runs on, as the API shows it. Sites are
@@ -26,9 +26,9 @@ type Site struct {
 	Widget        WidgetSettings `json:"widget"`
 	// IdentityVerification tells that an identity secret is set; the
 	// secret itself is never shown.
-	IdentityVerification bool              `json:"identity_verification"`
-	CreatedAt            support.Timestamp `json:"created_at"`
-	UpdatedAt            support.Timestamp `json:"updated_at"`
+	IdentityVerification bool           `json:"identity_verification"`
+	CreatedAt            chat.Timestamp `json:"created_at"`
+	UpdatedAt            chat.Timestamp `json:"updated_at"`
 }
 
 // WidgetSettings are how a site's widget looks and behaves.
@@ -59,7 +59,7 @@ const (
 )
 
 // siteView is the API's site from its row.
-func siteView(s *support.Site) (*Site, error) {
+func siteView(s *chat.Site) (*Site, error) {
 	out := &Site{ID: s.ID, Object: "site", Name: s.Name, Domains: s.Domains, Widget: DefaultWidget,
 		IdentityVerification: s.IdentitySecret != nil && *s.IdentitySecret != "", CreatedAt: s.CreatedAt,
 		UpdatedAt: s.UpdatedAt}
@@ -105,8 +105,8 @@ func (s *Service) SiteList(ctx context.Context, in ListParams) (List[*Site], err
 			return List[*Site]{}, err
 		}
 	}
-	return makeList(sites, pg, func(s *Site) support.Cursor {
-		return support.Cursor{Key: int64(s.CreatedAt), ID: s.ID}
+	return makeList(sites, pg, func(s *Site) chat.Cursor {
+		return chat.Cursor{Key: int64(s.CreatedAt), ID: s.ID}
 	}), nil
 }
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Synonym limits (docs/api.md, Synonyms).
@@ -57,12 +57,12 @@ func (in SynonymInput) words() ([]string, error) {
 }
 
 // CreateSynonym stores a new group of synonyms.
-func (s *Service) CreateSynonym(ctx context.Context, mode support.Mode, in SynonymInput) (*support.Synonym, error) {
+func (s *Service) CreateSynonym(ctx context.Context, mode chat.Mode, in SynonymInput) (*chat.Synonym, error) {
 	words, err := in.words()
 	if err != nil {
 		return nil, err
 	}
-	g, err := writeResult(ctx, s, func(q *storage.Q) (*support.Synonym, error) {
+	g, err := writeResult(ctx, s, func(q *storage.Q) (*chat.Synonym, error) {
 		n, err := q.CountSynonyms(ctx, mode)
 		if err != nil {
 			return nil, err
@@ -71,7 +71,7 @@ func (s *Service) CreateSynonym(ctx context.Context, mode support.Mode, in Synon
 			return nil, conflictErr("words", "The team has %d groups of synonyms, the most there can be: delete one first.", n)
 		}
 		now := s.stamp()
-		g := &support.Synonym{ID: NewID(PrefixSynonym), Mode: mode, Words: words, CreatedAt: now, UpdatedAt: now}
+		g := &chat.Synonym{ID: NewID(PrefixSynonym), Mode: mode, Words: words, CreatedAt: now, UpdatedAt: now}
 		return g, q.InsertSynonym(ctx, g)
 	})
 	s.synonyms.forget(mode)
@@ -79,12 +79,12 @@ func (s *Service) CreateSynonym(ctx context.Context, mode support.Mode, in Synon
 }
 
 // UpdateSynonym replaces a group's words.
-func (s *Service) UpdateSynonym(ctx context.Context, mode support.Mode, id string, in SynonymInput) (*support.Synonym, error) {
+func (s *Service) UpdateSynonym(ctx context.Context, mode chat.Mode, id string, in SynonymInput) (*chat.Synonym, error) {
 	words, err := in.words()
 	if err != nil {
 		return nil, err
 	}
-	g, err := writeResult(ctx, s, func(q *storage.Q) (*support.Synonym, error) {
+	g, err := writeResult(ctx, s, func(q *storage.Q) (*chat.Synonym, error) {
 		g, err := q.Synonym(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("synonym", id))
@@ -97,7 +97,7 @@ func (s *Service) UpdateSynonym(ctx context.Context, mode support.Mode, id strin
 }
 
 // DeleteSynonym removes a group.
-func (s *Service) DeleteSynonym(ctx context.Context, mode support.Mode, id string) (*Deleted, error) {
+func (s *Service) DeleteSynonym(ctx context.Context, mode chat.Mode, id string) (*Deleted, error) {
 	d, err := writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
 		err := q.DeleteSynonym(ctx, mode, id)
 		return &Deleted{ID: id, Object: "synonym", Deleted: true}, found(err, noSuch("synonym", id))
@@ -107,23 +107,23 @@ func (s *Service) DeleteSynonym(ctx context.Context, mode support.Mode, id strin
 }
 
 // Synonym reads one group.
-func (s *Service) Synonym(ctx context.Context, mode support.Mode, id string) (*support.Synonym, error) {
+func (s *Service) Synonym(ctx context.Context, mode chat.Mode, id string) (*chat.Synonym, error) {
 	g, err := s.db.Read().Synonym(ctx, mode, id)
 	return g, found(err, noSuch("synonym", id))
 }
 
 // Synonyms lists a mode's groups, newest first.
-func (s *Service) Synonyms(ctx context.Context, mode support.Mode, in ListParams) (List[*support.Synonym], error) {
+func (s *Service) Synonyms(ctx context.Context, mode chat.Mode, in ListParams) (List[*chat.Synonym], error) {
 	pg, err := in.page()
 	if err != nil {
-		return List[*support.Synonym]{}, err
+		return List[*chat.Synonym]{}, err
 	}
 	rows, err := s.db.Read().Synonyms(ctx, mode, pg)
 	if err != nil {
-		return List[*support.Synonym]{}, err
+		return List[*chat.Synonym]{}, err
 	}
-	return makeList(rows, pg, func(g *support.Synonym) support.Cursor {
-		return support.Cursor{Key: int64(g.CreatedAt), ID: g.ID}
+	return makeList(rows, pg, func(g *chat.Synonym) chat.Cursor {
+		return chat.Cursor{Key: int64(g.CreatedAt), ID: g.ID}
 	}), nil
 }
 
@@ -131,12 +131,12 @@ func (s *Service) Synonyms(ctx context.Context, mode support.Mode, in ListParams
 // them for every question; a write forgets its mode's.
 type synonymCache struct {
 	mu     sync.Mutex
-	groups map[support.Mode][][]string
+	groups map[chat.Mode][][]string
 	gen    uint64 // counts forgets, so a read that began before one is not kept
 }
 
 // teamSynonyms returns a mode's groups, from the cache when it has them.
-func (s *Service) teamSynonyms(ctx context.Context, mode support.Mode) ([][]string, error) {
+func (s *Service) teamSynonyms(ctx context.Context, mode chat.Mode) ([][]string, error) {
 	c := &s.synonyms
 	c.mu.Lock()
 	g, ok := c.groups[mode]
@@ -153,14 +153,14 @@ func (s *Service) teamSynonyms(ctx context.Context, mode support.Mode) ([][]stri
 	defer c.mu.Unlock()
 	if c.gen == gen {
 		if c.groups == nil {
-			c.groups = map[support.Mode][][]string{}
+			c.groups = map[chat.Mode][][]string{}
 		}
 		c.groups[mode] = g
 	}
 	return g, nil
 }
 
-func (c *synonymCache) forget(mode support.Mode) {
+func (c *synonymCache) forget(mode chat.Mode) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.groups, mode)

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // PrefixTicketComment starts every ticket comment id.
@@ -46,13 +46,13 @@ func (in TicketCommentCreate) validate() error {
 // number), via the API or the dashboard, and records
 // ticket_comment.created. A public comment is e-mailed to the contact
 // unless notify_contact is false; an internal one never leaves the team.
-func (s *Service) AddTicketComment(ctx context.Context, mode support.Mode, ref, via string, in TicketCommentCreate) (*support.TicketComment, error) {
+func (s *Service) AddTicketComment(ctx context.Context, mode chat.Mode, ref, via string, in TicketCommentCreate) (*chat.TicketComment, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
 	public := !in.Public.has() || in.Public.V
 	notify := public && (!in.NotifyContact.has() || in.NotifyContact.V)
-	return writeResult(ctx, s, func(q *storage.Q) (*support.TicketComment, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.TicketComment, error) {
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
 			return nil, err
@@ -61,8 +61,8 @@ func (s *Service) AddTicketComment(ctx context.Context, mode support.Mode, ref, 
 		if err != nil {
 			return nil, found(err, noSuchRef("author_id", "team member", in.AuthorID.V))
 		}
-		c := &support.TicketComment{ID: NewID(PrefixTicketComment), Mode: mode, TicketID: t.ID,
-			Author: support.Author{Type: support.AuthorAgent, ID: &m.ID, Name: &m.Name},
+		c := &chat.TicketComment{ID: NewID(PrefixTicketComment), Mode: mode, TicketID: t.ID,
+			Author: chat.Author{Type: chat.AuthorAgent, ID: &m.ID, Name: &m.Name},
 			Body:   in.Body.V, Public: public, Via: via, CreatedAt: s.stamp()}
 		if err := s.insertTicketComment(ctx, q, c); err != nil {
 			return nil, err
@@ -75,8 +75,8 @@ func (s *Service) AddTicketComment(ctx context.Context, mode support.Mode, ref, 
 }
 
 // insertTicketComment stores c and records its event.
-func (s *Service) insertTicketComment(ctx context.Context, q *storage.Q, c *support.TicketComment) error {
-	c.Attachments = []support.Attachment{}
+func (s *Service) insertTicketComment(ctx context.Context, q *storage.Q, c *chat.TicketComment) error {
+	c.Attachments = []chat.Attachment{}
 	if err := q.InsertTicketComment(ctx, c); err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (s *Service) insertTicketComment(ctx context.Context, q *storage.Q, c *supp
 }
 
 // mailComment queues the e-mail carrying comment c to the ticket's contact.
-func (s *Service) mailComment(ctx context.Context, q *storage.Q, t *support.Ticket, c *support.TicketComment) error {
+func (s *Service) mailComment(ctx context.Context, q *storage.Q, t *chat.Ticket, c *chat.TicketComment) error {
 	contact, err := q.Contact(ctx, t.Mode, t.ContactID)
 	if err != nil || contact.Email == nil {
 		return orFound(err)
@@ -108,29 +108,29 @@ func orFound(err error) error {
 
 // TicketComments lists a ticket's comments oldest first, internal ones
 // included, with attachment URLs signed.
-func (s *Service) TicketComments(ctx context.Context, mode support.Mode, ref string, in ListParams) (List[*support.TicketComment], error) {
+func (s *Service) TicketComments(ctx context.Context, mode chat.Mode, ref string, in ListParams) (List[*chat.TicketComment], error) {
 	pg, err := in.page()
 	if err != nil {
-		return List[*support.TicketComment]{}, err
+		return List[*chat.TicketComment]{}, err
 	}
 	t, err := s.Ticket(ctx, mode, ref)
 	if err != nil {
-		return List[*support.TicketComment]{}, err
+		return List[*chat.TicketComment]{}, err
 	}
 	rows, err := s.db.Read().TicketComments(ctx, t.ID, pg)
 	if err != nil {
-		return List[*support.TicketComment]{}, err
+		return List[*chat.TicketComment]{}, err
 	}
 	if err := s.presentComments(ctx, rows); err != nil {
-		return List[*support.TicketComment]{}, err
+		return List[*chat.TicketComment]{}, err
 	}
-	return makeList(rows, pg, func(c *support.TicketComment) support.Cursor {
-		return support.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
+	return makeList(rows, pg, func(c *chat.TicketComment) chat.Cursor {
+		return chat.Cursor{Key: int64(c.CreatedAt), ID: c.ID}
 	}), nil
 }
 
 // presentComments signs the attachments of comments about to be shown.
-func (s *Service) presentComments(ctx context.Context, cs []*support.TicketComment) error {
+func (s *Service) presentComments(ctx context.Context, cs []*chat.TicketComment) error {
 	for _, c := range cs {
 		if len(c.Files) == 0 {
 			continue

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Ticket statuses and priorities.
@@ -107,7 +107,7 @@ func checkTags(tags []string) error {
 // CreateTicket opens a ticket for an existing contact or one found or created
 // by e-mail, records ticket.created (and contact.created for a new contact)
 // and queues the confirmation e-mail unless notify_contact is false.
-func (s *Service) CreateTicket(ctx context.Context, mode support.Mode, in TicketCreate) (*support.Ticket, error) {
+func (s *Service) CreateTicket(ctx context.Context, mode chat.Mode, in TicketCreate) (*chat.Ticket, error) {
 	confirm := s.mailTicketCreated
 	if in.NotifyContact.has() && !in.NotifyContact.V {
 		confirm = nil
@@ -117,32 +117,32 @@ func (s *Service) CreateTicket(ctx context.Context, mode support.Mode, in Ticket
 
 // ticketConfirmation queues the e-mail confirming a new ticket to its
 // contact, in the ticket's transaction: its error undoes the ticket.
-type ticketConfirmation func(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, now support.Timestamp) error
+type ticketConfirmation func(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, now chat.Timestamp) error
 
 // mailTicketCreated is the confirmation of tickets the team's own systems
 // open: it repeats the subject and greets the contact by name.
-func (s *Service) mailTicketCreated(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, now support.Timestamp) error {
+func (s *Service) mailTicketCreated(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, now chat.Timestamp) error {
 	return s.mailContact(ctx, q, c, t, MailTicketCreated, now)
 }
 
 // createTicket is CreateTicket with the confirmation to send (nil: none).
-func (s *Service) createTicket(ctx context.Context, mode support.Mode, in TicketCreate, confirm ticketConfirmation) (*support.Ticket, error) {
+func (s *Service) createTicket(ctx context.Context, mode chat.Mode, in TicketCreate, confirm ticketConfirmation) (*chat.Ticket, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Ticket, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Ticket, error) {
 		return s.openTicket(ctx, q, mode, in, confirm)
 	})
 }
 
 // openTicket writes a new ticket checked by in.validate, in q's transaction.
-func (s *Service) openTicket(ctx context.Context, q *storage.Q, mode support.Mode, in TicketCreate, confirm ticketConfirmation) (*support.Ticket, error) {
+func (s *Service) openTicket(ctx context.Context, q *storage.Q, mode chat.Mode, in TicketCreate, confirm ticketConfirmation) (*chat.Ticket, error) {
 	now := s.stamp()
 	contact, err := s.ticketContact(ctx, q, mode, in, now)
 	if err != nil {
 		return nil, err
 	}
-	t := &support.Ticket{ID: NewID(PrefixTicket), Mode: mode, Subject: in.Subject.V,
+	t := &chat.Ticket{ID: NewID(PrefixTicket), Mode: mode, Subject: in.Subject.V,
 		Description: in.Description.ptr(), Status: TicketOpen, Priority: PriorityNormal, ContactID: contact.ID,
 		Tags: dedupe(in.Tags.V), CreatedAt: now, UpdatedAt: now}
 	if in.Priority.has() {
@@ -181,7 +181,7 @@ func (s *Service) openTicket(ctx context.Context, q *storage.Q, mode support.Mod
 // ticketContact resolves the contact of a new ticket. A contact named by
 // id is read with its id, e-mail and name only, all a ticket and its
 // confirmation use.
-func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode support.Mode, in TicketCreate, now support.Timestamp) (*support.Contact, error) {
+func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode chat.Mode, in TicketCreate, now chat.Timestamp) (*chat.Contact, error) {
 	if in.ContactID.has() {
 		c, err := q.ContactAddressee(ctx, mode, in.ContactID.V)
 		return c, found(err, noSuchRef("contact_id", "contact", in.ContactID.V))
@@ -194,7 +194,7 @@ func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode support.
 	if err == nil || !isNotFound(err) {
 		return c, err
 	}
-	c = &support.Contact{ID: NewID(PrefixContact), Mode: mode, Email: &email,
+	c = &chat.Contact{ID: NewID(PrefixContact), Mode: mode, Email: &email,
 		Name: in.Contact.V.Name.ptr(), Attributes: map[string]json.RawMessage{}, CreatedAt: now, UpdatedAt: now}
 	if err := q.InsertContact(ctx, c, &norm); err != nil {
 		return nil, err
@@ -204,7 +204,7 @@ func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode support.
 
 // mailContact queues an e-mail about ticket t to its contact, when the
 // contact has an address.
-func (s *Service) mailContact(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, template string, now support.Timestamp) error {
+func (s *Service) mailContact(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, template string, now chat.Timestamp) error {
 	if c == nil || c.Email == nil {
 		return nil
 	}
@@ -217,12 +217,12 @@ func (s *Service) mailContact(ctx context.Context, q *storage.Q, c *support.Cont
 }
 
 // Ticket returns a ticket by id (tkt_…) or number (42 or T-42).
-func (s *Service) Ticket(ctx context.Context, mode support.Mode, ref string) (*support.Ticket, error) {
+func (s *Service) Ticket(ctx context.Context, mode chat.Mode, ref string) (*chat.Ticket, error) {
 	return s.ticket(ctx, s.db.Read(), mode, ref)
 }
 
-func (s *Service) ticket(ctx context.Context, q *storage.Q, mode support.Mode, ref string) (*support.Ticket, error) {
-	var t *support.Ticket
+func (s *Service) ticket(ctx context.Context, q *storage.Q, mode chat.Mode, ref string) (*chat.Ticket, error) {
+	var t *chat.Ticket
 	var err error
 	if n, ok := ticketNumber(ref); ok {
 		t, err = q.TicketByNumber(ctx, mode, n)
@@ -246,21 +246,21 @@ type TicketQuery struct {
 }
 
 // Tickets lists tickets newest first.
-func (s *Service) Tickets(ctx context.Context, mode support.Mode, in TicketQuery) (List[*support.Ticket], error) {
+func (s *Service) Tickets(ctx context.Context, mode chat.Mode, in TicketQuery) (List[*chat.Ticket], error) {
 	f, err := in.filter(mode)
 	if err != nil {
-		return List[*support.Ticket]{}, err
+		return List[*chat.Ticket]{}, err
 	}
 	rows, err := s.db.Read().Tickets(ctx, f)
 	if err != nil {
-		return List[*support.Ticket]{}, err
+		return List[*chat.Ticket]{}, err
 	}
-	return makeList(rows, f.Page, func(t *support.Ticket) support.Cursor {
-		return support.Cursor{Key: int64(t.CreatedAt), ID: t.ID}
+	return makeList(rows, f.Page, func(t *chat.Ticket) chat.Cursor {
+		return chat.Cursor{Key: int64(t.CreatedAt), ID: t.ID}
 	}), nil
 }
 
-func (in TicketQuery) filter(mode support.Mode) (storage.TicketFilter, error) {
+func (in TicketQuery) filter(mode chat.Mode) (storage.TicketFilter, error) {
 	f := storage.TicketFilter{Mode: mode, Status: in.Status, Priority: in.Priority, ContactID: in.ContactID, Tag: in.Tag}
 	var err error
 	if f.Page, err = in.page(); err != nil {
@@ -287,7 +287,7 @@ func (in TicketQuery) filter(mode support.Mode) (storage.TicketFilter, error) {
 // Stored timestamps are whole milliseconds, so a finer bound is rounded down
 // (created_after: "> t" is "> floor(t)") or, with roundUp, up
 // (created_before: "< t" is "< ceil(t)"), keeping both bounds exclusive.
-func parseTime(param, v string, roundUp bool) (*support.Timestamp, error) {
+func parseTime(param, v string, roundUp bool) (*chat.Timestamp, error) {
 	if v == "" {
 		return nil, nil
 	}
@@ -297,7 +297,7 @@ func parseTime(param, v string, roundUp bool) (*support.Timestamp, error) {
 			if roundUp && ms.Before(t) {
 				ms = ms.Add(time.Millisecond)
 			}
-			ts := support.At(ms)
+			ts := chat.At(ms)
 			return &ts, nil
 		}
 	}
@@ -338,11 +338,11 @@ func (in TicketUpdate) validate() error {
 // tags records ticket.updated; a move to solved also records ticket.solved
 // and sets solved_at, which a move back to open or pending clears. A status
 // change e-mails the contact unless notify_contact is false.
-func (s *Service) UpdateTicket(ctx context.Context, mode support.Mode, ref string, in TicketUpdate) (*support.Ticket, error) {
+func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, in TicketUpdate) (*chat.Ticket, error) {
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*support.Ticket, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.Ticket, error) {
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
 			return nil, err
@@ -416,7 +416,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode support.Mode, ref strin
 }
 
 // DeleteTicket removes a ticket for good.
-func (s *Service) DeleteTicket(ctx context.Context, mode support.Mode, ref string) (*Deleted, error) {
+func (s *Service) DeleteTicket(ctx context.Context, mode chat.Mode, ref string) (*Deleted, error) {
 	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
 		var out *Deleted
 		t, err := s.ticket(ctx, q, mode, ref)

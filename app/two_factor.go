@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Two-factor sign-in: a time-based one-time password (TOTP, RFC 6238) from
@@ -81,7 +81,7 @@ type TwoFactorEnrolment struct {
 // BeginTwoFactor gives a member not yet enrolled a secret to set up, kept
 // until confirmed: showing the page again shows the same one.
 func (s *Service) BeginTwoFactor(ctx context.Context, memberID string) (*TwoFactorEnrolment, error) {
-	m, err := writeResult(ctx, s, func(q *storage.Q) (*support.Member, error) {
+	m, err := writeResult(ctx, s, func(q *storage.Q) (*chat.Member, error) {
 		m, err := q.Member(ctx, memberID)
 		if err != nil || m.TOTPPending != nil || m.TwoFactor() {
 			return m, err
@@ -154,7 +154,7 @@ func recoveryHash(code string) string {
 // secondFactor checks a signing-in member's code: a TOTP code not used
 // before, or an unused recovery code, which is used up. It reports false
 // for a wrong or repeated code.
-func (s *Service) secondFactor(ctx context.Context, m *support.Member, code string) (bool, error) {
+func (s *Service) secondFactor(ctx context.Context, m *chat.Member, code string) (bool, error) {
 	code = strings.ReplaceAll(strings.TrimSpace(code), " ", "")
 	now := s.now()
 	return writeResult(ctx, s, func(q *storage.Q) (bool, error) {
@@ -171,7 +171,7 @@ func (s *Service) secondFactor(ctx context.Context, m *support.Member, code stri
 // ResetTwoFactor turns a member's two-factor sign-in off (a lost phone),
 // forgetting their secret and recovery codes and ending their sessions.
 // Only an owner may.
-func (s *Service) ResetTwoFactor(ctx context.Context, by *support.Member, memberID string) error {
+func (s *Service) ResetTwoFactor(ctx context.Context, by *chat.Member, memberID string) error {
 	if err := requireOwner(by); err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (s *Service) ResetTwoFactor(ctx context.Context, by *support.Member, member
 
 // RequireTwoFactor makes every member enrol in two-factor sign-in before
 // using the dashboard (or lifts that). Only an owner may.
-func (s *Service) RequireTwoFactor(ctx context.Context, by *support.Member, required bool) error {
+func (s *Service) RequireTwoFactor(ctx context.Context, by *chat.Member, required bool) error {
 	if err := requireOwner(by); err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Typing indicators are hints that last seconds: they are kept in memory,
@@ -70,7 +70,7 @@ func (s *Service) VisitorTyping(ctx context.Context, v *Visit) error {
 
 // AgentTyping notes that a team member is typing in a conversation, and
 // wakes the streams that follow it (the visitor's widget among them).
-func (s *Service) AgentTyping(ctx context.Context, mode support.Mode, convID string) error {
+func (s *Service) AgentTyping(ctx context.Context, mode chat.Mode, convID string) error {
 	if _, err := s.db.Read().Conversation(ctx, mode, convID); err != nil {
 		return found(err, noSuch("conversation", convID))
 	}

@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // VisitorFeed is the position of a visitor's live event stream.
@@ -14,7 +14,7 @@ type VisitorFeed struct {
 	// What the conversation looked like when last sent. Two changes can
 	// share a millisecond of updated_at, so the count and status are
 	// compared too.
-	UpdatedAt    support.Timestamp
+	UpdatedAt    chat.Timestamp
 	MessageCount int
 	Status       string
 }
@@ -24,10 +24,10 @@ type VisitorFeed struct {
 // MaxVisitorPage; call again while more come), and the conversation when it
 // changed. It advances feed. When the visitor starts a new conversation the
 // feed follows it.
-func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFeed) ([]*support.Message, *VisitorConversation, error) {
-	var msgs []*support.Message
+func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFeed) ([]*chat.Message, *VisitorConversation, error) {
+	var msgs []*chat.Message
 	var conv *VisitorConversation
-	var seen support.Timestamp
+	var seen chat.Timestamp
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 		if err != nil || c == nil {

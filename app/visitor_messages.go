@@ -3,27 +3,27 @@ package app
 import (
 	"context"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // VisitorConversation is a conversation as its visitor sees it: the team's
 // assignment and metadata are left out.
 type VisitorConversation struct {
-	ID            string            `json:"id"`
-	Object        string            `json:"object"`
-	SiteID        string            `json:"site_id"`
-	Status        string            `json:"status"`
-	Subject       *string           `json:"subject"`
-	MessageCount  int               `json:"message_count"`
-	PageURL       string            `json:"page_url"`
-	LastMessageAt support.Timestamp `json:"last_message_at"`
-	Rating        *support.Rating   `json:"rating"`
-	CreatedAt     support.Timestamp `json:"created_at"`
-	UpdatedAt     support.Timestamp `json:"updated_at"`
+	ID            string         `json:"id"`
+	Object        string         `json:"object"`
+	SiteID        string         `json:"site_id"`
+	Status        string         `json:"status"`
+	Subject       *string        `json:"subject"`
+	MessageCount  int            `json:"message_count"`
+	PageURL       string         `json:"page_url"`
+	LastMessageAt chat.Timestamp `json:"last_message_at"`
+	Rating        *chat.Rating   `json:"rating"`
+	CreatedAt     chat.Timestamp `json:"created_at"`
+	UpdatedAt     chat.Timestamp `json:"updated_at"`
 }
 
-func visitorConversation(c *support.Conversation) *VisitorConversation {
+func visitorConversation(c *chat.Conversation) *VisitorConversation {
 	if c == nil {
 		return nil
 	}
@@ -34,8 +34,8 @@ func visitorConversation(c *support.Conversation) *VisitorConversation {
 
 // visitorMessage is a message as the visitor sees it: a team member is
 // shown by name, not by id.
-func visitorMessage(m *support.Message) *support.Message {
-	if m == nil || m.Author.Type != support.AuthorAgent {
+func visitorMessage(m *chat.Message) *chat.Message {
+	if m == nil || m.Author.Type != chat.AuthorAgent {
 		return m
 	}
 	c := *m
@@ -52,8 +52,8 @@ type VisitorMessage struct {
 // VisitorExchange is a visitor's message with the assistant's reply, when
 // it came in time.
 type VisitorExchange struct {
-	Message *support.Message `json:"message"`
-	Reply   *support.Message `json:"reply"`
+	Message *chat.Message `json:"message"`
+	Reply   *chat.Message `json:"reply"`
 }
 
 // PostVisitorMessage adds a visitor's message to their conversation, opening
@@ -83,7 +83,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 	}
 	// queued: the message waits for the assistant's answer.
 	type posted struct {
-		msg    *support.Message
+		msg    *chat.Message
 		queued bool
 	}
 	p, err := writeResult(ctx, s, func(q *storage.Q) (posted, error) {
@@ -96,7 +96,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 		if err != nil {
 			return posted{}, err
 		}
-		var msg *support.Message
+		var msg *chat.Message
 		if c == nil || c.Status == StatusClosed {
 			start := VisitorStart{SiteID: v.Site.ID, VisitorID: visitor.ID, PageURL: visitor.PageURL, Body: in.Body.V}
 			if in.PageURL.has() {
@@ -144,9 +144,9 @@ const MaxVisitorPage = 100
 
 // VisitorMessages lists the messages of the visitor's current conversation
 // (their most recent one), oldest first, after the message id given.
-func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (List[*support.Message], error) {
-	l := List[*support.Message]{Object: "list", Data: []*support.Message{}}
-	var seen support.Timestamp
+func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (List[*chat.Message], error) {
+	l := List[*chat.Message]{Object: "list", Data: []*chat.Message{}}
+	var seen chat.Timestamp
 	err := s.db.ReadTx(ctx, func(q *storage.Q) error {
 		c, err := orNil(q.LatestConversationOf(ctx, v.Mode, v.Visitor.ID))
 		if err != nil || c == nil {
@@ -192,7 +192,7 @@ func (s *Service) VisitorHandOff(ctx context.Context, v *Visit) (*VisitorConvers
 		return nil, &Error{Kind: NotFound, Code: CodeResourceMissing,
 			Message: "There is no conversation to hand off yet; send a message first."}
 	}
-	c, err = writeResult(ctx, s, func(q *storage.Q) (*support.Conversation, error) {
+	c, err = writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
 		cur, err := q.Conversation(ctx, v.Mode, c.ID)
 		if err != nil {
 			return nil, err
@@ -206,7 +206,7 @@ func (s *Service) VisitorHandOff(ctx context.Context, v *Visit) (*VisitorConvers
 		}
 		if away, ok, err := s.awayReply(ctx, q, c); err != nil || !ok {
 			return c, err
-		} else if _, err := s.addMessage(ctx, q, c, support.Author{Type: support.AuthorBot}, away, nil, s.stamp()); err != nil {
+		} else if _, err := s.addMessage(ctx, q, c, chat.Author{Type: chat.AuthorBot}, away, nil, s.stamp()); err != nil {
 			return nil, err
 		}
 		return c, nil

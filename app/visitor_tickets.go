@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // VisitorTicketsPerAddressPerDay bounds the widget tickets confirmed to one
@@ -29,7 +29,7 @@ type VisitorTicket struct {
 // visitor not yet linked to a contact becomes linked to it. Returns a
 // RateLimited error beyond VisitorTicketsPerHour for the visitor or
 // VisitorTicketsPerAddressPerDay for the address.
-func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorTicket) (*support.Ticket, error) {
+func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorTicket) (*chat.Ticket, error) {
 	if !in.Subject.has() {
 		return nil, missing("subject")
 	}
@@ -75,8 +75,8 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 // visitor typed goes into it (no subject, description or name, not even in
 // the To header): the sender's address is unverified, so the e-mail says
 // only that ticket T-n was opened on the operator's site.
-func (s *Service) mailTicketReceived(site *support.Site) ticketConfirmation {
-	return func(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, now support.Timestamp) error {
+func (s *Service) mailTicketReceived(site *chat.Site) ticketConfirmation {
+	return func(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, now chat.Timestamp) error {
 		if c.Email == nil {
 			return nil
 		}
@@ -99,7 +99,7 @@ func (s *Service) mailTicketReceived(site *support.Site) ticketConfirmation {
 // InboundConfirmationsPerHour are queued. Over a limit the ticket is opened
 // all the same and no confirmation is queued: the mail is not refused,
 // since a customer's real mail must not be lost to a forger's.
-func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, now support.Timestamp) error {
+func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, now chat.Timestamp) error {
 	if c.Email == nil {
 		return nil
 	}
@@ -107,7 +107,7 @@ func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c 
 	if err != nil || wait > 0 {
 		return err
 	}
-	n, err := q.MailsAfter(ctx, MailTicketReceived, support.At(now.Time().Add(-time.Hour)))
+	n, err := q.MailsAfter(ctx, MailTicketReceived, chat.At(now.Time().Add(-time.Hour)))
 	if err != nil || n >= InboundConfirmationsPerHour {
 		return err
 	}
@@ -116,9 +116,9 @@ func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c 
 
 // addressConfirmationsWait is how long until one more ticket confirmation
 // may go to email (VisitorTicketsPerAddressPerDay), 0 when it may now.
-func addressConfirmationsWait(ctx context.Context, q *storage.Q, email string, now support.Timestamp) (time.Duration, error) {
+func addressConfirmationsWait(ctx context.Context, q *storage.Q, email string, now chat.Timestamp) (time.Duration, error) {
 	day := now.Time().Add(-24 * time.Hour)
-	n, first, err := q.MailsToAfter(ctx, MailTicketReceived, email, support.At(day))
+	n, first, err := q.MailsToAfter(ctx, MailTicketReceived, email, chat.At(day))
 	if err != nil || n < VisitorTicketsPerAddressPerDay {
 		return 0, err
 	}
@@ -127,7 +127,7 @@ func addressConfirmationsWait(ctx context.Context, q *storage.Q, email string, n
 
 // queueTicketReceived queues the ticket_received e-mail: the ticket's
 // number and the site's name ("" for none), nothing else.
-func queueTicketReceived(ctx context.Context, q *storage.Q, c *support.Contact, t *support.Ticket, siteName string, now support.Timestamp) error {
+func queueTicketReceived(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, siteName string, now chat.Timestamp) error {
 	fields := map[string]any{"ticket": map[string]any{"number": t.Number}}
 	if siteName != "" {
 		fields["site"] = map[string]any{"name": siteName}

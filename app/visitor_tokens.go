@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // settingTokenKey is the settings row holding the key that signs visitor
@@ -23,7 +23,7 @@ const settingTokenKey = "widget.visitor_token_key"
 // visitorClaims is what a visitor token says: who, on which site, in which
 // mode, since when (Unix seconds).
 type visitorClaims struct {
-	Mode      support.Mode
+	Mode      chat.Mode
 	SiteID    string
 	VisitorID string
 	IssuedAt  int64
@@ -87,7 +87,7 @@ func (s *Service) verifyToken(ctx context.Context, token string) (visitorClaims,
 		return visitorClaims{}, &Error{Kind: Unauthorized, Code: CodeVisitorTokenInvalid,
 			Message: "This visitor token has expired. Start a new session without it."}
 	}
-	return visitorClaims{Mode: support.Mode(parts[0]), SiteID: parts[1], VisitorID: parts[2], IssuedAt: iat}, nil
+	return visitorClaims{Mode: chat.Mode(parts[0]), SiteID: parts[1], VisitorID: parts[2], IssuedAt: iat}, nil
 }
 
 func mac(key []byte, msg string) []byte {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // FuzzVisitorToken feeds arbitrary visitor tokens to the verifier: it never
@@ -14,7 +14,7 @@ import (
 func FuzzVisitorToken(f *testing.F) {
 	ctx := context.Background()
 	s, _ := newTestService(f)
-	good, err := s.signToken(ctx, visitorClaims{Mode: support.Test, SiteID: "site_1", VisitorID: "vis_1"})
+	good, err := s.signToken(ctx, visitorClaims{Mode: chat.Test, SiteID: "site_1", VisitorID: "vis_1"})
 	if err != nil {
 		f.Fatal(err)
 	}

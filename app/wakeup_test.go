@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 )
 
@@ -37,7 +37,7 @@ func TestWakeupsFollowQueuedWork(t *testing.T) {
 			return more, err
 		}},
 		{"a write that queues nothing", func(ctx context.Context) (bool, error) {
-			return false, svc.write(ctx, func(q *storage.Q) error { return q.InsertSite(ctx, &support.Site{ID: "site_1", Name: "A"}) })
+			return false, svc.write(ctx, func(q *storage.Q) error { return q.InsertSite(ctx, &chat.Site{ID: "site_1", Name: "A"}) })
 		}},
 	}
 	for _, st := range steps {
@@ -49,7 +49,7 @@ func TestWakeupsFollowQueuedWork(t *testing.T) {
 		}
 	}
 	err := svc.write(ctx, func(q *storage.Q) error {
-		return svc.emit(ctx, q, support.Test, EventConversationCreated, "conv_1", map[string]string{}, 1)
+		return svc.emit(ctx, q, chat.Test, EventConversationCreated, "conv_1", map[string]string{}, 1)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // fanoutKey is the setting holding the seq of the last event fanned out.
@@ -121,7 +121,7 @@ func seqSetting(ctx context.Context, q *storage.Q, key string) (int64, error) {
 	return strconv.ParseInt(v, 10, 64)
 }
 
-func subscribed(e *support.WebhookEndpoint, typ string) bool {
+func subscribed(e *chat.WebhookEndpoint, typ string) bool {
 	return slices.Contains(e.Events, eventAll) || slices.Contains(e.Events, typ)
 }
 
@@ -173,7 +173,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 			if _, err := q.WebhookEndpoint(ctx, job.Send.Mode, job.Send.EndpointID); err != nil {
 				return false, orGone(err)
 			}
-			ev := &support.Event{ID: job.Send.EventID, Mode: job.Send.Mode, Type: job.Type}
+			ev := &chat.Event{ID: job.Send.EventID, Mode: job.Send.Mode, Type: job.Type}
 			return false, q.InsertWebhookAttempt(ctx, attemptOf(job.Send.EndpointID, ev, job.Send.Attempts+1, at, res))
 		} else if err != nil {
 			return false, err
@@ -182,7 +182,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 		if err != nil {
 			return false, err
 		}
-		ev := &support.Event{ID: send.EventID, Mode: send.Mode, Type: job.Type}
+		ev := &chat.Event{ID: send.EventID, Mode: send.Mode, Type: job.Type}
 		attempt := attemptOf(e.ID, ev, send.Attempts+1, at, res)
 		if attempt.Delivered {
 			if err := q.DequeueWebhook(ctx, send.ID); err != nil {
@@ -197,7 +197,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 			return false, q.InsertWebhookAttempt(ctx, attempt)
 		}
 		if next, ok := webhookRetry(s.hooks).Next(send.Attempts+1, send.CreatedAt.Time(), at); ok {
-			ts := support.At(next)
+			ts := chat.At(next)
 			attempt.NextAttemptAt = &ts
 			err = q.RescheduleWebhook(ctx, send.ID, send.Attempts+1, ts)
 		} else {
@@ -209,7 +209,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 		if err := q.InsertWebhookAttempt(ctx, attempt); err != nil {
 			return false, err
 		}
-		stamp := support.At(at)
+		stamp := chat.At(at)
 		if e.FailingSince == nil {
 			e.FailingSince = &stamp
 		} else if e.Enabled && at.Sub(e.FailingSince.Time()) >= s.hooks.GiveUpAfter {
@@ -229,7 +229,7 @@ func (s *Service) RecordWebhookAttempt(ctx context.Context, job *WebhookJob, at 
 // owner an endpoint was disabled.
 const MailWebhookEndpointDisabled = "webhook_endpoint_disabled"
 
-func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *support.WebhookEndpoint, reason string, now support.Timestamp) error {
+func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *chat.WebhookEndpoint, reason string, now chat.Timestamp) error {
 	if err := s.fanOutAll(ctx, q); err != nil { // what came before the disabling is still owed
 		return err
 	}
@@ -249,10 +249,10 @@ func (s *Service) disableEndpoint(ctx context.Context, q *storage.Q, e *support.
 }
 
 // attemptOf makes the log row of an attempt to deliver ev to an endpoint.
-func attemptOf(endpointID string, ev *support.Event, n int, at time.Time, res WebhookResult) *support.WebhookAttempt {
-	a := &support.WebhookAttempt{ID: NewID(PrefixWebhookAttempt), Mode: ev.Mode,
+func attemptOf(endpointID string, ev *chat.Event, n int, at time.Time, res WebhookResult) *chat.WebhookAttempt {
+	a := &chat.WebhookAttempt{ID: NewID(PrefixWebhookAttempt), Mode: ev.Mode,
 		EndpointID: endpointID, EventID: ev.ID, EventType: ev.Type, Attempt: n, Delivered: res.Delivered(),
-		DurationMS: res.Duration.Milliseconds(), CreatedAt: support.At(at)}
+		DurationMS: res.Duration.Milliseconds(), CreatedAt: chat.At(at)}
 	if res.StatusCode != 0 {
 		code := res.StatusCode
 		a.StatusCode = &code

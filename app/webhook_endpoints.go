@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/outbound"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // WebhookOptions are the webhooks.* settings (and owner_email); zero values
@@ -94,7 +94,7 @@ type WebhookEndpointInput struct {
 // CreatedWebhookEndpoint is the creation response: the endpoint and, this
 // once, its signing secret.
 type CreatedWebhookEndpoint struct {
-	*support.WebhookEndpoint
+	*chat.WebhookEndpoint
 	Secret string `json:"secret"`
 }
 
@@ -141,7 +141,7 @@ func checkEvents(v []string) ([]string, error) {
 
 // CreateWebhookEndpoint registers a URL for events of mode. The endpoint
 // receives events written from now on; its secret is returned this once.
-func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode support.Mode, in WebhookEndpointInput) (*CreatedWebhookEndpoint, error) {
+func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode chat.Mode, in WebhookEndpointInput) (*CreatedWebhookEndpoint, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode support.Mode, 
 		if err != nil {
 			return nil, err
 		}
-		e := &support.WebhookEndpoint{ID: NewID(PrefixWebhookEndpoint), Mode: mode,
+		e := &chat.WebhookEndpoint{ID: NewID(PrefixWebhookEndpoint), Mode: mode,
 			URL: in.URL.V, Events: events, Enabled: true, Description: in.Description.ptr(),
 			Secret: WebhookSecretPrefix + RandomToken(32), AfterSeq: after, CreatedAt: now, UpdatedAt: now}
 		out = &CreatedWebhookEndpoint{WebhookEndpoint: e, Secret: e.Secret}
@@ -181,7 +181,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode support.Mode, 
 }
 
 // WebhookEndpoint returns an endpoint (without its secret).
-func (s *Service) WebhookEndpoint(ctx context.Context, mode support.Mode, id string) (*support.WebhookEndpoint, error) {
+func (s *Service) WebhookEndpoint(ctx context.Context, mode chat.Mode, id string) (*chat.WebhookEndpoint, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -190,27 +190,27 @@ func (s *Service) WebhookEndpoint(ctx context.Context, mode support.Mode, id str
 }
 
 // WebhookEndpoints lists a mode's endpoints newest first.
-func (s *Service) WebhookEndpoints(ctx context.Context, mode support.Mode, in ListParams) (List[*support.WebhookEndpoint], error) {
+func (s *Service) WebhookEndpoints(ctx context.Context, mode chat.Mode, in ListParams) (List[*chat.WebhookEndpoint], error) {
 	if err := s.WebhookFeature(); err != nil {
-		return List[*support.WebhookEndpoint]{}, err
+		return List[*chat.WebhookEndpoint]{}, err
 	}
 	pg, err := in.page()
 	if err != nil {
-		return List[*support.WebhookEndpoint]{}, err
+		return List[*chat.WebhookEndpoint]{}, err
 	}
 	rows, err := s.db.Read().WebhookEndpoints(ctx, mode, pg)
 	if err != nil {
-		return List[*support.WebhookEndpoint]{}, err
+		return List[*chat.WebhookEndpoint]{}, err
 	}
-	return makeList(rows, pg, func(e *support.WebhookEndpoint) support.Cursor {
-		return support.Cursor{Key: int64(e.CreatedAt), ID: e.ID}
+	return makeList(rows, pg, func(e *chat.WebhookEndpoint) chat.Cursor {
+		return chat.Cursor{Key: int64(e.CreatedAt), ID: e.ID}
 	}), nil
 }
 
 // UpdateWebhookEndpoint changes an endpoint. Re-enabling one forgets its
 // failures and makes its queued deliveries due at once; disabling one keeps
 // them queued, unsent, until it is enabled again.
-func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode support.Mode, id string, in WebhookEndpointInput) (*support.WebhookEndpoint, error) {
+func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode chat.Mode, id string, in WebhookEndpointInput) (*chat.WebhookEndpoint, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -230,7 +230,7 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode support.Mode, 
 		return nil, err
 	}
 	defer s.hooksIdle.written() // the fan-out looks for endpoints again
-	return writeResult(ctx, s, func(q *storage.Q) (*support.WebhookEndpoint, error) {
+	return writeResult(ctx, s, func(q *storage.Q) (*chat.WebhookEndpoint, error) {
 		e, err := q.WebhookEndpoint(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("webhook endpoint", id))
@@ -266,7 +266,7 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode support.Mode, 
 
 // DeleteWebhookEndpoint removes an endpoint; deliveries still queued for it
 // are dropped, so nothing more is sent to its URL.
-func (s *Service) DeleteWebhookEndpoint(ctx context.Context, mode support.Mode, id string) (*Deleted, error) {
+func (s *Service) DeleteWebhookEndpoint(ctx context.Context, mode chat.Mode, id string) (*Deleted, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -291,7 +291,7 @@ type WebhookTest struct {
 // the answer and logs the attempt; a disabled endpoint receives nothing,
 // not even a ping. The ping's data.object is the endpoint itself; pings
 // are not stored as events.
-func (s *Service) TestWebhookEndpoint(ctx context.Context, mode support.Mode, id string) (*WebhookTest, error) {
+func (s *Service) TestWebhookEndpoint(ctx context.Context, mode chat.Mode, id string) (*WebhookTest, error) {
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
@@ -308,8 +308,8 @@ func (s *Service) TestWebhookEndpoint(ctx context.Context, mode support.Mode, id
 		return nil, err
 	}
 	at := s.now()
-	ev := &support.Event{ID: NewID(PrefixEvent), Mode: mode, Type: EventPing, ObjectID: e.ID, Data: data,
-		CreatedAt: support.At(at)}
+	ev := &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: EventPing, ObjectID: e.ID, Data: data,
+		CreatedAt: chat.At(at)}
 	payload, err := EventPayload(ev)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 	"chatsvc/testenv"
 )
 
@@ -19,7 +19,7 @@ func TestFanOutSkipsTheDatabaseWithoutEndpoints(t *testing.T) {
 	svc := New(db, Options{Now: clock.Now, Webhooks: WebhookOptions{AllowHTTP: true, AllowPrivate: true}})
 	event := func() {
 		t.Helper()
-		if _, _, err := svc.UpsertContact(ctx, support.Test, ContactInput{Email: Value(NewID("x") + "@example.com")}); err != nil {
+		if _, _, err := svc.UpsertContact(ctx, chat.Test, ContactInput{Email: Value(NewID("x") + "@example.com")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -65,7 +65,7 @@ func TestFanOutSkipsTheDatabaseWithoutEndpoints(t *testing.T) {
 	}
 
 	event()
-	if _, err := svc.CreateWebhookEndpoint(ctx, support.Test, WebhookEndpointInput{URL: Value("http://127.0.0.1:9/hook"),
+	if _, err := svc.CreateWebhookEndpoint(ctx, chat.Test, WebhookEndpointInput{URL: Value("http://127.0.0.1:9/hook"),
 		Events: Value([]string{"*"})}); err != nil {
 		t.Fatal(err)
 	}

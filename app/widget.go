@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Error codes of the widget API.
@@ -34,7 +34,7 @@ type Origin struct {
 // so may pages of this server itself (the demo page). A site without
 // domains accepts every origin. Requests without an Origin header (not from
 // a browser page) carry no ambient credential, so they are let through.
-func allowedFrom(site *support.Site, o Origin) error {
+func allowedFrom(site *chat.Site, o Origin) error {
 	if o.Origin == "" {
 		return nil
 	}
@@ -54,7 +54,7 @@ func allowedFrom(site *support.Site, o Origin) error {
 
 // onSiteDomains tells whether host is one of the site's domains or a
 // subdomain of one.
-func onSiteDomains(site *support.Site, host string) bool {
+func onSiteDomains(site *chat.Site, host string) bool {
 	host = strings.ToLower(host)
 	for _, d := range site.Domains {
 		if domain := siteDomain(d); host == domain || strings.HasSuffix(host, "."+domain) {
@@ -68,7 +68,7 @@ func onSiteDomains(site *support.Site, host string) bool {
 // has any) nor on one of ownHosts (this server's: its demo page). The page
 // is shown to the team and linked from e-mails, so a visitor must not name
 // any page they like.
-func pageOnSite(site *support.Site, page string, ownHosts ...string) error {
+func pageOnSite(site *chat.Site, page string, ownHosts ...string) error {
 	if len(site.Domains) == 0 {
 		return nil
 	}
@@ -100,9 +100,9 @@ func siteDomain(d string) string {
 
 // Visit is a visitor authenticated by their token.
 type Visit struct {
-	Mode    support.Mode
-	Site    *support.Site
-	Visitor *support.Visitor
+	Mode    chat.Mode
+	Site    *chat.Site
+	Visitor *chat.Visitor
 }
 
 // Visit authenticates a visitor token and checks the request's origin

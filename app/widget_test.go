@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func TestAllowedFrom(t *testing.T) {
-	domain := func(d string) *support.Site { return &support.Site{ID: "site_x", Domains: []string{d}} }
+	domain := func(d string) *chat.Site { return &chat.Site{ID: "site_x", Domains: []string{d}} }
 	cases := []struct {
-		site   *support.Site
+		site   *chat.Site
 		origin string
 		ok     bool
 	}{
@@ -27,7 +27,7 @@ func TestAllowedFrom(t *testing.T) {
 		{domain("shop.example.com"), "https://example.com", false},
 		{domain("example.com"), "null", false},
 		{domain("example.com"), "https://chat.internal:8080", true}, // this server's own pages
-		{&support.Site{ID: "site_y"}, "https://anything.example.net", true},
+		{&chat.Site{ID: "site_y"}, "https://anything.example.net", true},
 	}
 	for _, c := range cases {
 		err := allowedFrom(c.site, Origin{Origin: c.origin, Host: "chat.internal:8080"})
@@ -40,7 +40,7 @@ func TestAllowedFrom(t *testing.T) {
 func TestVisitorTokens(t *testing.T) {
 	ctx := context.Background()
 	s, db := newTestService(t)
-	claims := visitorClaims{Mode: support.Test, SiteID: "site_a", VisitorID: "vis_1", IssuedAt: s.now().Unix()}
+	claims := visitorClaims{Mode: chat.Test, SiteID: "site_a", VisitorID: "vis_1", IssuedAt: s.now().Unix()}
 	tok, err := s.signToken(ctx, claims)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestVisitorTokens(t *testing.T) {
 	if got, err := New(db, Options{}).verifyToken(ctx, tok); err != nil || got != claims {
 		t.Fatalf("after restart: %v %v", got, err)
 	}
-	other, _ := s.signToken(ctx, visitorClaims{Mode: support.Live, SiteID: "site_a", VisitorID: "vis_1"})
+	other, _ := s.signToken(ctx, visitorClaims{Mode: chat.Live, SiteID: "site_a", VisitorID: "vis_1"})
 	payload, _, _ := strings.Cut(other, ".")
 	_, sig, _ := strings.Cut(tok, ".")
 	for _, bad := range []string{"", "vt_", "vt_abc", tok + "x", payload + "." + sig, strings.TrimPrefix(tok, "vt_")} {
@@ -68,7 +68,7 @@ func TestVisitorTokensExpire(t *testing.T) {
 	_, db := newTestService(t)
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	s := New(db, Options{Now: func() time.Time { return now }})
-	tok, err := s.signToken(ctx, visitorClaims{Mode: support.Test, SiteID: "site_a", VisitorID: "vis_1"})
+	tok, err := s.signToken(ctx, visitorClaims{Mode: chat.Test, SiteID: "site_a", VisitorID: "vis_1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"strings"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // KeyPrefix starts every secret API key: csk_live_… or csk_test_….
@@ -16,12 +16,12 @@ const KeyPrefix = "csk_"
 
 // CreateKey makes a new secret API key for mode. The secret is returned once
 // and only its hash is stored.
-func (s *Service) CreateKey(ctx context.Context, mode support.Mode, name string) (secret string, key *support.APIKey, err error) {
-	if mode != support.Live && mode != support.Test {
+func (s *Service) CreateKey(ctx context.Context, mode chat.Mode, name string) (secret string, key *chat.APIKey, err error) {
+	if mode != chat.Live && mode != chat.Test {
 		return "", nil, invalid("mode", "mode must be live or test (got '%s').", mode)
 	}
 	secret = KeyPrefix + string(mode) + "_" + RandomToken(32)
-	key = &support.APIKey{ID: NewID(PrefixKey), Mode: mode, Hash: hashKey(secret), Hint: secret[len(secret)-4:],
+	key = &chat.APIKey{ID: NewID(PrefixKey), Mode: mode, Hash: hashKey(secret), Hint: secret[len(secret)-4:],
 		CreatedAt: s.stamp()}
 	if name != "" {
 		key.Name = &name
@@ -43,7 +43,7 @@ func AuthorizationSchemeError() error {
 		Message: "The Authorization header must read 'Bearer ' followed by the API key (Authorization: Bearer csk_…)."}
 }
 
-func (s *Service) Authenticate(ctx context.Context, secret string) (support.Mode, error) {
+func (s *Service) Authenticate(ctx context.Context, secret string) (chat.Mode, error) {
 	if secret == "" {
 		return "", &Error{Kind: Unauthorized, Code: CodeAPIKeyMissing,
 			Message: "No API key provided. Send it in the header 'Authorization: Bearer csk_…'."}
@@ -76,7 +76,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (support.Mode
 }
 
 // Keys lists every API key (never their secrets).
-func (s *Service) Keys(ctx context.Context) ([]*support.APIKey, error) { return s.db.Read().Keys(ctx) }
+func (s *Service) Keys(ctx context.Context) ([]*chat.APIKey, error) { return s.db.Read().Keys(ctx) }
 
 // RevokeKey revokes a key by id; it is refused from then on, also by
 // servers running in other processes (see keyCache).
@@ -91,12 +91,12 @@ func (s *Service) RevokeKey(ctx context.Context, id string) error {
 }
 
 // CreateSite adds a website the widget can run on.
-func (s *Service) CreateSite(ctx context.Context, name, domain string) (*support.Site, error) {
+func (s *Service) CreateSite(ctx context.Context, name, domain string) (*chat.Site, error) {
 	if err := checkLen("name", name, 200, true); err != nil {
 		return nil, err
 	}
 	now := s.stamp()
-	site := &support.Site{ID: NewID(PrefixSite), Name: name, Domains: []string{}, CreatedAt: now, UpdatedAt: now}
+	site := &chat.Site{ID: NewID(PrefixSite), Name: name, Domains: []string{}, CreatedAt: now, UpdatedAt: now}
 	if domain != "" {
 		d, err := checkDomain("domain", domain)
 		if err != nil {
@@ -108,23 +108,23 @@ func (s *Service) CreateSite(ctx context.Context, name, domain string) (*support
 }
 
 // Sites lists every site.
-func (s *Service) Sites(ctx context.Context) ([]*support.Site, error) { return s.db.Read().Sites(ctx) }
+func (s *Service) Sites(ctx context.Context) ([]*chat.Site, error) { return s.db.Read().Sites(ctx) }
 
 // CreateMember adds a team member with the role CreateMemberAs decides;
 // a password lets them sign in to the dashboard.
-func (s *Service) CreateMember(ctx context.Context, email, name, password string) (*support.Member, error) {
+func (s *Service) CreateMember(ctx context.Context, email, name, password string) (*chat.Member, error) {
 	return s.CreateMemberAs(ctx, "", email, name, password)
 }
 
 // Members lists every team member.
-func (s *Service) Members(ctx context.Context) ([]*support.Member, error) {
+func (s *Service) Members(ctx context.Context) ([]*chat.Member, error) {
 	return s.db.Read().Members(ctx)
 }
 
 // Bootstrap prepares an empty installation: when there is no site and no
 // API key yet, it creates a default site and a test-mode key and returns
 // them (the key's secret is shown this once). Otherwise it returns nils.
-func (s *Service) Bootstrap(ctx context.Context) (*support.Site, string, error) {
+func (s *Service) Bootstrap(ctx context.Context) (*chat.Site, string, error) {
 	q := s.db.Read()
 	sites, err := q.Sites(ctx)
 	if err != nil {
@@ -138,6 +138,6 @@ func (s *Service) Bootstrap(ctx context.Context) (*support.Site, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	secret, _, err := s.CreateKey(ctx, support.Test, "default")
+	secret, _, err := s.CreateKey(ctx, chat.Test, "default")
 	return site, secret, err
 }

@@ -1,5 +1,5 @@
 // Package assistant answers visitors from the team's knowledge: it finds
-// passages with a search.Searcher, has a Provider write the reply from
+// passages with a knowledge.Searcher, has a Provider write the reply from
 // them, and lists the pages used as sources. It says so when it does not
 // know, and asks for a person when the visitor wants one. When it may
 // speak (only in `open` conversations) is decided by package app.
@@ -11,15 +11,15 @@ import (
 	"strings"
 
 	"chatsvc/app"
+	"chatsvc/chat"
+	"chatsvc/knowledge"
 	"chatsvc/lang"
-	"chatsvc/search"
-	"chatsvc/support"
 )
 
 // Provider writes a reply to a question from passages, best first. It
 // reports which passages it used, or Known false when they do not answer.
 type Provider interface {
-	Compose(ctx context.Context, question string, history []*support.Message, passages []search.Passage) (Draft, error)
+	Compose(ctx context.Context, question string, history []*chat.Message, passages []knowledge.Passage) (Draft, error)
 }
 
 // Draft is a provider's reply.
@@ -34,12 +34,12 @@ const Passages = 5
 
 // Assistant is an app.Responder.
 type Assistant struct {
-	index    search.Searcher
+	index    knowledge.Searcher
 	provider Provider
 }
 
 // New returns an assistant that searches index and writes with provider.
-func New(index search.Searcher, provider Provider) *Assistant {
+func New(index knowledge.Searcher, provider Provider) *Assistant {
 	return &Assistant{index: index, provider: provider}
 }
 
@@ -59,7 +59,7 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	if isThanks(q.Text) {
 		return app.Answer{Body: say.thanks}, nil
 	}
-	found, err := a.index.Search(ctx, search.Query{Mode: q.Mode, SiteID: q.SiteID, Text: q.Text, Lang: language,
+	found, err := a.index.Search(ctx, knowledge.Query{Mode: q.Mode, SiteID: q.SiteID, Text: q.Text, Lang: language,
 		Limit: Passages, Synonyms: q.Synonyms})
 	if err != nil {
 		return app.Answer{}, fmt.Errorf("search: %w", err)
@@ -81,8 +81,8 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 
 // sourcesOf lists the pages of the used passages, each page once, with
 // their scores.
-func sourcesOf(passages []search.Passage, used []int) ([]support.Source, []float64) {
-	out, scores := []support.Source{}, []float64{}
+func sourcesOf(passages []knowledge.Passage, used []int) ([]chat.Source, []float64) {
+	out, scores := []chat.Source{}, []float64{}
 	seen := map[string]bool{}
 	for _, i := range used {
 		if i < 0 || i >= len(passages) {
@@ -98,7 +98,7 @@ func sourcesOf(passages []search.Passage, used []int) ([]support.Source, []float
 		if title == "" {
 			title = p.URL
 		}
-		out = append(out, support.Source{Title: title, URL: p.URL})
+		out = append(out, chat.Source{Title: title, URL: p.URL})
 		scores = append(scores, p.Match)
 	}
 	return out, scores

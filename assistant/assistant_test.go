@@ -13,10 +13,10 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
+	"chatsvc/chat"
+	"chatsvc/knowledge"
+	"chatsvc/knowledge/knowledgetest"
 	"chatsvc/outbound"
-	"chatsvc/search"
-	"chatsvc/search/searchtest"
-	"chatsvc/support"
 )
 
 func TestAsksForPerson(t *testing.T) {
@@ -40,11 +40,11 @@ func TestAsksForPerson(t *testing.T) {
 }
 
 func TestRespond(t *testing.T) {
-	idx := docsIndex(t, support.Live)
-	idx.Add(searchtest.Page{SiteID: "site_a", Mode: support.Live, URL: "https://a.example.com/opening-hours",
+	idx := docsIndex(t, chat.Live)
+	idx.Add(knowledgetest.Page{SiteID: "site_a", Mode: chat.Live, URL: "https://a.example.com/opening-hours",
 		Title: "Opening hours", Text: "Our shop in Lyon is open from 9 to 18, Monday to Saturday."})
 	a := assistant.New(idx, assistant.Extractive{})
-	ask := func(mode support.Mode, site, text string) app.Answer {
+	ask := func(mode chat.Mode, site, text string) app.Answer {
 		t.Helper()
 		ans, err := a.Respond(context.Background(), app.Question{Mode: mode, SiteID: site, Text: text})
 		if err != nil {
@@ -52,40 +52,40 @@ func TestRespond(t *testing.T) {
 		}
 		return ans
 	}
-	ans := ask(support.Live, "site_a", "How often are failed webhook deliveries retried?")
+	ans := ask(chat.Live, "site_a", "How often are failed webhook deliveries retried?")
 	if len(ans.Sources) == 0 || len(ans.Sources) > assistant.Cited || ans.Sources[0].URL != docsBase+"webhook-retries" ||
 		ans.Sources[0].Title != "Webhook retries" || !strings.Contains(ans.Body, "6 hours") || len(ans.Body) > 400 || ans.HandOff {
 		t.Fatalf("answer %+v", ans)
 	}
-	if ans := ask(support.Live, "site_a", "talk to a person"); !ans.HandOff || len(ans.Sources) != 0 {
+	if ans := ask(chat.Live, "site_a", "talk to a person"); !ans.HandOff || len(ans.Sources) != 0 {
 		t.Fatalf("asking for a person: %+v", ans)
 	}
-	if ans := ask(support.Live, "site_a", "Hello!"); ans.Body != assistant.GreetingReply {
+	if ans := ask(chat.Live, "site_a", "Hello!"); ans.Body != assistant.GreetingReply {
 		t.Fatalf("greeting: %+v", ans)
 	}
 	for _, text := range []string{"Ich möchte mit einem Menschen sprechen.", "Je voudrais parler à une personne.",
 		"Quiero hablar con una persona.", "Ik wil met een mens praten."} {
-		if ans := ask(support.Live, "site_a", text); !ans.HandOff || strings.Contains(ans.Body, "Sure,") {
+		if ans := ask(chat.Live, "site_a", text); !ans.HandOff || strings.Contains(ans.Body, "Sure,") {
 			t.Errorf("%q: %+v", text, ans)
 		}
 	}
 	// Thanks and goodbyes are no question, and no gap in the pages.
 	for _, text := range []string{"thanks", "Thank you!", "ok thanks", "Bye", "great, that helps, thanks a lot"} {
-		if ans := ask(support.Live, "site_a", text); ans.Body != assistant.ThanksReply || ans.Abstained || ans.HandOff {
+		if ans := ask(chat.Live, "site_a", text); ans.Body != assistant.ThanksReply || ans.Abstained || ans.HandOff {
 			t.Errorf("%q: %+v", text, ans)
 		}
 	}
-	if ans := ask(support.Live, "site_a", "thanks, how often are failed webhook deliveries retried?"); len(ans.Sources) == 0 {
+	if ans := ask(chat.Live, "site_a", "thanks, how often are failed webhook deliveries retried?"); len(ans.Sources) == 0 {
 		t.Errorf("a question after thanks: %+v", ans)
 	}
 	for _, c := range []struct {
 		name       string
-		mode       support.Mode
+		mode       chat.Mode
 		site, text string
 	}{
-		{"unrelated", support.Live, "site_a", "Do you sell blue bicycles?"},
-		{"other mode", support.Test, "site_a", "How often are failed webhook deliveries retried?"},
-		{"other site", support.Live, "site_b", "When is the Lyon shop open?"},
+		{"unrelated", chat.Live, "site_a", "Do you sell blue bicycles?"},
+		{"other mode", chat.Test, "site_a", "How often are failed webhook deliveries retried?"},
+		{"other site", chat.Live, "site_b", "When is the Lyon shop open?"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ans := ask(c.mode, c.site, c.text)
@@ -94,7 +94,7 @@ func TestRespond(t *testing.T) {
 			}
 		})
 	}
-	if ans := ask(support.Live, "site_a", "When is the Lyon shop open?"); len(ans.Sources) != 1 ||
+	if ans := ask(chat.Live, "site_a", "When is the Lyon shop open?"); len(ans.Sources) != 1 ||
 		ans.Sources[0].URL != "https://a.example.com/opening-hours" {
 		t.Fatalf("site source: %+v", ans)
 	}
@@ -102,13 +102,13 @@ func TestRespond(t *testing.T) {
 
 type failingIndex struct{}
 
-func (failingIndex) Search(context.Context, search.Query) ([]search.Passage, error) {
+func (failingIndex) Search(context.Context, knowledge.Query) ([]knowledge.Passage, error) {
 	return nil, errors.New("index unavailable")
 }
 
 func TestRespondIndexFailure(t *testing.T) {
 	a := assistant.New(failingIndex{}, assistant.Extractive{})
-	if _, err := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: "How do I rotate a key?"}); err == nil {
+	if _, err := a.Respond(context.Background(), app.Question{Mode: chat.Live, Text: "How do I rotate a key?"}); err == nil {
 		t.Fatal("no error from a failing index")
 	}
 }
@@ -137,7 +137,7 @@ func chatServer(t *testing.T, reply func(req map[string]any) (int, string)) (*ht
 }
 
 func TestOpenAIProvider(t *testing.T) {
-	idx := docsIndex(t, support.Live)
+	idx := docsIndex(t, chat.Live)
 	answer := "Failed deliveries are retried after 1 minute, 5 minutes, 30 minutes and 2 hours, then every 6 hours [1]."
 	srv, reqs := chatServer(t, func(req map[string]any) (int, string) {
 		msgs := req["messages"].([]any)
@@ -153,9 +153,9 @@ func TestOpenAIProvider(t *testing.T) {
 	p := assistant.OpenAI{BaseURL: srv.URL + "/v1/", APIKey: "sk-test", Model: "test-model",
 		Client: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second})}
 	a := assistant.New(idx, p)
-	history := []*support.Message{{Author: support.Author{Type: support.AuthorContact}, Body: "hi"},
-		{Author: support.Author{Type: support.AuthorBot}, Body: assistant.GreetingReply}}
-	ans, err := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: "How often are failed webhook deliveries retried?", History: history})
+	history := []*chat.Message{{Author: chat.Author{Type: chat.AuthorContact}, Body: "hi"},
+		{Author: chat.Author{Type: chat.AuthorBot}, Body: assistant.GreetingReply}}
+	ans, err := a.Respond(context.Background(), app.Question{Mode: chat.Live, Text: "How often are failed webhook deliveries retried?", History: history})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,17 +171,17 @@ func TestOpenAIProvider(t *testing.T) {
 		t.Fatalf("request %v", req)
 	}
 	// The model finds no answer in the passages: the assistant says so.
-	ans, err = a.Respond(context.Background(), app.Question{Mode: support.Live, Text: "How long does a webhook refund take?"})
+	ans, err = a.Respond(context.Background(), app.Question{Mode: chat.Live, Text: "How long does a webhook refund take?"})
 	if err != nil || ans.Body != assistant.UnknownReply || len(ans.Sources) != 0 {
 		t.Fatalf("no answer: %+v %v", ans, err)
 	}
 	// A failing service is an error, which the queue retries and then falls back on.
-	if _, err := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: "webhook retries broken"}); err == nil {
+	if _, err := a.Respond(context.Background(), app.Question{Mode: chat.Live, Text: "webhook retries broken"}); err == nil {
 		t.Fatal("no error from a failing service")
 	}
 	// The outbound guard applies: without allow_private, a loopback URL is refused.
 	p.Client = outbound.New(outbound.Options{Timeout: 5 * time.Second})
-	_, err = assistant.New(idx, p).Respond(context.Background(), app.Question{Mode: support.Live, Text: "How often are failed webhook deliveries retried?"})
+	_, err = assistant.New(idx, p).Respond(context.Background(), app.Question{Mode: chat.Live, Text: "How often are failed webhook deliveries retried?"})
 	if !outbound.IsPrivateAddress(err) {
 		t.Fatalf("loopback call: %v", err)
 	}

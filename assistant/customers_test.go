@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"chatsvc/assistant"
+	"chatsvc/chat"
+	"chatsvc/knowledge"
 	"chatsvc/lang"
-	"chatsvc/search"
-	"chatsvc/support"
 )
 
 // shape is a kind of knowledge base: each has its own minimums, and
@@ -87,7 +87,7 @@ var evalCorpora = []evalCorpus{
 // asked is one question, what the index found for it and what the service replied.
 type asked struct {
 	c     assistant.EvalCase
-	found []search.Passage // the candidates the gate chose from
+	found []knowledge.Passage // the candidates the gate chose from
 	reply *assistant.EvalAnswer
 }
 
@@ -139,7 +139,7 @@ func (s *evalServer) ask(t *testing.T, c evalCorpus) []asked {
 			t.Fatal(err)
 		}
 		for _, q := range cases {
-			found, err := s.idx.Search(context.Background(), search.Query{Mode: support.Test, Text: q.Q,
+			found, err := s.idx.Search(context.Background(), knowledge.Query{Mode: chat.Test, Text: q.Q,
 				Lang: lang.Detect(q.Q, ""), Limit: assistant.Passages})
 			if err != nil {
 				t.Fatal(err)

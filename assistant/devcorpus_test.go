@@ -15,10 +15,10 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
+	"chatsvc/chat"
 	"chatsvc/crawler"
-	"chatsvc/search"
+	"chatsvc/knowledge"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -101,7 +101,7 @@ func inCI() bool { return os.Getenv("CI") != "" }
 // added as a sitemap source and crawled like any other.
 type evalServer struct {
 	url, key string
-	idx      *search.Index
+	idx      *knowledge.Index
 }
 
 func newEvalServer(t *testing.T, c devCorpus) *evalServer {
@@ -113,7 +113,7 @@ func newEvalServer(t *testing.T, c devCorpus) *evalServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	idx, err := search.Open(dir)
+	idx, err := knowledge.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func newEvalServer(t *testing.T, c devCorpus) *evalServer {
 		Knowledge: &app.Knowledge{Index: idx, SyncMinInterval: time.Minute, Crawler: crawler.Options{
 			MaxPages: 500, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 10 * time.Second,
 			MaxPageBytes: 2 << 20, AllowPrivate: true}}})
-	key, _, err := svc.CreateKey(ctx, support.Test, "eval")
+	key, _, err := svc.CreateKey(ctx, chat.Test, "eval")
 	if err != nil {
 		t.Fatal(err)
 	}

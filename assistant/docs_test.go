@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"chatsvc/search/searchtest"
-	"chatsvc/support"
+	"chatsvc/chat"
+	"chatsvc/knowledge/knowledgetest"
 )
 
 // docs is a small, realistic documentation set (the product's own help
@@ -21,13 +21,13 @@ const docsBase = "https://docs.example.com/"
 
 // docPages reads the documentation set as pages of one mode, available to
 // all sites. The first line of each file is its title.
-func docPages(t testing.TB, mode support.Mode) []searchtest.Page {
+func docPages(t testing.TB, mode chat.Mode) []knowledgetest.Page {
 	t.Helper()
 	entries, err := docs.ReadDir("testdata/docs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pages []searchtest.Page
+	var pages []knowledgetest.Page
 	for _, e := range entries {
 		raw, err := docs.ReadFile("testdata/docs/" + e.Name())
 		if err != nil {
@@ -35,15 +35,15 @@ func docPages(t testing.TB, mode support.Mode) []searchtest.Page {
 		}
 		title, body, _ := strings.Cut(string(raw), "\n")
 		name := strings.TrimSuffix(e.Name(), path.Ext(e.Name()))
-		pages = append(pages, searchtest.Page{SourceID: "src_docs", Mode: mode, URL: docsBase + name,
+		pages = append(pages, knowledgetest.Page{SourceID: "src_docs", Mode: mode, URL: docsBase + name,
 			Title: strings.TrimPrefix(title, "# "), Text: body})
 	}
 	return pages
 }
 
 // docsIndex is the in-memory index over the documentation set, in mode.
-func docsIndex(t testing.TB, mode support.Mode) *searchtest.Index {
-	idx := searchtest.New()
+func docsIndex(t testing.TB, mode chat.Mode) *knowledgetest.Index {
+	idx := knowledgetest.New()
 	for _, p := range docPages(t, mode) {
 		idx.Add(p)
 	}

@@ -6,8 +6,8 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
-	"chatsvc/search"
-	"chatsvc/support"
+	"chatsvc/chat"
+	"chatsvc/knowledge"
 )
 
 // evalSet pairs visitor questions, worded as visitors write them rather
@@ -48,9 +48,9 @@ var evalSet = []struct{ question, page string }{
 
 // evalHitRate asks the assistant every question of evalSet and returns the
 // share whose first source is the expected page. It takes any
-// search.Searcher, so the same evaluation runs over the product's index
+// knowledge.Searcher, so the same evaluation runs over the product's index
 // once that index is fed the pages of docPages.
-func evalHitRate(t *testing.T, index search.Searcher, mode support.Mode) float64 {
+func evalHitRate(t *testing.T, index knowledge.Searcher, mode chat.Mode) float64 {
 	t.Helper()
 	a := assistant.New(index, assistant.Extractive{})
 	hits := 0
@@ -75,7 +75,7 @@ func TestRetrievalQuality(t *testing.T) {
 	if len(evalSet) < 20 {
 		t.Fatalf("the evaluation needs at least 20 questions, has %d", len(evalSet))
 	}
-	rate := evalHitRate(t, docsIndex(t, support.Live), support.Live)
+	rate := evalHitRate(t, docsIndex(t, chat.Live), chat.Live)
 	t.Logf("retrieval hit rate: %.1f%% of %d questions", 100*rate, len(evalSet))
 	if rate < 0.85 {
 		t.Fatalf("hit rate %.1f%%, want at least 85%%", 100*rate)

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"chatsvc/search"
-	"chatsvc/support"
+	"chatsvc/chat"
+	"chatsvc/knowledge"
 )
 
 // Extractive is the default provider: it needs no network and answers with
@@ -28,7 +28,7 @@ const answerSentences = 3
 // question's rarer words: a word every sentence of the passage repeats
 // (the page's subject) says little about which sentence answers. It cites
 // every passage given: the others are where else to read.
-func (e Extractive) Compose(_ context.Context, question string, _ []*support.Message, passages []search.Passage) (Draft, error) {
+func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Message, passages []knowledge.Passage) (Draft, error) {
 	if len(passages) == 0 {
 		return Draft{}, nil
 	}
@@ -93,7 +93,7 @@ func answering(question string, sents []string) []int {
 	if len(sents) == 0 {
 		return nil
 	}
-	words, syns := search.Expansions(question)
+	words, syns := knowledge.Expansions(question)
 	weights := map[string]float64{}
 	for _, t := range Terms(strings.Join(syns, " ")) {
 		weights[t] = synonymShare

@@ -6,21 +6,21 @@ import (
 	"testing"
 
 	"chatsvc/assistant"
-	"chatsvc/search"
+	"chatsvc/knowledge"
 )
 
 // TestExtractiveQuotesTheAnsweringSentence: the sentence that answers holds
 // the question's rarer words, while the others repeat the page's subject.
 func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
-	refunds := search.Passage{URL: "https://shop.example.com/refunds", Title: "Refunds", Text: "Refunds, refund requests and " +
+	refunds := knowledge.Passage{URL: "https://shop.example.com/refunds", Title: "Refunds", Text: "Refunds, refund requests and " +
 		"refund notes are listed under Refunds in your account. A refund can be cancelled before the refund is sent. " +
 		"The money reaches your card within 5 working days. Gift cards are never refunded."}
-	other := search.Passage{URL: "https://shop.example.com/cards", Title: "Payment cards", Text: "We take all major cards."}
+	other := knowledge.Passage{URL: "https://shop.example.com/cards", Title: "Payment cards", Text: "We take all major cards."}
 	answers := refunds
 	answers.Text = "Your account lists refund requests and notes. A refund can be cancelled before it is sent. " +
 		"The money reaches your card within 5 working days. Gift cards are never refunded. Write to us with questions."
 	d, err := assistant.Extractive{}.Compose(context.Background(), "How long until a refund reaches my card?", nil,
-		[]search.Passage{answers, other})
+		[]knowledge.Passage{answers, other})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,14 +29,14 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 		t.Fatalf("draft %+v", d)
 	}
 	// A question that asks how much is answered with the sentence that has a figure.
-	delivery := search.Passage{Title: "Delivery", Text: "Delivery happens on weekdays. Delivery is by tracked courier. " +
+	delivery := knowledge.Passage{Title: "Delivery", Text: "Delivery happens on weekdays. Delivery is by tracked courier. " +
 		"Delivery to the islands takes longer. Delivery can be to a neighbour. Orders under £50 pay £4.95."}
 	if d, _ := (assistant.Extractive{}).Compose(context.Background(), "How much is delivery?", nil,
-		[]search.Passage{delivery}); !strings.Contains(d.Body, "£4.95") {
+		[]knowledge.Passage{delivery}); !strings.Contains(d.Body, "£4.95") {
 		t.Fatalf("how much: %q", d.Body)
 	}
 	// The title is not repeated when the quoted sentence starts with it; the bound holds.
-	d, _ = assistant.Extractive{MaxChars: 60}.Compose(context.Background(), "refund notes", nil, []search.Passage{refunds})
+	d, _ = assistant.Extractive{MaxChars: 60}.Compose(context.Background(), "refund notes", nil, []knowledge.Passage{refunds})
 	if strings.HasPrefix(d.Body, "Refunds: ") || !strings.HasPrefix(d.Body, "Refunds, refund requests") || len(d.Body) > 60+len("…") {
 		t.Fatalf("bounded draft %q", d.Body)
 	}
@@ -46,17 +46,17 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 // much as the best page, at most three.
 func TestGateCitesPagesThatCoverTheQuestion(t *testing.T) {
 	g := assistant.Gate{MinMatch: 0.35, Margin: 0.6}
-	page := func(match float64) search.Passage { return search.Passage{Match: match} }
+	page := func(match float64) knowledge.Passage { return knowledge.Passage{Match: match} }
 	for _, c := range []struct {
 		name  string
-		found []search.Passage
+		found []knowledge.Passage
 		cited int
 	}{
-		{"covered", []search.Passage{page(0.8)}, 1},
-		{"just enough", []search.Passage{page(0.35)}, 1},
-		{"little of it anywhere", []search.Passage{page(0.3)}, 0},
-		{"a weaker page beside the best", []search.Passage{page(0.9), page(0.6), page(0.4)}, 2},
-		{"at most three", []search.Passage{page(0.9), page(0.9), page(0.9), page(0.9)}, 3},
+		{"covered", []knowledge.Passage{page(0.8)}, 1},
+		{"just enough", []knowledge.Passage{page(0.35)}, 1},
+		{"little of it anywhere", []knowledge.Passage{page(0.3)}, 0},
+		{"a weaker page beside the best", []knowledge.Passage{page(0.9), page(0.6), page(0.4)}, 2},
+		{"at most three", []knowledge.Passage{page(0.9), page(0.9), page(0.9), page(0.9)}, 3},
 	} {
 		if got := g.Relevant(c.found); len(got) != c.cited {
 			t.Errorf("%s: %d cited, want %d", c.name, len(got), c.cited)

@@ -7,30 +7,30 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
+	"chatsvc/chat"
 	"chatsvc/crawler"
-	"chatsvc/search"
-	"chatsvc/support"
+	"chatsvc/knowledge"
 )
 
 // TestRetrievalQualityOnTheProductIndex runs the same evaluation over the
 // bleve index the product uses, each page chunked as a sync chunks it.
 func TestRetrievalQualityOnTheProductIndex(t *testing.T) {
-	idx, err := search.Open(t.TempDir())
+	idx, err := knowledge.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	var chunks []search.Chunk
-	for _, p := range docPages(t, support.Live) {
+	var chunks []knowledge.Chunk
+	for _, p := range docPages(t, chat.Live) {
 		for _, c := range crawler.TextChunks(p.Text) {
-			chunks = append(chunks, search.Chunk{SourceID: p.SourceID, Mode: p.Mode, URL: p.URL, Title: p.Title,
+			chunks = append(chunks, knowledge.Chunk{SourceID: p.SourceID, Mode: p.Mode, URL: p.URL, Title: p.Title,
 				Heading: c.Heading, Text: c.Text})
 		}
 	}
 	if err := idx.Replace(context.Background(), "src_docs", chunks); err != nil {
 		t.Fatal(err)
 	}
-	rate := evalHitRate(t, idx, support.Live)
+	rate := evalHitRate(t, idx, chat.Live)
 	t.Logf("retrieval hit rate on the bleve index: %.1f%% of %d questions (%d chunks)", 100*rate, len(evalSet), len(chunks))
 	if rate < 0.85 {
 		t.Fatalf("hit rate %.1f%%, want at least 85%%", 100*rate)
@@ -43,20 +43,20 @@ func TestRetrievalQualityOnTheProductIndex(t *testing.T) {
 // assistant's own texts in it; the widget's locale decides for a message
 // too short to tell.
 func TestRespondInTheVisitorsLanguage(t *testing.T) {
-	idx, err := search.Open(t.TempDir())
+	idx, err := knowledge.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	page := func(url, title, text, lang string) search.Chunk {
-		return search.Chunk{SourceID: "src_" + lang, Mode: support.Live, URL: url, Title: title, Text: text, Lang: lang}
+	page := func(url, title, text, lang string) knowledge.Chunk {
+		return knowledge.Chunk{SourceID: "src_" + lang, Mode: chat.Live, URL: url, Title: title, Text: text, Lang: lang}
 	}
-	err = idx.Replace(context.Background(), "src_de", []search.Chunk{
+	err = idx.Replace(context.Background(), "src_de", []knowledge.Chunk{
 		page("https://a.example.com/de/ruecksendung", "Rücksendungen", "Du kannst Pflanzen innerhalb von 14 Tagen zurückschicken. Die Erstattung dauert 5 Werktage.", "de"),
 		page("https://a.example.com/de/lieferung", "Lieferung", "Pakete innerhalb Deutschlands kommen in 2 bis 4 Werktagen an. Der Versand kostet 4,95 €.", "de"),
 	})
 	if err == nil {
-		err = idx.Replace(context.Background(), "src_en", []search.Chunk{
+		err = idx.Replace(context.Background(), "src_en", []knowledge.Chunk{
 			page("https://a.example.com/returns", "Returns", "You can send plants back within 14 days.", "en")})
 	}
 	if err != nil {
@@ -65,7 +65,7 @@ func TestRespondInTheVisitorsLanguage(t *testing.T) {
 	a := assistant.New(idx, assistant.Extractive{})
 	ask := func(text, locale string) app.Answer {
 		t.Helper()
-		ans, err := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: text, Locale: locale})
+		ans, err := a.Respond(context.Background(), app.Question{Mode: chat.Live, Text: text, Locale: locale})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,12 +99,12 @@ func TestRespondInTheVisitorsLanguage(t *testing.T) {
 // payment, tracking. A rule tuned on developer manuals once declined them
 // all ("a question about dealings with the team needs a page about them").
 func TestAShopsFAQAnswersItsQuestions(t *testing.T) {
-	idx, err := search.Open(t.TempDir())
+	idx, err := knowledge.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	var chunks []search.Chunk
+	var chunks []knowledge.Chunk
 	for _, p := range []struct{ url, title, text string }{
 		{"https://tea.example/delivery", "Delivery", "Parcels within Germany arrive in 2 to 4 working days. International delivery costs €9.90 and takes 5 to 10 working days."},
 		{"https://tea.example/payment", "Payment", "We accept Visa, Mastercard, American Express and PayPal."},
@@ -112,7 +112,7 @@ func TestAShopsFAQAnswersItsQuestions(t *testing.T) {
 		{"https://tea.example/subscription", "The tea subscription", "The subscription sends a box of three teas every month for €18. You can pause it for up to three months under Account → Subscription."},
 	} {
 		for _, c := range crawler.TextChunks(p.text) {
-			chunks = append(chunks, search.Chunk{SourceID: "src_faq", Mode: support.Live, URL: p.url, Title: p.title,
+			chunks = append(chunks, knowledge.Chunk{SourceID: "src_faq", Mode: chat.Live, URL: p.url, Title: p.title,
 				Heading: c.Heading, Text: c.Text})
 		}
 	}
@@ -127,7 +127,7 @@ func TestAShopsFAQAnswersItsQuestions(t *testing.T) {
 		{"Where is my tracking number?", "https://tea.example/tracking", "dispatch e-mail"},
 		{"Can I pause my subscription?", "https://tea.example/subscription", "pause it"},
 	} {
-		ans, err := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: c.q})
+		ans, err := a.Respond(context.Background(), app.Question{Mode: chat.Live, Text: c.q})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestAShopsFAQAnswersItsQuestions(t *testing.T) {
 			t.Errorf("%q: %+v, want %s holding %q", c.q, ans, c.page, c.phrase)
 		}
 	}
-	if ans, _ := a.Respond(context.Background(), app.Question{Mode: support.Live, Text: "Do you sell coffee machines?"}); !ans.Abstained {
+	if ans, _ := a.Respond(context.Background(), app.Question{Mode: chat.Live, Text: "Do you sell coffee machines?"}); !ans.Abstained {
 		t.Errorf("a question the FAQ does not answer: %+v", ans)
 	}
 }

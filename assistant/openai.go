@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"chatsvc/search"
-	"chatsvc/support"
+	"chatsvc/chat"
+	"chatsvc/knowledge"
 )
 
 // OpenAI is the provider for any OpenAI-compatible chat-completions
@@ -52,7 +52,7 @@ type chatResponse struct {
 var citation = regexp.MustCompile(`\s*\[(\d{1,2})\]`)
 
 // Compose asks the model and maps its citations back to the passages.
-func (o OpenAI) Compose(ctx context.Context, question string, history []*support.Message, passages []search.Passage) (Draft, error) {
+func (o OpenAI) Compose(ctx context.Context, question string, history []*chat.Message, passages []knowledge.Passage) (Draft, error) {
 	var ctxText strings.Builder
 	ctxText.WriteString(systemPrompt + "\n\n")
 	for i, p := range passages {
@@ -65,7 +65,7 @@ func (o OpenAI) Compose(ctx context.Context, question string, history []*support
 	msgs := []chatMessage{{Role: "system", Content: ctxText.String()}}
 	for _, m := range history {
 		role := "assistant"
-		if m.Author.Type == support.AuthorContact {
+		if m.Author.Type == chat.AuthorContact {
 			role = "user"
 		}
 		msgs = append(msgs, chatMessage{Role: role, Content: m.Body})

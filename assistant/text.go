@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"chatsvc/search"
+	"chatsvc/knowledge"
 )
 
 // AsksForPerson reports whether a message asks to talk to a person.
@@ -85,7 +85,7 @@ func Terms(text string) []string {
 		if stop[w] || len(w) < 2 {
 			continue
 		}
-		out = append(out, search.LightStem(w))
+		out = append(out, knowledge.LightStem(w))
 	}
 	return out
 }
@@ -97,7 +97,7 @@ func Terms(text string) []string {
 // figure measured with the settings chosen on the others
 // (docs/assistant.md).
 type Gate struct {
-	MinMatch float64 // the least search.Passage.Match
+	MinMatch float64 // the least knowledge.Passage.Match
 	Margin   float64 // the least share of the best page's Match a cited page has
 }
 
@@ -109,8 +109,8 @@ const Cited = 3
 
 // Relevant keeps, in the index's order, the passages whose page passes the
 // gate, at most Cited.
-func (g Gate) Relevant(found []search.Passage) []search.Passage {
-	var out []search.Passage
+func (g Gate) Relevant(found []knowledge.Passage) []knowledge.Passage {
+	var out []knowledge.Passage
 	best := 0.0
 	for _, p := range found {
 		best = max(best, p.Match)

@@ -14,8 +14,8 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/backup"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 )
 
@@ -69,7 +69,7 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for !stop.Load() {
-				tk, err := svc.CreateTicket(ctx, support.Test, app.TicketCreate{Subject: app.Value("Backup me"),
+				tk, err := svc.CreateTicket(ctx, chat.Test, app.TicketCreate{Subject: app.Value("Backup me"),
 					Contact: app.Value(app.ContactRef{Email: app.Value("ada@example.com")})})
 				if err != nil {
 					t.Error(err)
@@ -111,7 +111,7 @@ func TestBackupWhileWritingThenRestore(t *testing.T) {
 	}
 	defer rdb.Close()
 	for _, id := range before {
-		if _, err := rdb.Read().Ticket(ctx, support.Test, id); err != nil {
+		if _, err := rdb.Read().Ticket(ctx, chat.Test, id); err != nil {
 			t.Fatalf("ticket %s, acknowledged before the backup, is missing: %v", id, err)
 		}
 	}

@@ -11,8 +11,8 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
-	"chatsvc/search"
-	"chatsvc/support"
+	"chatsvc/chat"
+	"chatsvc/knowledge"
 )
 
 // BenchmarkAssistantAnswer5000Pages reports, in one run, pages indexed/s
@@ -23,7 +23,7 @@ import (
 //	go test ./bench -run '^$' -bench AssistantAnswer5000Pages -benchtime 1x
 func BenchmarkAssistantAnswer5000Pages(b *testing.B) {
 	for b.Loop() {
-		idx, err := search.Open(b.TempDir())
+		idx, err := knowledge.Open(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -32,11 +32,11 @@ func BenchmarkAssistantAnswer5000Pages(b *testing.B) {
 		const sources, perSource, perPage = 100, 50, 4
 		start := time.Now()
 		for s := 0; s < sources; s++ {
-			var chunks []search.Chunk
+			var chunks []knowledge.Chunk
 			for p := 0; p < perSource; p++ {
 				title := strings.Join(pickWords(rng, vocab, 3), " ")
 				for c := 0; c < perPage; c++ {
-					chunks = append(chunks, search.Chunk{SourceID: fmt.Sprintf("src_%d", s), Mode: support.Test,
+					chunks = append(chunks, knowledge.Chunk{SourceID: fmt.Sprintf("src_%d", s), Mode: chat.Test,
 						URL: fmt.Sprintf("https://docs.example.com/%d/%s", s, strings.ReplaceAll(title, " ", "-")), Title: title,
 						Heading: strings.Join(pickWords(rng, vocab, 2), " "), Text: benchSentences(rng, vocab, 700)})
 				}
@@ -51,7 +51,7 @@ func BenchmarkAssistantAnswer5000Pages(b *testing.B) {
 		for q := 0; q < 500; q++ {
 			text := "How do I " + strings.Join(pickWords(rng, vocab, 2+q%4), " ") + "?"
 			t0 := time.Now()
-			if _, err := a.Respond(context.Background(), app.Question{Mode: support.Test, Text: text}); err != nil {
+			if _, err := a.Respond(context.Background(), app.Question{Mode: chat.Test, Text: text}); err != nil {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(t0))

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // BenchmarkErasure reports how long DELETE /contacts/{id} holds the one
@@ -24,19 +24,19 @@ func BenchmarkErasure(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
 		email := fmt.Sprintf("person%d@example.com", i)
-		c, _, err := svc.UpsertContact(ctx, support.Live, app.ContactInput{Email: app.Value(email),
+		c, _, err := svc.UpsertContact(ctx, chat.Live, app.ContactInput{Email: app.Value(email),
 			Name: app.Value("Person Number" + fmt.Sprint(i)), Phone: app.Value("+1 555 010 " + fmt.Sprint(1000+i))})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for j := 0; j < convs; j++ {
-			conv, _, err := svc.StartConversation(ctx, support.Live, app.VisitorStart{SiteID: site.ID, ContactID: c.ID,
+			conv, _, err := svc.StartConversation(ctx, chat.Live, app.VisitorStart{SiteID: site.ID, ContactID: c.ID,
 				Body: "Hello, I am Person Number" + fmt.Sprint(i) + ", write to " + email})
 			if err != nil {
 				b.Fatal(err)
 			}
 			for k := 1; k < msgs; k++ {
-				if _, err := svc.PostAgentMessage(ctx, support.Live, conv.ID, app.AgentMessage{Body: app.Value("Reply to " + email),
+				if _, err := svc.PostAgentMessage(ctx, chat.Live, conv.ID, app.AgentMessage{Body: app.Value("Reply to " + email),
 					AuthorID: app.Value(member.ID)}); err != nil {
 					b.Fatal(err)
 				}
@@ -44,7 +44,7 @@ func BenchmarkErasure(b *testing.B) {
 		}
 		start := time.Now()
 		for j := 0; j < tickets; j++ {
-			if _, err := svc.CreateTicket(ctx, support.Live, app.TicketCreate{Subject: app.Value("About " + email),
+			if _, err := svc.CreateTicket(ctx, chat.Live, app.TicketCreate{Subject: app.Value("About " + email),
 				ContactID: app.Value(c.ID)}); err != nil {
 				b.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func BenchmarkErasure(b *testing.B) {
 		create += time.Since(start) / tickets
 		b.StartTimer()
 		start = time.Now()
-		if _, err := svc.DeleteContact(ctx, support.Live, c.ID); err != nil {
+		if _, err := svc.DeleteContact(ctx, chat.Live, c.ID); err != nil {
 			b.Fatal(err)
 		}
 		erase += time.Since(start)

@@ -18,8 +18,8 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/bench/loadgen"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -107,7 +107,7 @@ type api struct {
 }
 
 // newAPI starts the service on a temp dir over real loopback HTTP, with the
-// search-index worker as serve runs it, and seeds a contact, a team member
+// desk-search-index worker as serve runs it, and seeds a contact, a team member
 // and 1000 conversations.
 func newAPI(b *testing.B) *api {
 	ctx := context.Background()
@@ -123,14 +123,14 @@ func newAPI(b *testing.B) *api {
 	b.Cleanup(func() { stop(); <-done })
 	a := &api{srv: httptest.NewServer(web.Handler(svc))}
 	b.Cleanup(a.srv.Close)
-	if a.key, _, err = svc.CreateKey(ctx, support.Test, "bench"); err != nil {
+	if a.key, _, err = svc.CreateKey(ctx, chat.Test, "bench"); err != nil {
 		b.Fatal(err)
 	}
 	site, err := svc.CreateSite(ctx, "Bench", "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, _, err := svc.UpsertContact(ctx, support.Test, app.ContactInput{Email: app.Value("bench@example.com")})
+	c, _, err := svc.UpsertContact(ctx, chat.Test, app.ContactInput{Email: app.Value("bench@example.com")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func newAPI(b *testing.B) *api {
 	}
 	a.member = m.ID
 	for i := 0; i < 1000; i++ {
-		conv, _, err := svc.StartConversation(ctx, support.Test, app.VisitorStart{SiteID: site.ID,
+		conv, _, err := svc.StartConversation(ctx, chat.Test, app.VisitorStart{SiteID: site.ID,
 			PageURL: "https://example.com/", Body: fmt.Sprintf("Question number %d about pricing.", i)})
 		if err != nil {
 			b.Fatal(err)

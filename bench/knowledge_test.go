@@ -10,9 +10,9 @@ import (
 
 	"chatsvc/assistant"
 	"chatsvc/bench/helpsite"
+	"chatsvc/chat"
 	"chatsvc/crawler"
-	"chatsvc/search"
-	"chatsvc/support"
+	"chatsvc/knowledge"
 )
 
 // sitePages is the size of the local site the crawl benchmark reads.
@@ -56,7 +56,7 @@ func crawlSite(b *testing.B) (int, float64) {
 
 // indexChunks indexes 40 sources of 500 chunks of about 900 characters.
 func indexChunks(b *testing.B) (int, float64) {
-	idx, err := search.Open(b.TempDir())
+	idx, err := knowledge.Open(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -64,16 +64,16 @@ func indexChunks(b *testing.B) (int, float64) {
 	words := strings.Fields("order shipping parcel refund return card payment account password invoice delivery " +
 		"warehouse customs tracking subscription plan upgrade cancel discount voucher support opening hours")
 	const sources, perSource = 40, 500
-	batches := make([][]search.Chunk, sources)
+	batches := make([][]knowledge.Chunk, sources)
 	for s := range batches {
-		batches[s] = make([]search.Chunk, perSource)
+		batches[s] = make([]knowledge.Chunk, perSource)
 		for i := range batches[s] {
 			var t strings.Builder
 			for w := 0; t.Len() < 900; w++ {
 				t.WriteString(words[(s*7+i*13+w*w)%len(words)])
 				t.WriteByte(' ')
 			}
-			batches[s][i] = search.Chunk{SourceID: fmt.Sprintf("src_%d", s), Mode: support.Test,
+			batches[s][i] = knowledge.Chunk{SourceID: fmt.Sprintf("src_%d", s), Mode: chat.Test,
 				URL: fmt.Sprintf("https://example.com/%d/%d", s, i), Title: "Help page", Heading: "Section",
 				Text: t.String()}
 		}
@@ -96,14 +96,14 @@ func indexChunks(b *testing.B) (int, float64) {
 func BenchmarkWidgetRoundTripProductIndex(b *testing.B) {
 	for b.Loop() {
 		pages, questions := benchDocs()
-		idx, err := search.Open(b.TempDir())
+		idx, err := knowledge.Open(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
-		var chunks []search.Chunk
+		var chunks []knowledge.Chunk
 		for _, p := range pages {
 			for _, c := range crawler.TextChunks(p.Text) {
-				chunks = append(chunks, search.Chunk{SourceID: p.SourceID, Mode: p.Mode, URL: p.URL, Title: p.Title,
+				chunks = append(chunks, knowledge.Chunk{SourceID: p.SourceID, Mode: p.Mode, URL: p.URL, Title: p.Title,
 					Heading: c.Heading, Text: c.Text})
 			}
 		}

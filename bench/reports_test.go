@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // BenchmarkReportSummary times GET /reports/summary's work for the last 30
@@ -18,11 +18,11 @@ func BenchmarkReportSummary(b *testing.B) {
 	ctx := context.Background()
 	now := time.Now()
 	s := newBenchService(b, app.Options{Now: func() time.Time { return now }})
-	s.seedFull(b, support.Live, now)
-	var rep *support.Report
+	s.seedFull(b, chat.Live, now)
+	var rep *chat.Report
 	var err error
 	for b.Loop() {
-		if rep, err = s.svc.ReportSummary(ctx, support.Live, app.ReportQuery{}); err != nil {
+		if rep, err = s.svc.ReportSummary(ctx, chat.Live, app.ReportQuery{}); err != nil {
 			b.Fatal(err)
 		}
 	}

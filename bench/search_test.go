@@ -8,7 +8,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/bench/loadgen"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // searchQueries mix a word in every seeded message, two-word phrases, a
@@ -24,13 +24,13 @@ var searchQueries = []string{"plan", "team grows", "conversation 4242", "follow"
 func BenchmarkSearch(b *testing.B) {
 	ctx := context.Background()
 	s := newBenchService(b, app.Options{})
-	s.seedFull(b, support.Test, time.Now())
+	s.seedFull(b, chat.Test, time.Now())
 	svc := s.svc
 	var took []time.Duration
 	for i := 0; b.Loop(); i++ {
 		t := time.Now()
 		// A new search each time, not an answer kept from the last round.
-		l, err := svc.Search(ctx, support.Test, app.SearchQuery{Q: loadgen.RandomCase(searchQueries[i%len(searchQueries)])})
+		l, err := svc.Search(ctx, chat.Test, app.SearchQuery{Q: loadgen.RandomCase(searchQueries[i%len(searchQueries)])})
 		if err != nil {
 			b.Fatal(err)
 		}

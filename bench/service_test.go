@@ -7,8 +7,8 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/bench/seed"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // benchService is a service on a new data dir with one site and one member,
@@ -16,8 +16,8 @@ import (
 type benchService struct {
 	db     *storage.DB
 	svc    *app.Service
-	site   *support.Site
-	member *support.Member
+	site   *chat.Site
+	member *chat.Member
 }
 
 func newBenchService(b *testing.B, o app.Options) *benchService {
@@ -40,7 +40,7 @@ func newBenchService(b *testing.B, o app.Options) *benchService {
 
 // seedFull fills the data dir with the full seeded data set in mode, its
 // newest rows at now.
-func (s *benchService) seedFull(b *testing.B, mode support.Mode, now time.Time) {
+func (s *benchService) seedFull(b *testing.B, mode chat.Mode, now time.Time) {
 	b.Helper()
 	start := time.Now()
 	if _, err := seed.Run(context.Background(), s.db, mode, []string{s.site.ID}, s.member.ID, seed.Full, now); err != nil {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 	"chatsvc/webhooks"
 )
@@ -35,7 +35,7 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 		svc := app.New(db, app.Options{Webhooks: app.WebhookOptions{AllowHTTP: true, AllowPrivate: true, Sender: sender}})
 
 		recv := testenv.NewReceiver(b, nil, nil)
-		if _, err := svc.CreateWebhookEndpoint(ctx, support.Test, app.WebhookEndpointInput{
+		if _, err := svc.CreateWebhookEndpoint(ctx, chat.Test, app.WebhookEndpointInput{
 			URL: app.Value(recv.URL()), Events: app.Value([]string{"*"})}); err != nil {
 			b.Fatal(err)
 		}
@@ -43,8 +43,8 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 		for i := 0; i < queuedEvents; i += 500 {
 			err := db.Write(ctx, func(q *storage.Q) error {
 				for j := 0; j < 500; j++ {
-					if err := q.InsertEvent(ctx, &support.Event{ID: app.NewID(app.PrefixEvent), Mode: support.Test,
-						Type: app.EventContactCreated, ObjectID: "ctc_bench", Data: data, CreatedAt: support.At(time.Now())}); err != nil {
+					if err := q.InsertEvent(ctx, &chat.Event{ID: app.NewID(app.PrefixEvent), Mode: chat.Test,
+						Type: app.EventContactCreated, ObjectID: "ctc_bench", Data: data, CreatedAt: chat.At(time.Now())}); err != nil {
 						return err
 					}
 				}

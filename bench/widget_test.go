@@ -16,9 +16,9 @@ import (
 	"chatsvc/app"
 	"chatsvc/assistant"
 	"chatsvc/bench/loadgen"
-	"chatsvc/search/searchtest"
+	"chatsvc/chat"
+	"chatsvc/knowledge/knowledgetest"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -31,7 +31,7 @@ const benchPages = 5000
 // response) with p50 and p99 latency, from concurrent visitors over
 // loopback HTTP; and, for scale, the rate of visitor messages that wait
 // for no reply, with the ratio of the two. The index is the in-memory
-// search.Searcher of package searchtest.
+// knowledge.Searcher of package knowledgetest.
 //
 //	go test ./bench -run '^$' -bench WidgetRoundTrip -benchtime 1x
 func BenchmarkWidgetRoundTrip(b *testing.B) {
@@ -53,9 +53,9 @@ func BenchmarkWidgetRoundTrip(b *testing.B) {
 }
 
 // benchIndex is the in-memory index over benchDocs.
-func benchIndex() (*searchtest.Index, []string) {
+func benchIndex() (*knowledgetest.Index, []string) {
 	pages, questions := benchDocs()
-	idx := searchtest.New()
+	idx := knowledgetest.New()
 	for _, p := range pages {
 		idx.Add(p)
 	}
@@ -64,7 +64,7 @@ func benchIndex() (*searchtest.Index, []string) {
 
 // benchDocs makes benchPages pages on made-up topics, each with a few
 // distinctive words, and a question for each that only its page answers.
-func benchDocs() ([]searchtest.Page, []string) {
+func benchDocs() ([]knowledgetest.Page, []string) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	syll := []string{"ka", "lo", "mi", "ra", "ten", "vos", "qui", "del", "mar", "zu", "fen", "tor", "pli", "gan", "sek"}
 	word := func() string {
@@ -77,7 +77,7 @@ func benchDocs() ([]searchtest.Page, []string) {
 	filler := "Settings are saved for the whole workspace and apply to new conversations at once. " +
 		"Team members with the owner role can change them from the dashboard. " +
 		"Changes are recorded in the audit log, which keeps entries for one year."
-	var pages []searchtest.Page
+	var pages []knowledgetest.Page
 	var questions []string
 	for i := 0; i < benchPages; i++ {
 		a, c, d := word(), word(), word()
@@ -85,7 +85,7 @@ func benchDocs() ([]searchtest.Page, []string) {
 		text := fmt.Sprintf("The %s %s option controls how %s reports are sent to your team. %s\n\n"+
 			"Turn %s %s on from the Settings page; %s reports then arrive every morning. %s",
 			a, c, d, filler, a, c, d, filler)
-		pages = append(pages, searchtest.Page{SourceID: "src_bench", Mode: support.Test,
+		pages = append(pages, knowledgetest.Page{SourceID: "src_bench", Mode: chat.Test,
 			URL: fmt.Sprintf("https://docs.example.com/p/%d", i), Title: title, Text: text})
 		questions = append(questions, fmt.Sprintf("How do I turn on the %s %s option for %s reports?", a, c, d))
 	}
@@ -143,7 +143,7 @@ func (w *widgetBench) run(b *testing.B, questions []string, wantReply bool) (flo
 		began := time.Now()
 		var ex struct {
 			Reply *struct {
-				Sources []support.Source `json:"sources"`
+				Sources []chat.Source `json:"sources"`
 			} `json:"reply"`
 		}
 		err := w.call(client, tokens[c], "/widget/v1/messages", map[string]any{"body": q}, 201, &ex)

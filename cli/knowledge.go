@@ -9,7 +9,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/config"
-	"chatsvc/search"
+	"chatsvc/knowledge"
 )
 
 func reindexCmd(g *globals) *cobra.Command {
@@ -40,10 +40,10 @@ func reindexCmd(g *globals) *cobra.Command {
 
 // reindex rebuilds the search index from the chunks stored in the database.
 func reindex(ctx context.Context, cfg *config.Config, svc *app.Service) (int, error) {
-	n, err := search.Rebuild(cfg.DataDir, func(add func(search.Chunk) error) error {
+	n, err := knowledge.Rebuild(cfg.DataDir, func(add func(knowledge.Chunk) error) error {
 		return svc.KnowledgeChunks(ctx, add)
 	})
-	if errors.Is(err, search.ErrInUse) {
+	if errors.Is(err, knowledge.ErrInUse) {
 		return 0, fmt.Errorf("%w: stop chatsvc serve before reindexing", err)
 	}
 	return n, err

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func keysCmd(g *globals) *cobra.Command {
@@ -21,7 +21,7 @@ func keysCmd(g *globals) *cobra.Command {
 		Short: "Create a secret API key; prints it (shown only this once) on the last line",
 		Args:  cobra.NoArgs,
 		RunE: g.withService(func(ctx context.Context, svc *app.Service, out io.Writer) error {
-			secret, key, err := svc.CreateKey(ctx, support.Mode(mode), name)
+			secret, key, err := svc.CreateKey(ctx, chat.Mode(mode), name)
 			if err != nil {
 				return err
 			}
@@ -177,7 +177,7 @@ func deref(s *string) string {
 	return *s
 }
 
-func tsOrDash(t *support.Timestamp) string {
+func tsOrDash(t *chat.Timestamp) string {
 	if t == nil {
 		return "-"
 	}

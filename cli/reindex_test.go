@@ -10,14 +10,14 @@ import (
 	"testing"
 
 	"chatsvc/app"
-	"chatsvc/search"
+	"chatsvc/chat"
+	"chatsvc/knowledge"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // knowledgeDir fills a data dir with synced text sources, one deleted, and
 // returns what a set of queries finds in its index.
-func knowledgeDir(t *testing.T, dir string, queries []search.Query) [][]search.Passage {
+func knowledgeDir(t *testing.T, dir string, queries []knowledge.Query) [][]knowledge.Passage {
 	t.Helper()
 	ctx := context.Background()
 	db, err := storage.Open(ctx, dir)
@@ -25,7 +25,7 @@ func knowledgeDir(t *testing.T, dir string, queries []search.Query) [][]search.P
 		t.Fatal(err)
 	}
 	defer db.Close()
-	idx, err := search.Open(dir)
+	idx, err := knowledge.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,9 +39,9 @@ func knowledgeDir(t *testing.T, dir string, queries []search.Query) [][]search.P
 	}
 	var last string
 	for i, text := range texts {
-		mode := support.Test
+		mode := chat.Test
 		if i == 2 {
-			mode = support.Live
+			mode = chat.Live
 		}
 		k, err := svc.CreateKnowledgeSource(ctx, mode, app.SourceCreate{Type: app.Value("text"),
 			Name: app.Value("Source " + string(rune('A'+i))), Content: app.Value(text)})
@@ -55,7 +55,7 @@ func knowledgeDir(t *testing.T, dir string, queries []search.Query) [][]search.P
 			t.Fatal(err)
 		}
 	}
-	if _, err := svc.DeleteKnowledgeSource(ctx, support.Test, last); err != nil {
+	if _, err := svc.DeleteKnowledgeSource(ctx, chat.Test, last); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := svc.IndexStep(ctx); err != nil {
@@ -64,9 +64,9 @@ func knowledgeDir(t *testing.T, dir string, queries []search.Query) [][]search.P
 	return find(t, idx, queries)
 }
 
-func find(t *testing.T, idx *search.Index, queries []search.Query) [][]search.Passage {
+func find(t *testing.T, idx *knowledge.Index, queries []knowledge.Query) [][]knowledge.Passage {
 	t.Helper()
-	var out [][]search.Passage
+	var out [][]knowledge.Passage
 	for _, q := range queries {
 		ps, err := idx.Search(context.Background(), q)
 		if err != nil {
@@ -80,10 +80,10 @@ func find(t *testing.T, idx *search.Index, queries []search.Query) [][]search.Pa
 func TestReindexOnACopyGivesTheSameResults(t *testing.T) {
 	in := newInstall(t)
 	data := filepath.Join(filepath.Dir(in.config), "data")
-	queries := []search.Query{
-		{Mode: support.Test, Text: "shipping returns refunds"},
-		{Mode: support.Test, Text: "card"},
-		{Mode: support.Live, Text: "shipping customs"},
+	queries := []knowledge.Query{
+		{Mode: chat.Test, Text: "shipping returns refunds"},
+		{Mode: chat.Test, Text: "card"},
+		{Mode: chat.Live, Text: "shipping customs"},
 	}
 	before := knowledgeDir(t, data, queries)
 	if len(before[0]) == 0 || len(before[2]) == 0 {
@@ -97,10 +97,10 @@ func TestReindexOnACopyGivesTheSameResults(t *testing.T) {
 
 	copyDir := filepath.Join(t.TempDir(), "copy")
 	copyTree(t, data, copyDir)
-	os.RemoveAll(filepath.Join(copyDir, search.DirName)) // the index is derived: rebuilt from the database alone
+	os.RemoveAll(filepath.Join(copyDir, knowledge.DirName)) // the index is derived: rebuilt from the database alone
 	in.mustLast(`^Indexed 4 chunks\.$`, "reindex", "--data", copyDir)
 
-	idx, err := search.Open(copyDir)
+	idx, err := knowledge.Open(copyDir)
 	if err != nil {
 		t.Fatal(err)
 	}

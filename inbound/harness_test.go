@@ -13,11 +13,11 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/inbound"
 	"chatsvc/mailer"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 )
 
@@ -119,9 +119,9 @@ func (l *loop) deliver(from, rcpt, raw string) error {
 }
 
 // ticket opens a live ticket "Refund" for a contact, confirmation queued.
-func (l *loop) ticket(email string) *support.Ticket {
+func (l *loop) ticket(email string) *chat.Ticket {
 	l.t.Helper()
-	tkt, err := l.svc.CreateTicket(context.Background(), support.Live, app.TicketCreate{Subject: app.Value("Refund"),
+	tkt, err := l.svc.CreateTicket(context.Background(), chat.Live, app.TicketCreate{Subject: app.Value("Refund"),
 		Contact: app.Value(app.ContactRef{Email: app.Value(email)})})
 	if err != nil {
 		l.t.Fatal(err)
@@ -129,18 +129,18 @@ func (l *loop) ticket(email string) *support.Ticket {
 	return tkt
 }
 
-func (l *loop) comments(ticketID string) []*support.TicketComment {
+func (l *loop) comments(ticketID string) []*chat.TicketComment {
 	l.t.Helper()
-	list, err := l.svc.TicketComments(context.Background(), support.Live, ticketID, app.ListParams{})
+	list, err := l.svc.TicketComments(context.Background(), chat.Live, ticketID, app.ListParams{})
 	if err != nil {
 		l.t.Fatal(err)
 	}
 	return list.Data
 }
 
-func (l *loop) tickets() []*support.Ticket {
+func (l *loop) tickets() []*chat.Ticket {
 	l.t.Helper()
-	list, err := l.svc.Tickets(context.Background(), support.Live, app.TicketQuery{})
+	list, err := l.svc.Tickets(context.Background(), chat.Live, app.TicketQuery{})
 	if err != nil {
 		l.t.Fatal(err)
 	}

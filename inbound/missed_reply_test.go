@@ -11,33 +11,33 @@ import (
 	"github.com/emersion/go-message/mail"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // visitorAfter is the notify.visitor_after of these tests, not the default,
 // so the e-mail is seen to follow the setting.
 const visitorAfter = 7 * time.Minute
 
-// chat is a visitor who left their address and asked a question, and the
+// visit is a visitor who left their address and asked a question, and the
 // member who answers.
-type chat struct {
+type visit struct {
 	l      *loop
 	visit  *app.Visit
 	convID string
-	member *support.Member
+	member *chat.Member
 }
 
 // newChat starts it with notify.visitor_after set to after; the visitor
 // is identified as email by the site (a signed claim) unless it is "".
-func newChat(t *testing.T, after time.Duration, email string) *chat {
+func newChat(t *testing.T, after time.Duration, email string) *visit {
 	t.Helper()
 	return startChat(t, after, email, true)
 }
 
 // startChat is newChat; unless signed, the site has no identity secret and
 // the address is only what the visitor typed.
-func startChat(t *testing.T, after time.Duration, email string, signed bool) *chat {
+func startChat(t *testing.T, after time.Duration, email string, signed bool) *visit {
 	t.Helper()
 	l := newLoop(t, 0, func(l *loop) { l.visitorAfter = after })
 	ctx := context.Background()
@@ -75,13 +75,13 @@ func startChat(t *testing.T, after time.Duration, email string, signed bool) *ch
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &chat{l: l, visit: v, convID: ex.Message.ConversationID, member: m}
+	return &visit{l: l, visit: v, convID: ex.Message.ConversationID, member: m}
 }
 
 // answer posts an agent message and returns when it was written.
-func (c *chat) answer(body string) time.Time {
+func (c *visit) answer(body string) time.Time {
 	c.l.t.Helper()
-	m, err := c.l.svc.PostAgentMessage(context.Background(), support.Live, c.convID,
+	m, err := c.l.svc.PostAgentMessage(context.Background(), chat.Live, c.convID,
 		app.AgentMessage{Body: app.Value(body), AuthorID: app.Value(c.member.ID)})
 	if err != nil {
 		c.l.t.Fatal(err)
@@ -91,7 +91,7 @@ func (c *chat) answer(body string) time.Time {
 
 // notifyAt moves the clock to at, runs the notify worker until it has
 // nothing left, sends the outbox and returns the e-mails that left.
-func (c *chat) notifyAt(at time.Time) []sentMail {
+func (c *visit) notifyAt(at time.Time) []sentMail {
 	c.l.t.Helper()
 	c.l.clock.Set(at)
 	for more := true; more; {
@@ -110,7 +110,7 @@ func (c *chat) notifyAt(at time.Time) []sentMail {
 }
 
 // mailsAt is notifyAt, failing unless n e-mails left; what says when.
-func (c *chat) mailsAt(at time.Time, n int, what string) []sentMail {
+func (c *visit) mailsAt(at time.Time, n int, what string) []sentMail {
 	c.l.t.Helper()
 	got := c.notifyAt(at)
 	if len(got) != n {
@@ -119,9 +119,9 @@ func (c *chat) mailsAt(at time.Time, n int, what string) []sentMail {
 	return got
 }
 
-func (c *chat) messages() []*support.Message {
+func (c *visit) messages() []*chat.Message {
 	c.l.t.Helper()
-	list, err := c.l.svc.Messages(context.Background(), support.Live, c.convID, app.ListParams{})
+	list, err := c.l.svc.Messages(context.Background(), chat.Live, c.convID, app.ListParams{})
 	if err != nil {
 		c.l.t.Fatal(err)
 	}
@@ -206,11 +206,11 @@ func TestMissedReplyIsMailedOnceAndTheReplyComesBack(t *testing.T) {
 	}
 	msgs := c.messages()
 	last := msgs[len(msgs)-1]
-	if len(msgs) != 3 || last.Author.Type != support.AuthorContact || last.Body != "Great, thank you!" ||
+	if len(msgs) != 3 || last.Author.Type != chat.AuthorContact || last.Body != "Great, thank you!" ||
 		last.Author.ID == nil || *last.Author.ID != *c.visit.Visitor.ContactID || len(last.Attachments) != 1 {
 		t.Fatalf("%d messages, the last %+v", len(msgs), last)
 	}
-	events, err := c.l.svc.Events(context.Background(), support.Live, app.EventQuery{Type: app.EventMessageCreated})
+	events, err := c.l.svc.Events(context.Background(), chat.Live, app.EventQuery{Type: app.EventMessageCreated})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,14 +254,14 @@ func TestMissedReplyAnswerReopensClosedConversation(t *testing.T) {
 	c := newChat(t, visitorAfter, "ann@example.com")
 	ctx := context.Background()
 	sent := c.answer("It left our warehouse on Monday.")
-	if _, err := c.l.svc.Close(ctx, support.Live, c.convID); err != nil {
+	if _, err := c.l.svc.Close(ctx, chat.Live, c.convID); err != nil {
 		t.Fatal(err)
 	}
 	addr, msgID := replyTo(t, c.mailsAt(sent.Add(visitorAfter), 1, "for the closed conversation")[0])
 	if err := c.l.deliver("ann@example.com", addr, reply(addr, msgID, "", "It has not arrived yet.")); err != nil {
 		t.Fatal(err)
 	}
-	conv, err := c.l.svc.Conversation(ctx, support.Live, c.convID)
+	conv, err := c.l.svc.Conversation(ctx, chat.Live, c.convID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestMissedReplyAnswerReopensClosedConversation(t *testing.T) {
 
 // Without notify.visitor_after, or without an address, nothing is mailed.
 func TestNoMissedReplyWhenOffOrNoAddress(t *testing.T) {
-	for name, c := range map[string]*chat{"off": newChat(t, 0, "ann@example.com"), "no address": newChat(t, visitorAfter, "")} {
+	for name, c := range map[string]*visit{"off": newChat(t, 0, "ann@example.com"), "no address": newChat(t, visitorAfter, "")} {
 		sent := c.answer("Hello, how can I help?")
 		c.mailsAt(sent.Add(visitorAfter+time.Hour), 0, name)
 	}
@@ -288,8 +288,8 @@ func TestMissedReplyOnlyToAVerifiedAddress(t *testing.T) {
 	sent := c.answer("Your card ending 4242 is blocked.")
 	c.mailsAt(sent.Add(visitorAfter+time.Hour), 0, "to an address the visitor typed")
 
-	now := support.At(c.l.clock.Now())
-	old := &storage.Mail{ID: app.NewID("eml_"), Mode: support.Live, Template: app.MailMissedReply,
+	now := chat.At(c.l.clock.Now())
+	old := &storage.Mail{ID: app.NewID("eml_"), Mode: chat.Live, Template: app.MailMissedReply,
 		ToEmail: "realcustomer@example.com", ContactID: c.visit.Visitor.ContactID, ConversationID: &c.convID,
 		Data: []byte(`{}`), Status: "sent", NextAttemptAt: now, CreatedAt: now}
 	if err := c.l.db.Write(ctx, func(q *storage.Q) error { return q.InsertMail(ctx, old) }); err != nil {

@@ -12,9 +12,9 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/inbound"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 )
 
@@ -96,7 +96,7 @@ func TestReplyReopensSolvedTicket(t *testing.T) {
 	l := newLoop(t, 0)
 	ctx := context.Background()
 	tkt := l.ticket("ann@example.com")
-	if _, err := l.svc.UpdateTicket(ctx, support.Live, tkt.ID, app.TicketUpdate{Status: app.Value("solved")}); err != nil {
+	if _, err := l.svc.UpdateTicket(ctx, chat.Live, tkt.ID, app.TicketUpdate{Status: app.Value("solved")}); err != nil {
 		t.Fatal(err)
 	}
 	sent := l.send()
@@ -104,7 +104,7 @@ func TestReplyReopensSolvedTicket(t *testing.T) {
 	if err := l.deliver("ann@example.com", "support@"+domain, reply("support@"+domain, root, "", "It broke again, sorry.")); err != nil {
 		t.Fatal(err)
 	}
-	got, err := l.svc.Ticket(ctx, support.Live, tkt.ID)
+	got, err := l.svc.Ticket(ctx, chat.Live, tkt.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +122,8 @@ func TestJunkMailIsDropped(t *testing.T) {
 	own, _ := sent[0].MessageID()
 	to := "support@" + domain
 	// An alert to the team, which a member answers by mistake.
-	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: support.Live, Template: "conversation_waiting", ToEmail: "agent@example.com",
-		Data: []byte(`{}`), Status: "sent", NextAttemptAt: support.At(l.clock.Now()), CreatedAt: support.At(l.clock.Now())}
+	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: chat.Live, Template: "conversation_waiting", ToEmail: "agent@example.com",
+		Data: []byte(`{}`), Status: "sent", NextAttemptAt: chat.At(l.clock.Now()), CreatedAt: chat.At(l.clock.Now())}
 	if err := l.db.Write(context.Background(), func(q *storage.Q) error { return q.InsertMail(context.Background(), alert) }); err != nil {
 		t.Fatal(err)
 	}

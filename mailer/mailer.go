@@ -23,9 +23,9 @@ import (
 	gomail "github.com/wneessen/go-mail"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/config"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Config is what the mailer needs to know.
@@ -197,7 +197,7 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ml.Mode == support.Test {
+	if ml.Mode == chat.Test {
 		subject = "[TEST] " + subject
 	}
 	msg := gomail.NewMsg()

@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/mailer"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 	"chatsvc/testenv/apienv"
 )
@@ -61,7 +61,7 @@ func (e *env) step(m *mailer.Mailer) {
 }
 
 // ticket opens a ticket for a new contact by e-mail.
-func (e *env) ticket(mode support.Mode, email, name, subject string, notify bool) *support.Ticket {
+func (e *env) ticket(mode chat.Mode, email, name, subject string, notify bool) *chat.Ticket {
 	e.t.Helper()
 	in := app.TicketCreate{Subject: app.Value(subject), Contact: app.Value(app.ContactRef{Email: app.Value(email)}),
 		NotifyContact: app.Value(notify)}
@@ -75,7 +75,7 @@ func (e *env) ticket(mode support.Mode, email, name, subject string, notify bool
 	return tk
 }
 
-func (e *env) setStatus(tk *support.Ticket, status string) {
+func (e *env) setStatus(tk *chat.Ticket, status string) {
 	e.t.Helper()
 	if _, err := e.svc.UpdateTicket(e.ctx, tk.Mode, tk.ID, app.TicketUpdate{Status: app.Value(status)}); err != nil {
 		e.t.Fatal(err)
@@ -157,17 +157,17 @@ func contains(t *testing.T, what, text string, wants ...string) {
 func TestTicketMailsAreSentThreaded(t *testing.T) {
 	e := newEnv(t)
 	m := e.mailer()
-	tk := e.ticket(support.Live, "ada@example.com", "Ada Lovelace", "Refund for order 42", true)
+	tk := e.ticket(chat.Live, "ada@example.com", "Ada Lovelace", "Refund for order 42", true)
 	e.clock.Advance(time.Minute)
 	e.setStatus(tk, app.TicketPending)
 	e.clock.Advance(time.Minute)
 	e.setStatus(tk, app.TicketSolved)
-	quiet := e.ticket(support.Live, "quiet@example.com", "", "No mail please", false)
-	if _, err := e.svc.UpdateTicket(e.ctx, support.Live, quiet.ID, app.TicketUpdate{Status: app.Value(app.TicketClosed),
+	quiet := e.ticket(chat.Live, "quiet@example.com", "", "No mail please", false)
+	if _, err := e.svc.UpdateTicket(e.ctx, chat.Live, quiet.ID, app.TicketUpdate{Status: app.Value(app.TicketClosed),
 		NotifyContact: app.Value(false)}); err != nil {
 		t.Fatal(err)
 	}
-	e.ticket(support.Test, "tester@example.com", "", "Trying things", true)
+	e.ticket(chat.Test, "tester@example.com", "", "Trying things", true)
 
 	e.step(m)
 	got := e.smtp.Received()
@@ -259,7 +259,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 	e := newEnv(t)
 	e.smtp.Stop()
 	m := e.mailer()
-	tk := e.ticket(support.Live, "ada@example.com", "", "Where is my parcel?", true)
+	tk := e.ticket(chat.Live, "ada@example.com", "", "Where is my parcel?", true)
 	created := e.clock.Now()
 
 	e.step(m)
@@ -318,9 +318,9 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 	m := e.mailer()
 	e.smtp.Refuse("gone@example.com", 550, "No such mailbox")
 	e.smtp.Refuse("full@example.com", 452, "Mailbox full, try later")
-	gone := e.ticket(support.Live, "gone@example.com", "", "A", true)
-	full := e.ticket(support.Live, "full@example.com", "", "B", true)
-	fine := e.ticket(support.Live, "fine@example.com", "", "C", true)
+	gone := e.ticket(chat.Live, "gone@example.com", "", "A", true)
+	full := e.ticket(chat.Live, "full@example.com", "", "B", true)
+	fine := e.ticket(chat.Live, "fine@example.com", "", "C", true)
 	e.step(m)
 
 	g, f, ok := e.outbox(gone.ID)[0], e.outbox(full.ID)[0], e.outbox(fine.ID)[0]
@@ -360,7 +360,7 @@ func TestGivesUpAfterThreeDays(t *testing.T) {
 	e := newEnv(t)
 	m := e.mailer()
 	e.smtp.Refuse("busy@example.com", 421, "Busy")
-	tk := e.ticket(support.Live, "busy@example.com", "", "A", true)
+	tk := e.ticket(chat.Live, "busy@example.com", "", "A", true)
 	for i := 0; i < 200; i++ {
 		e.step(m)
 		if e.outbox(tk.ID)[0].Status != storage.MailPending {
@@ -384,10 +384,10 @@ func TestNoSMTPHostKeepsMail(t *testing.T) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	off := e.mailer(func(c *mailer.Config) { c.Host = "" })
-	tk := e.ticket(support.Live, "ada@example.com", "", "A", true)
+	tk := e.ticket(chat.Live, "ada@example.com", "", "A", true)
 	for i := 0; i < 3; i++ {
 		e.step(off)
-		e.ticket(support.Live, "more@example.com", "", "B", true)
+		e.ticket(chat.Live, "more@example.com", "", "B", true)
 		e.clock.Advance(time.Hour)
 	}
 	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.Attempts != 0 {
@@ -410,9 +410,9 @@ func TestWebhookEndpointDisabledMail(t *testing.T) {
 			"events": []string{"*"}, "enabled": false, "description": "Order sync", "created_at": "2026-10-01T12:00:00.000Z"},
 		"reason": "HTTP 503 from the receiver",
 	})
-	now := support.At(e.clock.Now())
+	now := chat.At(e.clock.Now())
 	err := e.db.Write(e.ctx, func(q *storage.Q) error {
-		return q.InsertMail(e.ctx, &storage.Mail{ID: app.NewID(app.PrefixMail), Mode: support.Live,
+		return q.InsertMail(e.ctx, &storage.Mail{ID: app.NewID(app.PrefixMail), Mode: chat.Live,
 			Template: "webhook_endpoint_disabled", ToEmail: "owner@shop.example", Data: data, NextAttemptAt: now, CreatedAt: now})
 	})
 	if err != nil {
@@ -445,7 +445,7 @@ func TestTemplatesOverriddenFromDataDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ticket_created.txt"), []byte(txt), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.ticket(support.Live, "ada@example.com", "", "Broken <b>zip</b>", true)
+	e.ticket(chat.Live, "ada@example.com", "", "Broken <b>zip</b>", true)
 	e.step(e.mailer())
 	got := e.smtp.Received()
 	if len(got) != 1 {
@@ -462,10 +462,10 @@ func TestTemplatesOverriddenFromDataDir(t *testing.T) {
 
 func TestUnknownTemplateFailsForGood(t *testing.T) {
 	e := newEnv(t)
-	now := support.At(e.clock.Now())
+	now := chat.At(e.clock.Now())
 	id := app.NewID(app.PrefixMail)
 	err := e.db.Write(e.ctx, func(q *storage.Q) error {
-		return q.InsertMail(e.ctx, &storage.Mail{ID: id, Mode: support.Live, Template: "no_such_mail",
+		return q.InsertMail(e.ctx, &storage.Mail{ID: id, Mode: chat.Live, Template: "no_such_mail",
 			ToEmail: "a@example.com", Data: json.RawMessage(`{}`), NextAttemptAt: now, CreatedAt: now})
 	})
 	if err != nil {
@@ -490,7 +490,7 @@ func TestImplicitTLS(t *testing.T) {
 	e.smtp.Stop()
 	e.smtp.Implicit = true
 	e.smtp.Start()
-	tk := e.ticket(support.Live, "ada@example.com", "", "A", true)
+	tk := e.ticket(chat.Live, "ada@example.com", "", "A", true)
 	// A client expecting STARTTLS cannot talk to it (it waits for a greeting
 	// that never comes); one set to tls can.
 	e.step(e.mailer(func(c *mailer.Config) { c.Timeout = 300 * time.Millisecond }))
@@ -507,10 +507,10 @@ func TestImplicitTLS(t *testing.T) {
 
 func TestErasureScrubsSentMail(t *testing.T) {
 	e := newEnv(t)
-	tk := e.ticket(support.Live, "ada@example.com", "Ada Lovelace", "Refund for Ada Lovelace", true)
+	tk := e.ticket(chat.Live, "ada@example.com", "Ada Lovelace", "Refund for Ada Lovelace", true)
 	e.step(e.mailer())
 	e.setStatus(tk, app.TicketPending) // queued, not sent
-	if _, err := e.svc.DeleteContact(e.ctx, support.Live, tk.ContactID); err != nil {
+	if _, err := e.svc.DeleteContact(e.ctx, chat.Live, tk.ContactID); err != nil {
 		t.Fatal(err)
 	}
 	rows := e.outbox(tk.ID)

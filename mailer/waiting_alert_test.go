@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 	"chatsvc/testenv"
 )
 
@@ -16,11 +16,11 @@ const waitingAfter = 3 * time.Minute
 
 // notifyEnv is an env whose service alerts after waitingAfter, with two
 // members on the team.
-func notifyEnv(t *testing.T) (*env, []*support.Member) {
+func notifyEnv(t *testing.T) (*env, []*chat.Member) {
 	e := newEnv(t)
 	e.svc = app.New(e.db, app.Options{Now: e.clock.Now, PublicURL: "https://chat.shop.example",
 		Notify: app.NotifyOptions{WaitingAfter: waitingAfter}})
-	var team []*support.Member
+	var team []*chat.Member
 	for _, who := range []string{"ana", "bo"} {
 		m, err := e.svc.CreateMember(e.ctx, who+"@shop.example", who, "correct horse battery")
 		if err != nil {
@@ -97,7 +97,7 @@ func TestWaitingAlertGoesToTheAssignee(t *testing.T) {
 	e, team := notifyEnv(t)
 	start := e.clock.Now()
 	c := e.waitingConversation()
-	if _, err := e.svc.UpdateConversation(e.ctx, support.Live, c.ID,
+	if _, err := e.svc.UpdateConversation(e.ctx, chat.Live, c.ID,
 		app.ConversationUpdate{AssigneeID: app.Value(team[1].ID)}); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestNoWaitingAlertWhenAnAgentAnswered(t *testing.T) {
 	start := e.clock.Now()
 	c := e.waitingConversation()
 	e.clock.Set(start.Add(time.Minute))
-	if _, err := e.svc.PostAgentMessage(e.ctx, support.Live, c.ID, app.AgentMessage{
+	if _, err := e.svc.PostAgentMessage(e.ctx, chat.Live, c.ID, app.AgentMessage{
 		Body: app.Value("Yes, we do."), AuthorID: app.Value(team[0].ID)}); err != nil {
 		t.Fatal(err)
 	}

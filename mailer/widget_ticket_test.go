@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // visit starts a new widget visitor on the site, in test mode or live.
-func (e *env) visit(site *support.Site, test bool) *app.Visit {
+func (e *env) visit(site *chat.Site, test bool) *app.Visit {
 	e.t.Helper()
 	sess, err := e.svc.StartSession(e.ctx, app.SessionStart{SiteID: app.Value(site.ID),
 		PageURL: app.Value("https://shop.example/help"), Test: app.Value(test)})
@@ -26,7 +26,7 @@ func (e *env) visit(site *support.Site, test bool) *app.Visit {
 	return v
 }
 
-func (e *env) site(name string) *support.Site {
+func (e *env) site(name string) *chat.Site {
 	e.t.Helper()
 	site, err := e.svc.CreateSite(e.ctx, name, "")
 	if err != nil {
@@ -36,7 +36,7 @@ func (e *env) site(name string) *support.Site {
 }
 
 // widgetTicket opens a ticket from the widget to email.
-func (e *env) widgetTicket(v *app.Visit, email string) (*support.Ticket, error) {
+func (e *env) widgetTicket(v *app.Visit, email string) (*chat.Ticket, error) {
 	return e.svc.CreateVisitorTicket(e.ctx, v, app.VisitorTicket{Subject: app.Value("Help with my order"),
 		Email: app.Value(email), Name: app.Value("Dee")})
 }
@@ -129,7 +129,7 @@ func TestWidgetTicketsLimited(t *testing.T) {
 		t.Errorf("a refused ticket sent %d e-mails", n-sent)
 	}
 	// The team's own systems are not limited, and keep the full confirmation.
-	e.ticket(support.Live, "victim@example.com", "Victim", "Your order", true)
+	e.ticket(chat.Live, "victim@example.com", "Victim", "Your order", true)
 
 	e.clock.Advance(ae.RetryAfter)
 	tk, err := e.widgetTicket(e.visit(site, false), "victim@example.com")

@@ -16,8 +16,8 @@ import (
 	"testing"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/push"
-	"chatsvc/support"
 	"chatsvc/testenv"
 	"chatsvc/testenv/apienv"
 )
@@ -87,7 +87,7 @@ func newEnv(t *testing.T) *env {
 		sender: push.New(svc, push.Options{Subscriber: "ops@shop.example", AllowPrivate: true})}
 }
 
-func (e *env) member(email string) *support.Member {
+func (e *env) member(email string) *chat.Member {
 	m, err := e.svc.CreateMember(e.ctx, email, "A", "correct horse battery")
 	if err != nil {
 		e.t.Fatal(err)
@@ -96,7 +96,7 @@ func (e *env) member(email string) *support.Member {
 }
 
 // subscribe subscribes a new browser of member m at a path of the push service.
-func (e *env) subscribe(m *support.Member, path string) testenv.PushBrowser {
+func (e *env) subscribe(m *chat.Member, path string) testenv.PushBrowser {
 	b := testenv.NewPushBrowser(e.t)
 	var in app.PushSubscriptionInput
 	in.Endpoint = e.ps.srv.URL + path
@@ -182,7 +182,7 @@ func TestPushesReachTheTeam(t *testing.T) {
 		t.Errorf("TTL %q", ttl)
 	}
 
-	if _, err := e.svc.UpdateConversation(e.ctx, support.Live, c.ID, app.ConversationUpdate{AssigneeID: app.Value(bo.ID)}); err != nil {
+	if _, err := e.svc.UpdateConversation(e.ctx, chat.Live, c.ID, app.ConversationUpdate{AssigneeID: app.Value(bo.ID)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.svc.PostVisitorMessage(e.ctx, v, app.VisitorMessage{Body: app.Value("Also to Alaska?")}); err != nil {

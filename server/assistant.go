@@ -7,16 +7,16 @@ import (
 	"chatsvc/app"
 	"chatsvc/assistant"
 	"chatsvc/config"
+	"chatsvc/knowledge"
 	"chatsvc/outbound"
-	"chatsvc/search"
 	"chatsvc/storage"
 )
 
 // newAssistant builds the assistant the configuration asks for, over
 // index and, when an embeddings server is configured, vectors.
-func newAssistant(cfg *config.Config, index search.Searcher, vectors *app.Vectors) app.Responder {
+func newAssistant(cfg *config.Config, index knowledge.Searcher, vectors *app.Vectors) app.Responder {
 	if vectors != nil {
-		index = search.Fused{Lexical: index, Semantic: vectors}
+		index = knowledge.Fused{Lexical: index, Semantic: vectors}
 	}
 	var p assistant.Provider = assistant.Extractive{}
 	if cfg.Assistant.Provider == "openai" {

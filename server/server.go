@@ -17,8 +17,8 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/config"
+	"chatsvc/knowledge"
 	"chatsvc/replica"
-	"chatsvc/search"
 	"chatsvc/storage"
 	"chatsvc/web"
 )
@@ -44,7 +44,7 @@ type Server struct {
 	lock    *storage.DirLock
 	db      *storage.DB
 	replica *replica.Replicator // nil without replica.url
-	index   *search.Index
+	index   *knowledge.Index
 	svc     *app.Service
 }
 

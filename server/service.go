@@ -6,15 +6,15 @@ import (
 	"chatsvc/app"
 	"chatsvc/config"
 	"chatsvc/files"
+	"chatsvc/knowledge"
 	"chatsvc/mailer"
-	"chatsvc/search"
 	"chatsvc/storage"
 )
 
 // NewService builds the service over db with the settings of cfg; serve and
 // the provisioning commands share it, so both apply the same rules. With a
 // search index (serve) it also crawls, indexes and answers visitors.
-func NewService(db *storage.DB, cfg *config.Config, idx *search.Index) *app.Service {
+func NewService(db *storage.DB, cfg *config.Config, idx *knowledge.Index) *app.Service {
 	store := files.New(files.Options{Dir: filepath.Join(cfg.DataDir, "files"), MaxBytes: cfg.Attachments.MaxBytes,
 		Timeout: cfg.Attachments.Timeout, AllowPrivate: cfg.Network.AllowPrivate})
 	o := app.Options{Files: store, PublicURL: cfg.PublicURL, Webhooks: webhookOptions(cfg),

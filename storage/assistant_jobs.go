@@ -3,18 +3,18 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // AssistantJob is a visitor message waiting for the assistant's reply.
 type AssistantJob struct {
 	MessageID      string
-	Mode           support.Mode
+	Mode           chat.Mode
 	ConversationID string
 	Attempts       int
-	NextAttemptAt  support.Timestamp
+	NextAttemptAt  chat.Timestamp
 	LastError      *string
-	CreatedAt      support.Timestamp
+	CreatedAt      chat.Timestamp
 }
 
 const assistantJobCols = `message_id, mode, conversation_id, attempts, next_attempt_at, last_error, created_at`
@@ -39,14 +39,14 @@ func (q *Q) AssistantJob(ctx context.Context, messageID string) (*AssistantJob, 
 }
 
 // DueAssistantJobs lists up to limit jobs due at or before now, oldest first.
-func (q *Q) DueAssistantJobs(ctx context.Context, now support.Timestamp, limit int) ([]*AssistantJob, error) {
+func (q *Q) DueAssistantJobs(ctx context.Context, now chat.Timestamp, limit int) ([]*AssistantJob, error) {
 	rows, err := q.query(ctx, `SELECT `+assistantJobCols+` FROM assistant_jobs
 		WHERE next_attempt_at <= ? ORDER BY next_attempt_at, message_id LIMIT ?`, now, limit)
 	return collect(rows, err, scanAssistantJob)
 }
 
 // RetryAssistantJob records a failed attempt and when to try again.
-func (q *Q) RetryAssistantJob(ctx context.Context, messageID string, next support.Timestamp, lastError string) error {
+func (q *Q) RetryAssistantJob(ctx context.Context, messageID string, next chat.Timestamp, lastError string) error {
 	res, err := q.exec(ctx, `UPDATE assistant_jobs SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
 		WHERE message_id = ?`, next, lastError, messageID)
 	return affected(res, err)

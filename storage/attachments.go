@@ -3,11 +3,11 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // InsertAttachments records the files of message m.
-func (q *Q) InsertAttachments(ctx context.Context, m *support.Message) error {
+func (q *Q) InsertAttachments(ctx context.Context, m *chat.Message) error {
 	for _, f := range m.Files {
 		if _, err := q.exec(ctx, `INSERT INTO attachments (id, mode, message_id, hash, name, size, content_type, created_at)
 			VALUES (?,?,?,?,?,?,?,?)`, f.ID, m.Mode, m.ID, f.Hash, f.Name, f.Size, f.ContentType, m.CreatedAt); err != nil {
@@ -18,8 +18,8 @@ func (q *Q) InsertAttachments(ctx context.Context, m *support.Message) error {
 }
 
 // Attachment returns the stored file with id, or ErrNotFound.
-func (q *Q) Attachment(ctx context.Context, id string) (*support.StoredFile, error) {
-	f := &support.StoredFile{}
+func (q *Q) Attachment(ctx context.Context, id string) (*chat.StoredFile, error) {
+	f := &chat.StoredFile{}
 	err := q.row(ctx, `SELECT id, hash, name, size, content_type FROM attachments WHERE id = ?
 		UNION ALL SELECT id, hash, name, size, content_type FROM ticket_comment_files WHERE id = ?`, id, id).
 		Scan(&f.ID, &f.Hash, &f.Name, &f.Size, &f.ContentType)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func insertSites(t *testing.T, db *DB, from, n int) {
@@ -18,7 +18,7 @@ func insertSites(t *testing.T, db *DB, from, n int) {
 	ctx := context.Background()
 	for i := from; i < from+n; i++ {
 		err := db.Write(ctx, func(q *Q) error {
-			return q.InsertSite(ctx, &support.Site{ID: fmt.Sprintf("site_%06d", i), Name: strings.Repeat("n", 1500), CreatedAt: support.Timestamp(i)})
+			return q.InsertSite(ctx, &chat.Site{ID: fmt.Sprintf("site_%06d", i), Name: strings.Repeat("n", 1500), CreatedAt: chat.Timestamp(i)})
 		})
 		if err != nil {
 			t.Fatal(err)

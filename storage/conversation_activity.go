@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // UpdateConversationActivity writes only c's status, message count and
@@ -13,7 +13,7 @@ import (
 // the rewrite of the contact index and of the metadata, which profiles of
 // agent message creates showed as a large share of the single writer's
 // time; use it only when nothing else of c changed.
-func (q *Q) UpdateConversationActivity(ctx context.Context, c *support.Conversation) error {
+func (q *Q) UpdateConversationActivity(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, message_count = ?, last_message_at = ?, updated_at = ?
 		WHERE id = ? AND mode = ?`, c.Status, c.MessageCount, c.LastMessageAt, c.UpdatedAt, c.ID, c.Mode)
@@ -25,7 +25,7 @@ func (q *Q) UpdateConversationActivity(ctx context.Context, c *support.Conversat
 // count and times, and the first hand-off and first agent reply when there
 // were none. One statement, so the report index, which holds all three,
 // is rewritten once rather than three times.
-func (q *Q) TakeOver(ctx context.Context, c *support.Conversation) error {
+func (q *Q) TakeOver(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, assignee_id = ?, message_count = ?, last_message_at = ?,
 		updated_at = ?, handed_off_at = COALESCE(handed_off_at, ?), first_agent_at = COALESCE(first_agent_at, ?)
@@ -42,7 +42,7 @@ func (q *Q) TakeOver(ctx context.Context, c *support.Conversation) error {
 // (a random page written per message otherwise); a conversation in from, or
 // without an agent reply yet, takes a second statement. ErrNotFound when
 // there is no such conversation or its status is refused.
-func (q *Q) CountAgentMessage(ctx context.Context, mode support.Mode, id string, at support.Timestamp, from, to string, refused ...string) error {
+func (q *Q) CountAgentMessage(ctx context.Context, mode chat.Mode, id string, at chat.Timestamp, from, to string, refused ...string) error {
 	q.changed(&id)
 	notIn := func(statuses ...string) (string, []any) {
 		args := make([]any, len(statuses))
@@ -67,7 +67,7 @@ func (q *Q) CountAgentMessage(ctx context.Context, mode support.Mode, id string,
 // FirstAgentReply records at as a conversation's first agent reply unless
 // it has one, for writes that add a team member's message without
 // counting it (the benchmark's seed data).
-func (q *Q) FirstAgentReply(ctx context.Context, conversationID string, at support.Timestamp) error {
+func (q *Q) FirstAgentReply(ctx context.Context, conversationID string, at chat.Timestamp) error {
 	_, err := q.exec(ctx, `UPDATE conversations SET first_agent_at = ? WHERE id = ? AND first_agent_at IS NULL`,
 		at, conversationID)
 	return err
@@ -75,7 +75,7 @@ func (q *Q) FirstAgentReply(ctx context.Context, conversationID string, at suppo
 
 // HandedOff keeps the time of a conversation's first hand-off to a person
 // on the conversation, where the reports read it; later hand-offs leave it.
-func (q *Q) HandedOff(ctx context.Context, conversationID string, at support.Timestamp) error {
+func (q *Q) HandedOff(ctx context.Context, conversationID string, at chat.Timestamp) error {
 	_, err := q.exec(ctx, `UPDATE conversations SET handed_off_at = ? WHERE id = ? AND handed_off_at IS NULL`,
 		at, conversationID)
 	return err

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // activityDB is a database with one site and n conversations conv_0…,
@@ -21,18 +21,18 @@ func activityDB(tb testing.TB, n int) *DB {
 	}
 	tb.Cleanup(func() { db.Close() })
 	err = db.Write(ctx, func(q *Q) error {
-		if err := q.InsertSite(ctx, &support.Site{ID: "site_a", Name: "A", CreatedAt: 1}); err != nil {
+		if err := q.InsertSite(ctx, &chat.Site{ID: "site_a", Name: "A", CreatedAt: 1}); err != nil {
 			return err
 		}
 		email := "a@example.com"
-		if err := q.InsertContact(ctx, &support.Contact{ID: "ctc_a", Mode: support.Test, Email: &email, CreatedAt: 1, UpdatedAt: 1}, &email); err != nil {
+		if err := q.InsertContact(ctx, &chat.Contact{ID: "ctc_a", Mode: chat.Test, Email: &email, CreatedAt: 1, UpdatedAt: 1}, &email); err != nil {
 			return err
 		}
 		contact, subject := "ctc_a", "Pricing"
 		for i := 0; i < n; i++ {
-			if err := q.InsertConversation(ctx, &support.Conversation{ID: fmt.Sprintf("conv_%d", i), Mode: support.Test, SiteID: "site_a",
+			if err := q.InsertConversation(ctx, &chat.Conversation{ID: fmt.Sprintf("conv_%d", i), Mode: chat.Test, SiteID: "site_a",
 				Status: "waiting", Subject: &subject, ContactID: &contact, Metadata: map[string]string{"plan": "pro"},
-				CreatedAt: support.Timestamp(i), UpdatedAt: support.Timestamp(i), LastMessageAt: support.Timestamp(i)}); err != nil {
+				CreatedAt: chat.Timestamp(i), UpdatedAt: chat.Timestamp(i), LastMessageAt: chat.Timestamp(i)}); err != nil {
 				return err
 			}
 		}
@@ -47,7 +47,7 @@ func activityDB(tb testing.TB, n int) *DB {
 func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 	ctx := context.Background()
 	db := activityDB(t, 1)
-	c, err := db.Read().Conversation(ctx, support.Test, "conv_0")
+	c, err := db.Read().Conversation(ctx, chat.Test, "conv_0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 	if err := db.Write(ctx, func(q *Q) error { return q.UpdateConversationActivity(ctx, c) }); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.Read().Conversation(ctx, support.Test, "conv_0")
+	got, err := db.Read().Conversation(ctx, chat.Test, "conv_0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,17 +77,17 @@ func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 func TestCountAgentMessage(t *testing.T) {
 	ctx := context.Background()
 	db := activityDB(t, 2)
-	count := func(id string, at support.Timestamp) error {
+	count := func(id string, at chat.Timestamp) error {
 		return db.Write(ctx, func(q *Q) error {
-			return q.CountAgentMessage(ctx, support.Test, id, at, "waiting", "handed_off", "closed")
+			return q.CountAgentMessage(ctx, chat.Test, id, at, "waiting", "handed_off", "closed")
 		})
 	}
-	for _, at := range []support.Timestamp{700, 800} {
+	for _, at := range []chat.Timestamp{700, 800} {
 		if err := count("conv_0", at); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := db.Read().Conversation(ctx, support.Test, "conv_0")
+	got, err := db.Read().Conversation(ctx, chat.Test, "conv_0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestCountAgentMessage(t *testing.T) {
 			t.Errorf("%s: %v, want ErrNotFound", id, err)
 		}
 	}
-	if c, _ := db.Read().Conversation(ctx, support.Test, "conv_1"); c.MessageCount != 0 || c.Status != "closed" {
+	if c, _ := db.Read().Conversation(ctx, chat.Test, "conv_1"); c.MessageCount != 0 || c.Status != "closed" {
 		t.Errorf("closed conversation changed: %+v", c)
 	}
 }
@@ -134,12 +134,12 @@ func BenchmarkConversationUpdate(b *testing.B) {
 			err := db.Write(ctx, func(q *Q) error {
 				for j := 0; j < batch; j++ {
 					i++
-					c, err := q.Conversation(ctx, support.Test, fmt.Sprintf("conv_%d", (i*7919)%n))
+					c, err := q.Conversation(ctx, chat.Test, fmt.Sprintf("conv_%d", (i*7919)%n))
 					if err != nil {
 						return err
 					}
 					c.MessageCount++
-					c.UpdatedAt = support.Timestamp(i)
+					c.UpdatedAt = chat.Timestamp(i)
 					update := q.UpdateConversation
 					if activity {
 						update = q.UpdateConversationActivity
@@ -184,7 +184,7 @@ func BenchmarkTakeOver(b *testing.B) {
 			err := db.Write(ctx, func(q *Q) error {
 				for j := range ids {
 					ids[j] = fmt.Sprintf("conv_new_%d", i+j)
-					err := q.InsertConversation(ctx, &support.Conversation{ID: ids[j], Mode: support.Test, SiteID: "site_a",
+					err := q.InsertConversation(ctx, &chat.Conversation{ID: ids[j], Mode: chat.Test, SiteID: "site_a",
 						Status: "open", Subject: &subject, Metadata: map[string]string{}, CreatedAt: 1e9, UpdatedAt: 1e9, LastMessageAt: 1e9})
 					if err != nil {
 						return err
@@ -199,7 +199,7 @@ func BenchmarkTakeOver(b *testing.B) {
 			start := time.Now()
 			err = db.Write(ctx, func(q *Q) error {
 				for _, id := range ids {
-					c, err := q.Conversation(ctx, support.Test, id)
+					c, err := q.Conversation(ctx, chat.Test, id)
 					if err != nil {
 						return err
 					}

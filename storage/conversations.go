@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 const conversationCols = `id, mode, site_id, visitor_id, status, subject, contact_id, assignee_id,
@@ -14,11 +14,11 @@ const conversationCols = `id, mode, site_id, visitor_id, status, subject, contac
 const insertedCols = `id, mode, site_id, visitor_id, status, subject, contact_id, assignee_id,
 	message_count, page_url, last_message_at, metadata, created_at, updated_at`
 
-func scanConversation(s interface{ Scan(...any) error }) (*support.Conversation, error) {
-	c := &support.Conversation{}
+func scanConversation(s interface{ Scan(...any) error }) (*chat.Conversation, error) {
+	c := &chat.Conversation{}
 	var score sql.NullInt64
 	var comment *string
-	var ratedAt *support.Timestamp
+	var ratedAt *chat.Timestamp
 	err := s.Scan(&c.ID, &c.Mode, &c.SiteID, &c.VisitorID, &c.Status, &c.Subject, &c.ContactID, &c.AssigneeID,
 		&c.MessageCount, &c.PageURL, &c.LastMessageAt, jsonCol{&c.Metadata}, &c.CreatedAt, &c.UpdatedAt,
 		&score, &comment, &ratedAt, jsonCol{&c.Tags})
@@ -29,7 +29,7 @@ func scanConversation(s interface{ Scan(...any) error }) (*support.Conversation,
 		c.Tags = []string{}
 	}
 	if score.Valid && ratedAt != nil {
-		c.Rating = &support.Rating{Score: int(score.Int64), Comment: comment, RatedAt: *ratedAt}
+		c.Rating = &chat.Rating{Score: int(score.Int64), Comment: comment, RatedAt: *ratedAt}
 	}
 	if c.Metadata == nil {
 		c.Metadata = map[string]string{}
@@ -38,7 +38,7 @@ func scanConversation(s interface{ Scan(...any) error }) (*support.Conversation,
 }
 
 // InsertConversation stores a new conversation.
-func (q *Q) InsertConversation(ctx context.Context, c *support.Conversation) error {
+func (q *Q) InsertConversation(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID, c.VisitorID)
 	_, err := q.exec(ctx, `INSERT INTO conversations (`+insertedCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Mode, c.SiteID, c.VisitorID, c.Status, c.Subject, c.ContactID, c.AssigneeID,
@@ -47,7 +47,7 @@ func (q *Q) InsertConversation(ctx context.Context, c *support.Conversation) err
 }
 
 // UpdateConversation writes every mutable field of c.
-func (q *Q) UpdateConversation(ctx context.Context, c *support.Conversation) error {
+func (q *Q) UpdateConversation(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, subject = ?, contact_id = ?, assignee_id = ?,
 		message_count = ?, page_url = ?, last_message_at = ?, metadata = ?, updated_at = ?
@@ -58,7 +58,7 @@ func (q *Q) UpdateConversation(ctx context.Context, c *support.Conversation) err
 }
 
 // SetConversationTags replaces c's tags (and their index rows).
-func (q *Q) SetConversationTags(ctx context.Context, c *support.Conversation) error {
+func (q *Q) SetConversationTags(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET tags = ?, updated_at = ? WHERE id = ? AND mode = ?`,
 		tagsJSON(c.Tags), c.UpdatedAt, c.ID, c.Mode)
@@ -78,7 +78,7 @@ func (q *Q) SetConversationTags(ctx context.Context, c *support.Conversation) er
 }
 
 // RateConversation stores the visitor's rating of c (replacing an earlier one).
-func (q *Q) RateConversation(ctx context.Context, c *support.Conversation) error {
+func (q *Q) RateConversation(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET rating_score = ?, rating_comment = ?, rated_at = ?, updated_at = ?
 		WHERE id = ? AND mode = ?`, c.Rating.Score, c.Rating.Comment, c.Rating.RatedAt, c.UpdatedAt, c.ID, c.Mode)
@@ -86,7 +86,7 @@ func (q *Q) RateConversation(ctx context.Context, c *support.Conversation) error
 }
 
 // Conversation returns the conversation with id in mode, or ErrNotFound.
-func (q *Q) Conversation(ctx context.Context, mode support.Mode, id string) (*support.Conversation, error) {
+func (q *Q) Conversation(ctx context.Context, mode chat.Mode, id string) (*chat.Conversation, error) {
 	return scanConversation(q.row(ctx, `SELECT `+conversationCols+` FROM conversations WHERE id = ? AND mode = ?`, id, mode))
 }
 
@@ -95,7 +95,7 @@ const NoAssignee = "none"
 
 // ConversationFilter selects conversations; empty fields do not filter.
 type ConversationFilter struct {
-	Mode      support.Mode
+	Mode      chat.Mode
 	Status    string
 	SiteID    string
 	ContactID string
@@ -107,7 +107,7 @@ type ConversationFilter struct {
 }
 
 // Conversations lists conversations newest first.
-func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*support.Conversation, error) {
+func (q *Q) Conversations(ctx context.Context, f ConversationFilter) ([]*chat.Conversation, error) {
 	query, args := f.sql()
 	rows, err := q.query(ctx, query, args...)
 	return collect(rows, err, scanConversation)

@@ -3,18 +3,18 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // DashboardSession is a team member's signed-in dashboard session.
 type DashboardSession struct {
 	TokenHash string
 	MemberID  string
-	Mode      support.Mode
+	Mode      chat.Mode
 	CSRF      string
-	CreatedAt support.Timestamp
-	ExpiresAt support.Timestamp
-	EndedAt   *support.Timestamp
+	CreatedAt chat.Timestamp
+	ExpiresAt chat.Timestamp
+	EndedAt   *chat.Timestamp
 }
 
 const dashSessionCols = `token_hash, member_id, mode, csrf, created_at, expires_at, ended_at`
@@ -35,27 +35,27 @@ func (q *Q) DashboardSession(ctx context.Context, tokenHash string) (*DashboardS
 }
 
 // EndDashboardSession marks a session ended; ErrNotFound if there is none.
-func (q *Q) EndDashboardSession(ctx context.Context, tokenHash string, at support.Timestamp) error {
+func (q *Q) EndDashboardSession(ctx context.Context, tokenHash string, at chat.Timestamp) error {
 	res, err := q.exec(ctx, `UPDATE dashboard_sessions SET ended_at = COALESCE(ended_at, ?) WHERE token_hash = ?`,
 		at, tokenHash)
 	return affected(res, err)
 }
 
 // SetDashboardMode switches the mode a session shows.
-func (q *Q) SetDashboardMode(ctx context.Context, tokenHash string, mode support.Mode) error {
+func (q *Q) SetDashboardMode(ctx context.Context, tokenHash string, mode chat.Mode) error {
 	res, err := q.exec(ctx, `UPDATE dashboard_sessions SET mode = ? WHERE token_hash = ?`, mode, tokenHash)
 	return affected(res, err)
 }
 
 // EndMemberSessions ends every open session of a member (after a password change).
-func (q *Q) EndMemberSessions(ctx context.Context, memberID string, at support.Timestamp) error {
+func (q *Q) EndMemberSessions(ctx context.Context, memberID string, at chat.Timestamp) error {
 	_, err := q.exec(ctx, `UPDATE dashboard_sessions SET ended_at = ? WHERE member_id = ? AND ended_at IS NULL`,
 		at, memberID)
 	return err
 }
 
 // DeleteExpiredDashboardSessions removes sessions that expired or ended before at.
-func (q *Q) DeleteExpiredDashboardSessions(ctx context.Context, at support.Timestamp) (int64, error) {
+func (q *Q) DeleteExpiredDashboardSessions(ctx context.Context, at chat.Timestamp) (int64, error) {
 	res, err := q.exec(ctx, `DELETE FROM dashboard_sessions WHERE expires_at < ? OR ended_at < ?`, at, at)
 	if err != nil {
 		return 0, err
@@ -64,7 +64,7 @@ func (q *Q) DeleteExpiredDashboardSessions(ctx context.Context, at support.Times
 }
 
 // MemberByEmail returns the member with the e-mail (any case), or ErrNotFound.
-func (q *Q) MemberByEmail(ctx context.Context, email string) (*support.Member, error) {
+func (q *Q) MemberByEmail(ctx context.Context, email string) (*chat.Member, error) {
 	return scanMember(q.row(ctx, `SELECT `+memberCols+` FROM members WHERE email = ?`, email))
 }
 
@@ -79,8 +79,8 @@ func (q *Q) SetMemberPassword(ctx context.Context, id, hash string) error {
 type SignInFailures struct {
 	Email       string
 	Count       int
-	LockedUntil *support.Timestamp // no sign-in before this instant
-	LastAt      support.Timestamp  // when the latest attempt was counted
+	LockedUntil *chat.Timestamp // no sign-in before this instant
+	LastAt      chat.Timestamp  // when the latest attempt was counted
 }
 
 // SignInFailures returns the failures recorded for an e-mail: zero counts
@@ -105,7 +105,7 @@ func (q *Q) SetSignInFailures(ctx context.Context, f *SignInFailures) error {
 
 // DeleteSignInFailures removes the rows whose latest attempt was counted
 // before lastBefore and whose lock-out, if any, is over at now.
-func (q *Q) DeleteSignInFailures(ctx context.Context, lastBefore, now support.Timestamp) (int64, error) {
+func (q *Q) DeleteSignInFailures(ctx context.Context, lastBefore, now chat.Timestamp) (int64, error) {
 	res, err := q.exec(ctx, `DELETE FROM sign_in_failures
 		WHERE last_at < ? AND (locked_until IS NULL OR locked_until <= ?)`, lastBefore, now)
 	if err != nil {

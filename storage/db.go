@@ -1,5 +1,5 @@
 // Package storage keeps chatsvc's state in one SQLite file. It runs SQL and
-// nothing else: it maps rows to the objects of package support, and which
+// nothing else: it maps rows to the objects of package chat, and which
 // rows may change, and how, is decided by package app.
 package storage
 

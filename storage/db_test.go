@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 func open(t *testing.T, dir string) *storage.DB {
@@ -43,7 +43,7 @@ func schema(t *testing.T, db *storage.DB) string {
 func TestMigrationsTwiceChangeNothing(t *testing.T) {
 	dir := t.TempDir()
 	db := open(t, dir)
-	site := &support.Site{ID: "site_1", Name: "One", CreatedAt: 1}
+	site := &chat.Site{ID: "site_1", Name: "One", CreatedAt: 1}
 	if err := db.Write(context.Background(), func(q *storage.Q) error { return q.InsertSite(context.Background(), site) }); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestWriteGroupsCommitsAndIsolatesFailures(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			errs[i] = db.Write(ctx, func(q *storage.Q) error {
-				if err := q.InsertSite(ctx, &support.Site{ID: fmt.Sprintf("site_%d", i), Name: "s", CreatedAt: 1}); err != nil {
+				if err := q.InsertSite(ctx, &chat.Site{ID: fmt.Sprintf("site_%d", i), Name: "s", CreatedAt: 1}); err != nil {
 					return err
 				}
 				if i%3 == 0 {
@@ -114,7 +114,7 @@ func TestUniqueViolationIsConflict(t *testing.T) {
 	norm := "a@example.com"
 	insert := func(id string) error {
 		return db.Write(ctx, func(q *storage.Q) error {
-			return q.InsertContact(ctx, &support.Contact{ID: id, Mode: support.Test, Email: &norm, CreatedAt: 1, UpdatedAt: 1}, &norm)
+			return q.InsertContact(ctx, &chat.Contact{ID: id, Mode: chat.Test, Email: &norm, CreatedAt: 1, UpdatedAt: 1}, &norm)
 		})
 	}
 	if err := insert("ctc_1"); err != nil {
@@ -125,7 +125,7 @@ func TestUniqueViolationIsConflict(t *testing.T) {
 	}
 	// The same e-mail is free in the other mode.
 	err := db.Write(ctx, func(q *storage.Q) error {
-		return q.InsertContact(ctx, &support.Contact{ID: "ctc_3", Mode: support.Live, Email: &norm, CreatedAt: 1, UpdatedAt: 1}, &norm)
+		return q.InsertContact(ctx, &chat.Contact{ID: "ctc_3", Mode: chat.Live, Email: &norm, CreatedAt: 1, UpdatedAt: 1}, &norm)
 	})
 	if err != nil {
 		t.Fatalf("same e-mail in live mode: %v", err)
@@ -136,13 +136,13 @@ func TestNotFound(t *testing.T) {
 	db := open(t, t.TempDir())
 	defer db.Close()
 	ctx := context.Background()
-	if _, err := db.Read().Ticket(ctx, support.Test, "tkt_none"); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := db.Read().Ticket(ctx, chat.Test, "tkt_none"); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("Ticket: %v", err)
 	}
-	if _, err := db.Read().Conversation(ctx, support.Test, "conv_none"); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := db.Read().Conversation(ctx, chat.Test, "conv_none"); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("Conversation: %v", err)
 	}
-	err := db.Write(ctx, func(q *storage.Q) error { return q.DeleteTicket(ctx, support.Test, "tkt_none") })
+	err := db.Write(ctx, func(q *storage.Q) error { return q.DeleteTicket(ctx, chat.Test, "tkt_none") })
 	if !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("DeleteTicket: %v", err)
 	}
@@ -173,11 +173,11 @@ func TestWriteOutlivesItsCaller(t *testing.T) {
 	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	err := db.Write(ctx, func(q *storage.Q) error {
-		if err := q.InsertSite(ctx, &support.Site{ID: "site_1", Name: "One", CreatedAt: 1}); err != nil {
+		if err := q.InsertSite(ctx, &chat.Site{ID: "site_1", Name: "One", CreatedAt: 1}); err != nil {
 			return err
 		}
 		cancel() // the caller's request ends
-		return q.InsertSite(ctx, &support.Site{ID: "site_2", Name: "Two", CreatedAt: 1})
+		return q.InsertSite(ctx, &chat.Site{ID: "site_2", Name: "Two", CreatedAt: 1})
 	})
 	if err != nil {
 		t.Fatalf("write: %v", err)
@@ -201,7 +201,7 @@ func TestWriteReturnsTheCommittedRun(t *testing.T) {
 		if _, err := q.Site(ctx, "site_run1"); err == nil {
 			return "", errors.New("the first run's row survived its rollback")
 		}
-		return id, q.InsertSite(ctx, &support.Site{ID: id, Name: "S", CreatedAt: 1})
+		return id, q.InsertSite(ctx, &chat.Site{ID: id, Name: "S", CreatedAt: 1})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,14 +4,14 @@ import (
 	"context"
 	"encoding/json"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Queries that erase a contact's personal data from what it left behind.
 // Which strings count as personal data is decided by package app.
 
 // ConversationsOfContact lists every conversation linked to a contact.
-func (q *Q) ConversationsOfContact(ctx context.Context, mode support.Mode, contactID string) ([]*support.Conversation, error) {
+func (q *Q) ConversationsOfContact(ctx context.Context, mode chat.Mode, contactID string) ([]*chat.Conversation, error) {
 	rows, err := q.query(ctx, `SELECT `+conversationCols+` FROM conversations WHERE contact_id = ? AND mode = ?
 		ORDER BY created_at, id`, contactID, mode)
 	return collect(rows, err, scanConversation)
@@ -20,7 +20,7 @@ func (q *Q) ConversationsOfContact(ctx context.Context, mode support.Mode, conta
 // ScrubConversation writes c's subject, metadata and page URL, and unlinks
 // it from its contact and from the visitor's browser, so the widget no
 // longer shows it.
-func (q *Q) ScrubConversation(ctx context.Context, c *support.Conversation) error {
+func (q *Q) ScrubConversation(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID, c.VisitorID)
 	var comment *string
 	if c.Rating != nil {
@@ -32,30 +32,30 @@ func (q *Q) ScrubConversation(ctx context.Context, c *support.Conversation) erro
 }
 
 // VisitorsOfContact lists the visitors identified as a contact.
-func (q *Q) VisitorsOfContact(ctx context.Context, mode support.Mode, contactID string) ([]*support.Visitor, error) {
+func (q *Q) VisitorsOfContact(ctx context.Context, mode chat.Mode, contactID string) ([]*chat.Visitor, error) {
 	rows, err := q.query(ctx, `SELECT `+visitorCols+` FROM visitors WHERE contact_id = ? AND mode = ?`, contactID, mode)
 	return collect(rows, err, scanVisitor)
 }
 
 // SetVisitorPageURL rewrites the page a visitor was last seen on.
-func (q *Q) SetVisitorPageURL(ctx context.Context, mode support.Mode, id, pageURL string) error {
+func (q *Q) SetVisitorPageURL(ctx context.Context, mode chat.Mode, id, pageURL string) error {
 	_, err := q.exec(ctx, `UPDATE visitors SET page_url = ? WHERE id = ? AND mode = ?`, pageURL, id, mode)
 	return err
 }
 
 // AllMessages lists every message of a conversation, oldest first.
-func (q *Q) AllMessages(ctx context.Context, conversationID string) ([]*support.Message, error) {
+func (q *Q) AllMessages(ctx context.Context, conversationID string) ([]*chat.Message, error) {
 	rows, err := q.query(ctx, `SELECT `+messageCols+` FROM messages WHERE conversation_id = ? ORDER BY created_at, id`,
 		conversationID)
 	return collect(rows, err, scanMessage)
 }
 
 // ScrubMessage writes m's author, body and stored attachments.
-func (q *Q) ScrubMessage(ctx context.Context, m *support.Message) error {
+func (q *Q) ScrubMessage(ctx context.Context, m *chat.Message) error {
 	q.changed(&m.ConversationID)
 	files := m.Files
 	if files == nil {
-		files = []support.StoredFile{}
+		files = []chat.StoredFile{}
 	}
 	res, err := q.exec(ctx, `UPDATE messages SET author_id = ?, author_name = ?, body = ?, attachments = ? WHERE id = ?`,
 		m.Author.ID, m.Author.Name, m.Body, toJSON(files), m.ID)
@@ -76,7 +76,7 @@ func (q *Q) SetEventData(ctx context.Context, seq int64, data json.RawMessage) e
 
 // TeamMails lists the e-mails of mode to the team (to no contact), sent or
 // not: an alert may quote a person who is then erased.
-func (q *Q) TeamMails(ctx context.Context, mode support.Mode) ([]*Mail, error) {
+func (q *Q) TeamMails(ctx context.Context, mode chat.Mode) ([]*Mail, error) {
 	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE contact_id IS NULL AND mode = ?`, mode)
 	return collect(rows, err, scanMail)
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // InboxWork is what the inbox shows of a conversation beyond its own row:
@@ -17,7 +17,7 @@ type InboxWork struct {
 	LastBody     string
 	// WaitingSince is the visitor's first message after the team's last
 	// one; nil when the team spoke last.
-	WaitingSince *support.Timestamp
+	WaitingSince *chat.Timestamp
 }
 
 // InboxWorkOf reads the inbox details of the given conversations, by id.
@@ -45,7 +45,7 @@ func (q *Q) InboxWorkOf(ctx context.Context, conversationIDs []string) (map[stri
 			return nil, err
 		}
 		if since.Valid {
-			t := support.Timestamp(since.Int64)
+			t := chat.Timestamp(since.Int64)
 			w.WaitingSince = &t
 		}
 		out[id] = w
@@ -55,7 +55,7 @@ func (q *Q) InboxWorkOf(ctx context.Context, conversationIDs []string) (map[stri
 
 // InboxViewCounts counts a mode's conversations that are not closed: all
 // of them, those assigned to memberID, and the unassigned.
-func (q *Q) InboxViewCounts(ctx context.Context, mode support.Mode, memberID string) (all, mine, unassigned int, err error) {
+func (q *Q) InboxViewCounts(ctx context.Context, mode chat.Mode, memberID string) (all, mine, unassigned int, err error) {
 	err = q.row(ctx, `SELECT COUNT(*), COALESCE(SUM(assignee_id = ?), 0), COALESCE(SUM(assignee_id IS NULL), 0)
 		FROM conversations WHERE mode = ? AND status IN ('waiting', 'handed_off', 'open')`, memberID, mode).
 		Scan(&all, &mine, &unassigned)

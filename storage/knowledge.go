@@ -3,14 +3,14 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 const sourceCols = `id, type, name, url, status, page_count, last_synced_at, created_at, mode, site_id, content,
 	failure_reason, sync_requested_at, last_sync_request_at, language, politeness`
 
-func scanSource(s interface{ Scan(...any) error }) (*support.KnowledgeSource, error) {
-	k := &support.KnowledgeSource{}
+func scanSource(s interface{ Scan(...any) error }) (*chat.KnowledgeSource, error) {
+	k := &chat.KnowledgeSource{}
 	err := s.Scan(&k.ID, &k.Type, &k.Name, &k.URL, &k.Status, &k.PageCount, &k.LastSyncedAt, &k.CreatedAt, &k.Mode,
 		&k.SiteID, &k.Content, &k.FailureReason, &k.SyncRequestedAt, &k.LastSyncRequestAt, &k.Language, &k.Politeness)
 	if err != nil {
@@ -20,7 +20,7 @@ func scanSource(s interface{ Scan(...any) error }) (*support.KnowledgeSource, er
 }
 
 // InsertKnowledgeSource stores a new source.
-func (q *Q) InsertKnowledgeSource(ctx context.Context, k *support.KnowledgeSource) error {
+func (q *Q) InsertKnowledgeSource(ctx context.Context, k *chat.KnowledgeSource) error {
 	q.queued(QueueKnowledge)
 	_, err := q.exec(ctx, `INSERT INTO knowledge_sources (`+sourceCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		k.ID, k.Type, k.Name, k.URL, k.Status, k.PageCount, k.LastSyncedAt, k.CreatedAt, k.Mode, k.SiteID, k.Content,
@@ -30,7 +30,7 @@ func (q *Q) InsertKnowledgeSource(ctx context.Context, k *support.KnowledgeSourc
 
 // UpdateKnowledgeSource writes the sync state of k: status, page count,
 // times, failure reason and whether a sync is owed.
-func (q *Q) UpdateKnowledgeSource(ctx context.Context, k *support.KnowledgeSource) error {
+func (q *Q) UpdateKnowledgeSource(ctx context.Context, k *chat.KnowledgeSource) error {
 	q.queued(QueueKnowledge)
 	res, err := q.exec(ctx, `UPDATE knowledge_sources SET status = ?, page_count = ?, last_synced_at = ?,
 		failure_reason = ?, sync_requested_at = ?, last_sync_request_at = ? WHERE id = ?`,
@@ -39,17 +39,17 @@ func (q *Q) UpdateKnowledgeSource(ctx context.Context, k *support.KnowledgeSourc
 }
 
 // KnowledgeSource returns the source with id in mode, or ErrNotFound.
-func (q *Q) KnowledgeSource(ctx context.Context, mode support.Mode, id string) (*support.KnowledgeSource, error) {
+func (q *Q) KnowledgeSource(ctx context.Context, mode chat.Mode, id string) (*chat.KnowledgeSource, error) {
 	return scanSource(q.row(ctx, `SELECT `+sourceCols+` FROM knowledge_sources WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // KnowledgeSourceByID returns the source with id in either mode, or ErrNotFound.
-func (q *Q) KnowledgeSourceByID(ctx context.Context, id string) (*support.KnowledgeSource, error) {
+func (q *Q) KnowledgeSourceByID(ctx context.Context, id string) (*chat.KnowledgeSource, error) {
 	return scanSource(q.row(ctx, `SELECT `+sourceCols+` FROM knowledge_sources WHERE id = ?`, id))
 }
 
 // KnowledgeSources lists a mode's sources newest first.
-func (q *Q) KnowledgeSources(ctx context.Context, mode support.Mode, p Page) ([]*support.KnowledgeSource, error) {
+func (q *Q) KnowledgeSources(ctx context.Context, mode chat.Mode, p Page) ([]*chat.KnowledgeSource, error) {
 	conds, args := equal(mode)
 	where, tail, args := keyset("created_at", true, p, conds, args)
 	rows, err := q.query(ctx, `SELECT `+sourceCols+` FROM knowledge_sources`+where+tail, args...)
@@ -57,7 +57,7 @@ func (q *Q) KnowledgeSources(ctx context.Context, mode support.Mode, p Page) ([]
 }
 
 // DeleteKnowledgeSource removes a source and its chunks.
-func (q *Q) DeleteKnowledgeSource(ctx context.Context, mode support.Mode, id string) error {
+func (q *Q) DeleteKnowledgeSource(ctx context.Context, mode chat.Mode, id string) error {
 	q.queued(QueueKnowledge)
 	res, err := q.exec(ctx, `DELETE FROM knowledge_sources WHERE id = ? AND mode = ?`, id, mode)
 	return affected(res, err)
@@ -65,7 +65,7 @@ func (q *Q) DeleteKnowledgeSource(ctx context.Context, mode support.Mode, id str
 
 // NextDueKnowledgeSource returns the source whose sync has been owed the
 // longest, or ErrNotFound when none is.
-func (q *Q) NextDueKnowledgeSource(ctx context.Context, lane SyncLane) (*support.KnowledgeSource, error) {
+func (q *Q) NextDueKnowledgeSource(ctx context.Context, lane SyncLane) (*chat.KnowledgeSource, error) {
 	return scanSource(q.row(ctx, `SELECT `+sourceCols+` FROM knowledge_sources
 		WHERE sync_requested_at IS NOT NULL`+laneFilter[lane]+` ORDER BY sync_requested_at, id LIMIT 1`))
 }
@@ -84,7 +84,7 @@ var laneFilter = map[SyncLane]string{AnySources: "", TextSources: ` AND type = '
 
 // RequestAllKnowledgeSyncs owes a sync of every source, in both modes, as
 // of at; sources already owed one keep their place in line.
-func (q *Q) RequestAllKnowledgeSyncs(ctx context.Context, at support.Timestamp) (int64, error) {
+func (q *Q) RequestAllKnowledgeSyncs(ctx context.Context, at chat.Timestamp) (int64, error) {
 	q.queued(QueueKnowledge)
 	res, err := q.exec(ctx, `UPDATE knowledge_sources
 		SET sync_requested_at = COALESCE(sync_requested_at, ?), last_sync_request_at = ?`, at, at)
@@ -133,7 +133,7 @@ func scanChunk(s interface{ Scan(...any) error }) (KnowledgeChunk, error) {
 
 // EachKnowledgeChunk calls fn with every chunk of every source, source by
 // source and in order, with the source it belongs to.
-func (q *Q) EachKnowledgeChunk(ctx context.Context, fn func(*support.KnowledgeSource, KnowledgeChunk) error) error {
+func (q *Q) EachKnowledgeChunk(ctx context.Context, fn func(*chat.KnowledgeSource, KnowledgeChunk) error) error {
 	rows, err := q.query(ctx, `SELECT `+sourceCols+` FROM knowledge_sources ORDER BY id`)
 	srcs, err := collect(rows, err, scanSource)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // ChunkRef names one stored knowledge chunk.
@@ -46,7 +46,7 @@ func (q *Q) PutVector(ctx context.Context, c ChunkRef, model string, vec []float
 type VectorChunk struct {
 	KnowledgeChunk
 	SiteID string // "" for a source of every site
-	Mode   support.Mode
+	Mode   chat.Mode
 	Vector []float32
 }
 

@@ -3,7 +3,7 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Mail statuses.
@@ -15,7 +15,7 @@ const (
 
 // DueMails lists up to limit pending e-mails whose next attempt is due at
 // now, the longest waiting first.
-func (q *Q) DueMails(ctx context.Context, now support.Timestamp, limit int) ([]*Mail, error) {
+func (q *Q) DueMails(ctx context.Context, now chat.Timestamp, limit int) ([]*Mail, error) {
 	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?
 		ORDER BY next_attempt_at, id LIMIT ?`, now, limit)
 	return collect(rows, err, scanMail)

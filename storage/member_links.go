@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // MemberLink is a one-time link e-mailed to a member: an invitation or a
@@ -13,9 +13,9 @@ type MemberLink struct {
 	TokenHash string
 	MemberID  string
 	Purpose   string // "invitation" or "reset"
-	CreatedAt support.Timestamp
-	ExpiresAt support.Timestamp
-	UsedAt    *support.Timestamp
+	CreatedAt chat.Timestamp
+	ExpiresAt chat.Timestamp
+	UsedAt    *chat.Timestamp
 }
 
 const memberLinkCols = `token_hash, member_id, purpose, created_at, expires_at, used_at`
@@ -37,13 +37,13 @@ func (q *Q) MemberLink(ctx context.Context, tokenHash string) (*MemberLink, erro
 
 // UseMemberLinks marks every unused link of a member as used at `at`, so a
 // password once set leaves no other link that could set it again.
-func (q *Q) UseMemberLinks(ctx context.Context, memberID string, at support.Timestamp) error {
+func (q *Q) UseMemberLinks(ctx context.Context, memberID string, at chat.Timestamp) error {
 	_, err := q.exec(ctx, `UPDATE member_links SET used_at = ? WHERE member_id = ? AND used_at IS NULL`, at, memberID)
 	return err
 }
 
 // DeleteMemberLinks removes the links that expired or were used before at.
-func (q *Q) DeleteMemberLinks(ctx context.Context, at support.Timestamp) (int64, error) {
+func (q *Q) DeleteMemberLinks(ctx context.Context, at chat.Timestamp) (int64, error) {
 	return rowCount(q.exec(ctx, `DELETE FROM member_links WHERE expires_at < ? OR used_at < ?`, at, at))
 }
 

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // TestMemberRolesMigration checks what the roles' migration does to an
@@ -41,7 +41,7 @@ func TestMemberRolesMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"mem_a": support.RoleOwner, "mem_b": support.RoleAgent, "mem_c": support.RoleAgent}
+	want := map[string]string{"mem_a": chat.RoleOwner, "mem_b": chat.RoleAgent, "mem_c": chat.RoleAgent}
 	for _, m := range members {
 		if m.Role != want[m.ID] {
 			t.Errorf("%s (%s): role %q, want %q", m.ID, m.Name, m.Role, want[m.ID])

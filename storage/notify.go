@@ -3,7 +3,7 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Waiting alert statuses.
@@ -16,9 +16,9 @@ const (
 // WaitingAlert is the e-mail alert owed for a conversation left waiting.
 type WaitingAlert struct {
 	ConversationID string
-	Mode           support.Mode
-	WaitingSince   support.Timestamp
-	DueAt          support.Timestamp
+	Mode           chat.Mode
+	WaitingSince   chat.Timestamp
+	DueAt          chat.Timestamp
 	Status         string
 }
 
@@ -32,7 +32,7 @@ func (q *Q) InsertWaitingAlert(ctx context.Context, a *WaitingAlert) error {
 }
 
 // DueWaitingAlerts lists up to limit pending alerts due at now, oldest first.
-func (q *Q) DueWaitingAlerts(ctx context.Context, now support.Timestamp, limit int) ([]*WaitingAlert, error) {
+func (q *Q) DueWaitingAlerts(ctx context.Context, now chat.Timestamp, limit int) ([]*WaitingAlert, error) {
 	rows, err := q.query(ctx, `SELECT conversation_id, mode, waiting_since, due_at, status FROM waiting_alerts
 		WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, conversation_id LIMIT ?`, now, limit)
 	return collect(rows, err, func(s interface{ Scan(...any) error }) (*WaitingAlert, error) {
@@ -49,10 +49,10 @@ func (q *Q) SetWaitingAlertStatus(ctx context.Context, conversationID, status st
 
 // AgentWroteSince reports whether a team member wrote in the conversation
 // at or after since.
-func (q *Q) AgentWroteSince(ctx context.Context, conversationID string, since support.Timestamp) (bool, error) {
+func (q *Q) AgentWroteSince(ctx context.Context, conversationID string, since chat.Timestamp) (bool, error) {
 	var n int
 	err := q.row(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE conversation_id = ? AND author_type = ?
-		AND created_at >= ? LIMIT 1)`, conversationID, support.AuthorAgent, since).Scan(&n)
+		AND created_at >= ? LIMIT 1)`, conversationID, chat.AuthorAgent, since).Scan(&n)
 	return n > 0, err
 }
 
@@ -63,7 +63,7 @@ type PushSubscription struct {
 	Endpoint  string
 	P256DH    string
 	Auth      string
-	CreatedAt support.Timestamp
+	CreatedAt chat.Timestamp
 }
 
 const pushSubCols = `id, member_id, endpoint, p256dh, auth, created_at`
@@ -135,12 +135,12 @@ type Push struct {
 	Subscription  PushSubscription
 	Payload       string
 	Attempts      int
-	NextAttemptAt support.Timestamp
-	CreatedAt     support.Timestamp
+	NextAttemptAt chat.Timestamp
+	CreatedAt     chat.Timestamp
 }
 
 // QueuePush owes payload to a subscription, due at once.
-func (q *Q) QueuePush(ctx context.Context, id, subscriptionID, payload string, at support.Timestamp) error {
+func (q *Q) QueuePush(ctx context.Context, id, subscriptionID, payload string, at chat.Timestamp) error {
 	q.queued(QueuePushes)
 	_, err := q.exec(ctx, `INSERT INTO pushes (id, subscription_id, payload, attempts, next_attempt_at, created_at)
 		VALUES (?,?,?,0,?,?)`, id, subscriptionID, payload, at, at)
@@ -148,7 +148,7 @@ func (q *Q) QueuePush(ctx context.Context, id, subscriptionID, payload string, a
 }
 
 // DuePushes lists up to limit pushes due at now, with their subscription.
-func (q *Q) DuePushes(ctx context.Context, now support.Timestamp, limit int) ([]*Push, error) {
+func (q *Q) DuePushes(ctx context.Context, now chat.Timestamp, limit int) ([]*Push, error) {
 	rows, err := q.query(ctx, `SELECT p.id, p.payload, p.attempts, p.next_attempt_at, p.created_at,
 		s.id, s.member_id, s.endpoint, s.p256dh, s.auth, s.created_at
 		FROM pushes p JOIN push_subscriptions s ON s.id = p.subscription_id
@@ -168,7 +168,7 @@ func (q *Q) PushDone(ctx context.Context, id string) error {
 }
 
 // PushRetry records a failed attempt and when the next one is due.
-func (q *Q) PushRetry(ctx context.Context, id string, attempts int, next support.Timestamp) error {
+func (q *Q) PushRetry(ctx context.Context, id string, attempts int, next chat.Timestamp) error {
 	_, err := q.exec(ctx, `UPDATE pushes SET attempts = ?, next_attempt_at = ? WHERE id = ?`, attempts, next, id)
 	return err
 }

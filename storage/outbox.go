@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Mail is an e-mail waiting in (or sent from) the outbox.
 type Mail struct {
 	ID        string
-	Mode      support.Mode
+	Mode      chat.Mode
 	Template  string
 	ToEmail   string
 	ToName    *string
@@ -21,10 +21,10 @@ type Mail struct {
 	Data           json.RawMessage
 	Status         string // pending, sent, failed
 	Attempts       int
-	NextAttemptAt  support.Timestamp
+	NextAttemptAt  chat.Timestamp
 	LastError      *string
-	CreatedAt      support.Timestamp
-	SentAt         *support.Timestamp
+	CreatedAt      chat.Timestamp
+	SentAt         *chat.Timestamp
 }
 
 const mailCols = `id, mode, template, to_email, to_name, contact_id, ticket_id, data, status, attempts,
@@ -62,15 +62,15 @@ func (q *Q) MailsOfTicket(ctx context.Context, ticketID string) ([]*Mail, error)
 
 // MailsAfter counts the e-mails of a template queued after a time, to any
 // address.
-func (q *Q) MailsAfter(ctx context.Context, template string, since support.Timestamp) (n int, err error) {
+func (q *Q) MailsAfter(ctx context.Context, template string, since chat.Timestamp) (n int, err error) {
 	err = q.row(ctx, `SELECT COUNT(*) FROM outbox WHERE template = ? AND created_at > ?`, template, since).Scan(&n)
 	return n, err
 }
 
 // MailsToAfter counts the e-mails of a template queued for an address (any
 // case) after a time, and returns when the earliest of them was queued.
-func (q *Q) MailsToAfter(ctx context.Context, template, email string, since support.Timestamp) (n int, first support.Timestamp, err error) {
-	var earliest *support.Timestamp
+func (q *Q) MailsToAfter(ctx context.Context, template, email string, since chat.Timestamp) (n int, first chat.Timestamp, err error) {
+	var earliest *chat.Timestamp
 	err = q.row(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox
 		WHERE template = ? AND to_email = ? COLLATE NOCASE AND created_at > ?`, template, email, since).Scan(&n, &earliest)
 	if earliest != nil {

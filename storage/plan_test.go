@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // TestListQueriesUseIndexes checks with EXPLAIN QUERY PLAN that every list
@@ -18,8 +18,8 @@ func TestListQueriesUseIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	after := &support.Cursor{Key: 1, ID: "x"}
-	ts := support.Timestamp(5)
+	after := &chat.Cursor{Key: 1, ID: "x"}
+	ts := chat.Timestamp(5)
 	type query struct {
 		name string
 		sql  string
@@ -29,18 +29,18 @@ func TestListQueriesUseIndexes(t *testing.T) {
 	add := func(name string, sql string, args []any) { queries = append(queries, query{name, sql, args}) }
 	for _, pg := range []Page{{Limit: 21}, {Limit: 21, After: after}} {
 		for _, f := range []ConversationFilter{{}, {Status: "open"}, {SiteID: "site_x"}, {ContactID: "ctc_x"}, {Status: "open", SiteID: "site_x"}} {
-			f.Mode, f.Page = support.Test, pg
+			f.Mode, f.Page = chat.Test, pg
 			s, a := f.sql()
 			add(fmt.Sprintf("conversations %+v", f), s, a)
 		}
 		for _, f := range []TicketFilter{{}, {Status: "open"}, {Priority: "high"}, {ContactID: "ctc_x"}, {Tag: "vip"},
 			{CreatedAfter: &ts}, {CreatedBefore: &ts}, {Status: "open", Priority: "low", Tag: "vip"}} {
-			f.Mode, f.Page = support.Test, pg
+			f.Mode, f.Page = chat.Test, pg
 			s, a := f.sql()
 			add(fmt.Sprintf("tickets %+v", f), s, a)
 		}
 		for _, f := range []ContactFilter{{}, {EmailNorm: "a@example.com"}, {ExternalID: "u1"}} {
-			f.Mode, f.Page = support.Test, pg
+			f.Mode, f.Page = chat.Test, pg
 			s, a := f.sql()
 			add(fmt.Sprintf("contacts %+v", f), s, a)
 		}
@@ -48,11 +48,11 @@ func TestListQueriesUseIndexes(t *testing.T) {
 		add("messages", `SELECT `+messageCols+` FROM messages`+where+tail, args)
 		// The lists of the other resources, built as their methods build them.
 		for _, typ := range []string{"", "ticket.created"} {
-			conds, args := equal(support.Test, "type", typ)
+			conds, args := equal(chat.Test, "type", typ)
 			where, tail, args := keyset("seq", true, pg, conds, args)
 			add("events type="+typ, `SELECT `+eventCols+` FROM events`+where+tail, args)
 		}
-		conds, args := equal(support.Test)
+		conds, args := equal(chat.Test)
 		where, tail, args = keyset("created_at", true, pg, conds, args)
 		add("knowledge sources", `SELECT `+sourceCols+` FROM knowledge_sources`+where+tail, args)
 		add("webhook endpoints", `SELECT `+endpointCols+` FROM webhook_endpoints`+where+tail, args)

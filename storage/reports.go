@@ -3,24 +3,24 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // ReportConversation is what the reports need of one conversation.
 type ReportConversation struct {
 	Status       string
-	CreatedAt    support.Timestamp
-	ClosedAt     *support.Timestamp
-	HandedOffAt  *support.Timestamp // its first hand-off, nil when never handed off
-	FirstAgentAt *support.Timestamp // its first agent message, nil when none
+	CreatedAt    chat.Timestamp
+	ClosedAt     *chat.Timestamp
+	HandedOffAt  *chat.Timestamp // its first hand-off, nil when never handed off
+	FirstAgentAt *chat.Timestamp // its first agent message, nil when none
 	RatingScore  *int
 }
 
 // ReportRange selects the rows of a report: one mode, created in [From, To),
 // on SiteID when it is not empty.
 type ReportRange struct {
-	Mode     support.Mode
-	From, To support.Timestamp
+	Mode     chat.Mode
+	From, To chat.Timestamp
 	SiteID   string
 }
 
@@ -55,14 +55,14 @@ func (q *Q) ReportConversations(ctx context.Context, r ReportRange) ([]ReportCon
 // ReportTickets returns when the tickets created in the range were created,
 // and how many tickets were solved in it. With a site, only tickets opened
 // from one of its conversations count.
-func (q *Q) ReportTickets(ctx context.Context, r ReportRange) (created []support.Timestamp, solved int, err error) {
+func (q *Q) ReportTickets(ctx context.Context, r ReportRange) (created []chat.Timestamp, solved int, err error) {
 	site, args := "", []any{r.Mode, r.From, r.To}
 	if r.SiteID != "" {
 		site, args = ` AND conversation_id IN (SELECT id FROM conversations WHERE site_id = ?)`, append(args, r.SiteID)
 	}
 	rows, err := q.query(ctx, `SELECT created_at FROM tickets WHERE mode = ? AND created_at >= ? AND created_at < ?`+site, args...)
-	created, err = collect(rows, err, func(s interface{ Scan(...any) error }) (support.Timestamp, error) {
-		var t support.Timestamp
+	created, err = collect(rows, err, func(s interface{ Scan(...any) error }) (chat.Timestamp, error) {
+		var t chat.Timestamp
 		return t, s.Scan(&t)
 	})
 	if err != nil {
@@ -75,11 +75,11 @@ func (q *Q) ReportTickets(ctx context.Context, r ReportRange) (created []support
 // AssistantReply records one assistant reply to a visitor's question.
 type AssistantReply struct {
 	MessageID      string
-	Mode           support.Mode
+	Mode           chat.Mode
 	ConversationID string
 	QuestionID     string
 	Abstained      bool
-	CreatedAt      support.Timestamp
+	CreatedAt      chat.Timestamp
 }
 
 // InsertAssistantReply stores an assistant reply's record.
@@ -92,7 +92,7 @@ func (q *Q) InsertAssistantReply(ctx context.Context, r *AssistantReply) error {
 // SetReplyFeedback stores the visitor's feedback on an assistant reply of
 // one of visitorID's conversations, replacing any earlier feedback;
 // ErrNotFound when there is no such reply.
-func (q *Q) SetReplyFeedback(ctx context.Context, mode support.Mode, visitorID, messageID string, helpful bool, at support.Timestamp) error {
+func (q *Q) SetReplyFeedback(ctx context.Context, mode chat.Mode, visitorID, messageID string, helpful bool, at chat.Timestamp) error {
 	res, err := q.exec(ctx, `UPDATE assistant_replies SET helpful = ?, feedback_at = ?
 		WHERE message_id = ? AND mode = ? AND conversation_id IN (SELECT id FROM conversations WHERE visitor_id = ?)`,
 		helpful, at, messageID, mode, visitorID)
@@ -104,14 +104,14 @@ func (q *Q) SetReplyFeedback(ctx context.Context, mode support.Mode, visitorID, 
 type UnansweredQuestion struct {
 	Question       string
 	Count          int
-	LastAskedAt    support.Timestamp
+	LastAskedAt    chat.Timestamp
 	ConversationID string // where it was last asked
 }
 
 // UnansweredQuestions groups the mode's abstentions and unhelpful answers
 // by question (case and surrounding spaces aside), most asked first, then
 // most recent; offset and limit page through the groups.
-func (q *Q) UnansweredQuestions(ctx context.Context, mode support.Mode, offset, limit int) ([]UnansweredQuestion, error) {
+func (q *Q) UnansweredQuestions(ctx context.Context, mode chat.Mode, offset, limit int) ([]UnansweredQuestion, error) {
 	// With MAX() as the only aggregate, SQLite takes the bare columns (the
 	// question's wording and conversation) from the row of the latest reply.
 	rows, err := q.query(ctx, `SELECT trim(m.body), COUNT(*), MAX(r.created_at), r.conversation_id

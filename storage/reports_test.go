@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // TestReportsBackfill runs migration 0014's backfill over an assistant's
@@ -83,7 +83,7 @@ func TestFirstAgentReply(t *testing.T) {
 			return q.CountAgentMessage(ctx, "live", "conv_1", 11, "waiting", "handed_off", "closed", "open")
 		},
 		func(q *Q) error {
-			return q.TakeOver(ctx, &support.Conversation{ID: "conv_2", Mode: "live", Status: "handed_off", MessageCount: 2,
+			return q.TakeOver(ctx, &chat.Conversation{ID: "conv_2", Mode: "live", Status: "handed_off", MessageCount: 2,
 				LastMessageAt: 14, UpdatedAt: 14})
 		},
 		func(q *Q) error {
@@ -122,7 +122,7 @@ func TestFirstHandOff(t *testing.T) {
 	}
 	for _, h := range []struct {
 		conv string
-		at   support.Timestamp
+		at   chat.Timestamp
 	}{{"conv_1", 11}, {"conv_2", 12}, {"conv_2", 13}} {
 		if err := db.Write(ctx, func(q *Q) error { return q.HandedOff(ctx, h.conv, h.at) }); err != nil {
 			t.Fatal(err)

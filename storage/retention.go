@@ -3,20 +3,20 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Queries of the retention job, which deletes what is kept past its time.
 // How long is kept is decided by package app.
 
 // MarkClosed records when a conversation closed; retention counts from it.
-func (q *Q) MarkClosed(ctx context.Context, id string, at support.Timestamp) error {
+func (q *Q) MarkClosed(ctx context.Context, id string, at chat.Timestamp) error {
 	res, err := q.exec(ctx, `UPDATE conversations SET closed_at = ? WHERE id = ?`, at, id)
 	return affected(res, err)
 }
 
 // ClosedBefore lists up to limit conversations closed before cutoff.
-func (q *Q) ClosedBefore(ctx context.Context, cutoff support.Timestamp, limit int) ([]string, error) {
+func (q *Q) ClosedBefore(ctx context.Context, cutoff chat.Timestamp, limit int) ([]string, error) {
 	rows, err := q.query(ctx, `SELECT id FROM conversations WHERE closed_at < ? ORDER BY closed_at LIMIT ?`, cutoff, limit)
 	return collect(rows, err, func(s interface{ Scan(...any) error }) (string, error) {
 		var id string
@@ -64,7 +64,7 @@ func (q *Q) FileInUse(ctx context.Context, hash string) (bool, error) {
 
 // PruneVisitors forgets the anonymous visitors (no contact, no
 // conversation) last seen before cutoff.
-func (q *Q) PruneVisitors(ctx context.Context, cutoff support.Timestamp) (int64, error) {
+func (q *Q) PruneVisitors(ctx context.Context, cutoff chat.Timestamp) (int64, error) {
 	res, err := q.exec(ctx, `DELETE FROM visitors WHERE contact_id IS NULL AND last_seen_at < ?
 		AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.visitor_id = visitors.id)`, cutoff)
 	if err != nil {

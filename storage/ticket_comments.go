@@ -3,27 +3,27 @@ package storage
 import (
 	"context"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 const ticketCommentCols = `id, mode, ticket_id, author_type, author_id, author_name, body, public, attachments, via, created_at`
 
-func scanTicketComment(s interface{ Scan(...any) error }) (*support.TicketComment, error) {
-	c := &support.TicketComment{}
+func scanTicketComment(s interface{ Scan(...any) error }) (*chat.TicketComment, error) {
+	c := &chat.TicketComment{}
 	err := s.Scan(&c.ID, &c.Mode, &c.TicketID, &c.Author.Type, &c.Author.ID, &c.Author.Name, &c.Body, &c.Public,
 		jsonCol{&c.Files}, &c.Via, &c.CreatedAt)
 	if err != nil {
 		return nil, notFound(err)
 	}
-	c.Attachments = []support.Attachment{}
+	c.Attachments = []chat.Attachment{}
 	return c, nil
 }
 
 // InsertTicketComment stores a comment on a ticket.
-func (q *Q) InsertTicketComment(ctx context.Context, c *support.TicketComment) error {
+func (q *Q) InsertTicketComment(ctx context.Context, c *chat.TicketComment) error {
 	files := c.Files
 	if files == nil {
-		files = []support.StoredFile{}
+		files = []chat.StoredFile{}
 	}
 	_, err := q.exec(ctx, `INSERT INTO ticket_comments (`+ticketCommentCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
 		c.ID, c.Mode, c.TicketID, c.Author.Type, c.Author.ID, c.Author.Name, c.Body, c.Public, toJSON(files), c.Via,
@@ -41,17 +41,17 @@ func (q *Q) InsertTicketComment(ctx context.Context, c *support.TicketComment) e
 }
 
 // TicketComments lists a ticket's comments oldest first.
-func (q *Q) TicketComments(ctx context.Context, ticketID string, p Page) ([]*support.TicketComment, error) {
+func (q *Q) TicketComments(ctx context.Context, ticketID string, p Page) ([]*chat.TicketComment, error) {
 	where, tail, args := keyset("created_at", false, p, []string{"ticket_id = ?"}, []any{ticketID})
 	rows, err := q.query(ctx, `SELECT `+ticketCommentCols+` FROM ticket_comments`+where+tail, args...)
 	return collect(rows, err, scanTicketComment)
 }
 
 // ScrubTicketComment rewrites a comment's author, body and file names.
-func (q *Q) ScrubTicketComment(ctx context.Context, c *support.TicketComment) error {
+func (q *Q) ScrubTicketComment(ctx context.Context, c *chat.TicketComment) error {
 	files := c.Files
 	if files == nil {
-		files = []support.StoredFile{}
+		files = []chat.StoredFile{}
 	}
 	if _, err := q.exec(ctx, `UPDATE ticket_comments SET author_id = ?, author_name = ?, body = ?, attachments = ? WHERE id = ?`,
 		c.Author.ID, c.Author.Name, c.Body, toJSON(files), c.ID); err != nil {
@@ -71,7 +71,7 @@ type InboundMail struct {
 	Sender     string
 	Outcome    string // what became of it: comment, ticket, message, or why it was dropped
 	ObjectID   *string
-	ReceivedAt support.Timestamp
+	ReceivedAt chat.Timestamp
 }
 
 // InsertInboundMail remembers an e-mail taken in; it reports false when
@@ -103,7 +103,7 @@ func (q *Q) InboundMailSeen(ctx context.Context, messageID string) (bool, error)
 }
 
 // InboundMailsFrom counts the e-mails taken in from a sender since a time.
-func (q *Q) InboundMailsFrom(ctx context.Context, sender string, since support.Timestamp) (int, error) {
+func (q *Q) InboundMailsFrom(ctx context.Context, sender string, since chat.Timestamp) (int, error) {
 	var n int
 	err := q.row(ctx, `SELECT COUNT(*) FROM inbound_mail WHERE sender = ? AND received_at > ?`, sender, since).Scan(&n)
 	return n, err

@@ -6,14 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 const ticketCols = `id, mode, number, subject, description, status, priority, contact_id, conversation_id,
 	assignee_id, tags, metadata, created_at, updated_at, solved_at`
 
-func scanTicket(s interface{ Scan(...any) error }) (*support.Ticket, error) {
-	t := &support.Ticket{}
+func scanTicket(s interface{ Scan(...any) error }) (*chat.Ticket, error) {
+	t := &chat.Ticket{}
 	err := s.Scan(&t.ID, &t.Mode, &t.Number, &t.Subject, &t.Description, &t.Status, &t.Priority, &t.ContactID,
 		&t.ConversationID, &t.AssigneeID, jsonCol{&t.Tags}, jsonCol{&t.Metadata}, &t.CreatedAt, &t.UpdatedAt, &t.SolvedAt)
 	if err != nil {
@@ -29,7 +29,7 @@ func scanTicket(s interface{ Scan(...any) error }) (*support.Ticket, error) {
 }
 
 // NextTicketNumber reserves the next ticket number of mode (1, 2, …).
-func (q *Q) NextTicketNumber(ctx context.Context, mode support.Mode) (int64, error) {
+func (q *Q) NextTicketNumber(ctx context.Context, mode chat.Mode) (int64, error) {
 	// The counter exists after a mode's first ticket: a plain UPDATE is
 	// then one b-tree seek, where the upsert tried an insert first.
 	var n int64
@@ -44,7 +44,7 @@ func (q *Q) NextTicketNumber(ctx context.Context, mode support.Mode) (int64, err
 }
 
 // InsertTicket stores a new ticket and its tags.
-func (q *Q) InsertTicket(ctx context.Context, t *support.Ticket) error {
+func (q *Q) InsertTicket(ctx context.Context, t *chat.Ticket) error {
 	_, err := q.exec(ctx, `INSERT INTO tickets (`+ticketCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		t.ID, t.Mode, t.Number, t.Subject, t.Description, t.Status, t.Priority, t.ContactID, t.ConversationID,
 		t.AssigneeID, tagsJSON(t.Tags), toJSON(t.Metadata), t.CreatedAt, t.UpdatedAt, t.SolvedAt)
@@ -56,7 +56,7 @@ func (q *Q) InsertTicket(ctx context.Context, t *support.Ticket) error {
 
 // UpdateTicket writes every mutable field of t; replaceTags also rewrites
 // the tag index.
-func (q *Q) UpdateTicket(ctx context.Context, t *support.Ticket, replaceTags bool) error {
+func (q *Q) UpdateTicket(ctx context.Context, t *chat.Ticket, replaceTags bool) error {
 	res, err := q.exec(ctx, `UPDATE tickets SET subject = ?, description = ?, status = ?, priority = ?, contact_id = ?,
 		conversation_id = ?, assignee_id = ?, tags = ?, metadata = ?, updated_at = ?, solved_at = ?
 		WHERE id = ? AND mode = ?`,
@@ -71,7 +71,7 @@ func (q *Q) UpdateTicket(ctx context.Context, t *support.Ticket, replaceTags boo
 	return q.insertTags(ctx, t)
 }
 
-func (q *Q) insertTags(ctx context.Context, t *support.Ticket) error {
+func (q *Q) insertTags(ctx context.Context, t *chat.Ticket) error {
 	for _, tag := range t.Tags {
 		if _, err := q.exec(ctx, `INSERT OR IGNORE INTO ticket_tags (ticket_id, mode, tag, created_at) VALUES (?,?,?,?)`,
 			t.ID, t.Mode, tag, t.CreatedAt); err != nil {
@@ -90,17 +90,17 @@ func tagsJSON(tags []string) string {
 }
 
 // Ticket returns the ticket with id in mode, or ErrNotFound.
-func (q *Q) Ticket(ctx context.Context, mode support.Mode, id string) (*support.Ticket, error) {
+func (q *Q) Ticket(ctx context.Context, mode chat.Mode, id string) (*chat.Ticket, error) {
 	return scanTicket(q.row(ctx, `SELECT `+ticketCols+` FROM tickets WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // TicketByNumber returns the ticket with number in mode, or ErrNotFound.
-func (q *Q) TicketByNumber(ctx context.Context, mode support.Mode, number int64) (*support.Ticket, error) {
+func (q *Q) TicketByNumber(ctx context.Context, mode chat.Mode, number int64) (*chat.Ticket, error) {
 	return scanTicket(q.row(ctx, `SELECT `+ticketCols+` FROM tickets WHERE mode = ? AND number = ?`, mode, number))
 }
 
 // DeleteTicket removes a ticket for good.
-func (q *Q) DeleteTicket(ctx context.Context, mode support.Mode, id string) error {
+func (q *Q) DeleteTicket(ctx context.Context, mode chat.Mode, id string) error {
 	res, err := q.exec(ctx, `DELETE FROM tickets WHERE id = ? AND mode = ?`, id, mode)
 	return affected(res, err)
 }
@@ -108,18 +108,18 @@ func (q *Q) DeleteTicket(ctx context.Context, mode support.Mode, id string) erro
 // TicketFilter selects tickets; zero fields do not filter. Created bounds
 // are exclusive.
 type TicketFilter struct {
-	Mode          support.Mode
+	Mode          chat.Mode
 	Status        string
 	Priority      string
 	ContactID     string
 	Tag           string
-	CreatedAfter  *support.Timestamp
-	CreatedBefore *support.Timestamp
+	CreatedAfter  *chat.Timestamp
+	CreatedBefore *chat.Timestamp
 	Page          Page
 }
 
 // Tickets lists tickets newest first.
-func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*support.Ticket, error) {
+func (q *Q) Tickets(ctx context.Context, f TicketFilter) ([]*chat.Ticket, error) {
 	query, args := f.sql()
 	rows, err := q.query(ctx, query, args...)
 	return collect(rows, err, scanTicket)
@@ -144,7 +144,7 @@ func (f TicketFilter) sql() (string, []any) {
 }
 
 // TicketsOfContact lists every ticket whose contact is contactID.
-func (q *Q) TicketsOfContact(ctx context.Context, contactID string) ([]*support.Ticket, error) {
+func (q *Q) TicketsOfContact(ctx context.Context, contactID string) ([]*chat.Ticket, error) {
 	rows, err := q.query(ctx, `SELECT `+ticketCols+` FROM tickets WHERE contact_id = ? ORDER BY created_at, id`, contactID)
 	return collect(rows, err, scanTicket)
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // Ticket numbers count from 1 in each mode: the first of a mode creates its
@@ -18,7 +18,7 @@ func TestTicketNumbersCountPerMode(t *testing.T) {
 	}
 	defer db.Close()
 	var got []int64
-	for _, mode := range []support.Mode{support.Test, support.Test, support.Live, support.Test, support.Live} {
+	for _, mode := range []chat.Mode{chat.Test, chat.Test, chat.Live, chat.Test, chat.Live} {
 		w, err := Write(ctx, db, func(q *Q) (int64, error) { return q.NextTicketNumber(ctx, mode) })
 		if err != nil {
 			t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // jsonCol scans a TEXT column holding JSON into the value it points to.
@@ -50,13 +50,13 @@ func conflict(err error) error {
 
 // Page selects rows after a cursor (nil: from the start), at most Limit.
 type Page struct {
-	After *support.Cursor
+	After *chat.Cursor
 	Limit int
 }
 
 // equal starts the conditions of a list with its mode and adds "col = ?"
 // for each (column, value) pair whose value is not empty.
-func equal(mode support.Mode, pairs ...string) (conds []string, args []any) {
+func equal(mode chat.Mode, pairs ...string) (conds []string, args []any) {
 	conds, args = []string{"mode = ?"}, []any{mode}
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i+1] != "" {

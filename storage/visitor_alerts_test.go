@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // TestVisitorAlertsMoved: migration 0030 carries each alert of the old
@@ -31,7 +31,7 @@ func TestVisitorAlertsMoved(t *testing.T) {
 		t.Fatalf("mailed until after the migration %v, want %v", got, want)
 	}
 
-	owe := func(id string, due support.Timestamp) {
+	owe := func(id string, due chat.Timestamp) {
 		if err := db.Write(ctx, func(q *Q) error { return q.OweVisitorAlert(ctx, id, due) }); err != nil {
 			t.Fatal(err)
 		}

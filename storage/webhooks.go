@@ -4,14 +4,14 @@ import (
 	"context"
 	"encoding/json"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 const endpointCols = `id, mode, url, events, enabled, description, secret, after_seq, failing_since,
 	disabled_reason, created_at, updated_at`
 
-func scanEndpoint(s interface{ Scan(...any) error }) (*support.WebhookEndpoint, error) {
-	e := &support.WebhookEndpoint{}
+func scanEndpoint(s interface{ Scan(...any) error }) (*chat.WebhookEndpoint, error) {
+	e := &chat.WebhookEndpoint{}
 	err := s.Scan(&e.ID, &e.Mode, &e.URL, jsonCol{&e.Events}, &e.Enabled, &e.Description, &e.Secret, &e.AfterSeq,
 		&e.FailingSince, &e.DisabledReason, &e.CreatedAt, &e.UpdatedAt)
 	if err != nil {
@@ -31,7 +31,7 @@ func (q *Q) LastEventSeq(ctx context.Context) (int64, error) {
 }
 
 // InsertWebhookEndpoint stores a new endpoint.
-func (q *Q) InsertWebhookEndpoint(ctx context.Context, e *support.WebhookEndpoint) error {
+func (q *Q) InsertWebhookEndpoint(ctx context.Context, e *chat.WebhookEndpoint) error {
 	_, err := q.exec(ctx, `INSERT INTO webhook_endpoints (`+endpointCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 		e.ID, e.Mode, e.URL, toJSON(e.Events), e.Enabled, e.Description, e.Secret, e.AfterSeq, e.FailingSince,
 		e.DisabledReason, e.CreatedAt, e.UpdatedAt)
@@ -39,7 +39,7 @@ func (q *Q) InsertWebhookEndpoint(ctx context.Context, e *support.WebhookEndpoin
 }
 
 // UpdateWebhookEndpoint writes every mutable field of e.
-func (q *Q) UpdateWebhookEndpoint(ctx context.Context, e *support.WebhookEndpoint) error {
+func (q *Q) UpdateWebhookEndpoint(ctx context.Context, e *chat.WebhookEndpoint) error {
 	res, err := q.exec(ctx, `UPDATE webhook_endpoints SET url = ?, events = ?, enabled = ?, description = ?,
 		failing_since = ?, disabled_reason = ?, updated_at = ? WHERE id = ? AND mode = ?`,
 		e.URL, toJSON(e.Events), e.Enabled, e.Description, e.FailingSince, e.DisabledReason, e.UpdatedAt, e.ID, e.Mode)
@@ -47,12 +47,12 @@ func (q *Q) UpdateWebhookEndpoint(ctx context.Context, e *support.WebhookEndpoin
 }
 
 // WebhookEndpoint returns the endpoint with id in mode, or ErrNotFound.
-func (q *Q) WebhookEndpoint(ctx context.Context, mode support.Mode, id string) (*support.WebhookEndpoint, error) {
+func (q *Q) WebhookEndpoint(ctx context.Context, mode chat.Mode, id string) (*chat.WebhookEndpoint, error) {
 	return scanEndpoint(q.row(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // WebhookEndpoints lists one mode's endpoints newest first.
-func (q *Q) WebhookEndpoints(ctx context.Context, mode support.Mode, p Page) ([]*support.WebhookEndpoint, error) {
+func (q *Q) WebhookEndpoints(ctx context.Context, mode chat.Mode, p Page) ([]*chat.WebhookEndpoint, error) {
 	conds, args := equal(mode)
 	where, tail, args := keyset("created_at", true, p, conds, args)
 	rows, err := q.query(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints`+where+tail, args...)
@@ -61,13 +61,13 @@ func (q *Q) WebhookEndpoints(ctx context.Context, mode support.Mode, p Page) ([]
 
 // EnabledWebhookEndpoints lists every enabled endpoint of every mode, for
 // fanning events out.
-func (q *Q) EnabledWebhookEndpoints(ctx context.Context) ([]*support.WebhookEndpoint, error) {
+func (q *Q) EnabledWebhookEndpoints(ctx context.Context) ([]*chat.WebhookEndpoint, error) {
 	rows, err := q.query(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE enabled = 1 ORDER BY created_at, id`)
 	return collect(rows, err, scanEndpoint)
 }
 
 // DeleteWebhookEndpoint removes an endpoint with its queue and attempt log.
-func (q *Q) DeleteWebhookEndpoint(ctx context.Context, mode support.Mode, id string) error {
+func (q *Q) DeleteWebhookEndpoint(ctx context.Context, mode chat.Mode, id string) error {
 	res, err := q.exec(ctx, `DELETE FROM webhook_endpoints WHERE id = ? AND mode = ?`, id, mode)
 	return affected(res, err)
 }
@@ -75,20 +75,20 @@ func (q *Q) DeleteWebhookEndpoint(ctx context.Context, mode support.Mode, id str
 // WebhookSend is a delivery still owed: one event to one endpoint.
 type WebhookSend struct {
 	ID            int64
-	Mode          support.Mode
+	Mode          chat.Mode
 	EndpointID    string
 	EventSeq      int64
 	EventID       string
 	Attempts      int
-	NextAttemptAt support.Timestamp
-	CreatedAt     support.Timestamp // start of the retry window
+	NextAttemptAt chat.Timestamp
+	CreatedAt     chat.Timestamp // start of the retry window
 }
 
 // QueueWebhook owes ev to endpoint, due at `at`. When the pair is queued
 // already (a resend), the row is made due at `at` with a fresh retry window
 // and a new id, so that a send of it still in flight, which reports by id,
 // cannot end the resend when it finishes.
-func (q *Q) QueueWebhook(ctx context.Context, mode support.Mode, endpointID string, ev *support.Event, at support.Timestamp) error {
+func (q *Q) QueueWebhook(ctx context.Context, mode chat.Mode, endpointID string, ev *chat.Event, at chat.Timestamp) error {
 	q.queued(QueueDeliveries)
 	_, err := q.exec(ctx, `INSERT INTO webhook_queue (mode, endpoint_id, event_seq, event_id, attempts, next_attempt_at, created_at)
 		VALUES (?,?,?,?,0,?,?)
@@ -108,7 +108,7 @@ func (q *Q) WebhookSendByID(ctx context.Context, id int64) (*WebhookSend, error)
 }
 
 // RescheduleWebhook records a failed attempt on a queued delivery.
-func (q *Q) RescheduleWebhook(ctx context.Context, id int64, attempts int, next support.Timestamp) error {
+func (q *Q) RescheduleWebhook(ctx context.Context, id int64, attempts int, next chat.Timestamp) error {
 	res, err := q.exec(ctx, `UPDATE webhook_queue SET attempts = ?, next_attempt_at = ? WHERE id = ?`, attempts, next, id)
 	return affected(res, err)
 }
@@ -120,14 +120,14 @@ func (q *Q) DequeueWebhook(ctx context.Context, id int64) error {
 }
 
 // ResumeWebhooks makes every queued delivery of an endpoint due at `at`.
-func (q *Q) ResumeWebhooks(ctx context.Context, endpointID string, at support.Timestamp) error {
+func (q *Q) ResumeWebhooks(ctx context.Context, endpointID string, at chat.Timestamp) error {
 	_, err := q.exec(ctx, `UPDATE webhook_queue SET next_attempt_at = ? WHERE endpoint_id = ? AND next_attempt_at > ?`,
 		at, endpointID, at)
 	return err
 }
 
 // DueWebhookEndpoints lists the enabled endpoints with a delivery due by `at`.
-func (q *Q) DueWebhookEndpoints(ctx context.Context, at support.Timestamp) ([]string, error) {
+func (q *Q) DueWebhookEndpoints(ctx context.Context, at chat.Timestamp) ([]string, error) {
 	rows, err := q.query(ctx, `SELECT e.id FROM webhook_endpoints e WHERE e.enabled = 1
 		AND EXISTS (SELECT 1 FROM webhook_queue w WHERE w.endpoint_id = e.id AND w.next_attempt_at <= ?)
 		ORDER BY e.created_at, e.id`, at)
@@ -142,12 +142,12 @@ type WebhookJob struct {
 	Send   WebhookSend
 	URL    string
 	Secret string
-	Event  support.Event
+	Event  chat.Event
 }
 
 // DueWebhookJobs lists up to limit deliveries of one enabled endpoint due by
 // `at`, the longest due first.
-func (q *Q) DueWebhookJobs(ctx context.Context, endpointID string, at support.Timestamp, limit int) ([]*WebhookJob, error) {
+func (q *Q) DueWebhookJobs(ctx context.Context, endpointID string, at chat.Timestamp, limit int) ([]*WebhookJob, error) {
 	rows, err := q.query(ctx, `SELECT w.id, w.mode, w.endpoint_id, w.event_seq, w.event_id, w.attempts, w.next_attempt_at,
 			w.created_at, e.url, e.secret, v.type, v.object_id, v.data, v.created_at
 		FROM webhook_queue w JOIN webhook_endpoints e ON e.id = w.endpoint_id JOIN events v ON v.seq = w.event_seq
@@ -174,15 +174,15 @@ func (q *Q) QueuedWebhooks(ctx context.Context) (int, error) {
 const attemptCols = `id, mode, endpoint_id, event_id, event_type, attempt, delivered, status_code, duration_ms, error,
 	next_attempt_at, created_at`
 
-func scanAttempt(s interface{ Scan(...any) error }) (*support.WebhookAttempt, error) {
-	a := &support.WebhookAttempt{}
+func scanAttempt(s interface{ Scan(...any) error }) (*chat.WebhookAttempt, error) {
+	a := &chat.WebhookAttempt{}
 	err := s.Scan(&a.ID, &a.Mode, &a.EndpointID, &a.EventID, &a.EventType, &a.Attempt, &a.Delivered, &a.StatusCode,
 		&a.DurationMS, &a.Error, &a.NextAttemptAt, &a.CreatedAt)
 	return a, notFound(err)
 }
 
 // InsertWebhookAttempt logs an attempt.
-func (q *Q) InsertWebhookAttempt(ctx context.Context, a *support.WebhookAttempt) error {
+func (q *Q) InsertWebhookAttempt(ctx context.Context, a *chat.WebhookAttempt) error {
 	_, err := q.exec(ctx, `INSERT INTO webhook_attempts (`+attemptCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
 		a.ID, a.Mode, a.EndpointID, a.EventID, a.EventType, a.Attempt, a.Delivered, a.StatusCode, a.DurationMS,
 		a.Error, a.NextAttemptAt, a.CreatedAt)
@@ -191,7 +191,7 @@ func (q *Q) InsertWebhookAttempt(ctx context.Context, a *support.WebhookAttempt)
 
 // WebhookAttempts lists an endpoint's attempts newest first, optionally
 // only those for one event.
-func (q *Q) WebhookAttempts(ctx context.Context, endpointID, eventID string, p Page) ([]*support.WebhookAttempt, error) {
+func (q *Q) WebhookAttempts(ctx context.Context, endpointID, eventID string, p Page) ([]*chat.WebhookAttempt, error) {
 	conds, args := []string{"endpoint_id = ?"}, []any{endpointID}
 	if eventID != "" {
 		conds, args = append(conds, "event_id = ?"), append(args, eventID)

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/files"
-	"chatsvc/support"
 )
 
 // pngBytes is the start of a PNG file: enough for content sniffing.
@@ -113,7 +113,7 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	// An endpoint that will be sent the message, late.
 	whe := e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/in",
 		"events": []string{"message.created"}}).ok(t, 201)["id"].(string)
-	conv := e.conversation(support.Test, "Where is my refund?")
+	conv := e.conversation(chat.Test, "Where is my refund?")
 	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Here you go", "author_id": e.member,
 		"attachments": []any{
 			map[string]any{"url": fs.URL + "/notes.txt", "name": "Refund notes.txt"},
@@ -233,7 +233,7 @@ func expiresOf(t *testing.T, signed string) int64 {
 func TestAttachmentURLExpiresAfterOneHour(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "File", "author_id": e.member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).ok(t, 201)
 	signed := attachmentsOf(t, m)[0]["url"].(string)
@@ -265,7 +265,7 @@ func decodeJSON(t *testing.T, res *http.Response) map[string]any {
 func TestAttachmentURLTampered(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/download"}}}).ok(t, 201)
 	a, b := attachmentsOf(t, m)[0]["url"].(string), attachmentsOf(t, m)[1]["url"].(string)
@@ -303,7 +303,7 @@ func TestAttachmentURLTampered(t *testing.T) {
 func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	post := func(atts ...any) resp {
 		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.member, "attachments": atts})
 	}
@@ -364,7 +364,7 @@ func TestAttachmentPrivateAddressRefused(t *testing.T) {
 		t.Error("the guard let a request through to a loopback server")
 	}))
 	defer fs.Close()
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	for _, u := range []string{fs.URL + "/a.txt", "https://localhost:" + fs.URL[strings.LastIndex(fs.URL, ":")+1:] + "/a.txt"} {
 		e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
 			"attachments": []any{map[string]any{"url": u}}}).fails(t, 400, "parameter_invalid", "attachments.0.url")
@@ -380,7 +380,7 @@ func TestAttachmentPrivateAddressRefused(t *testing.T) {
 func TestAttachmentNameLimits(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	post := func(name any) resp {
 		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
 			"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/notes.txt", "name": name}}})

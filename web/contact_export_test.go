@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
@@ -15,16 +15,16 @@ func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada Lovelace"}).ok(t, 201)["id"].(string)
 	other := e.test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com"}).ok(t, 201)["id"].(string)
 
-	conv := cvStart(t, e, support.Test, e.site, ctc, "Hello, I need a refund")
+	conv := cvStart(t, e, chat.Test, e.site, ctc, "Hello, I need a refund")
 	e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "Refund over the limit"}).ok(t, 200)
 	e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice", "author_id": e.member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "invoice.pdf"}}}).ok(t, 201)
 	// A conversation she had before leaving her address, which her ticket came from.
-	anon := cvStart(t, e, support.Test, e.site, "", "Hi, not signed in")
+	anon := cvStart(t, e, chat.Test, e.site, "", "Hi, not signed in")
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "contact_id": ctc,
 		"conversation_id": anon}).ok(t, 201)["id"].(string)
 	// Someone else's conversation and ticket are no part of it.
-	cvStart(t, e, support.Test, e.site, other, "Grace here")
+	cvStart(t, e, chat.Test, e.site, other, "Grace here")
 	e.test("POST", "/v1/tickets", map[string]any{"subject": "Grace's", "contact_id": other}).ok(t, 201)
 
 	x := e.test("GET", "/v1/contacts/"+ctc+"/export", nil).ok(t, 200)

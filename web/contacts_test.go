@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Shape and list helpers (cvFields, cvList, cvWalk, …) are in conversations_test.go.
@@ -49,11 +49,11 @@ func ctSeen(t *testing.T, e *env, id string, at time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	err := e.db.Write(ctx, func(q *storage.Q) error {
-		c, err := q.Contact(ctx, support.Test, id)
+		c, err := q.Contact(ctx, chat.Test, id)
 		if err != nil {
 			return err
 		}
-		ts := support.At(at)
+		ts := chat.At(at)
 		c.LastSeenAt = &ts
 		var norm *string
 		if c.Email != nil {
@@ -506,8 +506,8 @@ func TestContactDelete(t *testing.T) {
 	e := newEnv(t)
 	ctc := e.contact("erase.me@example.com")
 	keep := e.contact("keep@example.com")
-	conv := cvStart(t, e, support.Test, e.site, ctc, "Hello, I am Erase Me.")
-	other := cvStart(t, e, support.Test, e.site, keep, "Hello")
+	conv := cvStart(t, e, chat.Test, e.site, ctc, "Hello, I am Erase Me.")
+	other := cvStart(t, e, chat.Test, e.site, keep, "Hello")
 	cvSay(t, e, conv, "Hi!")
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "contact_id": ctc}).ok(t, 201)["id"].(string)
 	if len(e.mails(tkt)) == 0 {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 	"chatsvc/testenv"
 )
 
@@ -183,7 +183,7 @@ func cvMessages(t *testing.T, e *env, conv string) []map[string]any {
 // cvInState opens a conversation and brings it to status.
 func cvInState(t *testing.T, e *env, status string) string {
 	t.Helper()
-	conv := e.conversation(support.Test, "Hello there. I need help with my invoice")
+	conv := e.conversation(chat.Test, "Hello there. I need help with my invoice")
 	switch status {
 	case "open":
 	case "waiting":
@@ -202,7 +202,7 @@ func cvInState(t *testing.T, e *env, status string) string {
 }
 
 // cvStart opens a conversation through the app layer with options.
-func cvStart(t *testing.T, e *env, mode support.Mode, site, contact, body string) string {
+func cvStart(t *testing.T, e *env, mode chat.Mode, site, contact, body string) string {
 	t.Helper()
 	c, _, err := e.svc.StartConversation(context.Background(), mode, app.VisitorStart{
 		SiteID: site, VisitorID: "vis_cv", PageURL: "https://example.com/help", ContactID: contact, Body: body})
@@ -217,7 +217,7 @@ func cvStart(t *testing.T, e *env, mode support.Mode, site, contact, body string
 
 func TestConversationShape(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello there. I need help with my invoice")
+	conv := e.conversation(chat.Test, "Hello there. I need help with my invoice")
 	c := cvGet(t, e, conv)
 	want := map[string]any{"id": conv, "object": "conversation", "site_id": e.site, "status": "open",
 		"subject": "I need help with my invoice", "contact_id": nil, "assignee_id": nil, "message_count": float64(1),
@@ -242,7 +242,7 @@ func TestConversationShape(t *testing.T) {
 
 	// A conversation opened by an identified contact carries its id.
 	ctc := e.contact("cv-shape@example.com")
-	conv2 := cvStart(t, e, support.Test, e.site, ctc, "Hi")
+	conv2 := cvStart(t, e, chat.Test, e.site, ctc, "Hi")
 	c2 := cvGet(t, e, conv2)
 	if c2["contact_id"] != ctc || c2["subject"] != "Hi" {
 		t.Errorf("contact_id %v subject %v", c2["contact_id"], c2["subject"])
@@ -251,7 +251,7 @@ func TestConversationShape(t *testing.T) {
 
 func TestMessageShape(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello there. I need help")
+	conv := e.conversation(chat.Test, "Hello there. I need help")
 	msgs := cvMessages(t, e, conv)
 	if len(msgs) != 1 {
 		t.Fatalf("%d messages, want 1", len(msgs))
@@ -283,7 +283,7 @@ func TestMessageShape(t *testing.T) {
 
 	// A contact's message names the contact.
 	ctc := e.contact("cv-msg@example.com")
-	conv2 := cvStart(t, e, support.Test, e.site, ctc, "Hi from a known person")
+	conv2 := cvStart(t, e, chat.Test, e.site, ctc, "Hi from a known person")
 	m2 := cvMessages(t, e, conv2)[0]
 	cvEqual(t, "contact author", m2["author"].(map[string]any)["id"], ctc)
 }
@@ -293,7 +293,7 @@ func TestMessageShape(t *testing.T) {
 
 func TestMessageValidation(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	att := func(n int) []any {
 		out := make([]any, n)
 		for i := range out {
@@ -392,7 +392,7 @@ func TestMessageValidation(t *testing.T) {
 
 func TestConversationMetadata(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	patch := func(md any) resp {
 		t.Helper()
 		return e.test("PATCH", cvPath(conv), map[string]any{"metadata": md})
@@ -478,7 +478,7 @@ func TestConversationMetadata(t *testing.T) {
 
 func TestConversationPatch(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	events := e.events(conv)
 	orig := cvGet(t, e, conv)
 
@@ -559,9 +559,9 @@ func TestConversationListFilters(t *testing.T) {
 	waiting := cvInState(t, e, "waiting")
 	handed := cvInState(t, e, "handed_off")
 	closed := cvInState(t, e, "closed")
-	other := cvStart(t, e, support.Test, site2.ID, ctc, "From the second site")
-	mine := cvStart(t, e, support.Test, e.site, ctc, "Known contact")
-	e.conversation(support.Live, "Live one") // never listed with the test key
+	other := cvStart(t, e, chat.Test, site2.ID, ctc, "From the second site")
+	mine := cvStart(t, e, chat.Test, e.site, ctc, "Known contact")
+	e.conversation(chat.Live, "Live one") // never listed with the test key
 
 	for _, c := range []struct {
 		query string
@@ -603,7 +603,7 @@ func TestConversationListFilters(t *testing.T) {
 
 func TestMessageListParams(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	cvSay(t, e, conv, "one")
 	cvSay(t, e, conv, "two")
 	cvListParams(t, e, cvPath(conv, "/messages"))
@@ -615,7 +615,7 @@ func TestMessageListParams(t *testing.T) {
 
 func TestConversationNotFound(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
 	okMsg := map[string]any{"body": "hi", "author_id": e.member}
 	for _, missing := range []string{"conv_doesnotexist", msg, "nope"} {
@@ -647,9 +647,9 @@ func TestConversationNotFound(t *testing.T) {
 
 func TestConversationModeIsolation(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello from test mode")
+	conv := e.conversation(chat.Test, "Hello from test mode")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
-	liveConv := e.conversation(support.Live, "Hello from live mode")
+	liveConv := e.conversation(chat.Live, "Hello from live mode")
 	before := cvGet(t, e, conv)
 	events := e.events(conv)
 
@@ -702,7 +702,7 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 			}
 			var made []string
 			for i := 0; i < 23; i++ {
-				made = append(made, e.conversation(support.Test, "Hello "+itoa(i)))
+				made = append(made, e.conversation(chat.Test, "Hello "+itoa(i)))
 			}
 			if frozen {
 				a, b := cvGet(t, e, made[0]), cvGet(t, e, made[22])
@@ -726,8 +726,8 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 			// walk's start: the walk sees exactly the rows that were there.
 			var added []string
 			got := cvWalk(t, e, e.testKey, "/v1/conversations", 4, func() {
-				added = append(added, e.conversation(support.Test, "Arrived during the walk"))
-				e.conversation(support.Live, "Live, elsewhere")
+				added = append(added, e.conversation(chat.Test, "Arrived during the walk"))
+				e.conversation(chat.Live, "Live, elsewhere")
 			})
 			cvEqual(t, "walk with inserts", got, want)
 			if len(added) != 5 {
@@ -743,7 +743,7 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 			}
 			extra := 0
 			got = cvWalk(t, e, e.testKey, "/v1/conversations?status=closed", 2, func() {
-				c := e.conversation(support.Test, "Another")
+				c := e.conversation(chat.Test, "Another")
 				e.test("POST", cvPath(c, "/close"), nil).ok(t, 200)
 				extra++
 			})
@@ -788,8 +788,8 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 			if frozen {
 				e.clock.SetStep(0)
 			}
-			conv := e.conversation(support.Test, "First")
-			other := e.conversation(support.Test, "Another conversation")
+			conv := e.conversation(chat.Test, "First")
+			other := e.conversation(chat.Test, "Another conversation")
 			want := []string{cvMessages(t, e, conv)[0]["id"].(string)}
 			for i := 0; i < 10; i++ {
 				want = append(want, cvSay(t, e, conv, "Message "+itoa(i))["id"].(string))
@@ -839,10 +839,10 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 
 func TestConversationCreated(t *testing.T) {
 	e := newEnv(t)
-	for _, mode := range []support.Mode{support.Test, support.Live} {
+	for _, mode := range []chat.Mode{chat.Test, chat.Live} {
 		conv := e.conversation(mode, "Hello there. Can someone help?")
 		key := e.testKey
-		if mode == support.Live {
+		if mode == chat.Live {
 			key = e.liveKey
 		}
 		c := e.do("GET", cvPath(conv), key, nil).ok(t, 200)
@@ -914,7 +914,7 @@ func TestConversationHandoff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(notes) != 1 || notes[0].Body != secret || notes[0].Mode != support.Test {
+		if len(notes) != 1 || notes[0].Body != secret || notes[0].Mode != chat.Test {
 			t.Fatalf("notes %+v", notes)
 		}
 		if notes[0].AuthorID == nil || *notes[0].AuthorID != e.member {
@@ -1126,7 +1126,7 @@ func TestConversationSubject(t *testing.T) {
 		{str("é", 30) + " " + str("b", 60), str("é", 30) + " " + str("b", 49) + "…"}, // the same, counted in characters
 		{str("ü", 45) + " " + str("b", 60), str("ü", 45) + "…"},
 	} {
-		conv := e.conversation(support.Test, c.body)
+		conv := e.conversation(chat.Test, c.body)
 		got := cvGet(t, e, conv)["subject"]
 		cvEqual(t, fmt.Sprintf("subject of %.30q", c.body), got, c.want)
 		if s, _ := got.(string); len([]rune(s)) > 81 {
@@ -1137,7 +1137,7 @@ func TestConversationSubject(t *testing.T) {
 
 func TestConversationUnknownQueryParams(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
 	before := cvGet(t, e, conv)
 	for _, c := range []struct {
@@ -1163,7 +1163,7 @@ func TestConversationUnknownQueryParams(t *testing.T) {
 // assignee ("none" for the unassigned).
 func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 	e := newEnv(t)
-	a, b := e.conversation(support.Test, "Refund please"), e.conversation(support.Test, "Shipping question")
+	a, b := e.conversation(chat.Test, "Refund please"), e.conversation(chat.Test, "Shipping question")
 	got := e.test("PATCH", cvPath(a), map[string]any{"tags": []string{"billing", "vip", "billing"}, "assignee_id": e.member}).ok(t, 200)
 	cvEqual(t, "tags", got["tags"], []any{"billing", "vip"})
 	e.test("PATCH", cvPath(b), map[string]any{"tags": []string{"shipping"}}).ok(t, 200)

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // The dashboard is server-rendered HTML with one small ES module for live
@@ -228,7 +228,7 @@ type view struct {
 // render writes a page with status 200.
 func (d *dashboard) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	t := d.pages[name]
-	v.Live = v.Session != nil && v.Session.Mode == support.Live
+	v.Live = v.Session != nil && v.Session.Mode == chat.Live
 	if v.Flash == "" {
 		v.Flash = r.URL.Query().Get("flash")
 	}
@@ -305,9 +305,9 @@ func parsePages() map[string]*template.Template {
 var dashFuncs = template.FuncMap{
 	"ts": func(t any) string {
 		switch v := t.(type) {
-		case support.Timestamp:
+		case chat.Timestamp:
 			return v.Time().Format("2006-01-02 15:04")
-		case *support.Timestamp:
+		case *chat.Timestamp:
 			if v != nil {
 				return v.Time().Format("2006-01-02 15:04")
 			}

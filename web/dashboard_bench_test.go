@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -38,18 +38,18 @@ func BenchmarkDashboardInbox(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := range 200 {
-		c, _, err := svc.StartConversation(ctx, support.Test, app.VisitorStart{SiteID: site.ID,
+		c, _, err := svc.StartConversation(ctx, chat.Test, app.VisitorStart{SiteID: site.ID,
 			VisitorID: "vis_" + strconv.Itoa(i), PageURL: "https://example.com/", Body: "Question " + strconv.Itoa(i)})
 		if err != nil {
 			b.Fatal(err)
 		}
 		switch i % 4 {
 		case 1:
-			_, err = svc.HandOff(ctx, support.Test, c.ID, app.Handoff{})
+			_, err = svc.HandOff(ctx, chat.Test, c.ID, app.Handoff{})
 		case 2:
-			_, err = svc.HandOff(ctx, support.Test, c.ID, app.Handoff{AssigneeID: app.Value(m.ID)})
+			_, err = svc.HandOff(ctx, chat.Test, c.ID, app.Handoff{AssigneeID: app.Value(m.ID)})
 		case 3:
-			_, err = svc.Close(ctx, support.Test, c.ID)
+			_, err = svc.Close(ctx, chat.Test, c.ID)
 		}
 		if err == nil && i%2 == 0 {
 			err = svc.MarkConversationRead(ctx, m.ID, c)

@@ -18,7 +18,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/assistant"
 	"chatsvc/crawler"
-	"chatsvc/search"
+	"chatsvc/knowledge"
 	"chatsvc/testenv"
 	"chatsvc/testenv/apienv"
 	"chatsvc/web"
@@ -40,7 +40,7 @@ func TestBrowserDashboard(t *testing.T) {
 		}
 	}))
 	defer recv.Close()
-	e := newBrowserEnv(t, func(o *app.Options, idx *search.Index) {
+	e := newBrowserEnv(t, func(o *app.Options, idx *knowledge.Index) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
 		o.Knowledge = &app.Knowledge{Index: idx, Crawler: crawler.Options{MaxPages: 5, MaxDepth: 1,
@@ -196,7 +196,7 @@ func TestBrowserDashboard(t *testing.T) {
 type browserEnv struct {
 	t      *testing.T
 	svc    *app.Service
-	search *apienv.SearchIndex // the search-index worker, always running
+	search *apienv.SearchIndex // the desk-search-index worker, always running
 	srv    *httptest.Server
 	site   string
 	widget context.Context
@@ -205,11 +205,11 @@ type browserEnv struct {
 
 // newBrowserEnv starts a browserEnv whose assistant answers from an empty
 // search index; opts may change the service's options, idx being that index.
-func newBrowserEnv(t *testing.T, opts func(o *app.Options, idx *search.Index)) *browserEnv {
+func newBrowserEnv(t *testing.T, opts func(o *app.Options, idx *knowledge.Index)) *browserEnv {
 	t.Helper()
 	ctx := context.Background()
 	db := testenv.OpenDB(t, "")
-	idx, err := search.Open(t.TempDir())
+	idx, err := knowledge.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,19 +6,19 @@ import (
 	"strings"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // conversationView is the conversation page's data.
 type conversationView struct {
-	Conv     *support.Conversation
-	Messages []*support.Message
-	Notes    []*support.Note
-	Contact  *support.Contact
-	Members  []*support.Member
-	Assignee *support.Member
-	Canned   []*support.CannedReply // offered in the reply box on "/"
-	Ticket   string                 // the number {{ticket.number}} fills in, or ""
+	Conv     *chat.Conversation
+	Messages []*chat.Message
+	Notes    []*chat.Note
+	Contact  *chat.Contact
+	Members  []*chat.Member
+	Assignee *chat.Member
+	Canned   []*chat.CannedReply // offered in the reply box on "/"
+	Ticket   string              // the number {{ticket.number}} fills in, or ""
 }
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -26,7 +26,7 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 	// A notification's link names the conversation's mode: a session
 	// showing the other mode's data is offered the switch. A GET changes
 	// nothing, so a link from another site cannot switch it.
-	if m := r.URL.Query().Get("mode"); (m == string(support.Live) || m == string(support.Test)) && m != string(s.Mode) {
+	if m := r.URL.Query().Get("mode"); (m == string(chat.Live) || m == string(chat.Test)) && m != string(s.Mode) {
 		d.render(w, r, http.StatusOK, "switch-mode", view{Title: "Switch to " + m + " data", Session: s,
 			Data: map[string]string{"Mode": m, "To": r.URL.Path}})
 		return nil
@@ -36,7 +36,7 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 		return err
 	}
 	v := conversationView{Conv: c}
-	v.Messages, err = app.Collect(1000, func(lp app.ListParams) (app.List[*support.Message], error) {
+	v.Messages, err = app.Collect(1000, func(lp app.ListParams) (app.List[*chat.Message], error) {
 		return svc.Messages(ctx, s.Mode, id, lp)
 	})
 	if err != nil {
@@ -71,7 +71,7 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 	return nil
 }
 
-func subjectOr(c *support.Conversation) string {
+func subjectOr(c *chat.Conversation) string {
 	if c.Subject != nil {
 		return *c.Subject
 	}

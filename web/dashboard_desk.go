@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // The agent's desk in the dashboard: notes and tags on a conversation,
@@ -48,8 +48,8 @@ func (d *dashboard) setTags(w http.ResponseWriter, r *http.Request, s *app.Dashb
 }
 
 // allCannedReplies returns the mode's canned replies (the reply box offers them all).
-func (d *dashboard) allCannedReplies(r *http.Request, mode support.Mode) ([]*support.CannedReply, error) {
-	return app.Collect(1000, func(lp app.ListParams) (app.List[*support.CannedReply], error) {
+func (d *dashboard) allCannedReplies(r *http.Request, mode chat.Mode) ([]*chat.CannedReply, error) {
+	return app.Collect(1000, func(lp app.ListParams) (app.List[*chat.CannedReply], error) {
 		return d.h.svc.CannedReplies(r.Context(), mode, lp)
 	})
 }
@@ -82,7 +82,7 @@ func (d *dashboard) deleteCannedReply(w http.ResponseWriter, r *http.Request, s 
 // searchView is the search page's data: the query and, when there is one, its results.
 type searchView struct {
 	Q       string
-	Results []*support.SearchResult
+	Results []*chat.SearchResult
 }
 
 func (d *dashboard) search(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {

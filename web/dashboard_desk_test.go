@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // TestDashboardDeskViews checks the inbox's views and counts, the one-click
@@ -15,10 +15,10 @@ func TestDashboardDeskViews(t *testing.T) {
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
-	mine := e.conversation(support.Test, "Do you ship to Canada?")
-	other := e.conversation(support.Test, "Where is my invoice?")
+	mine := e.conversation(chat.Test, "Do you ship to Canada?")
+	other := e.conversation(chat.Test, "Where is my invoice?")
 	e.test("PATCH", cvPath(other), map[string]any{"assignee_id": e.member2}).ok(t, 200)
-	e.conversation(support.Test, "Another question")
+	e.conversation(chat.Test, "Another question")
 
 	page := d.get("/app/").must(t, http.StatusOK)
 	for _, want := range []string{`id="count-mine">0<`, `id="count-unassigned">2<`, `id="count-all">3<`, "Anonymous visitor", "Other Agent"} {

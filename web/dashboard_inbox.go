@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // inboxView is the inbox page's data: one view (all, mine or unassigned)
@@ -15,8 +15,8 @@ type inboxView struct {
 	View    string
 	Counts  app.InboxCounts
 	Groups  []app.InboxGroup
-	Members []*support.Member
-	Now     support.Timestamp
+	Members []*chat.Member
+	Now     chat.Timestamp
 }
 
 // inboxAssignee is the assignee filter of an inbox view.
@@ -33,7 +33,7 @@ func inboxAssignee(view string, s *app.DashboardSession) string {
 // inbox shows conversations by status, those waiting for a person first.
 func (d *dashboard) inbox(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	ctx, q := r.Context(), r.URL.Query()
-	v := inboxView{View: q.Get("view"), Now: support.At(d.h.svc.Now())}
+	v := inboxView{View: q.Get("view"), Now: chat.At(d.h.svc.Now())}
 	if v.View != "mine" && v.View != "unassigned" {
 		v.View = "all"
 	}
@@ -60,7 +60,7 @@ func (d *dashboard) inbox(w http.ResponseWriter, r *http.Request, s *app.Dashboa
 }
 
 // waited says how long ago t was, in the largest whole unit.
-func waited(now, t support.Timestamp) string {
+func waited(now, t chat.Timestamp) string {
 	d := now.Time().Sub(t.Time())
 	switch {
 	case d < time.Minute:

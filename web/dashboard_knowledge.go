@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -14,7 +14,7 @@ func (d *dashboard) knowledge(w http.ResponseWriter, r *http.Request, s *app.Das
 
 // knowledgePage lists the sources, with the answer of the assistant test box when there is one.
 func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app.DashboardSession, a *app.AssistantAnswer, question string) error {
-	sources, err := app.Collect(1000, func(lp app.ListParams) (app.List[*support.KnowledgeSource], error) {
+	sources, err := app.Collect(1000, func(lp app.ListParams) (app.List[*chat.KnowledgeSource], error) {
 		return d.h.svc.KnowledgeSources(r.Context(), s.Mode, lp)
 	})
 	if err != nil {
@@ -24,7 +24,7 @@ func (d *dashboard) knowledgePage(w http.ResponseWriter, r *http.Request, s *app
 	if err != nil {
 		return err
 	}
-	synonyms, err := app.Collect(app.MaxSynonymGroups, func(lp app.ListParams) (app.List[*support.Synonym], error) {
+	synonyms, err := app.Collect(app.MaxSynonymGroups, func(lp app.ListParams) (app.List[*chat.Synonym], error) {
 		return d.h.svc.Synonyms(r.Context(), s.Mode, lp)
 	})
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // TestDashboardEmptyStatesAndLinks checks what a new install shows: the
@@ -28,7 +28,7 @@ func TestDashboardEmptyStatesAndLinks(t *testing.T) {
 			t.Errorf("the empty inbox lacks %q", want)
 		}
 	}
-	c, _, err := e.svc.StartConversation(context.Background(), support.Test, app.VisitorStart{
+	c, _, err := e.svc.StartConversation(context.Background(), chat.Test, app.VisitorStart{
 		SiteID: e.site, VisitorID: "vis_nopage", Body: "Written from an app, not a page"})
 	if err != nil {
 		t.Fatal(err)

@@ -5,13 +5,13 @@ import (
 	"net/url"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // members shows the team with each member's role, and the invitation form.
 // Only owners manage the team.
 func (d *dashboard) members(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
-	if s.Member.Role != support.RoleOwner {
+	if s.Member.Role != chat.RoleOwner {
 		return &app.Error{Kind: app.Forbidden, Code: app.CodeOwnerRequired, Message: "Only an owner can manage the team."}
 	}
 	all, err := d.h.svc.Members(r.Context())
@@ -23,7 +23,7 @@ func (d *dashboard) members(w http.ResponseWriter, r *http.Request, s *app.Dashb
 		return err
 	}
 	d.render(w, r, http.StatusOK, "members", view{Title: "Team", Nav: "members", Session: s,
-		Data: map[string]any{"Members": all, "Roles": []string{support.RoleAgent, support.RoleOwner}, "Required": required}})
+		Data: map[string]any{"Members": all, "Roles": []string{chat.RoleAgent, chat.RoleOwner}, "Required": required}})
 	return nil
 }
 

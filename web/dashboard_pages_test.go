@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 	"chatsvc/web"
 )
 
@@ -23,13 +23,13 @@ func TestDashboardInbox(t *testing.T) {
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
 	ctx := context.Background()
-	open := e.conversation(support.Test, "Just browsing")
+	open := e.conversation(chat.Test, "Just browsing")
 	tok := e.session(true) // the waiting one comes through the widget
 	e.say(tok, "I need a person")
 	e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
 	waiting := e.all(e.testKey, "/v1/conversations?status=waiting", 10)[0]
-	handed := e.conversation(support.Test, "Billing question")
-	closed := e.conversation(support.Test, "Thanks, bye")
+	handed := e.conversation(chat.Test, "Billing question")
+	closed := e.conversation(chat.Test, "Thanks, bye")
 	e.test("POST", "/v1/conversations/"+handed+"/handoff", map[string]any{"assignee_id": e.member2}).ok(t, 200)
 	e.test("POST", "/v1/conversations/"+closed+"/close", nil).ok(t, 200)
 
@@ -84,7 +84,7 @@ func TestDashboardConversationActions(t *testing.T) {
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
-	conv := e.conversation(support.Test, "My card was charged twice")
+	conv := e.conversation(chat.Test, "My card was charged twice")
 	path := "/app/conversations/" + conv
 
 	d.post(path+"/assign", url.Values{"assignee_id": {"me"}}).must(t, http.StatusSeeOther)
@@ -244,7 +244,7 @@ func TestDashboardLiveEvents(t *testing.T) {
 	if v := next(); v["waiting"] != 0.0 {
 		t.Fatalf("first state %v", v)
 	}
-	conv := e.conversation(support.Test, "Hello")
+	conv := e.conversation(chat.Test, "Hello")
 	if v := next(); v["unread"] != 1.0 {
 		t.Fatalf("after a new conversation: %v", v)
 	}
@@ -370,7 +370,7 @@ func TestDashboardInboxPages(t *testing.T) {
 	d.signIn("agent@example.com", dashPassword)
 	var ids []string
 	for i := range 51 {
-		ids = append(ids, e.conversation(support.Test, "Question "+itoa(i)))
+		ids = append(ids, e.conversation(chat.Test, "Question "+itoa(i)))
 	}
 	first := d.get("/app/").must(t, http.StatusOK)
 	if strings.Contains(first, ids[0]) || !strings.Contains(first, ids[50]) {
@@ -426,7 +426,7 @@ func TestDashboardLinkSwitchesMode(t *testing.T) {
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
-	conv := e.conversation(support.Live, "Where is my order?")
+	conv := e.conversation(chat.Live, "Where is my order?")
 	path := "/app/conversations/" + conv
 	d.get(path).must(t, http.StatusNotFound) // without the link's mode, the other mode's object is not there
 	offer := d.get(path+"?mode=live").must(t, http.StatusOK)

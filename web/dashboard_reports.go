@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // reports shows the summary of a period (dates in UTC, both days included)
@@ -64,7 +64,7 @@ type chartBar struct {
 
 const chartWidth, chartHeight = 600, 160
 
-func dayChart(days []support.ReportDay) chart {
+func dayChart(days []chat.ReportDay) chart {
 	c := chart{Width: chartWidth, Height: chartHeight}
 	for _, d := range days {
 		c.Max = max(c.Max, d.Conversations)
@@ -85,7 +85,7 @@ type figure struct {
 	Label, Value, Note string
 }
 
-func figures(rep *support.Report) []figure {
+func figures(rep *chat.Report) []figure {
 	deflection := "–"
 	if rep.DeflectionRate != nil {
 		deflection = strconv.FormatFloat(*rep.DeflectionRate*100, 'f', 1, 64) + "%"

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 	"chatsvc/web"
 )
 
@@ -20,7 +20,7 @@ func makeDashObjects(t *testing.T, e *env) dashObjects {
 	t.Helper()
 	var o dashObjects
 	o.site, o.mem = e.site, e.member2
-	o.conv = e.conversation(support.Test, "Where is my order?")
+	o.conv = e.conversation(chat.Test, "Where is my order?")
 	o.ctc = e.contact("ana@example.com")
 	o.tkt = e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken zipper", "contact_id": o.ctc,
 		"notify_contact": false}).ok(t, 201)["id"].(string)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func ticketPath(id string) string { return "/app/tickets/" + url.PathEscape(id) }
@@ -42,11 +42,11 @@ func (d *dashboard) ticket(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	if err != nil {
 		return err
 	}
-	var contact *support.Contact
+	var contact *chat.Contact
 	if contact, err = d.h.svc.Contact(r.Context(), s.Mode, t.ContactID); err != nil && !isKind(err, app.NotFound) {
 		return err
 	}
-	comments, err := app.Collect(1000, func(lp app.ListParams) (app.List[*support.TicketComment], error) {
+	comments, err := app.Collect(1000, func(lp app.ListParams) (app.List[*chat.TicketComment], error) {
 		return d.h.svc.TicketComments(r.Context(), s.Mode, t.ID, lp)
 	})
 	if err != nil {
@@ -90,7 +90,7 @@ func (d *dashboard) commentTicket(w http.ResponseWriter, r *http.Request, s *app
 	internal := r.PostFormValue("internal") != ""
 	in := app.TicketCommentCreate{Body: app.Value(r.PostFormValue("body")), AuthorID: app.Value(s.Member.ID),
 		Public: app.Value(!internal)}
-	if _, err := d.h.svc.AddTicketComment(r.Context(), s.Mode, id, support.ViaDashboard, in); err != nil {
+	if _, err := d.h.svc.AddTicketComment(r.Context(), s.Mode, id, chat.ViaDashboard, in); err != nil {
 		return err
 	}
 	if internal {

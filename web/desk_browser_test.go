@@ -18,8 +18,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"chatsvc/app"
+	"chatsvc/knowledge"
 	"chatsvc/push"
-	"chatsvc/search"
 	"chatsvc/testenv"
 )
 
@@ -36,7 +36,7 @@ import (
 // again and the push of the assigned conversation reaches the member.
 // Screenshots of each step go to $ARTIFACTS_DIR.
 func TestBrowserDesk(t *testing.T) {
-	e := newBrowserEnv(t, func(o *app.Options, _ *search.Index) { o.Notify.AllowHTTP = true })
+	e := newBrowserEnv(t, func(o *app.Options, _ *knowledge.Index) { o.Notify.AllowHTTP = true })
 	pushes := newPushService(t)
 	e.start(e.svc.AssistantWorker(), e.svc.NotifyWorker(),
 		push.New(e.svc, push.Options{Subscriber: "ops@shop.example", AllowPrivate: true}).Worker())

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func TestCannedReplies(t *testing.T) {
@@ -97,15 +97,15 @@ func searchIDs(t *testing.T, e *env, key, query string) []string {
 
 func TestSearch(t *testing.T) {
 	e := newEnv(t)
-	conv := e.conversation(support.Test, "Do you ship to Canada? My parcel is late.")
-	noted := e.conversation(support.Test, "Hello there")
+	conv := e.conversation(chat.Test, "Do you ship to Canada? My parcel is late.")
+	noted := e.conversation(chat.Test, "Hello there")
 	e.test("POST", cvPath(noted, "/notes"), map[string]any{"body": "Refund approved by finance", "author_id": e.member}).ok(t, 201)
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken umbrella", "description": "The handle snapped",
 		"contact_id": e.contact("grace@example.com")}).ok(t, 201)["id"].(string)
 	e.test("POST", "/v1/tickets/"+tkt+"/comments", map[string]any{"body": "Replacement handle sent under warranty",
 		"author_id": e.member, "public": false}).ok(t, 201)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": "zelda@example.com", "name": "Zelda Fitzgerald"}).ok(t, 201)["id"].(string)
-	liveConv := e.conversation(support.Live, "Canada shipping for live mode")
+	liveConv := e.conversation(chat.Live, "Canada shipping for live mode")
 	e.searchIndexed()
 
 	for q, want := range map[string]string{
@@ -157,7 +157,7 @@ func TestSearchPages(t *testing.T) {
 	e := newEnv(t)
 	want := map[string]bool{}
 	for i := 0; i < 5; i++ {
-		want[e.conversation(support.Test, "Where is my invoice?")] = true
+		want[e.conversation(chat.Test, "Where is my invoice?")] = true
 	}
 	e.searchIndexed()
 	ids := e.all(e.testKey, "/v1/search?q=invoice", 2)
@@ -173,11 +173,11 @@ func TestSearchPages(t *testing.T) {
 }
 
 // Erasing a contact takes their words out of the search tables at once, and
-// the search-index worker does not bring them back.
+// the desk-search-index worker does not bring them back.
 func TestSearchErasure(t *testing.T) {
 	e := newEnv(t)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
-	conv := cvStart(t, e, support.Test, e.site, ctc, "I am Ada Lovelace and my order is missing")
+	conv := cvStart(t, e, chat.Test, e.site, ctc, "I am Ada Lovelace and my order is missing")
 	e.test("POST", cvPath(conv, "/notes"), map[string]any{"body": "Lovelace is a regular", "author_id": e.member}).ok(t, 201)
 	e.searchIndexed()
 	if got := searchIDs(t, e, e.testKey, "q=lovelace"); len(got) != 2 {

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // The erased person, and the ways their data may be written.
@@ -54,7 +54,7 @@ func TestContactErasure(t *testing.T) {
 	other := e.test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com", "name": "Grace Hopper"}).ok(t, 201)["id"].(string)
 
 	// A conversation full of personal data, in every field that can hold it.
-	conv := cvStart(t, e, support.Test, e.site, ctc,
+	conv := cvStart(t, e, chat.Test, e.site, ctc,
 		"Hello, I am Ada Lovelace. Write to ada.lovelace@example.com or call +44 (20) 7946-0958, user-lovelace-1815.")
 	e.test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{
 		"email": erasedEmail, "caller": "ADA LOVELACE", "plan": "pro", "ada.lovelace@example.com": "by address"},
@@ -64,23 +64,23 @@ func TestContactErasure(t *testing.T) {
 	withFile := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice, Lovelace.", "author_id": e.member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "Ada Lovelace invoice.pdf"}}}).ok(t, 201)
 	// A second conversation of the same contact.
-	conv2 := cvStart(t, e, support.Test, e.site, ctc, "It's ada again")
+	conv2 := cvStart(t, e, chat.Test, e.site, ctc, "It's ada again")
 	// The second one is closed and rated, with a comment that names her.
 	e.test("POST", cvPath(conv2, "/close"), nil).ok(t, 200)
 	err := e.db.Write(ctx, func(q *storage.Q) error {
-		c, err := q.Conversation(ctx, support.Test, conv2)
+		c, err := q.Conversation(ctx, chat.Test, conv2)
 		if err != nil {
 			return err
 		}
 		comment := "Ada Lovelace is happy"
-		c.Rating = &support.Rating{Score: 5, Comment: &comment, RatedAt: c.UpdatedAt}
+		c.Rating = &chat.Rating{Score: 5, Comment: &comment, RatedAt: c.UpdatedAt}
 		return q.RateConversation(ctx, c)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Another person's conversation, which must not change.
-	keep := cvStart(t, e, support.Test, e.site, other, "Hello, Grace Hopper here")
+	keep := cvStart(t, e, chat.Test, e.site, other, "Hello, Grace Hopper here")
 	keepBefore := string(e.test("GET", cvPath(keep, "/messages"), nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["body"].(string))
 
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund for Ada Lovelace",
@@ -93,7 +93,7 @@ func TestContactErasure(t *testing.T) {
 	// A conversation the visitor had before leaving an address, which a
 	// ticket of theirs came from; and a ticket of theirs pointing at
 	// someone else's conversation, which must not change.
-	anon := cvStart(t, e, support.Test, e.site, "", "This is Ada Lovelace, not signed in")
+	anon := cvStart(t, e, chat.Test, e.site, "", "This is Ada Lovelace, not signed in")
 	e.test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc, "conversation_id": anon}).ok(t, 201)
 	e.test("POST", "/v1/tickets", map[string]any{"subject": "Linked", "contact_id": ctc, "conversation_id": keep}).ok(t, 201)
 	if len(e.mails(tkt)) != 2 || len(e.mails(tkt2)) != 1 {
@@ -215,7 +215,7 @@ func TestContactErasureWithoutPersonalFields(t *testing.T) {
 	// repeat them.
 	e := newEnv(t)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"external_id": "u1", "phone": "0800-FLOWERS"}).ok(t, 201)["id"].(string)
-	conv := cvStart(t, e, support.Test, e.site, ctc, "Hi, u1 here, is 0800 a good number? Call 0800-FLOWERS.")
+	conv := cvStart(t, e, chat.Test, e.site, ctc, "Hi, u1 here, is 0800 a good number? Call 0800-FLOWERS.")
 	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
 	// A phone number with few digits is found only as written.
 	cvEqual(t, "body", cvMessages(t, e, conv)[0]["body"], "Hi, u1 here, is 0800 a good number? Call [redacted].")
@@ -241,7 +241,7 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "countess@analytical.example"}).ok(t, 200)
 	conv := e.say(tok, "Hello")["message"].(map[string]any)["conversation_id"].(string)
 	cvSay(t, e, conv, "Your link: https://example.com/reset?for=countess%40analytical.example&who=Ada%20Lovelace")
-	stored, err := e.db.Read().Conversation(ctx, support.Test, conv)
+	stored, err := e.db.Read().Conversation(ctx, chat.Test, conv)
 	if err != nil || stored.VisitorID == nil || stored.PageURL != page {
 		t.Fatalf("setup: conversation %+v, %v", stored, err)
 	}
@@ -257,7 +257,7 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 			t.Errorf("message body after erasure: %q", body)
 		}
 	}
-	v, err := e.db.Read().Visitor(ctx, support.Test, visitor)
+	v, err := e.db.Read().Visitor(ctx, chat.Test, visitor)
 	if err != nil || v.PageURL != "https://example.com/account" {
 		t.Errorf("visitor page after erasure: %q, %v", v.PageURL, err)
 	}
@@ -290,9 +290,9 @@ func TestContactErasureScrubsTeamMail(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
-	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: support.Test, Template: "conversation_waiting", ToEmail: "agent@example.com",
+	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: chat.Test, Template: "conversation_waiting", ToEmail: "agent@example.com",
 		Data:   []byte(`{"title":"Ada Lovelace needs help","conversation":{"subject":"Write to Ada.Lovelace@example.com"}}`),
-		Status: "pending", NextAttemptAt: support.At(e.clock.Now()), CreatedAt: support.At(e.clock.Now())}
+		Status: "pending", NextAttemptAt: chat.At(e.clock.Now()), CreatedAt: chat.At(e.clock.Now())}
 	if err := e.db.Write(ctx, func(q *storage.Q) error { return q.InsertMail(ctx, alert) }); err != nil {
 		t.Fatal(err)
 	}
@@ -315,17 +315,17 @@ func TestContactErasureScrubsQueuedPushes(t *testing.T) {
 	payload := `{"title":"New message from a visitor","body":"Hello, this is Ada Lovelace, ada.lovelace@example.com","conversation_id":"cnv_x"}`
 	err := e.db.Write(ctx, func(q *storage.Q) error {
 		sub, err := q.SavePushSubscription(ctx, &storage.PushSubscription{ID: app.NewID("psb_"), MemberID: e.member,
-			Endpoint: "https://push.example.com/1", P256DH: "k", Auth: "a", CreatedAt: support.At(e.clock.Now())})
+			Endpoint: "https://push.example.com/1", P256DH: "k", Auth: "a", CreatedAt: chat.At(e.clock.Now())})
 		if err != nil {
 			return err
 		}
-		return q.QueuePush(ctx, app.NewID("psh_"), sub.ID, payload, support.At(e.clock.Now().Add(time.Hour)))
+		return q.QueuePush(ctx, app.NewID("psh_"), sub.ID, payload, chat.At(e.clock.Now().Add(time.Hour)))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
-	pushes, err := e.db.Read().DuePushes(ctx, support.At(e.clock.Now().Add(2*time.Hour)), 10)
+	pushes, err := e.db.Read().DuePushes(ctx, chat.At(e.clock.Now().Add(2*time.Hour)), 10)
 	if err != nil || len(pushes) != 1 {
 		t.Fatalf("%d pushes, %v", len(pushes), err)
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/web"
 )
 
@@ -31,7 +31,7 @@ func FuzzRequestBodies(f *testing.F) {
 	}
 	f.Cleanup(func() { db.Close() })
 	svc := app.New(db, app.Options{})
-	key, _, err := svc.CreateKey(context.Background(), support.Test, "fuzz")
+	key, _, err := svc.CreateKey(context.Background(), chat.Test, "fuzz")
 	if err != nil {
 		f.Fatal(err)
 	}

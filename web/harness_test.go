@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 	"chatsvc/testenv/apienv"
 	"chatsvc/web"
@@ -120,7 +120,7 @@ func (r resp) fails(t *testing.T, status int, code, param string) {
 }
 
 // conversation opens a conversation as a visitor would, in the given mode.
-func (e *env) conversation(mode support.Mode, firstMessage string) string {
+func (e *env) conversation(mode chat.Mode, firstMessage string) string {
 	e.t.Helper()
 	c, _, err := e.svc.StartConversation(context.Background(), mode, app.VisitorStart{
 		SiteID: e.site, VisitorID: "vis_test", PageURL: "https://example.com/pricing", Body: firstMessage})

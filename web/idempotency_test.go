@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // idem sends a POST with an Idempotency-Key.
@@ -92,7 +92,7 @@ func TestIdempotencyKeyInUse(t *testing.T) {
 	ctx := context.Background()
 	body := `{"email":"ann@example.com"}`
 	// A request that claimed the key and has not finished (or died).
-	if _, err := e.svc.BeginIdempotent(ctx, support.Test, "busy", app.Fingerprint("POST", "/v1/contacts", []byte(body))); err != nil {
+	if _, err := e.svc.BeginIdempotent(ctx, chat.Test, "busy", app.Fingerprint("POST", "/v1/contacts", []byte(body))); err != nil {
 		t.Fatal(err)
 	}
 	e.idem("busy", e.testKey, "/v1/contacts", body).fails(t, 409, "idempotency_key_in_use", "Idempotency-Key")

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 // stdIndented is what encoding/json's own indenting writes for v.
@@ -30,8 +30,8 @@ func TestWriteJSONLayoutIsEncodingJSONs(t *testing.T) {
 		[]any{}, map[string]any{}, []any{[]any{}, map[string]any{}},
 		map[string]any{"data": []any{}, "has_more": false, "next_cursor": nil},
 		map[string]any{"a": map[string]any{"b": []any{1, "x,y", map[string]any{"c:d": "}]"}}}},
-		&support.Conversation{ID: "conv_1", Subject: &subject, Metadata: map[string]string{"k": `v"\`}},
-		[]*support.Message{{ID: "msg_1", Body: `a\"b`, Sources: []support.Source{{Title: "t", URL: "https://example.com/?a=1&b=2"}}}},
+		&chat.Conversation{ID: "conv_1", Subject: &subject, Metadata: map[string]string{"k": `v"\`}},
+		[]*chat.Message{{ID: "msg_1", Body: `a\"b`, Sources: []chat.Source{{Title: "t", URL: "https://example.com/?a=1&b=2"}}}},
 		json.RawMessage(`{"raw" : [1, 2 ,3], "s":"x y"}`),
 	}
 	for _, v := range values {
@@ -76,9 +76,9 @@ func FuzzIndentMatchesJSONIndent(f *testing.F) {
 //	go test ./web -run '^$' -bench WriteJSONList
 func BenchmarkWriteJSONList(b *testing.B) {
 	subject := "Question about pricing"
-	var convs []*support.Conversation
+	var convs []*chat.Conversation
 	for i := 0; i < 20; i++ {
-		convs = append(convs, &support.Conversation{ID: "conv_0123456789abcdef", SiteID: "site_x",
+		convs = append(convs, &chat.Conversation{ID: "conv_0123456789abcdef", SiteID: "site_x",
 			Status: "open", Subject: &subject, PageURL: "https://example.com/pricing", Metadata: map[string]string{"plan": "pro"}})
 	}
 	v := map[string]any{"object": "list", "data": convs, "has_more": true, "next_cursor": "abc"}

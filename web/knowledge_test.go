@@ -14,16 +14,16 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
+	"chatsvc/chat"
 	"chatsvc/crawler"
-	"chatsvc/search"
-	"chatsvc/support"
+	"chatsvc/knowledge"
 )
 
 // ksEnv is a service with knowledge wired in: a search index in the temp
 // dir and a crawler allowed to reach local test sites.
 type ksEnv struct {
 	*env
-	idx *search.Index
+	idx *knowledge.Index
 }
 
 func newKsEnv(t *testing.T, allowPrivate bool, exempt ...netip.AddrPort) *ksEnv {
@@ -34,7 +34,7 @@ func newKsEnv(t *testing.T, allowPrivate bool, exempt ...netip.AddrPort) *ksEnv 
 // the index when withAssistant is set.
 func newKsEnvWith(t *testing.T, allowPrivate, withAssistant bool, exempt ...netip.AddrPort) *ksEnv {
 	t.Helper()
-	idx, err := search.Open(t.TempDir())
+	idx, err := knowledge.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func (k *ksEnv) work() {
 // find returns the source ids of the passages matching text for a site in test mode.
 func (k *ksEnv) find(site, text string) []string {
 	k.t.Helper()
-	ps, err := k.idx.Search(context.Background(), search.Query{Mode: support.Test, SiteID: site, Text: text, Limit: 50})
+	ps, err := k.idx.Search(context.Background(), knowledge.Query{Mode: chat.Test, SiteID: site, Text: text, Limit: 50})
 	if err != nil {
 		k.t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestSyncIsRateLimitedFromTheCreation(t *testing.T) {
 	k.test("POST", "/v1/knowledge-sources/"+id+"/sync", "").fails(t, 429, "sync_rate_limited", "")
 	k.work()
 	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
-	if got["status"] != "ready" || got["last_synced_at"] != created.Add(10*time.Minute).Format(support.TimeLayout) {
+	if got["status"] != "ready" || got["last_synced_at"] != created.Add(10*time.Minute).Format(chat.TimeLayout) {
 		t.Fatalf("after the sync %v", got)
 	}
 	if ev := k.events(id); len(ev) != 2 {
@@ -347,7 +347,7 @@ func TestPrivateSourceFailsWithAReasonForTheTeam(t *testing.T) {
 			if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.failed"}) {
 				t.Fatalf("events %v", ev)
 			}
-			src, err := k.db.Read().KnowledgeSource(context.Background(), support.Test, id)
+			src, err := k.db.Read().KnowledgeSource(context.Background(), chat.Test, id)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 type ctxKey int
@@ -67,8 +67,8 @@ func (h logHandler) WithAttrs(as []slog.Attr) slog.Handler {
 func (h logHandler) WithGroup(name string) slog.Handler { return logHandler{h.Handler.WithGroup(name)} }
 
 // mode is the mode of the API key that authenticated the request.
-func mode(r *http.Request) support.Mode {
-	m, _ := r.Context().Value(keyMode).(support.Mode)
+func mode(r *http.Request) chat.Mode {
+	m, _ := r.Context().Value(keyMode).(chat.Mode)
 	return m
 }
 

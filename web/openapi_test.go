@@ -21,11 +21,11 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
+	"chatsvc/chat"
 	"chatsvc/docs"
 	"chatsvc/docs/openapicheck"
 	"chatsvc/files"
-	"chatsvc/search/searchtest"
-	"chatsvc/support"
+	"chatsvc/knowledge/knowledgetest"
 	"chatsvc/testenv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
@@ -214,7 +214,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	e := newEnv(t, func(o *app.Options) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
-		o.Assistant, o.ReplyWait = assistant.New(searchtest.New(), assistant.Extractive{}), 2*time.Second
+		o.Assistant, o.ReplyWait = assistant.New(knowledgetest.New(), assistant.Extractive{}), 2*time.Second
 	})
 	e.runAssistant()
 	check := e.srv.Client().Transport.(*openapicheck.Checker)
@@ -241,7 +241,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.test("PATCH", "/v1/contacts/"+other, map[string]any{"email": "ada@example.com"}).fails(t, 409, "resource_conflict", "email")
 
 	// Conversations and messages.
-	conv := e.conversation(support.Test, "Where is my order?")
+	conv := e.conversation(chat.Test, "Where is my order?")
 	e.test("GET", "/v1/conversations?status=open&limit=5", nil).ok(t, 200)
 	e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200)
 	e.test("PATCH", "/v1/conversations/"+conv, map[string]any{"assignee_id": e.member, "metadata": map[string]any{"order": "A-1"}}).ok(t, 200)

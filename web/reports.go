@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func (h *handlers) reportSummary(w http.ResponseWriter, r *http.Request) {
@@ -29,7 +29,7 @@ func (h *handlers) reportSummaryCSV(w http.ResponseWriter, r *http.Request) {
 	cw.WriteAll(reportCSV(rep)) // a failed write is the client gone: nothing to answer
 }
 
-func (h *handlers) summary(r *http.Request) (*support.Report, error) {
+func (h *handlers) summary(r *http.Request) (*chat.Report, error) {
 	q, err := query(r, "from", "to", "site_id")
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (h *handlers) listUnanswered(w http.ResponseWriter, r *http.Request) {
 }
 
 // reportCSV lays the report out as CSV records; absent figures are empty.
-func reportCSV(rep *support.Report) [][]string {
+func reportCSV(rep *chat.Report) [][]string {
 	num := func(v *float64) string {
 		if v == nil {
 			return ""

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // storedPath is where the file store under dir keeps content.
@@ -48,9 +48,9 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 	}
 	ctc := e.contact("ada@example.com")
 	visitor := func(id string, contact *string) {
-		now := support.At(e.clock.Now())
+		now := chat.At(e.clock.Now())
 		err := e.db.Write(ctx, func(q *storage.Q) error {
-			return q.InsertVisitor(ctx, &support.Visitor{ID: id, Mode: support.Test, SiteID: e.site, ContactID: contact,
+			return q.InsertVisitor(ctx, &chat.Visitor{ID: id, Mode: chat.Test, SiteID: e.site, ContactID: contact,
 				PageURL: "https://example.com/", CreatedAt: now, LastSeenAt: now})
 		})
 		if err != nil {
@@ -60,18 +60,18 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 
 	// Day 0: a conversation closes, holding one file of its own and one
 	// that an open conversation holds too; visitors come by.
-	old := cvStart(t, e, support.Test, e.site, ctc, "Old question")
+	old := cvStart(t, e, chat.Test, e.site, ctc, "Old question")
 	oldMsg := attach(old, "/notes.txt")
 	attach(old, "/download")
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc,
 		"conversation_id": old}).ok(t, 201)["id"].(string)
 	e.test("POST", cvPath(old, "/close"), nil).ok(t, 200)
-	open := cvStart(t, e, support.Test, e.site, ctc, "Still talking")
+	open := cvStart(t, e, chat.Test, e.site, ctc, "Still talking")
 	attach(open, "/download")
 	visitor("vis_idle", nil)
 	visitor("vis_known", &ctc)
 	visitor("vis_chatted", nil)
-	chatted, _, err := e.svc.StartConversation(ctx, support.Test, app.VisitorStart{SiteID: e.site, VisitorID: "vis_chatted",
+	chatted, _, err := e.svc.StartConversation(ctx, chat.Test, app.VisitorStart{SiteID: e.site, VisitorID: "vis_chatted",
 		PageURL: "https://example.com/", Body: "Hi"})
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 
 	// Day 20: another conversation closes, another visitor comes.
 	e.clock.Advance(20 * day)
-	recent := cvStart(t, e, support.Test, e.site, ctc, "Recent question")
+	recent := cvStart(t, e, chat.Test, e.site, ctc, "Recent question")
 	e.test("POST", cvPath(recent, "/close"), nil).ok(t, 200)
 	visitor("vis_recent", nil)
 
@@ -111,7 +111,7 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 		e.test("GET", cvPath(id), nil).ok(t, 200)
 	}
 	for id, kept := range map[string]bool{"vis_idle": false, "vis_known": true, "vis_chatted": true, "vis_recent": true} {
-		_, err := e.db.Read().Visitor(ctx, support.Test, id)
+		_, err := e.db.Read().Visitor(ctx, chat.Test, id)
 		if gone := errors.Is(err, storage.ErrNotFound); gone == kept {
 			t.Errorf("visitor %s: kept %v, want %v (%v)", id, !gone, kept, err)
 		}
@@ -136,7 +136,7 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 func TestRetentionZeroKeepsEverything(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	conv := cvStart(t, e, support.Test, e.site, "", "Hello")
+	conv := cvStart(t, e, chat.Test, e.site, "", "Hello")
 	e.test("POST", cvPath(conv, "/close"), nil).ok(t, 200)
 	e.clock.Advance(10 * 365 * 24 * time.Hour)
 	if err := e.svc.RetentionStep(ctx, app.Retention{}); err != nil {

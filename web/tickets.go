@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 )
 
 func (h *handlers) createTicket(w http.ResponseWriter, r *http.Request) {
@@ -93,7 +93,7 @@ func (h *handlers) addTicketComment(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, b.Err())
 		return
 	}
-	c, err := h.svc.AddTicketComment(r.Context(), mode(r), r.PathValue("id"), support.ViaAPI, in)
+	c, err := h.svc.AddTicketComment(r.Context(), mode(r), r.PathValue("id"), chat.ViaAPI, in)
 	reply(w, r, http.StatusCreated, c, err)
 }
 

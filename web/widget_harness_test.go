@@ -11,13 +11,13 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/assistant"
-	"chatsvc/search/searchtest"
-	"chatsvc/support"
+	"chatsvc/chat"
+	"chatsvc/knowledge/knowledgetest"
 	"chatsvc/testenv"
 )
 
 // helpPages are the knowledge the widget tests' assistant answers from.
-var helpPages = []searchtest.Page{
+var helpPages = []knowledgetest.Page{
 	{URL: "https://example.com/help/refunds", Title: "Refunds",
 		Text: "Refunds are paid back to the original card within 5 business days. You can ask for a refund within 30 days of purchase from the Orders page."},
 	{URL: "https://example.com/help/shipping", Title: "Shipping",
@@ -37,9 +37,9 @@ type widgetOpts struct {
 func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 	t.Helper()
 	if o.responder == nil {
-		idx := searchtest.New()
+		idx := knowledgetest.New()
 		for _, p := range helpPages {
-			for _, m := range []support.Mode{support.Live, support.Test} {
+			for _, m := range []chat.Mode{chat.Live, chat.Test} {
 				p.Mode = m
 				idx.Add(p)
 			}

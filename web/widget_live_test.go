@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"chatsvc/app"
-	"chatsvc/support"
+	"chatsvc/chat"
 	"chatsvc/testenv"
 	"chatsvc/web"
 )
@@ -182,7 +182,7 @@ func (s *slowResponder) Respond(ctx context.Context, q app.Question) (app.Answer
 	case <-ctx.Done():
 		return app.Answer{}, ctx.Err()
 	}
-	return app.Answer{Body: "late answer to: " + q.Text, Sources: []support.Source{{Title: "T", URL: "https://example.com/t"}}}, nil
+	return app.Answer{Body: "late answer to: " + q.Text, Sources: []chat.Source{{Title: "T", URL: "https://example.com/t"}}}, nil
 }
 
 func TestWidgetSlowAssistant(t *testing.T) {
@@ -308,7 +308,7 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 			e.live("POST", "/v1/conversations/"+convID+"/"+action, nil).ok(t, 200)
 			if action == "handoff" { // no question is queued in a conversation that is not open
 				e.say(tok, "Are you there?")
-				jobs, err := e.db.Read().DueAssistantJobs(context.Background(), support.At(e.clock.Now().Add(time.Hour)), 10)
+				jobs, err := e.db.Read().DueAssistantJobs(context.Background(), chat.At(e.clock.Now().Add(time.Hour)), 10)
 				if err != nil || len(jobs) != 1 {
 					t.Fatalf("queued questions %d (%v), want the first one only", len(jobs), err)
 				}
@@ -321,7 +321,7 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 			if hasBot(e, convID) {
 				t.Fatalf("the assistant spoke after %s", action)
 			}
-			jobs, err := e.db.Read().DueAssistantJobs(context.Background(), support.At(e.clock.Now().Add(time.Hour)), 10)
+			jobs, err := e.db.Read().DueAssistantJobs(context.Background(), chat.At(e.clock.Now().Add(time.Hour)), 10)
 			if err != nil || len(jobs) != 0 {
 				t.Fatalf("jobs left: %v %v", jobs, err)
 			}
@@ -340,7 +340,7 @@ func TestWidgetHandOffWhileAssistantThinks(t *testing.T) {
 	e.live("POST", "/v1/conversations/"+convID+"/handoff", nil).ok(t, 200)
 	close(r.release)
 	e.waitFor(func() bool {
-		jobs, err := e.db.Read().DueAssistantJobs(context.Background(), support.At(e.clock.Now().Add(time.Hour)), 10)
+		jobs, err := e.db.Read().DueAssistantJobs(context.Background(), chat.At(e.clock.Now().Add(time.Hour)), 10)
 		return err == nil && len(jobs) == 0
 	})
 	if c := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); c["message_count"] != float64(1) || c["status"] != "waiting" {
@@ -387,7 +387,7 @@ func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 		}
 	}()
 	e.waitFor(func() bool {
-		jobs, _ := e.db.Read().DueAssistantJobs(context.Background(), support.At(e.clock.Now().Add(time.Hour)), 10)
+		jobs, _ := e.db.Read().DueAssistantJobs(context.Background(), chat.At(e.clock.Now().Add(time.Hour)), 10)
 		return len(jobs) == 1
 	})
 	if b := e.say(fast, "a quick question"); b["reply"] == nil {

@@ -20,8 +20,8 @@ import (
 	stripewebhook "github.com/stripe/stripe-go/v84/webhook"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 	"chatsvc/webhooks"
 )
@@ -82,7 +82,7 @@ func TestSignatureAndPayload(t *testing.T) {
 		t.Fatalf("payload fields %v", keys)
 	}
 	if !strings.HasPrefix(p["id"].(string), "evt_") || p["object"] != "event" || p["type"] != "ticket.created" ||
-		p["livemode"] != false || p["created_at"] != start.Format(support.TimeLayout) {
+		p["livemode"] != false || p["created_at"] != start.Format(chat.TimeLayout) {
 		t.Fatalf("payload %v", p)
 	}
 	if got := p["data"].(map[string]any)["object"]; !reflect.DeepEqual(got, want) {
@@ -145,7 +145,7 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 			e.ok(201, "POST", "/v1/tickets/"+ticket+"/comments", map[string]any{"body": "Refunded.", "author_id": e.member})
 		}, []string{"ticket_comment.created"}},
 		{"visitor's first message", func() {
-			c, _, err := e.svc.StartConversation(ctx, support.Test, app.VisitorStart{SiteID: e.site, PageURL: "https://example.com/", Body: "Hello"})
+			c, _, err := e.svc.StartConversation(ctx, chat.Test, app.VisitorStart{SiteID: e.site, PageURL: "https://example.com/", Body: "Hello"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,8 +179,8 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 		{"knowledge source events", func() {
 			for _, typ := range []string{"knowledge_source.ready", "knowledge_source.failed"} {
 				err := e.db.Write(ctx, func(q *storage.Q) error {
-					return q.InsertEvent(ctx, &support.Event{ID: app.NewID("evt_"), Mode: support.Test, Type: typ,
-						ObjectID: "src_1", Data: json.RawMessage(`{"id":"src_1","object":"knowledge_source"}`), CreatedAt: support.At(t0)})
+					return q.InsertEvent(ctx, &chat.Event{ID: app.NewID("evt_"), Mode: chat.Test, Type: typ,
+						ObjectID: "src_1", Data: json.RawMessage(`{"id":"src_1","object":"knowledge_source"}`), CreatedAt: chat.At(t0)})
 				})
 				if err != nil {
 					t.Fatal(err)
@@ -380,11 +380,11 @@ func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
 		a := a.(map[string]any)
 		k := 16 - i
 		if a["attempt"] != float64(k+1) || a["status_code"] != float64(503) || a["delivered"] != false ||
-			a["created_at"] != t0.Add(want[k]).Format(support.TimeLayout) {
+			a["created_at"] != t0.Add(want[k]).Format(chat.TimeLayout) {
 			t.Fatalf("attempt %d logged as %v", k+1, a)
 		}
 		next := a["next_attempt_at"]
-		if k == 16 && next != nil || k < 16 && next != t0.Add(want[k+1]).Format(support.TimeLayout) {
+		if k == 16 && next != nil || k < 16 && next != t0.Add(want[k+1]).Format(chat.TimeLayout) {
 			t.Fatalf("attempt %d: next_attempt_at %v", k+1, next)
 		}
 	}
@@ -481,7 +481,7 @@ func TestSuccessAfterFailures(t *testing.T) {
 		t.Fatal("delivered but still queued")
 	}
 	// Later failures start a new failing period, not one dating from the first.
-	ep, err := e.db.Read().WebhookEndpoint(context.Background(), support.Test, id)
+	ep, err := e.db.Read().WebhookEndpoint(context.Background(), chat.Test, id)
 	if err != nil || ep.FailingSince != nil {
 		t.Fatalf("failing_since %v after a success (%v)", ep.FailingSince, err)
 	}
@@ -528,7 +528,7 @@ func TestHangingReceiverIsCutAtTheTimeout(t *testing.T) {
 	}
 	a := e.ok(200, "GET", "/v1/webhook-endpoints/"+id+"/deliveries", nil)["data"].([]any)[0].(map[string]any)
 	if a["delivered"] != false || a["status_code"] != nil || a["error"] != "timed out after 300ms" ||
-		a["duration_ms"].(float64) < 300 || a["next_attempt_at"] != t0.Add(time.Minute).Format(support.TimeLayout) {
+		a["duration_ms"].(float64) < 300 || a["next_attempt_at"] != t0.Add(time.Minute).Format(chat.TimeLayout) {
 		t.Fatalf("attempt %v", a)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 // Scale is how much data to write.
@@ -56,7 +56,7 @@ const sample = 1000
 // and memberID; tickets of the contacts, numbered on from the mode's
 // counter. Timestamps spread over the days before now. The search tables
 // are caught up when it returns.
-func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string, memberID string, sc Scale, now time.Time) (*Result, error) {
+func Run(ctx context.Context, db *storage.DB, mode chat.Mode, sites []string, memberID string, sc Scale, now time.Time) (*Result, error) {
 	if len(sites) == 0 {
 		return nil, fmt.Errorf("seed: no site")
 	}
@@ -64,7 +64,7 @@ func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string,
 	start := now.Add(-90 * 24 * time.Hour).UnixMilli()
 	span := now.UnixMilli() - start
 	// at spreads row i of n evenly over the span, oldest first.
-	at := func(i, n int) support.Timestamp { return support.Timestamp(start + span*int64(i)/int64(max(n, 1))) }
+	at := func(i, n int) chat.Timestamp { return chat.Timestamp(start + span*int64(i)/int64(max(n, 1))) }
 
 	contacts := make([]string, sc.Contacts)
 	err := batches(ctx, db, sc.Contacts, batch, func(q *storage.Q, i int) error {
@@ -73,7 +73,7 @@ func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string,
 		email := fmt.Sprintf("visitor%d@example.com", i)
 		name := fmt.Sprintf("Visitor %d", i)
 		t := at(i, sc.Contacts)
-		return q.InsertContact(ctx, &support.Contact{ID: id, Mode: mode, Email: &email, Name: &name,
+		return q.InsertContact(ctx, &chat.Contact{ID: id, Mode: mode, Email: &email, Name: &name,
 			CreatedAt: t, UpdatedAt: t}, &email)
 	})
 	if err != nil {
@@ -94,9 +94,9 @@ func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string,
 		id := app.NewID(app.PrefixConversation)
 		convs[i] = id
 		created := at(i, sc.Conversations)
-		c := &support.Conversation{ID: id, Mode: mode, SiteID: sites[i%len(sites)], Status: Statuses[i%len(Statuses)],
+		c := &chat.Conversation{ID: id, Mode: mode, SiteID: sites[i%len(sites)], Status: Statuses[i%len(Statuses)],
 			MessageCount: n, PageURL: "https://example.com/pricing", Metadata: map[string]string{},
-			CreatedAt: created, UpdatedAt: created, LastMessageAt: created + support.Timestamp(n)*1000}
+			CreatedAt: created, UpdatedAt: created, LastMessageAt: created + chat.Timestamp(n)*1000}
 		var contact *string
 		if i%2 == 0 && len(contacts) > 0 {
 			contact = &contacts[(i/2)%len(contacts)]
@@ -108,20 +108,20 @@ func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string,
 			return err
 		}
 		for m := 0; m < n; m++ {
-			author := support.Author{Type: support.AuthorContact, ID: contact}
+			author := chat.Author{Type: chat.AuthorContact, ID: contact}
 			switch m % 3 {
 			case 1:
-				author = support.Author{Type: support.AuthorBot}
+				author = chat.Author{Type: chat.AuthorBot}
 			case 2:
-				author = support.Author{Type: support.AuthorAgent, ID: &memberID}
+				author = chat.Author{Type: chat.AuthorAgent, ID: &memberID}
 			}
-			at := created + support.Timestamp(m)*1000
-			if err := q.InsertMessage(ctx, &support.Message{ID: app.NewID(app.PrefixMessage), Mode: mode,
+			at := created + chat.Timestamp(m)*1000
+			if err := q.InsertMessage(ctx, &chat.Message{ID: app.NewID(app.PrefixMessage), Mode: mode,
 				ConversationID: id, Author: author, CreatedAt: at,
 				Body: fmt.Sprintf("Message %d of conversation %d: how does the plan change when the team grows?", m, i)}); err != nil {
 				return err
 			}
-			if author.Type == support.AuthorAgent { // kept only for the first
+			if author.Type == chat.AuthorAgent { // kept only for the first
 				if err := q.FirstAgentReply(ctx, id, at); err != nil {
 					return err
 				}
@@ -148,7 +148,7 @@ func Run(ctx context.Context, db *storage.DB, mode support.Mode, sites []string,
 			return err
 		}
 		t := at(i, sc.Tickets)
-		tk := &support.Ticket{ID: app.NewID(app.PrefixTicket), Mode: mode, Number: number,
+		tk := &chat.Ticket{ID: app.NewID(app.PrefixTicket), Mode: mode, Number: number,
 			Subject: fmt.Sprintf("Follow-up %d", i), Status: ticketStatuses[i%4], Priority: priorities[i%4],
 			ContactID: contacts[i%len(contacts)], Tags: []string{"seed"}, Metadata: map[string]string{},
 			CreatedAt: t, UpdatedAt: t}

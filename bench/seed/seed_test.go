@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 func TestRunWritesTheScale(t *testing.T) {
@@ -27,7 +27,7 @@ func TestRunWritesTheScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := Scale{Contacts: 50, Conversations: 40, Messages: 130, Tickets: 30}
-	res, err := Run(ctx, db, support.Test, []string{site.ID}, member.ID, sc, time.Now())
+	res, err := Run(ctx, db, chat.Test, []string{site.ID}, member.ID, sc, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestRunWritesTheScale(t *testing.T) {
 	}
 	r := db.Read()
 	for _, id := range res.Open {
-		c, err := r.Conversation(ctx, support.Test, id)
+		c, err := r.Conversation(ctx, chat.Test, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestRunWritesTheScale(t *testing.T) {
 		t.Errorf("%d open conversations, want %d", len(res.Open), want)
 	}
 	all := storage.Page{Limit: 1000}
-	convs, err := r.Conversations(ctx, storage.ConversationFilter{Mode: support.Test, Page: all})
+	convs, err := r.Conversations(ctx, storage.ConversationFilter{Mode: chat.Test, Page: all})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,11 +63,11 @@ func TestRunWritesTheScale(t *testing.T) {
 		}
 		messages += len(ms)
 	}
-	contacts, err := r.Contacts(ctx, storage.ContactFilter{Mode: support.Test, Page: all})
+	contacts, err := r.Contacts(ctx, storage.ContactFilter{Mode: chat.Test, Page: all})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tickets, err := r.Tickets(ctx, storage.TicketFilter{Mode: support.Test, Page: all})
+	tickets, err := r.Tickets(ctx, storage.TicketFilter{Mode: chat.Test, Page: all})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,12 +78,12 @@ func TestRunWritesTheScale(t *testing.T) {
 	if queued, err := r.SearchQueued(ctx); err != nil || queued {
 		t.Fatalf("search text still queued after the seed (%v)", err)
 	}
-	found, err := svc.Search(ctx, support.Test, app.SearchQuery{Q: "grows", ListParams: app.ListParams{Limit: "100"}})
+	found, err := svc.Search(ctx, chat.Test, app.SearchQuery{Q: "grows", ListParams: app.ListParams{Limit: "100"}})
 	if err != nil || len(found.Data) != sc.Conversations {
 		t.Fatalf("search finds %d of %d seeded conversations (%v)", len(found.Data), sc.Conversations, err)
 	}
 	// Ticket numbers continue after the seeded ones.
-	tk, err := svc.CreateTicket(ctx, support.Test, app.TicketCreate{Subject: app.Value("After the seed"),
+	tk, err := svc.CreateTicket(ctx, chat.Test, app.TicketCreate{Subject: app.Value("After the seed"),
 		ContactID: app.Value(res.Contacts[0]), NotifyContact: app.Value(false)})
 	if err != nil {
 		t.Fatal(err)

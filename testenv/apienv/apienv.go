@@ -2,7 +2,7 @@
 // need it: on a real database in a temporary folder, with a fake clock, and
 // (New) behind a started HTTP server whose /v1 answers are checked against
 // docs/openapi.json, with API keys, a site and two team members made, and
-// the search-index worker running.
+// the desk-search-index worker running.
 //
 // It lives apart from testenv because it imports app, whose own tests use
 // testenv.
@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 	"chatsvc/docs/openapicheck"
 	"chatsvc/storage"
-	"chatsvc/support"
 	"chatsvc/testenv"
 )
 
@@ -39,7 +39,7 @@ type Env struct {
 	Site    string       // site id
 	Member  string       // agent@example.com, "Agent Smith"
 	Member2 string       // other@example.com, "Other Agent"
-	Search  *SearchIndex // the search-index worker
+	Search  *SearchIndex // the desk-search-index worker
 }
 
 // Options say how to build the service.
@@ -94,9 +94,9 @@ func (e *Env) seed(t *testing.T) {
 		}
 	}
 	var err error
-	e.TestKey, _, err = e.Svc.CreateKey(ctx, support.Test, "tests")
+	e.TestKey, _, err = e.Svc.CreateKey(ctx, chat.Test, "tests")
 	must(err)
-	e.LiveKey, _, err = e.Svc.CreateKey(ctx, support.Live, "tests")
+	e.LiveKey, _, err = e.Svc.CreateKey(ctx, chat.Live, "tests")
 	must(err)
 	site, err := e.Svc.CreateSite(ctx, "Test site", "example.com")
 	must(err)
@@ -118,7 +118,7 @@ func (e *Env) Call(t testing.TB, method, path, key string, body any) testenv.Res
 	return testenv.Call(t, e.Client, method, e.Server.URL+path, body, auth...)
 }
 
-// SearchIndex is a service's search-index worker run for a test, which a
+// SearchIndex is a service's desk-search-index worker run for a test, which a
 // test can wait on.
 type SearchIndex struct {
 	db      *storage.DB
@@ -127,7 +127,7 @@ type SearchIndex struct {
 	stop    func()
 }
 
-// RunSearchIndex runs svc's search-index worker until Stop or the end of
+// RunSearchIndex runs svc's desk-search-index worker until Stop or the end of
 // the test.
 func RunSearchIndex(t testing.TB, svc *app.Service, db *storage.DB) *SearchIndex {
 	s := &SearchIndex{db: db, wake: make(chan struct{}, 1), indexed: make(chan struct{}, 1)}

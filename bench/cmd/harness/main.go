@@ -26,8 +26,8 @@ import (
 	"chatsvc/app"
 	"chatsvc/bench/loadgen"
 	"chatsvc/bench/seed"
+	"chatsvc/chat"
 	"chatsvc/storage"
-	"chatsvc/support"
 )
 
 func logf(format string, args ...any) {
@@ -247,15 +247,15 @@ func seedDir(dataDir string, sc seed.Scale, hookURL string) (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, _, err := svc.CreateKey(ctx, support.Test, "harness")
+	key, _, err := svc.CreateKey(ctx, chat.Test, "harness")
 	if err != nil {
 		return nil, err
 	}
-	if _, err := svc.CreateWebhookEndpoint(ctx, support.Test, app.WebhookEndpointInput{
+	if _, err := svc.CreateWebhookEndpoint(ctx, chat.Test, app.WebhookEndpointInput{
 		URL: app.Value(hookURL), Events: app.Value([]string{"*"})}); err != nil {
 		return nil, err
 	}
-	res, err := seed.Run(ctx, db, support.Test, sites, m.ID, sc, time.Now())
+	res, err := seed.Run(ctx, db, chat.Test, sites, m.ID, sc, time.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,305 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"chatsvc/chat"
+)
+
+func openTemp(t *testing.T) (*Index, string) {
+	t.Helper()
+	dir := t.TempDir()
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	return x, dir
+}
+
+func chunks(source, site string, mode chat.Mode, n int, text string) []Chunk {
+	out := make([]Chunk, n)
+	for i := range out {
+		out[i] = Chunk{SourceID: source, SiteID: site, Mode: mode, URL: fmt.Sprintf("https://example.com/%s/%d", source, i),
+			Title: "Page " + source, Heading: "Section", Text: fmt.Sprintf("%s passage number %d", text, i)}
+	}
+	return out
+}
+
+func sources(ps []Passage) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range ps {
+		if !seen[p.SourceID] {
+			seen[p.SourceID] = true
+			out = append(out, p.SourceID)
+		}
+	}
+	return out
+}
+
+func TestSearchKeepsToTheSiteAndMode(t *testing.T) {
+	x, _ := openTemp(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		source, site string
+		mode         chat.Mode
+	}{
+		{"src_all", "", chat.Test}, {"src_site1", "site_1", chat.Test},
+		{"src_site2", "site_2", chat.Test}, {"src_live", "", chat.Live},
+	} {
+		if err := x.Replace(ctx, c.source, chunks(c.source, c.site, c.mode, 3, "refund policy")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		site string
+		mode chat.Mode
+		want []string
+	}{
+		{"site_1", chat.Test, []string{"src_all", "src_site1"}},
+		{"site_2", chat.Test, []string{"src_all", "src_site2"}},
+		{"", chat.Test, []string{"src_all"}},
+		{"site_1", chat.Live, []string{"src_live"}},
+	} {
+		ps, err := x.Search(ctx, Query{Mode: c.mode, SiteID: c.site, Text: "refunds", Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := sources(ps)
+		if len(got) != len(c.want) || !sameSet(got, c.want) {
+			t.Errorf("site %q mode %s: sources %v, want %v", c.site, c.mode, got, c.want)
+		}
+	}
+	ps, err := x.Search(ctx, Query{Mode: chat.Test, SiteID: "site_1", Text: "passage number 2", Limit: 1})
+	if err != nil || len(ps) != 1 {
+		t.Fatalf("%v %v", ps, err)
+	}
+	if p := ps[0]; p.Title == "" || p.Heading != "Section" || p.URL == "" || p.Score <= 0 {
+		t.Fatalf("passage %+v lacks its fields", p)
+	}
+}
+
+func sameSet(a, b []string) bool {
+	m := map[string]int{}
+	for _, s := range a {
+		m[s]++
+	}
+	for _, s := range b {
+		m[s]--
+	}
+	for _, v := range m {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestReplaceSwapsASourceAtOnceAndRemoves(t *testing.T) {
+	x, _ := openTemp(t)
+	ctx := context.Background()
+	if err := x.Replace(ctx, "src_a", chunks("src_a", "", chat.Test, 60, "old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Replace(ctx, "src_b", chunks("src_b", "", chat.Test, 5, "other")); err != nil {
+		t.Fatal(err)
+	}
+	// Readers search while the source is replaced back and forth: each
+	// answer must be wholly the old or wholly the new version.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for r := 0; r < 2; r++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q := bleve.NewTermQuery("src_a")
+			q.SetField("source_id")
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				req := bleve.NewSearchRequestOptions(q, 1000, 0, false)
+				req.Fields = []string{"text"}
+				res, err := x.idx.Search(req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				old, fresh := 0, 0
+				for _, h := range res.Hits {
+					if s, _ := h.Fields["text"].(string); len(s) > 3 && s[:3] == "old" {
+						old++
+					} else {
+						fresh++
+					}
+				}
+				if !(old == 60 && fresh == 0) && !(old == 0 && fresh == 90) {
+					errs <- fmt.Errorf("a reader saw %d old and %d new chunks", old, fresh)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 10; i++ {
+		next := chunks("src_a", "", chat.Test, 90, "new")
+		if i%2 == 1 {
+			next = chunks("src_a", "", chat.Test, 60, "old")
+		}
+		if err := x.Replace(ctx, "src_a", next); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+
+	if err := x.Replace(ctx, "src_a", nil); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := x.docIDs("src_a")
+	if err != nil || len(ids) != 0 {
+		t.Fatalf("after removal: %d documents left (%v)", len(ids), err)
+	}
+	if n, _ := x.Count(); n != 5 {
+		t.Fatalf("%d documents, want only the other source's 5", n)
+	}
+}
+
+func TestRebuildGivesTheSameResults(t *testing.T) {
+	x, dir := openTemp(t)
+	ctx := context.Background()
+	all := append(chunks("src_a", "", chat.Test, 30, "shipping times and costs"),
+		chunks("src_b", "site_1", chat.Test, 20, "shipping abroad customs")...)
+	for i := 0; i < 3; i++ { // churn, so the old index has replaced documents behind it
+		x.Replace(ctx, "src_a", all[:30])
+		x.Replace(ctx, "src_b", all[30:])
+	}
+	q := Query{Mode: chat.Test, SiteID: "site_1", Text: "shipping customs", Limit: 10}
+	before, err := x.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Rebuild(dir, func(add func(Chunk) error) error { return nil }); !errors.Is(err, ErrInUse) {
+		t.Fatalf("rebuild while open: %v, want ErrInUse", err)
+	}
+	x.Close()
+	n, err := Rebuild(dir, func(add func(Chunk) error) error {
+		for _, c := range all {
+			if err := add(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || n != 50 {
+		t.Fatalf("rebuild: %d, %v", n, err)
+	}
+	y, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	after, err := y.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// BM25's statistics count the replaced documents until segments merge,
+	// so scores may differ; the passages and their order may not.
+	for _, ps := range [][]Passage{before, after} {
+		for i := range ps {
+			ps[i].Score = 0
+		}
+	}
+	if len(before) == 0 || !reflect.DeepEqual(before, after) {
+		t.Fatalf("before rebuild %v\nafter %v", before, after)
+	}
+}
+
+// TestTeamSynonyms: the team's words reach pages that never use them, an
+// expression counting as one term, and the page is cited as a full match.
+func TestTeamSynonyms(t *testing.T) {
+	x, _ := openTemp(t)
+	ctx := context.Background()
+	pages := []Chunk{
+		{SourceID: "src_1", Mode: chat.Test, URL: "https://example.com/stash", Title: "Stash",
+			Text: "Stash the changes in a dirty working directory away, and apply them again later."},
+		{SourceID: "src_1", Mode: chat.Test, URL: "https://example.com/commit", Title: "Commit",
+			Text: "Record changes to the repository with a message saying why."},
+		{SourceID: "src_1", Mode: chat.Test, URL: "https://example.com/calls", Title: "Calls",
+			Text: "Put a call on hold: the caller hears music until you take the call back."},
+	}
+	if err := x.Replace(ctx, "src_1", pages); err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Mode: chat.Test, Text: "Can I put on hold what I am working on?"}
+	without, err := x.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(without) == 0 || without[0].URL != "https://example.com/calls" {
+		t.Fatalf("without the team's synonyms: %+v", without)
+	}
+	q.Synonyms = [][]string{{"Stash", "put  on hold", "park"}}
+	with, err := x.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(with) == 0 || with[0].URL != "https://example.com/stash" || with[0].Match < 0.6 {
+		t.Fatalf("with the team's synonyms: %+v", with)
+	}
+	// The expression's words are not terms of their own.
+	if got := questionTerms(q.Text, q.Synonyms, "en"); len(got) != 2 || got[0].text != "put on hold" ||
+		!reflect.DeepEqual(got[0].syns, []string{"stash", "park"}) || got[1].text != "working" {
+		t.Fatalf("terms %+v", got)
+	}
+	// An expression is found next to punctuation, as the question's last words.
+	for _, text := range []string{"How do I request the money back?", "Money back, please!", "(money back)"} {
+		if got := questionTerms(text, [][]string{{"refund", "Money back."}}, "en"); len(got) == 0 || got[0].text != "money back" {
+			t.Errorf("%q: terms %+v", text, got)
+		}
+	}
+	if got := QuestionWords("What about line endings?"); !slices.Contains(got, "newline") {
+		t.Errorf("the thesaurus's phrase at a question's end: %v", got)
+	}
+}
+
+// The thesaurus joins words customers and pages use for one thing only: a
+// question about a password does not match a page about API tokens.
+func TestThesaurusKeepsThingsApart(t *testing.T) {
+	got := searchPage(t, Chunk{URL: "https://example.com/api", Title: "API tokens",
+		Text: "Create a token under Settings to call the API from your scripts."}, "How do I reset my password?")
+	if len(got) > 0 && got[0].Match >= 0.35 {
+		t.Fatalf("a password question matches the tokens page by %.2f", got[0].Match)
+	}
+}
+
+// A page's words are stemmed as the index stems them: a question's "pay"
+// is found in a title's "pay" (both "pai" to Porter's stemmer).
+func TestMatchStemsAsTheIndexDoes(t *testing.T) {
+	got := searchPage(t, Chunk{Title: "Can I pay with bitcoin?", Text: "Yes, we accept bitcoin payments at checkout."},
+		"Can I pay with bitcoin?")
+	if len(got) != 1 || got[0].Match != 1 {
+		t.Fatalf("the page titled with the question: %+v", got)
+	}
+}
+
+// searchPage indexes one test-mode page in a fresh index and asks it question.
+func searchPage(t *testing.T, page Chunk, question string) []Passage {
+	t.Helper()
+	return searchPages(t, []Chunk{page}, question)
+}

@@ -1,0 +1,102 @@
+package knowledge
+
+import (
+	"context"
+	"testing"
+
+	"chatsvc/chat"
+)
+
+// searchPages indexes test-mode pages in a fresh index and asks it question.
+func searchPages(t *testing.T, pages []Chunk, question string) []Passage {
+	t.Helper()
+	x, _ := openTemp(t)
+	ctx := context.Background()
+	for i := range pages {
+		pages[i].SourceID, pages[i].Mode = "src_1", chat.Test
+	}
+	if err := x.Replace(ctx, "src_1", pages); err != nil {
+		t.Fatal(err)
+	}
+	got, err := x.Search(ctx, Query{Mode: chat.Test, Text: question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// A misspelt word is read as the index's word one typo away (a swap is
+// one typo), also where the typo changes its stem; a word the index has,
+// or one too short to tell, is left as written.
+func TestTyposAreForgiven(t *testing.T) {
+	pages := func() []Chunk {
+		return []Chunk{
+			{URL: "https://x.example/wifi", Title: "Connecting", Text: "Join the wireless network from the settings."},
+			{URL: "https://x.example/plans", Title: "Plans", Text: "The difference between the plans is the number of users."},
+			{URL: "https://x.example/mail", Title: "Mail", Text: "You will receive an e-mail."},
+		}
+	}
+	for question, want := range map[string]string{
+		"how do I join the wirless network": "https://x.example/wifi",
+		"whats the diffrence between plans": "https://x.example/plans",
+		"when do I recieve the e-mail":      "https://x.example/mail",
+	} {
+		got := searchPages(t, pages(), question)
+		if len(got) == 0 || got[0].URL != want || got[0].Match < 0.35 {
+			t.Errorf("%q: %+v, want %s first and matched", question, got, want)
+		}
+	}
+	for _, c := range []struct{ word, stem, want string }{
+		{"wirless", "wirless", "wireless"},
+		{"bitcoin", "bitcoin", ""}, // "bit" is not a correction of it
+		{"writing", "write", ""},   // nor "wait" ("writ" is one edit from it)
+		{"teh", "teh", ""},         // under five letters
+	} {
+		x, _ := openTemp(t)
+		x.Replace(context.Background(), "src_1", []Chunk{{SourceID: "src_1", Mode: chat.Test, Title: "T",
+			Text: "A bit of wireless networking. It waits."}})
+		r, _ := x.reader()
+		if got := correct(r, c.word, c.stem); got != c.want {
+			t.Errorf("correct(%q) = %q, want %q", c.word, got, c.want)
+		}
+		r.Close()
+	}
+}
+
+// A German page is analysed as German, and a German question meets it
+// whatever the words' endings, through its everyday synonyms and through
+// the parts of a compound the index does not have.
+func TestGermanPagesAndQuestions(t *testing.T) {
+	pages := func() []Chunk {
+		return []Chunk{
+			{URL: "https://x.example/rueckgabe", Title: "Rücksendungen", Lang: "de",
+				Text: "Du kannst Pflanzen innerhalb von 14 Tagen zurückschicken."},
+			{URL: "https://x.example/abo", Title: "Das Abo", Lang: "de",
+				Text: "Jeden Monat schicken wir dir eine Pflanze. Du kannst es jederzeit kündigen."},
+			{URL: "https://x.example/returns", Title: "Returns", Lang: "en", Text: "Send plants back within 14 days."},
+		}
+	}
+	for question, want := range map[string]string{
+		"Kann ich etwas zurückschicken?":    "https://x.example/rueckgabe",
+		"Wie funktioniert das Pflanzenabo?": "https://x.example/abo",
+		"Wie kann ich mein Abo stornieren?": "https://x.example/abo", // stornieren ~ kündigen
+		"Can I send a plant back?":          "https://x.example/returns",
+	} {
+		got := searchPages(t, pages(), question)
+		if len(got) == 0 || got[0].URL != want || got[0].Match < 0.35 {
+			t.Errorf("%q: %+v, want %s first", question, got, want)
+		}
+	}
+}
+
+// A customer's context before the question's own sentence does not lower
+// the page that answers the question.
+func TestContextBeforeTheQuestion(t *testing.T) {
+	page := Chunk{URL: "https://x.example/dispatch", Title: "Dispatch times",
+		Text: "Orders placed before 1pm are dispatched the same working day."}
+	alone := searchPage(t, page, "When is my order dispatched?")
+	told := searchPage(t, page, "I bought a monstera for my sister's birthday on Sunday night. When is my order dispatched?")
+	if len(alone) == 0 || len(told) == 0 || told[0].Match < alone[0].Match-0.01 {
+		t.Fatalf("with context %+v, without %+v", told, alone)
+	}
+}

@@ -1,0 +1,336 @@
+package knowledge
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"chatsvc/lang"
+)
+
+// Default and largest number of passages a search returns.
+const (
+	DefaultLimit = 5
+	MaxLimit     = 50
+)
+
+// Ranking settings, measured on the development evaluation (docs/assistant.md).
+const (
+	poolSize      = 80   // chunks read to rank pages from
+	synonymWeight = 0.6  // a thesaurus word counts this much of the customer's own
+	maxSynonyms   = 5    // thesaurus words searched per word of the question, in the thesaurus's order
+	moreChunks    = 0.02 // each further matching chunk of a page adds this share of its score
+	textCredit    = 0.5  // a word only in a page's text counts this much of one the page is about
+	pageSize      = 0.2  // a long page's best chunk is discounted by 1 + pageSize·ln(its chunks)
+)
+
+// fieldBoosts weigh where a question's words are found: the page's title,
+// opening and URL say what the page is about, a heading what the passage is.
+var fieldBoosts = []struct {
+	field string
+	boost float64
+}{{"text", 1}, {"heading", 2}, {"title", 2}, {"lead", 2}, {"path", 0.5}}
+
+// Search returns the best passage of each of the pages best matching
+// q.Text, among the chunks of q.Mode whose source serves q.SiteID or every
+// site, best page first.
+func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, MaxLimit)
+	r, err := x.reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	language := x.questionLang(r, q)
+	concepts, err := x.concepts(ctx, r, questionTerms(q.Text, q.Synonyms, language), language)
+	if err != nil || len(concepts) == 0 {
+		return []Passage{}, err
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(conceptsQuery(concepts), scope(q)), poolSize, 0, false)
+	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks", "lang"}
+	res, err := x.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	// Ties in a stable order, the same after a rebuild. Sorted here, among
+	// the pool only: asking bleve to sort by id reads every match's id.
+	sort.SliceStable(res.Hits, func(i, j int) bool {
+		a, b := res.Hits[i], res.Hits[j]
+		return a.Score > b.Score || a.Score == b.Score && a.ID < b.ID
+	})
+	pages := x.rankPages(res.Hits, concepts)
+	out := make([]Passage, 0, min(limit, len(pages)))
+	for _, p := range pages[:min(limit, len(pages))] {
+		out = append(out, p.best)
+	}
+	return out, nil
+}
+
+func (x *Index) reader() (index.IndexReader, error) {
+	adv, err := x.idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}
+
+// questionLang is the language a question is read in: its own (q.Lang, or
+// detected), unless the index has no page in it, when it is the language
+// most of the index's pages are in: a visitor who writes "Versandkosten?"
+// on an English site is still searched for.
+func (x *Index) questionLang(r index.IndexReader, q Query) string {
+	want := lang.Base(q.Lang)
+	if want == "" {
+		want = lang.Detect(q.Text, "")
+	}
+	d, err := r.FieldDict("lang")
+	if err != nil {
+		return want
+	}
+	defer d.Close()
+	most, count := want, uint64(0)
+	for e, err := d.Next(); err == nil && e != nil; e, err = d.Next() {
+		if e.Term == want {
+			return want
+		}
+		if e.Count > count {
+			most, count = e.Term, e.Count
+		}
+	}
+	return most
+}
+
+// conceptsQuery matches the question's concepts, and their synonyms at a
+// lower weight, in every text field.
+func conceptsQuery(concepts []concept) query.Query {
+	var own, syns []string
+	for _, c := range concepts {
+		own = append(own, c.alts[0]...)
+		for _, alt := range c.alts[1:] {
+			syns = append(syns, alt...)
+		}
+	}
+	any := bleve.NewDisjunctionQuery()
+	for _, f := range fieldBoosts {
+		any.AddQuery(stemsQuery(f.field, own, f.boost))
+		if len(syns) > 0 {
+			any.AddQuery(stemsQuery(f.field, syns, f.boost*synonymWeight))
+		}
+	}
+	return any
+}
+
+// stemsQuery matches any of stems in field, as a match query of their
+// words would.
+func stemsQuery(field string, stems []string, boost float64) query.Query {
+	qs := make([]query.Query, len(stems))
+	for i, s := range stems {
+		t := bleve.NewTermQuery(s)
+		t.SetField(field)
+		t.SetBoost(boost)
+		qs[i] = t
+	}
+	d := bleve.NewDisjunctionQuery(qs...)
+	d.SetMin(1)
+	d.SetBoost(boost)
+	return d
+}
+
+// scope keeps to the chunks of the query's mode and site.
+func scope(q Query) query.Query {
+	filter := func(field, value string) *query.TermQuery {
+		t := bleve.NewTermQuery(value)
+		t.SetField(field)
+		t.SetBoost(0) // filters decide membership, not rank
+		return t
+	}
+	sites := bleve.NewDisjunctionQuery(filter("site_id", allSites))
+	if q.SiteID != "" {
+		sites.AddQuery(filter("site_id", q.SiteID))
+	}
+	return bleve.NewConjunctionQuery(sites, filter("mode", string(q.Mode)))
+}
+
+// concept is one term of the question: the stems of the term and of each
+// synonym (an expression has several, all needed), weighted by how rare the
+// term is in the index. A term no page has weighs most: what no page
+// mentions ("payroll", "wifi") is what the pages do not answer. A
+// customer's context before the question's own sentence is left out of its
+// focus (coverage), so a word of context no page has does not decline the
+// question.
+type concept struct {
+	alts    [][]string
+	weight  float64
+	absent  bool // no page has the term itself, nor a word one typo away
+	context bool // said before the question's own sentence
+}
+
+// concepts analyses the question's terms as the index does, in language.
+// A word no page has is read as the index's word one typo away from it,
+// when there is one.
+func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term, language string) ([]concept, error) {
+	an := x.analyzer(language)
+	n, err := r.DocCount()
+	if err != nil {
+		return nil, err
+	}
+	stems := func(s string) []string {
+		var out []string
+		for _, t := range an.Analyze([]byte(s)) {
+			out = append(out, string(t.Term))
+		}
+		return out
+	}
+	count := func(stem, field string) uint64 {
+		tfr, err := r.TermFieldReader(ctx, []byte(stem), field, false, false, false)
+		if err != nil {
+			return 0
+		}
+		defer tfr.Close()
+		return tfr.Count()
+	}
+	df := func(stem string) uint64 { // the chunks whose text has it, else those whose title has it
+		if n := count(stem, "text"); n > 0 {
+			return n
+		}
+		return count(stem, "title")
+	}
+	var out []concept
+	for _, t := range terms {
+		own := stems(t.text)
+		if len(own) == 0 {
+			continue // a stop word of the analyser
+		}
+		var head []string // of a compound read as two words, the last
+		if len(own) == 1 && df(own[0]) == 0 {
+			if fixed := correct(r, t.text, own[0]); fixed != "" {
+				own = []string{fixed}
+			} else if parts := split(language, an, t.text, df); parts != nil {
+				own, head = parts, parts[1:]
+			}
+		}
+		c := concept{alts: [][]string{own}, context: t.context}
+		if head != nil {
+			c.alts = append(c.alts, head)
+		}
+		least := uint64(n) // an expression is as rare as its rarest word
+		for _, s := range own {
+			least = min(least, df(s))
+		}
+		c.weight = math.Log(1 + float64(n+1)/float64(least+1))
+		c.absent = least == 0
+		for _, s := range t.syns {
+			if st := stems(s); len(st) > 0 {
+				c.alts = append(c.alts, st)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// page is a candidate page: its best passage and its score.
+type page struct {
+	best         Passage
+	score        float64         // BM25 of its best chunks, adjusted by coverage
+	lang         string          // the language its words are analysed in
+	about, words map[string]bool // the stems of its title, lead, path and best heading; of its matching text
+}
+
+// rankPages groups the hits by page and ranks the pages: the best chunk's
+// score, discounted on long pages (which have more chunks to match a word
+// by chance), plus a share of the next ones (a page that answers in
+// several places), times the square of how much of the question the page
+// covers: what the page is about outweighs one passage's word counts.
+func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concept) []*page {
+	byKey := map[string]*page{}
+	var order []*page
+	for _, h := range hits {
+		str := func(k string) string { s, _ := h.Fields[k].(string); return s }
+		key := str("source_id") + "\x00" + str("url") + "\x00" + str("title")
+		p, ok := byKey[key]
+		if !ok {
+			p = &page{best: Passage{SourceID: str("source_id"), URL: str("url"), Title: str("title"),
+				Heading: str("heading"), Text: str("text"), Lang: str("lang"), Score: h.Score}, about: map[string]bool{}, words: map[string]bool{}}
+			byKey[key] = p
+			order = append(order, p)
+			p.lang = p.best.Lang
+			for _, f := range []string{"title", "lead", "path", "heading"} {
+				x.stems.add(p.lang, p.about, str(f))
+			}
+			p.score = h.Score
+			if n, ok := h.Fields["chunks"].(float64); ok && n > 1 {
+				p.score /= 1 + pageSize*math.Log(n)
+			}
+		} else {
+			p.score += moreChunks * h.Score
+			if len(p.best.More) < MorePassages {
+				p.best.More = append(p.best.More, str("text"))
+			}
+		}
+		x.stems.add(p.lang, p.words, str("heading"))
+		x.stems.add(p.lang, p.words, str("text"))
+	}
+	for _, p := range order {
+		p.best.Match = coverage(concepts, p.about, p.words)
+		p.score *= (0.25 + p.best.Match) * (0.25 + p.best.Match)
+		p.best.Score = p.score
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].score > order[j].score })
+	return order
+}
+
+// coverage is the weighted share of the concepts the page has a stem of:
+// in full where the page is about it, in part where its text mentions it.
+// A question that gives its context before asking is covered as much as
+// its own sentence is, when that is more: the context is what brought the
+// customer, not what they ask.
+func coverage(concepts []concept, about, words map[string]bool) float64 {
+	var got, all, gotFocus, focus float64
+	for _, c := range concepts {
+		all += c.weight
+		if !c.context {
+			focus += c.weight
+		}
+		credit := 0.0
+		for _, alt := range c.alts {
+			if allIn(alt, about, nil) {
+				credit = 1
+				break
+			}
+			if allIn(alt, about, words) {
+				credit = textCredit
+			}
+		}
+		got += credit * c.weight
+		if !c.context {
+			gotFocus += credit * c.weight
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	if focus > 0 && focus < all {
+		return max(got/all, gotFocus/focus)
+	}
+	return got / all
+}
+
+// allIn reports whether every stem is in a or b.
+func allIn(stems []string, a, b map[string]bool) bool {
+	for _, s := range stems {
+		if !a[s] && !b[s] {
+			return false
+		}
+	}
+	return true
+}

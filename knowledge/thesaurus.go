@@ -1,0 +1,335 @@
+package knowledge
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"chatsvc/lang"
+)
+
+// thesaurus groups words that customers and help pages use for the same
+// thing. It is about the language of support for software in general, not
+// about any one product: a question's words are expanded with the others
+// of their group, at a lower weight than the words the customer wrote.
+var thesaurus = [][]string{
+	// The everyday words and abbreviations of customers of a business, first:
+	// a word of several groups is searched with the first groups' words.
+	{"amex", "american express"},
+	{"2fa", "two-factor", "mfa", "authenticator", "two-step"},
+	{"parcel", "package", "consignment", "shipment", "order"},
+	{"shipping", "delivery", "postage", "dispatch", "ship", "deliver", "post", "courier"},
+	{"cost", "price", "charge", "fee", "pricing", "rate", "much"},
+	{"refund", "reimburse", "reimbursement", "repay"},
+	{"return", "exchange"},
+	{"cancel", "stop", "unsubscribe", "terminate", "end"},
+	{"pause", "freeze", "suspend", "skip", "hold"},
+	{"voucher", "gift card", "giftcard"},
+	{"discount", "coupon", "promo", "concession", "reduction"},
+	{"open", "opening", "hours", "closed"},
+	{"phone", "telephone", "call", "ring"},
+	{"subscription", "membership", "plan", "subscribe"},
+	{"appointment", "booking", "session", "reservation", "slot"},
+	{"book", "reserve", "booking"},
+	{"invoice", "bill", "receipt"},
+	{"pay", "payment", "paying"},
+	{"delete", "close", "deactivate"},
+	{"broken", "damaged", "smashed", "cracked", "faulty", "defective"},
+	{"missing", "lost"},
+	{"kid", "child", "children", "junior", "son", "daughter"},
+	{"parking", "park", "car"},
+	{"guarantee", "warranty"},
+	{"pet", "cat", "dog", "animal"},
+	{"track", "tracking", "trace"},
+	{"abroad", "international", "overseas", "europe", "eu"},
+	{"contact", "reach", "email", "phone"},
+	{"wheelchair", "accessible", "accessibility", "step-free", "disabled"},
+	{"card", "visa", "mastercard", "debit", "credit"},
+	{"team", "colleague", "staff", "employee", "member"},
+	{"cheap", "cheaper", "cheapest", "price"},
+	{"expire", "expiry", "expiration", "valid", "validity"},
+	// The words of software and its support.
+	{"remove", "delete", "erase", "wipe", "discard", "drop", "purge", "uninstall"},
+	{"undo", "revert", "reset", "rollback", "restore", "reverse"},
+	{"folder", "directory", "dir"},
+	{"copy", "clone", "duplicate", "replicate"},
+	{"download", "fetch", "pull", "retrieve"},
+	{"upload", "push", "publish", "send"},
+	{"rename", "move"},
+	{"switch", "checkout", "change"},
+	{"label", "tag", "mark"},
+	{"compare", "diff", "difference", "comparison"},
+	{"repo", "repository", "project"},
+	{"config", "configure", "configuration", "settings", "option", "preference"},
+	{"info", "information", "details"},
+	{"docs", "documentation", "manual"},
+	{"combine", "merge", "squash", "join", "integrate"},
+	{"change", "modify", "edit", "alter", "amend"},
+	{"show", "display", "view", "list", "print"},
+	{"search", "grep", "find", "lookup", "locate"},
+	{"start", "begin", "launch", "boot", "startup"},
+	{"stop", "halt", "kill", "terminate", "quit", "abort"},
+	{"error", "failure", "fault"},
+	{"fix", "repair", "correct", "resolve"},
+	{"mistake", "wrong", "incorrect", "typo"},
+	{"password", "pw", "pwd", "passcode", "credential", "passphrase"},
+	{"remember", "cache", "store", "save"},
+	{"login", "signin", "logon", "authenticate"},
+	{"computer", "machine", "host"},
+	{"server", "daemon", "service", "host"},
+	{"program", "application", "software", "package"},
+	{"install", "setup"},
+	{"language", "locale", "translation"},
+	{"keyboard", "keymap"},
+	{"encrypt", "encryption", "cipher"},
+	{"compress", "compression", "zip", "archive"},
+	{"backup", "snapshot"},
+	{"picture", "image", "photo"},
+	{"schedule", "scheduled", "periodic", "cron", "timer"},
+	{"version", "release", "revision"},
+	{"history", "log", "past"},
+	{"ignore", "exclude", "untracked"},
+	{"permission", "access", "privilege"},
+	{"admin", "administrator", "root", "superuser"},
+	{"wifi", "wireless", "wlan"},
+	{"email", "mail", "mailbox"},
+	{"sync", "synchronize", "mirror"},
+	{"disk", "drive", "storage", "space"},
+	{"latest", "newest", "recent"},
+	{"freeze", "froze", "frozen", "hang", "stuck", "unresponsive"},
+	{"crash", "crashes", "segfault"},
+	{"debug", "debugger", "troubleshoot", "diagnose"},
+	{"compile", "build"},
+	{"user", "account"},
+	{"account", "acct", "profile"},
+	{"person", "author", "contributor", "user"},
+	{"name", "username", "identity"},
+	{"upgrade", "update"},
+	{"convert", "conversion", "transform"},
+	{"signature", "sign", "signed", "verify"},
+	{"genuine", "authentic", "verify", "trusted"},
+	{"check", "verify", "validate"},
+	{"printer", "print", "printing"},
+	{"automatic", "automatically", "auto", "hook"},
+	{"script", "hook", "trigger"},
+	{"huge", "large", "big", "enormous"},
+	{"fast", "quick", "speed", "performance"},
+	{"modified", "changed", "status"},
+	{"save", "store", "keep", "commit"},
+	{"summary", "summarize", "overview", "statistics"},
+	{"tidy", "cleanup", "clean", "prune", "optimize"},
+	{"leftover", "untracked", "stale", "unused"},
+	{"aside", "stash", "shelve"},
+	{"lost", "recover", "rescue"},
+	{"temporary", "temp", "tmp"},
+	{"visual", "graphical", "gui", "tool"},
+	{"conflict", "conflicting", "clash"},
+	{"include", "embed", "nested"},
+	{"part", "subset", "partial", "sparse"},
+	{"newline", "eol", "crlf"},
+	{"open", "checkout"},
+}
+
+// phrases rewrites expressions of several words into the one word of the
+// thesaurus they mean.
+var phrases = func() *strings.Replacer {
+	var pairs []string
+	for _, p := range [][2]string{
+		{"get rid of", "remove"}, {"take back", "undo"}, {"take out", "remove"}, {"throw away", "discard"},
+		{"log into", "login"}, {"log in", "login"}, {"sign in", "signin"}, {"back up", "backup"},
+		{"set up", "setup"}, {"roll back", "rollback"}, {"clean up", "cleanup"}, {"wi-fi", "wifi"},
+		{"e-mail", "email"}, {"up to date", "latest"}, {"start up", "startup"},
+		{"line ending", "newline"}, {"line endings", "newline"}, {"put aside", "aside"}, {"set aside", "aside"},
+		{"look for", "search"}, {"go back", "undo"}, {"move over to", "switch to"}, {"go to", "switch to"},
+		{"tidy up", "tidy"}, {"free up", "free"}, {"stop tracking", "ignore"}, {"work in progress", "aside"},
+		{"half-done", "unfinished"}, {"half done", "unfinished"},
+		{"send back", "return"}, {"log on", "login"}, {"sign on", "login"},
+		{"two factor", "2fa"}, {"two-factor", "2fa"}, {"gift card", "voucher"}, {"gift voucher", "voucher"},
+		{"pick up", "collect"}, {"how much", "cost"}, {"opening times", "hours"}, {"opening hours", "hours"},
+		{"what time", "hours"}, {"sign up", "register"},
+	} {
+		pairs = append(pairs, " "+p[0]+" ", " "+p[1]+" ")
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// filler words are how questions are asked, not what they are about.
+var filler = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`how what whats why when where which who whom whose can could would should
+		do does did doing is are was were be been am i me my mine we our you your it its this that these
+		those there here a an the and or but if then of to in on at by for with from into about as so
+		want wanted need needs needed way ways trying try tried possible please help thanks thank hi hello
+		hey know tell any anyone somebody someone something anything get gets got getting able really
+		actually just still also some all every much many more most other such only own same again once
+		make makes let lets like use using used one thing things stuff way kind sort ok okay will shall
+		may might must has have had not no yes very too than them they their he she his her him us
+		without going go goes instead already even ever long take takes taking happen happens mean means
+		question ask asking`) {
+		filler[w] = true
+	}
+}
+
+// QuestionWords lower-cases a question, rewrites phrases and drops filler:
+// what remains says what the question is about.
+func QuestionWords(text string) []string {
+	return words(normalize(text), true)
+}
+
+// normalize lower-cases text, collapses its spaces, pads it with one space
+// at each end and rewrites the thesaurus's phrases.
+func normalize(text string) string {
+	return phrases.Replace(" " + clean(text) + " ")
+}
+
+// clean lower-cases text and keeps its words (with their apostrophes and
+// hyphens) one space apart: "money back?" ends with the expression "money
+// back", as a team's synonym or a phrase of the thesaurus.
+func clean(text string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-'
+	}), " ")
+}
+
+// words splits normalized text into its words, without repeats, and
+// without English filler when the text is English.
+func words(t string, english bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 || r == '\'')
+	}) {
+		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
+		if len(w) < 2 || english && filler[w] || seen[w] || english && strings.ContainsRune(w, '\'') {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+// Expansions returns the words a question is searched for, and their
+// synonyms from the thesaurus (for an English question), as the index
+// reads the question: what an answer's sentences are chosen by.
+func Expansions(text string) (words, syns []string) {
+	for _, t := range questionTerms(text, nil, lang.Detect(text, "")) {
+		words = append(words, t.text)
+		syns = append(syns, t.syns[:min(len(t.syns), maxSynonyms)]...)
+	}
+	return words, syns
+}
+
+// term is one thing a question asks about: a word, or an expression of the
+// team's synonyms, and the words that mean the same, best first.
+type term struct {
+	text    string
+	syns    []string
+	context bool // only in the sentences before the question's own (focus)
+}
+
+// focusWords are the words of a question's own sentence, when the
+// question has a sentence of context before it ("I ordered a plant on
+// Sunday and it still says processing. When will it be sent?"): its last
+// sentence with a question mark, else its last. nil for a question of one
+// sentence, or whose last sentence says too little ("What do I do?").
+func focusWords(text string, english bool) map[string]bool {
+	var sents []string
+	start := 0
+	for i, r := range text {
+		if r == '.' || r == '?' || r == '!' {
+			if s := strings.TrimSpace(text[start : i+1]); len(s) > 1 {
+				sents = append(sents, s)
+			}
+			start = i + 1
+		}
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		sents = append(sents, s)
+	}
+	if len(sents) < 2 {
+		return nil
+	}
+	focus := sents[len(sents)-1]
+	for i := len(sents) - 1; i >= 0; i-- {
+		if strings.HasSuffix(sents[i], "?") {
+			focus = sents[i]
+			break
+		}
+	}
+	t := " " + clean(focus) + " "
+	if english {
+		t = normalize(focus)
+	}
+	ws := words(t, english)
+	if len(ws) < 2 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, w := range ws {
+		out[w] = true
+	}
+	return out
+}
+
+// questionTerms reads a question's terms. The team's synonyms come before
+// the thesaurus's: the team knows its customers' words. An expression of
+// the team's ("put aside") found in the question is one term, and its
+// words are not terms of their own. The thesaurus's phrases and filler
+// words are English: a question in another language has the team's
+// synonyms, its language's everyday groups (thesaurus_langs.go) and its
+// analyser's stop words.
+func questionTerms(text string, team [][]string, language string) []term {
+	english := language == lang.English
+	t := " " + clean(text) + " "
+	if english {
+		t = normalize(text)
+	}
+	others := map[string][]string{}
+	for _, g := range team {
+		for _, e := range g {
+			e = clean(e)
+			for _, o := range g {
+				if o = clean(o); o != e && o != "" {
+					others[e] = append(others[e], o)
+				}
+			}
+		}
+	}
+	var out []term
+	for e, syns := range others {
+		if strings.Contains(e, " ") && strings.Contains(t, " "+e+" ") {
+			out = append(out, term{text: e, syns: syns})
+			t = strings.ReplaceAll(t, " "+e+" ", " . ")
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
+	for _, w := range words(t, english) {
+		out = append(out, term{text: w, syns: append(slices.Clone(others[w]), synonymsIn[language][w]...)})
+	}
+	if focus := focusWords(text, english); focus != nil {
+		for i := range out {
+			out[i].context = !focus[out[i].text]
+		}
+	}
+	for i := range out {
+		out[i].syns = dedupe(out[i].syns, out[i].text)
+		out[i].syns = out[i].syns[:min(len(out[i].syns), maxSynonyms)]
+	}
+	return out
+}
+
+// dedupe keeps the first of each word, and none equal to skip.
+func dedupe(ws []string, skip string) []string {
+	seen := map[string]bool{skip: true}
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}

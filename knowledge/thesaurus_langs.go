@@ -1,0 +1,121 @@
+package knowledge
+
+// everyday groups, for the other languages the assistant reads, the words
+// a business's customers and its pages use for the same thing: delivery,
+// prices, returns, one's account, opening hours. As the English groups,
+// they are about the language of customers in general, not any one
+// business's.
+var everyday = map[string][][]string{
+	"de": {
+		{"versand", "lieferung", "zustellung", "porto", "versandkosten", "liefern", "verschicken", "schicken"},
+		{"kosten", "kostet", "preis", "preise", "gebühr", "gebühren", "teuer"},
+		{"rücksendung", "retoure", "zurückschicken", "zurücksenden", "umtausch", "umtauschen"},
+		{"erstattung", "rückerstattung", "geld", "erstatten"},
+		{"kündigen", "kündigung", "stornieren", "stornierung", "abbestellen", "beenden"},
+		{"pausieren", "aussetzen", "unterbrechen", "überspringen", "auslassen"},
+		{"gutschein", "geschenkkarte", "geschenkgutschein", "gutscheine"},
+		{"passwort", "kennwort", "pw"},
+		{"konto", "kundenkonto", "account", "profil"},
+		{"paket", "sendung", "päckchen", "bestellung"},
+		{"telefon", "anrufen", "telefonisch", "telefonnummer", "nummer"},
+		{"öffnungszeiten", "geöffnet", "offen", "auf", "öffnen"},
+		{"abo", "abonnement", "mitgliedschaft", "abonnieren"},
+		{"bezahlen", "zahlung", "zahlen", "bezahlung", "zahlungsarten"},
+		{"kaputt", "beschädigt", "zerbrochen", "defekt", "beschädigung"},
+		{"fehlt", "fehlend", "fehlende", "verloren"},
+		{"sendungsverfolgung", "tracking", "trackingnummer", "verfolgen", "sendungsnummer"},
+		{"abholen", "abholung", "selbstabholung"},
+		{"rabatt", "nachlass", "ermäßigung", "gutscheincode"},
+		{"laden", "geschäft", "filiale", "shop"},
+		{"termin", "buchung", "buchen", "reservierung"},
+		{"rechnung", "quittung", "beleg"},
+	},
+	"fr": {
+		{"livraison", "expédition", "envoi", "livrer", "expédier", "envoyer", "port"},
+		{"prix", "coût", "coûte", "tarif", "tarifs", "frais", "combien"},
+		{"retour", "retourner", "renvoyer", "échange", "échanger"},
+		{"remboursement", "rembourser", "remboursé"},
+		{"annuler", "annulation", "résilier", "résiliation", "arrêter"},
+		{"suspendre", "pause", "sauter", "interrompre"},
+		{"carte cadeau", "bon cadeau", "chèque cadeau"},
+		{"mot de passe", "mdp"},
+		{"compte", "profil"},
+		{"colis", "paquet", "commande", "envoi"},
+		{"téléphone", "appeler", "numéro", "tel"},
+		{"horaires", "ouvert", "ouverture", "ouvrez", "fermé"},
+		{"abonnement", "abonner", "adhésion"},
+		{"payer", "paiement", "régler", "cb", "carte"},
+		{"abîmé", "cassé", "endommagé", "détérioré"},
+		{"manquant", "manque", "perdu"},
+		{"suivi", "suivre", "traçage"},
+		{"retrait", "retirer", "récupérer", "chercher"},
+		{"réduction", "remise", "promo", "code promo"},
+		{"boutique", "magasin"},
+		{"rendez-vous", "rdv", "réservation", "réserver"},
+		{"facture", "reçu"},
+	},
+	"es": {
+		{"envío", "entrega", "enviar", "entregar", "gastos de envío"},
+		{"precio", "coste", "costo", "cuesta", "tarifa", "cuánto"},
+		{"devolución", "devolver", "cambio", "cambiar"},
+		{"reembolso", "reembolsar"},
+		{"cancelar", "cancelación", "anular", "baja"},
+		{"contraseña", "clave"},
+		{"cuenta", "perfil"},
+		{"paquete", "pedido"},
+		{"teléfono", "llamar", "número"},
+		{"horario", "abierto", "abren", "cerrado"},
+		{"suscripción", "suscribir"},
+		{"pagar", "pago", "tarjeta"},
+		{"seguimiento", "rastrear", "localizar"},
+		{"descuento", "cupón", "rebaja"},
+		{"tarjeta regalo", "vale regalo"},
+		{"cita", "reserva", "reservar"},
+		{"factura", "recibo"},
+	},
+	"nl": {
+		{"verzending", "bezorging", "levering", "verzenden", "bezorgen", "leveren", "verzendkosten"},
+		{"prijs", "kosten", "kost", "tarief"},
+		{"retour", "retourneren", "terugsturen", "ruilen"},
+		{"terugbetaling", "terugbetalen", "geld terug"},
+		{"opzeggen", "annuleren", "stopzetten"},
+		{"wachtwoord", "ww"},
+		{"account", "profiel"},
+		{"pakket", "zending", "bestelling"},
+		{"telefoon", "bellen", "nummer"},
+		{"openingstijden", "open", "geopend", "gesloten"},
+		{"abonnement", "lidmaatschap"},
+		{"betalen", "betaling"},
+		{"volgen", "track", "trace"},
+		{"korting", "kortingscode"},
+		{"cadeaubon", "cadeaukaart"},
+		{"afspraak", "reservering", "boeken"},
+		{"factuur", "bon"},
+	},
+}
+
+// synonymsIn maps each word of each language's groups to the others of
+// its group: English's from the thesaurus, the others' from everyday.
+var synonymsIn = func() map[string]map[string][]string {
+	out := map[string]map[string][]string{"en": groupsOf(thesaurus)}
+	for l, groups := range everyday {
+		out[l] = groupsOf(groups)
+	}
+	return out
+}()
+
+// groupsOf maps each word of the groups to the others of its groups, in
+// the groups' order.
+func groupsOf(groups [][]string) map[string][]string {
+	m := map[string][]string{}
+	for _, g := range groups {
+		for _, w := range g {
+			for _, o := range g {
+				if o != w {
+					m[w] = append(m[w], o)
+				}
+			}
+		}
+	}
+	return m
+}

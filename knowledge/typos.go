@@ -1,0 +1,103 @@
+package knowledge
+
+import (
+	"unicode/utf8"
+
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// typoField is the field whose words a misspelt word is corrected to.
+const typoField = "text"
+
+// correct returns the word of the index's vocabulary one typo away from
+// word, which the index does not have (stem is its stem): one edit for a
+// word of 5 to 8 letters, two from 9 (a swapped pair of letters is one
+// edit), none below 5. The index holds stems, which a typo can change
+// beyond recognition ("diffrence" stems to "diffrenc", "difference" to
+// "differ"): a stem is also compared with the beginnings of the word of
+// about its length. Of several, the commonest wins. "" when none is close.
+func correct(r index.IndexReader, word, stem string) string {
+	allowed := 0
+	switch n := utf8.RuneCountInString(word); {
+	case n >= 9:
+		allowed = 2
+	case n >= 5:
+		allowed = 1
+	}
+	fuzzy, ok := r.(index.IndexReaderFuzzy)
+	if allowed == 0 || !ok {
+		return ""
+	}
+	// Levenshtein's automaton counts a swap as two edits: ask for two, and
+	// judge each candidate by the distance that counts a swap as one. The
+	// stems that begin as the word does are candidates too.
+	best, count, dist := "", uint64(0), allowed+1
+	consider := func(d index.FieldDict, err error) {
+		if err != nil {
+			return
+		}
+		defer d.Close()
+		for e, err := d.Next(); err == nil && e != nil; e, err = d.Next() {
+			k := typoDistance(word, stem, e.Term)
+			if k > allowed || k == 0 {
+				continue
+			}
+			if e.Count > count || e.Count == count && k < dist {
+				best, count, dist = e.Term, e.Count, k
+			}
+		}
+	}
+	consider(fuzzy.FieldDictFuzzy(typoField, stem, 2, ""))
+	if w := []rune(word); len(w) >= 5 {
+		consider(r.FieldDictPrefix(typoField, []byte(string(w[:3]))))
+	}
+	return best
+}
+
+// maxSuffix is the most letters a stemmer takes off a word.
+const maxSuffix = 4
+
+// typoDistance is how many edits part a misspelt word (and its stem) from a
+// stem of the index: the least of the distances to the stem and, for a stem
+// that begins with the word's first three letters, to the word's beginnings
+// of about the stem's length ("diffre" is one swap from "differ"). A stem
+// much shorter than the word ("bit" for "bitcoin") is no correction of it,
+// nor one that only shares a beginning ("wait" for "writing").
+func typoDistance(word, stem, candidate string) int {
+	w, c := []rune(word), []rune(candidate)
+	best := editDistance(stem, candidate)
+	if len(c) < 4 || len(w)-len(c) > maxSuffix || string(w[:3]) != string(c[:3]) {
+		return best
+	}
+	for n := len(c) - 1; n <= len(c)+1 && n <= len(w); n++ {
+		best = min(best, editDistance(string(w[:n]), candidate))
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and swaps of neighbours, one each.
+func editDistance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	d := make([][]int, len(s)+1)
+	for i := range d {
+		d[i] = make([]int, len(t)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(s); i++ {
+		for j := 1; j <= len(t); j++ {
+			cost := 1
+			if s[i-1] == t[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(s)][len(t)]
+}
