@@ -62,6 +62,13 @@ func (d dirBlobs) Open(_ context.Context, name string) (io.ReadCloser, error) {
 	return os.Open(filepath.Join(string(d), name))
 }
 
+func (d dirBlobs) Delete(_ context.Context, name string) error {
+	if err := os.Remove(filepath.Join(string(d), name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 // s3Blobs keeps the files in a bucket, under the URL's prefix.
 type s3Blobs struct {
 	client         *s3.Client
@@ -130,6 +137,12 @@ func (b *s3Blobs) Open(ctx context.Context, name string) (io.ReadCloser, error) 
 		return nil, err
 	}
 	return out.Body, nil
+}
+
+// Delete removes the object; S3 answers a missing key with success.
+func (b *s3Blobs) Delete(ctx context.Context, name string) error {
+	_, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.bucket, Key: aws.String(b.prefix + name)})
+	return err
 }
 
 // sftpBlobs keeps the files on an SSH server, with the password of the URL.
@@ -219,4 +232,13 @@ func (b *sftpBlobs) Open(_ context.Context, name string) (io.ReadCloser, error) 
 		return nil, err
 	}
 	return io.NopCloser(bytes.NewReader(data)), nil
+}
+
+func (b *sftpBlobs) Delete(_ context.Context, name string) error {
+	return b.with(func(c *sftp.Client) error {
+		if err := c.Remove(path.Join(b.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	})
 }

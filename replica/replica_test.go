@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -216,5 +217,53 @@ func TestRestoreFromAnEmptyReplica(t *testing.T) {
 	_, err := replica.Restore(context.Background(), options(t, "file"), t.TempDir(), dbFile, time.Time{}, nil)
 	if err == nil || !errors.Is(err, replica.ErrEmpty) {
 		t.Fatalf("restore from an empty replica: %v", err)
+	}
+}
+
+// TestErasedFilesLeaveTheReplicaAfterTheRetention checks that a file the
+// folder no longer holds stays in the store while a restore can still go
+// back to it, is marked with the time it went, and is deleted once the
+// retention has passed; a file stored again keeps its copy.
+func TestErasedFilesLeaveTheReplicaAfterTheRetention(t *testing.T) {
+	ctx := context.Background()
+	o := options(t, "file")
+	o.Retention = 2 * time.Second
+	f := newFolder(t)
+	erased, back := f.store(t, "erased"), f.store(t, "comes back")
+	rp, err := replica.Start(f.dir, dbFile, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rp.Close(ctx)
+	step := func() {
+		t.Helper()
+		if _, err := rp.Step(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step()
+	stored := filepath.Join(o.URL[len("file://"):], "files")
+	for _, h := range []string{erased, back} {
+		os.Remove(filepath.Join(f.dir, "files", h[:2], h))
+	}
+	step()
+	marks, _ := filepath.Glob(filepath.Join(stored, "*.gone-*"))
+	if len(marks) != 2 {
+		t.Fatalf("want a mark for each file gone, have %v", marks)
+	}
+	if _, err := os.Stat(filepath.Join(stored, erased)); err != nil {
+		t.Fatalf("a file gone within the retention must stay in the replica: %v", err)
+	}
+	f.store(t, "comes back")
+	time.Sleep(o.Retention + 500*time.Millisecond)
+	step()
+	if _, err := os.Stat(filepath.Join(stored, erased)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a file gone for longer than the retention is still in the replica: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(stored, back)); err != nil {
+		t.Fatalf("a file stored again was deleted from the replica: %v", err)
+	}
+	if marks, _ := filepath.Glob(filepath.Join(stored, "*.gone-*")); len(marks) != 0 {
+		t.Fatalf("marks left behind: %v", marks)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -204,6 +206,7 @@ func (rp *Replicator) alertWhenBehind(st Status) {
 // copyFiles uploads the stored files the store does not hold, each once:
 // the store is listed at the first pass, then what was uploaded is
 // remembered. A file's name is its SHA-256, so one uploaded never changes.
+// Then it lets go of the files this folder no longer holds (expireFiles).
 func (rp *Replicator) copyFiles(ctx context.Context) error {
 	if rp.copied == nil {
 		b, err := fileBlobs(ctx, rp.o)
@@ -216,7 +219,8 @@ func (rp *Replicator) copyFiles(ctx context.Context) error {
 		}
 		rp.blobs, rp.copied = b, names
 	}
-	return filepath.WalkDir(rp.filesDir, func(p string, d fs.DirEntry, err error) error {
+	local := map[string]bool{}
+	err := filepath.WalkDir(rp.filesDir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		} else if err != nil || ctx.Err() != nil {
@@ -229,7 +233,11 @@ func (rp *Replicator) copyFiles(ctx context.Context) error {
 			return nil
 		}
 		name := d.Name()
-		if rp.copied[name] || !isHash(name) {
+		if !isHash(name) {
+			return nil
+		}
+		local[name] = true
+		if rp.copied[name] {
 			return nil
 		}
 		if err := rp.upload(ctx, p, name); err != nil {
@@ -238,6 +246,64 @@ func (rp *Replicator) copyFiles(ctx context.Context) error {
 		rp.copied[name] = true
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return rp.expireFiles(ctx, local, time.Now())
+}
+
+// goneMark is the suffix of the empty object that records, in the store
+// itself, when this folder stopped holding a file: "<hash>.gone-<unix>".
+const goneMark = ".gone-"
+
+// expireFiles removes from the store the files this folder has not held
+// for longer than the retention: a file erased here stays in the store as
+// long as a restore can go back to a time that had it (as the database's
+// erased rows stay in its older snapshots), and no longer. When the folder
+// first lacks a file, a mark with the time is stored beside it, so a
+// restart or another machine keeps counting from then; a file that comes
+// back (the same content stored again) loses its mark.
+func (rp *Replicator) expireFiles(ctx context.Context, local map[string]bool, now time.Time) error {
+	marked := map[string]bool{}
+	for name := range rp.copied {
+		h, unix, ok := strings.Cut(name, goneMark)
+		if !ok {
+			continue
+		}
+		marked[h] = true
+		since, err := strconv.ParseInt(unix, 10, 64)
+		switch {
+		case local[h] || err != nil:
+			err = rp.forget(ctx, name)
+		case now.Sub(time.Unix(since, 0)) > rp.o.Retention:
+			if err = rp.forget(ctx, h); err == nil {
+				err = rp.forget(ctx, name)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("expire file %s in the replica: %w", h, err)
+		}
+	}
+	for name := range rp.copied {
+		if !isHash(name) || local[name] || marked[name] {
+			continue
+		}
+		mark := name + goneMark + strconv.FormatInt(now.Unix(), 10)
+		if err := rp.blobs.Put(ctx, mark, strings.NewReader(""), 0); err != nil {
+			return fmt.Errorf("mark file %s gone in the replica: %w", name, err)
+		}
+		rp.copied[mark] = true
+	}
+	return nil
+}
+
+// forget deletes name from the store and from what it is known to hold.
+func (rp *Replicator) forget(ctx context.Context, name string) error {
+	if err := rp.blobs.Delete(ctx, name); err != nil {
+		return err
+	}
+	delete(rp.copied, name)
+	return nil
 }
 
 func (rp *Replicator) upload(ctx context.Context, p, name string) error {

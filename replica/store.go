@@ -89,6 +89,8 @@ type blobs interface {
 	Put(ctx context.Context, name string, r io.Reader, size int64) error
 	// Open reads files/name.
 	Open(ctx context.Context, name string) (io.ReadCloser, error)
+	// Delete removes files/name; one already gone is no error.
+	Delete(ctx context.Context, name string) error
 }
 
 // fileBlobs opens the store of the stored files.
