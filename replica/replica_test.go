@@ -92,6 +92,23 @@ func options(t *testing.T, kind string) replica.Options {
 	return o
 }
 
+// start replicates f to o until the test ends; step runs one round of the
+// replica worker.
+func start(t *testing.T, f *folder, o replica.Options) (rp *replica.Replicator, step func()) {
+	t.Helper()
+	rp, err := replica.Start(f.dir, dbFile, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rp.Close(context.Background()) })
+	return rp, func() {
+		t.Helper()
+		if _, err := rp.Step(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestReplicateAndRestore replicates a database and its files to a folder
 // and to an S3 server, then restores both into a new folder: the newest
 // state, and the state between two bursts of writes.
@@ -103,17 +120,7 @@ func TestReplicateAndRestore(t *testing.T) {
 			f := newFolder(t)
 			f.write(t, 0, 50)
 			first := f.store(t, "first file")
-			rp, err := replica.Start(f.dir, dbFile, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rp.Close(ctx)
-			step := func() {
-				t.Helper()
-				if _, err := rp.Step(ctx); err != nil {
-					t.Fatal(err)
-				}
-			}
+			rp, step := start(t, f, o)
 			step()
 			waitSynced(t, rp, time.Now())
 			time.Sleep(1100 * time.Millisecond) // timestamps of the replica's files have a second's precision
@@ -225,22 +232,11 @@ func TestRestoreFromAnEmptyReplica(t *testing.T) {
 // back to it, is marked with the time it went, and is deleted once the
 // retention has passed; a file stored again keeps its copy.
 func TestErasedFilesLeaveTheReplicaAfterTheRetention(t *testing.T) {
-	ctx := context.Background()
 	o := options(t, "file")
 	o.Retention = 2 * time.Second
 	f := newFolder(t)
 	erased, back := f.store(t, "erased"), f.store(t, "comes back")
-	rp, err := replica.Start(f.dir, dbFile, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rp.Close(ctx)
-	step := func() {
-		t.Helper()
-		if _, err := rp.Step(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, step := start(t, f, o)
 	step()
 	stored := filepath.Join(o.URL[len("file://"):], "files")
 	for _, h := range []string{erased, back} {
