@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 )
 
 // Replica is where serve replicates the data folder to (replica.*); an
@@ -15,6 +17,8 @@ type Replica struct {
 	Region          string        `koanf:"region"`
 	AccessKeyID     string        `koanf:"access_key_id"`
 	SecretAccessKey string        `koanf:"secret_access_key"`
+	HostKey         string        `koanf:"host_key"` // sftp: the server's public key, "ssh-ed25519 AAAA…"
+	KeyFile         string        `koanf:"key_file"` // sftp: a private key to sign in with
 	SyncInterval    time.Duration `koanf:"sync_interval"`
 	Retention       time.Duration `koanf:"retention"`
 }
@@ -64,6 +68,14 @@ func (r Replica) check() []error {
 	}
 	if u.Scheme != "s3" && (r.Endpoint != "" || r.AccessKeyID != "" || r.SecretAccessKey != "") {
 		bad("endpoint, access_key_id and secret_access_key are for s3:// replicas only")
+	}
+	if u.Scheme != "sftp" && (r.HostKey != "" || r.KeyFile != "") {
+		bad("host_key and key_file are for sftp:// replicas only")
+	}
+	if r.HostKey != "" {
+		if _, _, _, _, err := ssh.ParseAuthorizedKey([]byte(r.HostKey)); err != nil {
+			bad("host_key: must be the server's public key as ssh-keyscan prints it after the host name (\"ssh-ed25519 AAAA…\")")
+		}
 	}
 	return errs
 }

@@ -151,17 +151,39 @@ type sftpBlobs struct {
 	config    *ssh.ClientConfig
 }
 
-func newSFTPBlobs(l location) (*sftpBlobs, error) {
-	password, ok := l.user.Password()
-	if !ok {
-		return nil, errors.New("sftp replica: the stored files need the password in the URL (sftp://user:password@host/path)")
+func newSFTPBlobs(o Options, l location) (*sftpBlobs, error) {
+	var auth []ssh.AuthMethod
+	if password, ok := l.user.Password(); ok {
+		auth = append(auth, ssh.Password(password))
+	}
+	if o.KeyFile != "" {
+		pem, err := os.ReadFile(o.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("sftp replica: %w", err)
+		}
+		signer, err := ssh.ParsePrivateKey(pem)
+		if err != nil {
+			return nil, fmt.Errorf("sftp replica: the key file %s: %w", o.KeyFile, err)
+		}
+		auth = append(auth, ssh.PublicKeys(signer))
+	}
+	if len(auth) == 0 {
+		return nil, errors.New("sftp replica: needs a password in the URL (sftp://user:password@host/path) or a key file")
+	}
+	hostKey := ssh.InsecureIgnoreHostKey() // Start has warned
+	if o.HostKey != "" {
+		pub, _, _, _, err := ssh.ParseAuthorizedKey([]byte(o.HostKey))
+		if err != nil {
+			return nil, fmt.Errorf("sftp replica: the host key: %w", err)
+		}
+		hostKey = ssh.FixedHostKey(pub)
 	}
 	addr := l.host
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		addr = net.JoinHostPort(addr, "22")
 	}
 	return &sftpBlobs{addr: addr, dir: path.Join(l.root, "files"), config: &ssh.ClientConfig{User: l.user.Username(),
-		Auth: []ssh.AuthMethod{ssh.Password(password)}, HostKeyCallback: ssh.InsecureIgnoreHostKey()}}, nil
+		Auth: auth, HostKeyCallback: hostKey}}, nil
 }
 
 // with runs fn on a connection of its own: the files are copied seldom,

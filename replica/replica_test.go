@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,6 +89,10 @@ func options(t *testing.T, kind string) replica.Options {
 	case "s3":
 		o.URL, o.Endpoint, o.Region = "s3://replica/chat", testenv.S3(t, "replica"), "us-east-1"
 		o.AccessKeyID, o.SecretAccessKey = "test-key", "test-secret"
+	case "sftp":
+		var addr string
+		addr, o.HostKey = testenv.SFTP(t, "chat", "s3cret")
+		o.URL = "sftp://chat:s3cret@" + addr + filepath.ToSlash(t.TempDir())
 	}
 	return o
 }
@@ -113,7 +118,7 @@ func start(t *testing.T, f *folder, o replica.Options) (rp *replica.Replicator, 
 // and to an S3 server, then restores both into a new folder: the newest
 // state, and the state between two bursts of writes.
 func TestReplicateAndRestore(t *testing.T) {
-	for _, kind := range []string{"file", "s3"} {
+	for _, kind := range []string{"file", "s3", "sftp"} {
 		t.Run(kind, func(t *testing.T) {
 			ctx := context.Background()
 			o := options(t, kind)
@@ -261,5 +266,24 @@ func TestErasedFilesLeaveTheReplicaAfterTheRetention(t *testing.T) {
 	}
 	if marks, _ := filepath.Glob(filepath.Join(stored, "*.gone-*")); len(marks) != 0 {
 		t.Fatalf("marks left behind: %v", marks)
+	}
+}
+
+// TestSFTPChecksTheHostKey refuses a server whose key is not the one
+// configured: the replica would otherwise hand the database to whoever
+// answers on that address.
+func TestSFTPChecksTheHostKey(t *testing.T) {
+	o := options(t, "sftp")
+	_, o.HostKey = testenv.SFTP(t, "chat", "s3cret") // another server's key
+	f := newFolder(t)
+	f.store(t, "secret file")
+	rp, err := replica.Start(f.dir, dbFile, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rp.Close(context.Background())
+	_, err = rp.Step(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "host key") {
+		t.Fatalf("a server with another host key must be refused, got %v", err)
 	}
 }

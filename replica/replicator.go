@@ -93,6 +93,9 @@ func Start(dataDir, dbFile string, o Options) (*Replicator, error) {
 	// default) held every write of a two-second burst out of the replica.
 	// After 100 ms it skips the checkpoint and reads the log on; the log
 	// is checkpointed in the next pause.
+	if strings.HasPrefix(o.URL, "sftp:") && o.HostKey == "" {
+		slog.Warn("replica.host_key is empty: the SFTP server's identity is not checked", "replica", Redacted(o.URL))
+	}
 	db := litestream.NewDB(filepath.Join(dataDir, dbFile))
 	db.MonitorInterval = o.SyncInterval / 2
 	db.BusyTimeout = 100 * time.Millisecond

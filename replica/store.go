@@ -29,6 +29,8 @@ type Options struct {
 	Region          string
 	AccessKeyID     string // "" takes the usual AWS_* sources
 	SecretAccessKey string
+	HostKey         string        // sftp: the server's public key in authorized_keys form; "" checks none
+	KeyFile         string        // sftp: a private key file to sign in with, besides or instead of a password
 	SyncInterval    time.Duration // how often new writes are shipped
 	Retention       time.Duration // how far back a restore can go
 }
@@ -77,6 +79,7 @@ func dbClient(o Options) (litestream.ReplicaClient, error) {
 		c := lssftp.NewReplicaClient()
 		c.Host, c.User, c.Path = l.host, l.user.Username(), path.Join(l.root, "db")
 		c.Password, _ = l.user.Password()
+		c.HostKey, c.KeyPath = o.HostKey, o.KeyFile
 		return c, nil
 	}
 }
@@ -105,7 +108,7 @@ func fileBlobs(ctx context.Context, o Options) (blobs, error) {
 	case "s3":
 		return newS3Blobs(ctx, o, l)
 	default:
-		return newSFTPBlobs(l)
+		return newSFTPBlobs(o, l)
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 func ReplicaOptions(cfg *config.Config) replica.Options {
 	r := cfg.Replica
 	return replica.Options{URL: r.URL, Endpoint: r.Endpoint, Region: r.Region, AccessKeyID: r.AccessKeyID,
-		SecretAccessKey: r.SecretAccessKey, SyncInterval: r.SyncInterval, Retention: r.Retention}
+		SecretAccessKey: r.SecretAccessKey, HostKey: r.HostKey, KeyFile: r.KeyFile, SyncInterval: r.SyncInterval, Retention: r.Retention}
 }
 
 // startReplica starts replicating cfg's data folder when a replica is
