@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,4 +144,48 @@ func TestUnsentUploadsArePruned(t *testing.T) {
 	}
 	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"attachments": []string{left["id"].(string)}}).
 		fails(t, 400, "resource_missing", "attachments.0")
+}
+
+// Erasing a contact deletes the files the person sent and those they
+// uploaded and never sent, bytes included; the team's files stay.
+func TestContactErasureDeletesVisitorFiles(t *testing.T) {
+	dir := t.TempDir()
+	e := filesEnv(t, dir, 1<<20)
+	tok := e.session(true)
+	ctc := e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "ada@example.com", "name": "Ada"}).ok(t, 200)["id"].(string)
+	sent := e.upload(tok, "ada-passport.png", testenv.PNG(5, 5)).ok(t, 201)
+	msg := e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "My ID",
+		"attachments": []string{sent["id"].(string)}}).ok(t, 201)["message"].(map[string]any)
+	signed := msg["attachments"].([]any)[0].(map[string]any)["url"].(string)
+	e.upload(tok, "unsent.png", testenv.PNG(6, 6)).ok(t, 201)
+	conv := msg["conversation_id"].(string)
+	// The team's reply carries a file of its own, made by the desk.
+	_, err := e.svc.PostAgentMessage(t.Context(), "test", conv, app.AgentMessage{Body: app.Value("Thanks"),
+		AuthorID: app.Value(e.member), Files: []app.FileInput{{Name: "form.png", Body: bytes.NewReader(testenv.PNG(7, 7))}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stored(t, dir); len(got) != 3 {
+		t.Fatalf("files before: %v", got)
+	}
+
+	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	if got := stored(t, dir); len(got) != 1 {
+		t.Fatalf("files after erasure: %v, want only the team's", got)
+	}
+	res := e.fetch(signed)
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("the person's file downloads after erasure: %d", res.StatusCode)
+	}
+	msgs := e.test("GET", cvPath(conv, "/messages"), nil).ok(t, 200)["data"].([]any)
+	if n := len(msgs[0].(map[string]any)["attachments"].([]any)); n != 0 {
+		t.Errorf("the visitor's message still lists %d files", n)
+	}
+	if n := len(msgs[1].(map[string]any)["attachments"].([]any)); n != 1 {
+		t.Errorf("the team's message lists %d files, want 1", n)
+	}
+	if atts := e.eventData(msgs[0].(map[string]any)["id"].(string), "message.created")["attachments"].([]any); len(atts) != 0 {
+		t.Errorf("the stored event still lists the person's files: %v", atts)
+	}
 }
