@@ -124,7 +124,7 @@
     ".csw-human{background:none;color:var(--csw-link);text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
     ".csw-note{width:100%;margin:0;font-size:13px}.csw-stars{display:flex;gap:2px;width:100%}" +
     ".csw-root .csw-stars button,.csw-root form .csw-tool,.csw-root .csw-emoji button{background:none;color:var(--csw-muted);padding:2px 6px;font:22px/1 system-ui,sans-serif}" +
-    ".csw-root .csw-stars .csw-on{color:var(--csw-link)}.csw-root .csw-rate .csw-skip{background:none;color:var(--csw-link);text-decoration:underline;font-weight:400}" +
+    ".csw-root .csw-stars .csw-on{color:var(--csw-link)}.csw-root .csw-rate .csw-skip{background:none;color:var(--csw-link);text-decoration:underline;font-weight:400;width:100%;text-align:start;padding:2px 0}" +
     ".csw-tools,.csw-files{display:flex;flex-wrap:wrap;gap:4px;width:100%;margin:0;padding:0;list-style:none}.csw-root form .csw-tool{font-size:18px}" +
     ".csw-files li{display:flex;align-items:center;gap:4px;font-size:12px;border:1px solid var(--csw-line);border-radius:var(--csw-radius);padding:2px 4px;max-width:100%;overflow-wrap:anywhere}" +
     ".csw-files img{width:32px;height:32px;object-fit:cover;border-radius:4px}.csw-root form .csw-files button{background:none;color:var(--csw-fg);padding:0 4px}" +
@@ -573,17 +573,19 @@
       o.connect(g); g.connect(audio.destination); o.start(now); o.stop(now + 0.3);
     } catch (e) {}
   }
-  // Relative times move on: "just now" becomes "1 minute ago".
-  setInterval(function () {
+  // Relative times move on ("just now" becomes "1 minute ago"): every 20
+  // seconds, and as the panel opens.
+  function times() {
     [].forEach.call(log.querySelectorAll("time[datetime]"), function (n) { n.textContent = ago(n.getAttribute("datetime")); });
-  }, 20000);
+  }
+  setInterval(times, 20000);
 
   // ---- events ----------------------------------------------------------
   function toggle(open) {
     opened = open;
     panel.hidden = !open;
     root.classList.toggle("csw-open", open);
-    if (open) read();
+    if (open) { read(); times(); }
     launch.setAttribute("aria-expanded", String(open));
     // Messages shown while the panel was hidden had no height to scroll by.
     if (open) { log.scrollTop = log.scrollHeight; start(); (form.hidden ? mailInput : input).focus(); } else { launch.focus(); }
