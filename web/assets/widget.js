@@ -519,7 +519,7 @@
         if (ids.length) b.attachments = ids;
         return call("POST", "/messages", b);
       })
-      .then(function (r) { rate.hidden = true; show(r.message); show(r.reply); })
+      .then(function (r) { show(r.message); show(r.reply); }) // a new conversation comes with its own event, which ends any rating step
       .catch(function (e) {
         if (e.param === "email") { conf.require_email = true; save(null, ":email"); ask(); }
         failed(li);
