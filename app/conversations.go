@@ -206,6 +206,7 @@ type VisitorStart struct {
 	PageURL   string
 	ContactID string
 	Body      string
+	Files     []chat.StoredFile // the visitor's uploads the message sends
 }
 
 // StartConversation opens a conversation with the visitor's first message
@@ -254,7 +255,7 @@ func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode chat
 	if err := s.emit(ctx, q, mode, EventConversationCreated, conv.ID, conv, now); err != nil {
 		return nil, nil, err
 	}
-	msg, err := s.insertMessage(ctx, q, mode, conv.ID, author, in.Body, nil, nil, now)
+	msg, err := s.insertMessage(ctx, q, mode, conv.ID, author, in.Body, nil, in.Files, now)
 	return conv, msg, err
 }
 

@@ -28,63 +28,86 @@ const Redacted = "[redacted]"
 // description, metadata and tags; e-mails to it not yet sent are dropped
 // and those sent keep no address or content; stored idempotent responses
 // that name it are removed; and the stored events of all these objects are
-// scrubbed the same way. The conversations and tickets themselves stay.
-// See docs/privacy.md.
+// scrubbed the same way. The conversations and tickets themselves stay,
+// but the files the person sent (with their messages, or uploaded and not
+// yet sent) are deleted. See docs/privacy.md.
 func (s *Service) DeleteContact(ctx context.Context, mode chat.Mode, id string) (*Deleted, error) {
-	err := s.write(ctx, func(q *storage.Q) error {
+	// The hashes of the files the person sent, removed from the store
+	// once the transaction is done and nothing else holds them.
+	sent, err := writeResult(ctx, s, func(q *storage.Q) ([]string, error) {
 		c, err := q.Contact(ctx, mode, id)
 		if err != nil {
-			return found(err, noSuch("contact", id))
+			return nil, found(err, noSuch("contact", id))
 		}
-		r := newRedactor(c)
-		convs, tickets, err := heldAbout(ctx, q, mode, id)
-		if err != nil {
-			return err
-		}
-		if err := eraseVisitorPages(ctx, q, r, mode, convs); err != nil {
-			return err
-		}
-		for _, conv := range convs {
-			if err := eraseConversation(ctx, q, r, conv); err != nil {
-				return err
-			}
-		}
-		for _, t := range tickets {
-			if err := eraseTicket(ctx, q, r, t); err != nil {
-				return err
-			}
-		}
-		if err := q.ForgetMessageAuthor(ctx, id); err != nil {
-			return err
-		}
-		if err := q.EraseMailsOf(ctx, id); err != nil {
-			return err
-		}
-		if err := eraseTeamMails(ctx, q, r, mode); err != nil {
-			return err
-		}
-		if err := erasePushes(ctx, q, r); err != nil {
-			return err
-		}
-		if c.Email != nil {
-			if err := q.ForgetInboundSender(ctx, lower(*c.Email)); err != nil {
-				return err
-			}
-		}
-		if err := eraseStoredResponses(ctx, q, r, mode); err != nil {
-			return err
-		}
-		// The contact's own events keep only that it existed.
-		gone, _ := json.Marshal(Deleted{ID: id, Object: "contact", Deleted: true})
-		if err := rewriteEvents(ctx, q, id, func(json.RawMessage) (json.RawMessage, error) { return gone, nil }); err != nil {
-			return err
-		}
-		return q.DeleteContact(ctx, mode, id)
+		return eraseContact(ctx, q, mode, c)
 	})
 	if err != nil {
 		return nil, err
 	}
+	if err := s.removeUnheldFiles(ctx, sent); err != nil {
+		return nil, err
+	}
 	return &Deleted{ID: id, Object: "contact", Deleted: true}, nil
+}
+
+// eraseContact is DeleteContact's transaction; it returns the hashes of the
+// files the person sent, whose rows it deleted.
+func eraseContact(ctx context.Context, q *storage.Q, mode chat.Mode, c *chat.Contact) ([]string, error) {
+	id := c.ID
+	r := newRedactor(c)
+	convs, tickets, err := heldAbout(ctx, q, mode, id)
+	if err != nil {
+		return nil, err
+	}
+	sent, err := eraseVisitors(ctx, q, r, mode, convs)
+	if err != nil {
+		return nil, err
+	}
+	for _, conv := range convs {
+		hashes, err := eraseConversation(ctx, q, r, conv)
+		if err != nil {
+			return nil, err
+		}
+		sent = append(sent, hashes...)
+	}
+	return sent, eraseContactRest(ctx, q, r, mode, c, tickets)
+}
+
+// eraseContactRest erases the person from tickets, mail, pushes, stored
+// responses and events, and deletes the contact.
+func eraseContactRest(ctx context.Context, q *storage.Q, r *redactor, mode chat.Mode, c *chat.Contact, tickets []*chat.Ticket) error {
+	id := c.ID
+	for _, t := range tickets {
+		if err := eraseTicket(ctx, q, r, t); err != nil {
+			return err
+		}
+	}
+	if err := q.ForgetMessageAuthor(ctx, id); err != nil {
+		return err
+	}
+	if err := q.EraseMailsOf(ctx, id); err != nil {
+		return err
+	}
+	if err := eraseTeamMails(ctx, q, r, mode); err != nil {
+		return err
+	}
+	if err := erasePushes(ctx, q, r); err != nil {
+		return err
+	}
+	if c.Email != nil {
+		if err := q.ForgetInboundSender(ctx, lower(*c.Email)); err != nil {
+			return err
+		}
+	}
+	if err := eraseStoredResponses(ctx, q, r, mode); err != nil {
+		return err
+	}
+	// The contact's own events keep only that it existed.
+	gone, _ := json.Marshal(Deleted{ID: id, Object: "contact", Deleted: true})
+	if err := rewriteEvents(ctx, q, id, func(json.RawMessage) (json.RawMessage, error) { return gone, nil }); err != nil {
+		return err
+	}
+	return q.DeleteContact(ctx, mode, id)
 }
 
 // heldAbout lists a contact's conversations and tickets in mode: the
@@ -126,12 +149,13 @@ func heldAbout(ctx context.Context, q *storage.Q, mode chat.Mode, id string) ([]
 	return convs, tickets, nil
 }
 
-// eraseVisitorPages scrubs the page last seen of the contact's visitors
-// and of the browsers its conversations came from.
-func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode chat.Mode, convs []*chat.Conversation) error {
+// eraseVisitors scrubs the page last seen of the contact's visitors and
+// of the browsers its conversations came from, and deletes the files they
+// uploaded and did not send; it returns those files' hashes.
+func eraseVisitors(ctx context.Context, q *storage.Q, r *redactor, mode chat.Mode, convs []*chat.Conversation) ([]string, error) {
 	vs, err := q.VisitorsOfContact(ctx, mode, r.contactID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, c := range convs {
 		if c.VisitorID == nil {
@@ -141,16 +165,18 @@ func eraseVisitorPages(ctx context.Context, q *storage.Q, r *redactor, mode chat
 		if isNotFound(err) {
 			continue
 		} else if err != nil {
-			return err
+			return nil, err
 		}
 		vs = append(vs, v)
 	}
-	for _, v := range vs {
+	ids := make([]string, len(vs))
+	for i, v := range vs {
+		ids[i] = v.ID
 		if err := q.SetVisitorPageURL(ctx, mode, v.ID, r.pageURL(v.PageURL)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return q.DeleteUploadsOf(ctx, mode, ids)
 }
 
 // eraseStoredResponses removes the responses kept for Idempotency-Keys that
@@ -172,7 +198,9 @@ func eraseStoredResponses(ctx context.Context, q *storage.Q, r *redactor, mode c
 	return nil
 }
 
-func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *chat.Conversation) error {
+// eraseConversation scrubs a conversation of the person and deletes the
+// files they sent in it; it returns those files' hashes.
+func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *chat.Conversation) ([]string, error) {
 	c.PageURL = r.pageURL(c.PageURL)
 	c.Subject = r.ptr(c.Subject)
 	c.Metadata = r.metadata(c.Metadata)
@@ -180,50 +208,58 @@ func eraseConversation(ctx context.Context, q *storage.Q, r *redactor, c *chat.C
 		c.Rating.Comment = r.ptr(c.Rating.Comment)
 	}
 	if err := q.ScrubConversation(ctx, c); err != nil {
-		return err
+		return nil, err
 	}
 	if tags := r.tags(c.Tags); !slices.Equal(tags, c.Tags) {
 		c.Tags = tags
 		if err := q.SetConversationTags(ctx, c); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := rewriteEvents(ctx, q, c.ID, r.event); err != nil {
-		return err
+		return nil, err
 	}
 	msgs, err := q.AllMessages(ctx, c.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var sent []string
 	for _, m := range msgs {
+		if m.Author.Type == chat.AuthorContact && len(m.Files) > 0 {
+			hashes, err := q.DropMessageFiles(ctx, m.ID)
+			if err != nil {
+				return nil, err
+			}
+			sent, m.Files = append(sent, hashes...), nil
+		}
 		m.Body = r.authored(&m.Author, m.Body)
 		for i := range m.Files {
 			if name := r.str(m.Files[i].Name); name != m.Files[i].Name {
 				m.Files[i].Name = name
 				if err := q.RenameAttachment(ctx, m.Files[i].ID, name); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
 		if err := q.ScrubMessage(ctx, m); err != nil {
-			return err
+			return nil, err
 		}
 		if err := rewriteEvents(ctx, q, m.ID, r.event); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	notes, err := q.Notes(ctx, c.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, n := range notes {
 		if body := r.str(n.Body); body != n.Body {
 			if err := q.SetNoteBody(ctx, n.ID, body); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return nil
+	return sent, nil
 }
 
 // erasePushes scrubs the person out of the pushes queued for the team (a
@@ -497,6 +533,7 @@ func (r *redactor) event(data json.RawMessage) (json.RawMessage, error) {
 		case "message":
 			if a, ok := obj["author"].(map[string]any); ok && a["type"] == chat.AuthorContact {
 				a["id"], a["name"] = nil, nil
+				obj["attachments"] = []any{} // the person's files are deleted
 			}
 			// The name is also in the download URL, escaped. The URL's
 			// signature dies with it; DeliveryPayload signs a new one.

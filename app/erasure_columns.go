@@ -259,6 +259,13 @@ var erasureColumns = map[string]string{
 	"tickets.subject":         columnErased,
 	"tickets.tags":            columnErased,
 
+	"uploads.content_type": columnMade,
+	"uploads.hash":         columnMade,
+	"uploads.id":           columnMade,
+	"uploads.mode":         columnMade,
+	"uploads.name":         columnErased, // the upload is deleted with the person's visitors
+	"uploads.visitor_id":   columnMade,
+
 	"visitors.contact_id": columnErased,
 	"visitors.id":         columnMade,
 	"visitors.mode":       columnMade,

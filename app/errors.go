@@ -50,6 +50,9 @@ const (
 	CodeFeatureUnavailable = "feature_not_available"
 )
 
+// Missing reports a required parameter that is absent, for callers that decode requests.
+func Missing(param string) *Error { return missing(param) }
+
 func missing(param string) *Error {
 	return &Error{Kind: Invalid, Code: CodeParameterMissing, Param: param,
 		Message: fmt.Sprintf("Missing required parameter: %s.", param)}

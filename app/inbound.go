@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/mail"
 	"strings"
 	"time"
@@ -56,10 +55,7 @@ type InboundMail struct {
 }
 
 // InboundFile is an attachment of an inbound e-mail.
-type InboundFile struct {
-	Name string
-	Body io.Reader
-}
+type InboundFile = FileInput
 
 // Setting is a key and value of the settings table.
 type Setting struct{ Key, Value string }
@@ -263,21 +259,13 @@ func (s *Service) storeInboundFiles(ctx context.Context, in []InboundFile) ([]ch
 	if _, err := s.signingKey(ctx); err != nil { // a message's event carries signed URLs
 		return nil, err
 	}
-	out := make([]chat.StoredFile, 0, len(in))
-	for _, f := range in {
-		b, err := s.att.store.Save(f.Body, f.Name)
-		if err != nil { // the files written before it go too: the mail is not taken
-			if errors.Is(err, files.ErrTooLarge) {
-				err = &RefusedMailError{Outcome: InboundAttachmentTooLarge, Limit: s.att.store.MaxBytes()}
-			} else {
-				err = errors.Join(ErrInboundFiles, err)
-			}
-			return nil, errors.Join(err, s.removeUnheldFiles(ctx, hashesOf(out)))
+	// The files written before a failure go too: the mail is not taken.
+	return s.storeFiles(ctx, in, func(_ int, _ FileInput, err error) error {
+		if errors.Is(err, files.ErrTooLarge) {
+			return &RefusedMailError{Outcome: InboundAttachmentTooLarge, Limit: s.att.store.MaxBytes()}
 		}
-		out = append(out, chat.StoredFile{ID: NewID(PrefixAttachment), Hash: b.Hash, Name: b.Name, Size: b.Size,
-			ContentType: b.ContentType})
-	}
-	return out, nil
+		return errors.Join(ErrInboundFiles, err)
+	})
 }
 
 // fileMail writes what the e-mail becomes and returns the outcome and the

@@ -25,6 +25,7 @@ type AgentMessage struct {
 	Body        Field[string]
 	AuthorID    Field[string]
 	Attachments Field[[]AttachmentInput]
+	Files       []FileInput // uploaded with the request (the dashboard's reply box), named "files.N"
 }
 
 func (in AgentMessage) validate(a *attachments) error {
@@ -37,7 +38,7 @@ func (in AgentMessage) validate(a *attachments) error {
 	if !in.AuthorID.has() || in.AuthorID.V == "" {
 		return missing("author_id")
 	}
-	if n := len(in.Attachments.V); n > MaxAttachments {
+	if n := len(in.Attachments.V) + len(in.Files); n > MaxAttachments {
 		return invalid("attachments", "A message can carry at most %d attachments (got %d).", MaxAttachments, n)
 	}
 	for i, att := range in.Attachments.V {
@@ -57,10 +58,9 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode chat.Mode, convID s
 	}
 	author, memberErr := s.author(ctx, in.AuthorID.V)
 	var stored []chat.StoredFile
-	if len(in.Attachments.V) > 0 {
-		if s.att.store == nil {
-			return nil, &Error{Kind: Invalid, Code: CodeFeatureUnavailable, Param: "attachments",
-				Message: "This server cannot fetch attachments; send the message without them."}
+	if len(in.Attachments.V)+len(in.Files) > 0 {
+		if err := s.noFiles("attachments"); err != nil {
+			return nil, err
 		}
 		// Refuse what the write would refuse before spending time on downloads.
 		err := s.db.ReadTx(ctx, func(q *storage.Q) error {
@@ -76,6 +76,11 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode chat.Mode, convID s
 		if stored, err = s.fetchAttachments(ctx, in.Attachments.V); err != nil {
 			return nil, err
 		}
+		saved, err := s.storeFiles(ctx, in.Files, s.fileRefusal("files", false))
+		if err != nil {
+			return nil, err
+		}
+		stored = append(stored, saved...)
 	}
 	return writeResult(ctx, s, func(q *storage.Q) (*chat.Message, error) {
 		var msg *chat.Message
@@ -157,17 +162,35 @@ func (s *Service) addMessage(ctx context.Context, q *storage.Q, c *chat.Conversa
 	return s.addMessageSaving(ctx, q, c, author, body, sources, now, q.UpdateConversation)
 }
 
-// addMessageSaving is addMessage with the conversation written by save:
-// q.UpdateConversationActivity when the caller changed at most its status.
-func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *chat.Conversation, author chat.Author,
-	body string, sources []chat.Source, now chat.Timestamp,
-	save func(context.Context, *chat.Conversation) error) (*chat.Message, error) {
+// addMessageWith is addMessage for a message that holds files (already
+// stored); the signing key must have been loaded.
+func (s *Service) addMessageWith(ctx context.Context, q *storage.Q, c *chat.Conversation, author chat.Author,
+	body string, stored []chat.StoredFile, now chat.Timestamp) (*chat.Message, error) {
+	return s.countMessage(ctx, q, c, now, q.UpdateConversation, func() (*chat.Message, error) {
+		return s.insertMessage(ctx, q, c.Mode, c.ID, author, body, nil, stored, now)
+	})
+}
+
+// countMessage counts a message on its conversation, saved by save, then
+// stores it with insert.
+func (s *Service) countMessage(ctx context.Context, q *storage.Q, c *chat.Conversation, now chat.Timestamp,
+	save func(context.Context, *chat.Conversation) error, insert func() (*chat.Message, error)) (*chat.Message, error) {
 	c.MessageCount++
 	c.LastMessageAt, c.UpdatedAt = now, now
 	if err := save(ctx, c); err != nil {
 		return nil, err
 	}
-	return s.insertMessage(ctx, q, c.Mode, c.ID, author, body, sources, nil, now)
+	return insert()
+}
+
+// addMessageSaving is addMessage with the conversation written by save:
+// q.UpdateConversationActivity when the caller changed at most its status.
+func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *chat.Conversation, author chat.Author,
+	body string, sources []chat.Source, now chat.Timestamp,
+	save func(context.Context, *chat.Conversation) error) (*chat.Message, error) {
+	return s.countMessage(ctx, q, c, now, save, func() (*chat.Message, error) {
+		return s.insertMessage(ctx, q, c.Mode, c.ID, author, body, sources, nil, now)
+	})
 }
 
 // insertMessage stores a message, with its attachments (already stored),

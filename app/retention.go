@@ -35,7 +35,7 @@ func (s *Service) RetentionWorker(r Retention) Worker {
 // RetentionStep, once a day, deletes the conversations closed longer ago
 // than r.ClosedConversations (with their messages, notes, events and the
 // files no other message holds) and forgets the anonymous visitors not
-// seen for r.Visitors.
+// seen for r.Visitors. Uploads never sent go after UploadsKept, whatever r.
 func (s *Service) RetentionStep(ctx context.Context, r Retention) error {
 	now := s.now()
 	last, err := s.db.Read().Setting(ctx, settingRetentionRun)
@@ -60,6 +60,11 @@ func (s *Service) RetentionStep(ctx context.Context, r Retention) error {
 			return err
 		}
 		slog.Info("retention: anonymous visitors forgotten", "count", n)
+	}
+	if n, err := s.pruneUploads(ctx, now); err != nil {
+		return err
+	} else if n > 0 {
+		slog.Info("retention: unsent uploads removed", "count", n)
 	}
 	return s.write(ctx, func(q *storage.Q) error {
 		return q.SetSetting(ctx, settingRetentionRun, now.UTC().Format(time.RFC3339))

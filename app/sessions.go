@@ -24,6 +24,9 @@ type Session struct {
 	VisitorToken string               `json:"visitor_token"`
 	Conversation *VisitorConversation `json:"conversation"`
 	Site         *VisitorSite         `json:"site"`
+	// AttachmentMaxBytes is the largest file the visitor may upload (0:
+	// this server takes no files), so the widget can refuse one at once.
+	AttachmentMaxBytes int64 `json:"attachment_max_bytes"`
 }
 
 // VisitorSite is what the widget needs to know of its site: whether the
@@ -139,7 +142,8 @@ func (s *Service) StartSession(ctx context.Context, in SessionStart) (*Session, 
 	if err != nil {
 		return nil, err
 	}
-	return &Session{VisitorToken: token, Conversation: visitorConversation(c), Site: visitorSite(view, s.now())}, nil
+	return &Session{VisitorToken: token, Conversation: visitorConversation(c), Site: visitorSite(view, s.now()),
+		AttachmentMaxBytes: s.AttachmentMaxBytes()}, nil
 }
 
 // checkPageURL accepts an absolute http(s) URL of reasonable length.

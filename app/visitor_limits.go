@@ -16,6 +16,9 @@ const (
 	// VisitorRatingsPerHour bounds how often one visitor rates (or rates
 	// again): each rating is an event every webhook endpoint receives.
 	VisitorRatingsPerHour = 5
+	// VisitorUploadsPerHour bounds the files one visitor can upload: each
+	// one takes disk space until it is sent or pruned.
+	VisitorUploadsPerHour = 20
 )
 
 func (s *Service) checkVisitorRate(v *Visit) error {
@@ -40,12 +43,14 @@ type visitorLimits struct {
 	messages *Limiter    // VisitorMessagesPerMinute
 	tickets  *Limiter    // VisitorTicketsPerHour
 	ratings  *Limiter    // VisitorRatingsPerHour
+	uploads  *Limiter    // VisitorUploadsPerHour
 	streams  streamSlots // VisitorStreamsMax
 }
 
 func newVisitorLimits() visitorLimits {
 	return visitorLimits{messages: NewLimiter(VisitorMessagesPerMinute, time.Minute),
-		tickets: NewLimiter(VisitorTicketsPerHour, time.Hour), ratings: NewLimiter(VisitorRatingsPerHour, time.Hour)}
+		tickets: NewLimiter(VisitorTicketsPerHour, time.Hour), ratings: NewLimiter(VisitorRatingsPerHour, time.Hour),
+		uploads: NewLimiter(VisitorUploadsPerHour, time.Hour)}
 }
 
 // VisitorStreamsMax bounds the event streams one visitor holds open at

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"chatsvc/chat"
 	"chatsvc/storage"
@@ -45,8 +46,24 @@ func visitorMessage(m *chat.Message) *chat.Message {
 
 // VisitorMessage is the body of POST /widget/v1/messages.
 type VisitorMessage struct {
-	Body    Field[string]
-	PageURL Field[string]
+	Body        Field[string]
+	PageURL     Field[string]
+	Attachments Field[[]string] // ids of the visitor's uploads (POST /widget/v1/attachments)
+}
+
+// validate checks the fields on their own: a message with files may have
+// no text.
+func (in VisitorMessage) validate() error {
+	if err := checkUploadRefs(in.Attachments.V); err != nil {
+		return err
+	}
+	if len(in.Attachments.V) > 0 && (!in.Body.Set || in.Body.Null) {
+		return nil
+	}
+	if !in.Body.has() {
+		return missing("body")
+	}
+	return checkLen("body", in.Body.V, MaxMessageBody, len(in.Attachments.V) == 0)
 }
 
 // VisitorExchange is a visitor's message with the assistant's reply, when
@@ -61,10 +78,7 @@ type VisitorExchange struct {
 // conversation the message is queued for the assistant in the same
 // transaction; the call then waits a little for the reply.
 func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMessage) (*VisitorExchange, error) {
-	if !in.Body.has() {
-		return nil, missing("body")
-	}
-	if err := checkLen("body", in.Body.V, MaxMessageBody, true); err != nil {
+	if err := in.validate(); err != nil {
 		return nil, err
 	}
 	if in.PageURL.has() {
@@ -81,6 +95,14 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 	if err := s.checkPreChat(ctx, v); err != nil {
 		return nil, err
 	}
+	if len(in.Attachments.V) > 0 {
+		if err := s.noFiles("attachments"); err != nil {
+			return nil, err
+		}
+		if _, err := s.signingKey(ctx); err != nil { // the message's event carries signed URLs
+			return nil, err
+		}
+	}
 	// queued: the message waits for the assistant's answer.
 	type posted struct {
 		msg    *chat.Message
@@ -96,9 +118,14 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 		if err != nil {
 			return posted{}, err
 		}
+		sent, err := takeUploads(ctx, q, v, in.Attachments.V)
+		if err != nil {
+			return posted{}, err
+		}
 		var msg *chat.Message
 		if c == nil || c.Status == StatusClosed {
-			start := VisitorStart{SiteID: v.Site.ID, VisitorID: visitor.ID, PageURL: visitor.PageURL, Body: in.Body.V}
+			start := VisitorStart{SiteID: v.Site.ID, VisitorID: visitor.ID, PageURL: visitor.PageURL, Body: in.Body.V,
+				Files: sent}
 			if in.PageURL.has() {
 				start.PageURL = in.PageURL.V
 			}
@@ -117,11 +144,12 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 			if err != nil {
 				return posted{}, err
 			}
-			if msg, err = s.addMessage(ctx, q, c, author, in.Body.V, nil, now); err != nil {
+			if msg, err = s.addMessageWith(ctx, q, c, author, in.Body.V, sent, now); err != nil {
 				return posted{}, err
 			}
 		}
-		if c.Status != StatusOpen || s.assistant.responder == nil {
+		// Files alone ask the assistant nothing.
+		if c.Status != StatusOpen || s.assistant.responder == nil || strings.TrimSpace(in.Body.V) == "" {
 			return posted{msg: msg}, nil
 		}
 		return posted{msg, true}, q.InsertAssistantJob(ctx, &storage.AssistantJob{MessageID: msg.ID, Mode: v.Mode,
@@ -173,7 +201,7 @@ func (s *Service) VisitorMessages(ctx context.Context, v *Visit, after string) (
 	if err == nil && len(l.Data) > 0 { // the widget fetched them to show them
 		err = s.visitorSaw(ctx, l.Data[0].ConversationID, seen, l.Data)
 	}
-	if err == nil { // the team's files reach the visitor through signed URLs
+	if err == nil { // files reach the visitor through signed URLs
 		err = s.present(ctx, l.Data...)
 	}
 	return l, err

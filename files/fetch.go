@@ -120,9 +120,13 @@ var inline = map[string]bool{
 	"video/mp4": true, "video/webm": true, "application/zip": true,
 }
 
+// Servable reports whether a file of sniffed type ct is served as what it
+// is; any other is served as application/octet-stream.
+func Servable(ct string) bool { return inline[ct] }
+
 // SafeType is the Content-Type to serve a file of sniffed type ct with.
 func SafeType(ct string) string {
-	if inline[ct] {
+	if Servable(ct) {
 		return ct
 	}
 	return "application/octet-stream"

@@ -17,11 +17,13 @@ func (q *Q) InsertAttachments(ctx context.Context, m *chat.Message) error {
 	return nil
 }
 
-// Attachment returns the stored file with id, or ErrNotFound.
+// Attachment returns the stored file with id (sent, or uploaded and not
+// sent yet), or ErrNotFound.
 func (q *Q) Attachment(ctx context.Context, id string) (*chat.StoredFile, error) {
 	f := &chat.StoredFile{}
 	err := q.row(ctx, `SELECT id, hash, name, size, content_type FROM attachments WHERE id = ?
-		UNION ALL SELECT id, hash, name, size, content_type FROM ticket_comment_files WHERE id = ?`, id, id).
+		UNION ALL SELECT id, hash, name, size, content_type FROM ticket_comment_files WHERE id = ?
+		UNION ALL SELECT id, hash, name, size, content_type FROM uploads WHERE id = ?`, id, id, id).
 		Scan(&f.ID, &f.Hash, &f.Name, &f.Size, &f.ContentType)
 	return f, notFound(err)
 }

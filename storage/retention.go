@@ -55,10 +55,13 @@ func (q *Q) DeleteConversation(ctx context.Context, id string) ([]string, error)
 	return hashes, affected(res, err)
 }
 
-// FileInUse reports whether any attachment still holds the bytes of hash.
+// FileInUse reports whether any attachment, ticket comment's file or unsent
+// upload still holds the bytes of hash.
 func (q *Q) FileInUse(ctx context.Context, hash string) (bool, error) {
 	var n int
-	err := q.row(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM attachments WHERE hash = ? LIMIT 1)`, hash).Scan(&n)
+	err := q.row(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM attachments WHERE hash = ?
+		UNION ALL SELECT 1 FROM ticket_comment_files WHERE hash = ? UNION ALL SELECT 1 FROM uploads WHERE hash = ? LIMIT 1)`,
+		hash, hash, hash).Scan(&n)
 	return n > 0, err
 }
 

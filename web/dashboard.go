@@ -160,9 +160,10 @@ func (d *dashboard) page(fn dashHandler) http.Handler {
 // session's CSRF token in the form (or the X-CSRF-Token header).
 func (d *dashboard) action(fn dashHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		limit := dashBodyLimit(r, d.h.svc.AttachmentMaxBytes())
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		s, err := d.session(r)
-		if err == nil && r.ContentLength > MaxBodyBytes {
+		if err == nil && r.ContentLength > limit {
 			err = errTooLarge // told as such, not as a form without its token
 		}
 		if err != nil {
@@ -292,7 +293,8 @@ func back(w http.ResponseWriter, r *http.Request, to, flash string) error {
 
 // parsePages builds each page from the shared layout and its own file.
 func parsePages() map[string]*template.Template {
-	layout := template.Must(template.New("layout").Funcs(dashFuncs).ParseFS(dashboardFS, "dashboard_assets/layout.html"))
+	layout := template.Must(template.New("layout").Funcs(dashFuncs).ParseFS(dashboardFS, "dashboard_assets/layout.html",
+		"dashboard_assets/partials/*.html"))
 	files, _ := fs.Glob(dashboardFS, "dashboard_assets/pages/*.html")
 	pages := make(map[string]*template.Template, len(files))
 	for _, f := range files {
@@ -326,6 +328,9 @@ var dashFuncs = template.FuncMap{
 	"list":    func(v ...string) []string { return v },
 	"has":     func(list []string, v string) bool { return slices.Contains(list, v) },
 	"preview": app.Preview,
+	// messageFiles and bytes: see dashboard_files.go.
+	"messageFiles": messageFiles,
+	"bytes":        humanBytes,
 	"authorLabel": func(typ string) string {
 		return map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}[typ]
 	},

@@ -19,6 +19,8 @@ type conversationView struct {
 	Assignee *chat.Member
 	Canned   []*chat.CannedReply // offered in the reply box on "/"
 	Ticket   string              // the number {{ticket.number}} fills in, or ""
+	// MaxFileBytes is the largest file the reply box takes (0: none).
+	MaxFileBytes int64
 }
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -35,7 +37,7 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 	if err != nil {
 		return err
 	}
-	v := conversationView{Conv: c}
+	v := conversationView{Conv: c, MaxFileBytes: svc.AttachmentMaxBytes()}
 	v.Messages, err = app.Collect(1000, func(lp app.ListParams) (app.List[*chat.Message], error) {
 		return svc.Messages(ctx, s.Mode, id, lp)
 	})
@@ -80,10 +82,17 @@ func subjectOr(c *chat.Conversation) string {
 
 func convPath(id string) string { return "/app/conversations/" + url.PathEscape(id) }
 
-// reply sends the member's message, with attachments given by URL (one per line).
+// reply sends the member's message, with the files of the form (a
+// multipart one) and attachments given by URL (one per line).
 func (d *dashboard) reply(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	id := r.PathValue("id")
 	in := app.AgentMessage{Body: app.Value(r.PostFormValue("body")), AuthorID: app.Value(s.Member.ID)}
+	files, closeFiles, err := formFiles(r, "files")
+	if err != nil {
+		return err
+	}
+	defer closeFiles()
+	in.Files = files
 	var atts []app.AttachmentInput
 	for _, line := range strings.Split(r.PostFormValue("attachments"), "\n") {
 		if u := strings.TrimSpace(line); u != "" {

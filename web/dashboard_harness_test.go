@@ -71,6 +71,12 @@ func (d *dash) do(method, path string, form url.Values) dashResp {
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	return d.send(req)
+}
+
+// send sends a prepared request with the session's cookie.
+func (d *dash) send(req *http.Request) dashResp {
+	d.t.Helper()
 	if d.cookie != "" {
 		req.AddCookie(&http.Cookie{Name: "chatsvc_session", Value: d.cookie})
 	}

@@ -304,6 +304,8 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.wdo("GET", "/widget/v1/sites/"+e.site, "", nil).ok(t, 200)
 	tok := e.session(true)
 	said := e.say(tok, "How long does a refund take?")
+	up := e.upload(tok, "receipt.png", testenv.PNG(2, 2)).ok(t, 201)["id"].(string)
+	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"attachments": []string{up}}).ok(t, 201)
 	e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)
 	if r := e.wdo("POST", "/widget/v1/typing", tok, nil); r.status != http.StatusNoContent {
 		t.Errorf("typing: %d", r.status)

@@ -16,6 +16,7 @@ func (h *handlers) widgetRoutes(mux *http.ServeMux, limit *app.Limiter) {
 	api.Handle("GET /widget/v1/sites/{id}", noQuery(h.siteLook))
 	api.Handle("POST /widget/v1/sessions", noQuery(h.startSession))
 	api.Handle("POST /widget/v1/messages", noQuery(h.postVisitorMessage))
+	api.Handle("POST /widget/v1/attachments", noQuery(h.uploadVisitorFile))
 	api.HandleFunc("GET /widget/v1/messages", h.listVisitorMessages)
 	api.HandleFunc("GET /widget/v1/events", h.visitorEvents)
 	api.Handle("POST /widget/v1/handoff", noQuery(h.visitorHandOff))
@@ -107,12 +108,12 @@ func (h *handlers) postVisitorMessage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	b, err := decodeBody(w, r, "body", "page_url")
+	b, err := decodeBody(w, r, "body", "page_url", "attachments")
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	in := app.VisitorMessage{Body: b.str("body"), PageURL: b.str("page_url")}
+	in := app.VisitorMessage{Body: b.str("body"), PageURL: b.str("page_url"), Attachments: b.strings("attachments")}
 	if b.Err() != nil {
 		writeError(w, r, b.Err())
 		return

@@ -41,12 +41,43 @@ type widgetScript struct {
 }
 
 func newWidgetScript(js []byte) *widgetScript {
+	js = withoutLineComments(js)
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // the level is valid
 	zw.Write(js)
 	zw.Close()
 	sum := sha256.Sum256(js)
 	return &widgetScript{plain: js, gzipped: buf.Bytes(), version: hex.EncodeToString(sum[:])[:12]}
+}
+
+// withoutLineComments is the script as browsers get it: its line comments
+// and indentation, written for the people who read the source (a sixth of
+// its bytes), are left out; the opening block comment, which says how to
+// embed it, stays. A trailing comment goes only when the code before it
+// holds no open string, so "https://…" in a string is never cut.
+func withoutLineComments(js []byte) []byte {
+	lines := strings.Split(string(js), "\n")
+	out := make([]string, 0, len(lines))
+	for _, line := range lines {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "//") {
+			continue
+		}
+		for from := 0; ; {
+			i := strings.Index(line[from:], " // ")
+			if i < 0 {
+				break
+			}
+			code := line[:from+i]
+			if strings.Count(code, `"`)%2 == 0 && strings.Count(code, "'")%2 == 0 {
+				line = strings.TrimSpace(code)
+				break
+			}
+			from += i + 1
+		}
+		out = append(out, line)
+	}
+	return []byte(strings.Join(out, "\n"))
 }
 
 // path is the script's versioned URL path, for pages this server writes.

@@ -1,7 +1,8 @@
 /* chatsvc chat widget. Embed with:
  *   <script src="{public_url}/widget.js" data-site="site_…" async></script>
  * Optional attributes: data-test="true" (test mode), data-title="…",
- * data-locale="auto" (the visitor's browser language before the site's).
+ * data-locale="auto" (the visitor's browser language before the site's),
+ * data-sound="true" (a short tone when the team or the assistant answers).
  * Its looks, language, hours and forms come from the site's settings.
  * No dependencies; talks to {public_url}/widget/v1 only. */
 (function () {
@@ -12,11 +13,12 @@
   var site = script.getAttribute("data-site");
   var test = script.getAttribute("data-test") === "true";
   var auto = script.getAttribute("data-locale") === "auto";
+  var sound = script.getAttribute("data-sound") === "true";
   var base = new URL(script.src, location.href).origin + "/widget/v1";
   var storeKey = "chatsvc:" + site + (test ? ":test" : "");
   var token = null, events = null, retry = 1000, seen = {}, opened = false, starting = null;
   var conf = { locale: "en", position: "right", color: "#2563EB", greeting: "", availability: "online" };
-  var conv = null, rated = {};
+  var conv = null, rated = {}, maxBytes = 0, chosen = [], skipped = {};
 
   // ---- texts -----------------------------------------------------------
   var T = {
@@ -27,7 +29,8 @@
       "Please leave your e-mail address to start the chat.", "Start chat", "How was this conversation?",
       "Anything to add? (optional)", "Send rating", "Thank you for your feedback!", "Chat is unavailable right now.",
       "Your message could not be sent.", "Could not reach the team.", "I'd like to talk to a person.", "{n} of 5",
-      "just now", "Away", "Helpful", "Not helpful", "Sending…", "Not sent", "Retry", "New messages: {n}"],
+      "just now", "Away", "Helpful", "Not helpful", "Sending…", "Not sent", "Retry", "New messages: {n}",
+      "Attach a file", "Emoji", "{name} is larger than {max}.", "{name}: this kind of file cannot be sent.", "Remove {name}", "Write a new message"],
     de: ["Chat", "Schreiben Sie uns", "Chat schließen", "Nachrichten", "Sie: ", "Assistent", "Team", "Quellen",
       "Mit einem Menschen sprechen", "Ihre Nachricht", "Ihre Frage…", "Senden", "Gleich meldet sich jemand aus dem Team.",
       "Sie schreiben mit dem Team.", "Dieses Gespräch ist beendet. Schreiben Sie erneut, um ein neues zu beginnen.",
@@ -36,7 +39,8 @@
       "Möchten Sie etwas hinzufügen? (optional)", "Bewertung senden", "Vielen Dank für Ihre Rückmeldung!",
       "Der Chat ist gerade nicht erreichbar.", "Ihre Nachricht konnte nicht gesendet werden.",
       "Das Team ist nicht erreichbar.", "Ich möchte mit einem Menschen sprechen.", "{n} von 5", "gerade eben", "Abwesend", "Hilfreich", "Nicht hilfreich",
-      "Wird gesendet…", "Nicht gesendet", "Erneut senden", "Neue Nachrichten: {n}"],
+      "Wird gesendet…", "Nicht gesendet", "Erneut senden", "Neue Nachrichten: {n}",
+      "Datei anhängen", "Emoji", "{name} ist größer als {max}.", "{name}: Diese Art von Datei kann nicht gesendet werden.", "{name} entfernen", "Neue Nachricht schreiben"],
     fr: ["Chat", "Discutons", "Fermer le chat", "Messages", "Vous : ", "Assistant", "Équipe", "Sources",
       "Parler à une personne", "Votre message", "Posez votre question…", "Envoyer",
       "Une personne de l'équipe va vous répondre.", "Vous discutez avec l'équipe.",
@@ -45,7 +49,8 @@
       "Indiquez votre adresse e-mail pour commencer.", "Commencer", "Comment s'est passée cette conversation ?",
       "Un commentaire ? (facultatif)", "Envoyer la note", "Merci pour votre avis !", "Le chat est indisponible.",
       "Votre message n'a pas pu être envoyé.", "Impossible de joindre l'équipe.", "Je voudrais parler à une personne.",
-      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile", "Envoi…", "Non envoyé", "Réessayer", "Nouveaux messages : {n}"],
+      "{n} sur 5", "à l'instant", "Absents", "Utile", "Pas utile", "Envoi…", "Non envoyé", "Réessayer", "Nouveaux messages : {n}",
+      "Joindre un fichier", "Emoji", "{name} dépasse {max}.", "{name} : ce type de fichier ne peut pas être envoyé.", "Retirer {name}", "Écrire un nouveau message"],
     es: ["Chat", "Escríbenos", "Cerrar el chat", "Mensajes", "Tú: ", "Asistente", "Equipo", "Fuentes",
       "Hablar con una persona", "Tu mensaje", "Escribe tu pregunta…", "Enviar", "Una persona del equipo te atenderá enseguida.",
       "Estás hablando con el equipo.", "Esta conversación está cerrada. Escribe de nuevo para empezar otra.",
@@ -53,7 +58,8 @@
       "Déjanos tu correo electrónico para empezar.", "Empezar", "¿Qué tal ha ido esta conversación?",
       "¿Algo que añadir? (opcional)", "Enviar valoración", "¡Gracias por tu opinión!", "El chat no está disponible.",
       "No se pudo enviar tu mensaje.", "No se pudo contactar con el equipo.", "Quiero hablar con una persona.",
-      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil", "Enviando…", "No enviado", "Reintentar", "Mensajes nuevos: {n}"],
+      "{n} de 5", "ahora mismo", "Ausentes", "Útil", "No es útil", "Enviando…", "No enviado", "Reintentar", "Mensajes nuevos: {n}",
+      "Adjuntar un archivo", "Emoji", "{name} supera {max}.", "{name}: no se puede enviar este tipo de archivo.", "Quitar {name}", "Escribir un mensaje nuevo"],
     nl: ["Chat", "Chat met ons", "Chat sluiten", "Berichten", "Jij: ", "Assistent", "Team", "Bronnen",
       "Met een mens praten", "Je bericht", "Typ je vraag…", "Versturen", "Iemand van het team komt zo bij je.",
       "Je chat met het team.", "Dit gesprek is gesloten. Schrijf opnieuw om een nieuw gesprek te beginnen.",
@@ -62,9 +68,10 @@
       "Nog iets toe te voegen? (optioneel)", "Beoordeling versturen", "Bedankt voor je feedback!",
       "De chat is nu niet beschikbaar.", "Je bericht kon niet worden verstuurd.", "Het team is niet bereikbaar.",
       "Ik wil met een mens praten.", "{n} van 5", "zojuist", "Afwezig", "Nuttig", "Niet nuttig",
-      "Versturen…", "Niet verstuurd", "Opnieuw proberen", "Nieuwe berichten: {n}"]
+      "Versturen…", "Niet verstuurd", "Opnieuw proberen", "Nieuwe berichten: {n}",
+      "Bestand bijvoegen", "Emoji", "{name} is groter dan {max}.", "{name}: dit soort bestand kan niet worden verstuurd.", "{name} verwijderen", "Nieuw bericht schrijven"]
   };
-  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful sending failed retry unread".split(" ");
+  var KEYS = "chat title close messages you bot agent sources human label placeholder send waiting handed_off closed back email save saved prechat start rate comment rateSend thanks unavailable notSent noTeam ask stars now away helpful unhelpful sending failed retry unread attach emoji big type remove skip".split(" ");
   var lang = "en", L = {};
   function pick(l) { return T[l] ? l : T[(l || "").slice(0, 2)] ? l.slice(0, 2) : null; }
   function setLocale() {
@@ -77,6 +84,7 @@
   function load(k) { try { return localStorage.getItem(storeKey + (k || "")); } catch (e) { return null; } }
   function save(v, k) { try { v ? localStorage.setItem(storeKey + (k || ""), v) : localStorage.removeItem(storeKey + (k || "")); } catch (e) {} }
   var unread = 0, latest = "", readAt = load(":read") || ""; // see read()
+  var prechat = false, quiet = true; // quiet: no tone for the messages a page load shows
 
   // ---- DOM -------------------------------------------------------------
   // Logical properties (inset-inline-*, margin-inline-*) keep the layout
@@ -114,8 +122,16 @@
     ".csw-form textarea,.csw-root input[type=email],.csw-rate textarea{flex:1;min-width:0;resize:none;font:inherit;padding:6px;border:1px solid var(--csw-field-line);border-radius:var(--csw-radius);background:var(--csw-field);color:var(--csw-fg)}" +
     ".csw-root form button,.csw-human{border:0;border-radius:var(--csw-radius);background:var(--csw-c);color:var(--csw-on-c);font:600 13px system-ui,sans-serif;padding:6px 12px;cursor:pointer}" +
     ".csw-human{background:none;color:var(--csw-link);text-decoration:underline;padding:4px 12px;align-self:flex-start}" +
-    ".csw-note{width:100%;margin:0;font-size:13px}.csw-rate .csw-stars button{background:var(--csw-bubble);color:var(--csw-fg);min-width:34px}" +
-    ".csw-rate .csw-stars button[aria-pressed=true]{background:var(--csw-c);color:var(--csw-on-c)}.csw-stars{display:flex;gap:4px;width:100%}" +
+    ".csw-note{width:100%;margin:0;font-size:13px}.csw-stars{display:flex;gap:2px;width:100%}" +
+    ".csw-root .csw-stars button,.csw-root form .csw-tool,.csw-root .csw-emoji button{background:none;color:var(--csw-muted);padding:2px 6px;font:22px/1 system-ui,sans-serif}" +
+    ".csw-root .csw-stars .csw-on{color:var(--csw-link)}.csw-root .csw-rate .csw-skip{background:none;color:var(--csw-link);text-decoration:underline;font-weight:400;width:100%;text-align:start;padding:2px 0}" +
+    ".csw-tools,.csw-files{display:flex;flex-wrap:wrap;gap:4px;width:100%;margin:0;padding:0;list-style:none}.csw-root form .csw-tool{font-size:18px}" +
+    ".csw-files li{display:flex;align-items:center;gap:4px;font-size:12px;border:1px solid var(--csw-line);border-radius:var(--csw-radius);padding:2px 4px;max-width:100%;overflow-wrap:anywhere}" +
+    ".csw-files img{width:32px;height:32px;object-fit:cover;border-radius:4px}.csw-root form .csw-files button{background:none;color:var(--csw-fg);padding:0 4px}" +
+    ".csw-emoji{display:grid;grid-template-columns:repeat(8,1fr);width:100%}.csw-root .csw-emoji button{color:inherit;padding:4px 0}" +
+    ".csw-att{display:block;margin-top:4px}.csw-img{display:block;max-width:100%;max-height:200px;border-radius:var(--csw-radius)}" +
+    ".csw-av{display:inline-block;width:20px;height:20px;border-radius:50%;background:var(--csw-c);color:var(--csw-on-c);font:700 10px/20px system-ui,sans-serif;text-align:center;margin-inline-end:6px}" +
+    ".csw-log .csw-cont{margin-top:-5px}.csw-cont .csw-who,.csw-more>.csw-time{display:none}.csw-drop .csw-form{outline:2px dashed var(--csw-link)}" +
     ".csw-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}" +
     // On a phone the open panel takes the whole screen, clear of the
     // notch and home bar, and the launcher steps aside: × closes it.
@@ -151,6 +167,16 @@
   var label = el("label", { "for": "csw-input", "class": "csw-sr" });
   var input = el("textarea", { id: "csw-input", rows: "2", maxlength: "4000" });
   var send = el("button", { type: "submit" });
+  // The composer's files (chosen, uploading or uploaded) and tools.
+  var fileList = el("ul", { "class": "csw-files" });
+  var fileInput = el("input", { type: "file", multiple: "", hidden: "", accept: "image/*,application/pdf,text/plain,audio/*,video/*,.zip" });
+  var attachBtn = el("button", { type: "button", "class": "csw-tool", hidden: "" });
+  attachBtn.innerHTML = '<svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true">' +
+    '<path d="M21 11l-8.5 8.5a5 5 0 01-7-7L14 4a3.5 3.5 0 015 5l-8.5 8.5a2 2 0 01-3-3L15 7"/></svg>'; // a paper clip
+  var emojiBtn = el("button", { type: "button", "class": "csw-tool", "aria-expanded": "false", "aria-controls": "csw-emoji" }, "\ud83d\ude0a");
+  var emo = el("div", { "class": "csw-emoji", id: "csw-emoji", role: "group", hidden: "" });
+  "\ud83d\ude00 \ud83d\ude02 \ud83d\ude0a \ud83d\ude0d \ud83d\ude42 \ud83d\ude09 \ud83d\ude05 \ud83e\udd14 \ud83d\ude2e \ud83d\ude22 \ud83d\udc4d \ud83d\udc4e \ud83d\udc4f \ud83d\ude4f \ud83d\udc4b \ud83d\ude4c \u2764\ufe0f \ud83c\udf89 \ud83d\udd25 \u2705 \u274c \u2b50 \ud83d\udce6 \ud83d\udca1"
+    .split(" ").forEach(function (c) { emo.appendChild(el("button", { type: "button" }, c)); });
   // The e-mail form: before the first message (require_email) or while away.
   var mail = el("form", { "class": "csw-mail", hidden: "" });
   var mailNote = el("p", { "class": "csw-note", id: "csw-mail-note" });
@@ -163,12 +189,14 @@
   var stars = el("div", { "class": "csw-stars", role: "group", "aria-labelledby": "csw-rate-note" });
   var rateLabel = el("label", { "for": "csw-comment", "class": "csw-sr" });
   var comment = el("textarea", { id: "csw-comment", rows: "2", maxlength: "1000" });
-  var rateSend = el("button", { type: "submit" });
+  var rateSend = el("button", { type: "submit", hidden: "" });
+  var skip = el("button", { type: "button", "class": "csw-skip" });
   var score = 0;
-  for (var n = 1; n <= 5; n++) stars.appendChild(el("button", { type: "button", "data-score": n, "aria-pressed": "false" }, "\u2605".repeat(n)));
-  add(form, label, input, send);
+  for (var n = 1; n <= 5; n++) stars.appendChild(el("button", { type: "button", "data-score": n, "aria-pressed": "false" }, "\u2606"));
+  comment.hidden = true;
+  add(form, fileList, label, input, send, add(el("div", { "class": "csw-tools" }), attachBtn, emojiBtn, fileInput), emo);
   add(mail, mailNote, mailLabel, mailInput, mailSend);
-  add(rate, rateNote, stars, rateLabel, comment, rateSend);
+  add(rate, rateNote, stars, rateLabel, comment, rateSend, skip);
   log.appendChild(hello);
   add(panel, add(el("div", { "class": "csw-head" }), heading, close), away, log, typing, status, human, mail, rate, form);
   add(root, panel, launch);
@@ -182,7 +210,9 @@
     label.textContent = L.label; input.placeholder = L.placeholder; send.textContent = L.send;
     mailLabel.textContent = L.email; mailInput.placeholder = L.email; mailSend.textContent = L.save;
     rateNote.textContent = L.rate; rateLabel.textContent = L.comment; comment.placeholder = L.comment; rateSend.textContent = L.rateSend;
-    [].forEach.call(stars.children, function (b) { b.setAttribute("aria-label", t("stars", { n: b.getAttribute("data-score") })); });
+    [].forEach.call(stars.children, function (b) { b.title = t("stars", { n: b.getAttribute("data-score") }); b.setAttribute("aria-label", b.title); });
+    attachBtn.setAttribute("aria-label", L.attach); attachBtn.title = L.attach; fileInput.setAttribute("aria-label", L.attach); emojiBtn.setAttribute("aria-label", L.emoji); emojiBtn.title = L.emoji;
+    emo.setAttribute("aria-label", L.emoji); skip.textContent = L.skip;
     panel.setAttribute("lang", lang); launch.setAttribute("lang", lang);
   }
   // look applies the site's settings from the session.
@@ -205,7 +235,7 @@
     var need = !load(":email") && (conf.require_email || conf.availability === "offline");
     mail.hidden = !need;
     mailNote.textContent = conf.require_email ? L.prechat : L.email;
-    form.hidden = need && !!conf.require_email;
+    prechat = need && !!conf.require_email;
     showConversation(conv);
     mailSend.textContent = conf.require_email ? L.start : L.save;
   }
@@ -275,11 +305,21 @@
     if (s < 3600 && window.Intl && Intl.RelativeTimeFormat) return new Intl.RelativeTimeFormat(lang, { numeric: "auto" }).format(-Math.round(s / 60), "minute");
     return d.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
   }
+  // Messages of one author within one minute form a group: the name and
+  // avatar show once, the time under the last one.
+  var lastKey = "", lastLi = null;
   function show(m) {
     if (!m || seen[m.id]) return;
     seen[m.id] = true;
     hello.hidden = true;
-    place(bubble(m), m);
+    var li = bubble(m), a = m.author || {}, key = a.type + "|" + a.name + "|" + (m.created_at || "").slice(0, 16);
+    place(li, m);
+    if (key === lastKey && lastLi && lastLi.parentNode && li.previousSibling === lastLi) {
+      li.classList.add("csw-cont");
+      lastLi.classList.add("csw-more");
+    }
+    lastKey = key; lastLi = li;
+    if (!quiet && a.type !== "contact") chime();
     if (m.created_at > latest) latest = m.created_at;
     if (opened) read();
     else if (m.author && m.author.type !== "contact" && m.created_at > readAt) { unread++; badge(); }
@@ -313,13 +353,24 @@
     if (m.id) li.setAttribute("data-id", m.id);
     if (type !== "contact") {
       var who = (m.author && m.author.name) || { bot: L.bot, agent: L.agent }[type];
-      if (who) li.appendChild(el("span", { "class": "csw-who" }, who));
+      // The avatar: the author's initials.
+      if (who) li.appendChild(add(el("span", { "class": "csw-who" }), el("span", { "class": "csw-av", "aria-hidden": "true" },
+        who.split(/\s+/).map(function (w) { return w.charAt(0); }).join("").slice(0, 2).toUpperCase()), document.createTextNode(who)));
     } else {
       li.appendChild(el("span", { "class": "csw-sr" }, L.you));
     }
     var body = el("span", { "class": "csw-body" });
     richText(body, m.body);
     li.appendChild(body);
+    // Pictures show in the message (a file that is no picture after all
+    // falls back to its link); other files are links.
+    (m.attachments || []).forEach(function (f) {
+      var a = li.appendChild(el("a", { href: f.url, target: "_blank", rel: "noopener", "class": "csw-att" }, f.name));
+      if (!/\.(png|jpe?g|gif|webp|bmp)$/i.test(f.name)) return;
+      var img = el("img", { src: f.url, alt: f.name, "class": "csw-img" });
+      img.onerror = function () { a.textContent = f.name; };
+      a.replaceChildren(img);
+    });
     if (m.sources && m.sources.length) {
       var ul = el("ul", { "class": "csw-src", "aria-label": L.sources });
       m.sources.forEach(function (s) {
@@ -338,10 +389,10 @@
   }
   // waiting shows the visitor's text at once, as sending (li: again, after
   // a failure), until the server's message takes its place.
-  function waiting(text, li) {
+  function waiting(text, li, files) {
     if (!li) {
-      li = bubble({ body: text, author: { type: "contact" } });
-      li.__text = text;
+      li = bubble({ body: text, author: { type: "contact" }, attachments: files.map(function (c) { return { url: c.url, name: c.file.name }; }) });
+      li.__text = text; li.__files = files;
       li.appendChild(el("span", { "class": "csw-time csw-state" }));
       place(li);
       hello.hidden = true;
@@ -358,7 +409,7 @@
     li.className = "csw-msg csw-contact csw-failed";
     li.querySelector(".csw-state").textContent = L.failed;
     var again = el("button", { type: "button", "class": "csw-retry" }, L.retry);
-    again.onclick = function () { post(li.__text, li); };
+    again.onclick = function () { post(li.__text, li, li.__files); };
     li.appendChild(again);
   }
   // feedback: helpful / not helpful under an assistant reply; pressing the
@@ -382,22 +433,26 @@
     // A rated conversation keeps its thanks, whichever of the answer and the
     // live update arrives last.
     status.textContent = done ? L.thanks : st && st !== "open" ? L[st] || "" : "";
+    // The rating takes the composer's place (until rated or skipped), the
+    // transcript above it kept in view to its last reply.
+    rate.hidden = !(st === "closed" && !done && !skipped[c.id]);
+    form.hidden = prechat || !rate.hidden;
     human.hidden = form.hidden || st === "waiting" || st === "handed_off" || st === "closed";
-    rate.hidden = !(st === "closed" && !done);
+    if (!rate.hidden) log.scrollTop = log.scrollHeight;
   }
 
   // ---- API -------------------------------------------------------------
   function call(method, path, body) {
     var headers = { "Content-Type": "application/json" };
     if (token) headers["X-Visitor-Token"] = token;
-    return fetch(base + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined })
-      .then(function (r) {
-        // A proxy's error page is not JSON: the status says enough then.
-        return r.json().catch(function () { return {}; }).then(function (j) {
-          if (!r.ok) { var e = new Error((j.error && j.error.message) || r.statusText); e.status = r.status; e.param = j.error && j.error.param; throw e; }
-          return j;
-        });
-      });
+    return fetch(base + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined }).then(answer);
+  }
+  function answer(r) {
+    // A proxy's error page is not JSON: the status says enough then.
+    return r.json().catch(function () { return {}; }).then(function (j) {
+      if (!r.ok) { var e = new Error((j.error && j.error.message) || r.statusText); e.status = r.status; e.param = j.error && j.error.param; throw e; }
+      return j;
+    });
   }
   function start() {
     if (starting) return starting;
@@ -410,6 +465,7 @@
     }).then(function (s) {
       token = s.visitor_token;
       save(token);
+      maxBytes = s.attachment_max_bytes; attachBtn.hidden = !maxBytes;
       if (s.site) paint(s.site);
       showConversation(s.conversation);
       if (s.conversation) return call("GET", "/messages").then(function (l) {
@@ -417,7 +473,7 @@
         l.data.forEach(show);
         if (first) read();
       });
-    }).then(listen).catch(function (e) {
+    }).then(function () { quiet = false; listen(); }).catch(function (e) {
       starting = null;
       status.textContent = L.unavailable + " (" + e.message + ")";
     });
@@ -454,10 +510,16 @@
   }
   // post sends the visitor's text, shown at once as a waiting bubble (li
   // when sending it again).
-  function post(text, li) {
-    li = waiting(text, li);
-    return start().then(function () { return call("POST", "/messages", { body: text, page_url: location.href }); })
-      .then(function (r) { rate.hidden = true; show(r.message); show(r.reply); })
+  function post(text, li, files) {
+    li = waiting(text, li, files);
+    return start().then(function () { return Promise.all(files.map(function (c) { return c.p; })); })
+      .then(function (ids) {
+        var b = { page_url: location.href };
+        if (text) b.body = text;
+        if (ids.length) b.attachments = ids;
+        return call("POST", "/messages", b);
+      })
+      .then(function (r) { show(r.message); show(r.reply); }) // a new conversation comes with its own event, which ends any rating step
       .catch(function (e) {
         if (e.param === "email") { conf.require_email = true; save(null, ":email"); ask(); }
         failed(li);
@@ -465,12 +527,65 @@
       });
   }
 
+  // ---- files -----------------------------------------------------------
+  // A chosen file uploads at once; the message names it when sent. Files
+  // the server would refuse (too large, a kind it does not take) are
+  // refused here first, with the reason.
+  var KINDS = /^(image\/(png|jpeg|gif|webp|bmp)|application\/(pdf|zip)|text\/plain|audio\/|video\/(mp4|webm))/;
+  function size(n) { return n < 1e6 ? Math.ceil(n / 1e3) + " KB" : (n / 1e6).toFixed(1) + " MB"; }
+  function attach(list) {
+    [].forEach.call(list, function (f) {
+      if (maxBytes && f.size > maxBytes) status.textContent = t("big", { name: f.name, max: size(maxBytes) });
+      else if (f.type && !KINDS.test(f.type)) status.textContent = t("type", { name: f.name });
+      else if (chosen.length < 5) {
+        var c = { file: f, url: "" }; // url: the server's, once uploaded (what a page's policy lets in)
+        c.p = start().then(function () {
+          var fd = new FormData();
+          fd.append("file", f, f.name);
+          return fetch(base + "/attachments", { method: "POST", headers: { "X-Visitor-Token": token }, body: fd }).then(answer);
+        }).then(function (u) { c.url = u.url; chips(); return u.id; });
+        c.p.catch(function (e) { unchoose(c); status.textContent = f.name + ": " + e.message; });
+        chosen.push(c);
+      }
+    });
+    chips();
+  }
+  function unchoose(c) { chosen = chosen.filter(function (x) { return x !== c; }); chips(); }
+  // chips shows the chosen files above the text box, pictures as thumbnails.
+  function chips() {
+    fileList.replaceChildren.apply(fileList, chosen.map(function (c) {
+      var li = el("li"), x = el("button", { type: "button", "aria-label": t("remove", { name: c.file.name }) }, "\u00d7");
+      if (c.url && /^image\//.test(c.file.type)) li.appendChild(el("img", { src: c.url, alt: "" }));
+      x.onclick = function () { unchoose(c); input.focus(); };
+      return add(li, document.createTextNode(c.file.name), x);
+    }));
+  }
+  // chime plays a short tone for a new reply, when the page asked for it.
+  var audio = null;
+  function chime() {
+    if (!sound) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var o = audio.createOscillator(), g = audio.createGain(), now = audio.currentTime;
+      o.frequency.value = 880;
+      g.gain.setValueAtTime(0.2, now);
+      g.gain.exponentialRampToValueAtTime(0.001, now + 0.3);
+      o.connect(g); g.connect(audio.destination); o.start(now); o.stop(now + 0.3);
+    } catch (e) {}
+  }
+  // Relative times move on ("just now" becomes "1 minute ago"): every 20
+  // seconds, and as the panel opens.
+  function times() {
+    [].forEach.call(log.querySelectorAll("time[datetime]"), function (n) { n.textContent = ago(n.getAttribute("datetime")); });
+  }
+  setInterval(times, 20000);
+
   // ---- events ----------------------------------------------------------
   function toggle(open) {
     opened = open;
     panel.hidden = !open;
     root.classList.toggle("csw-open", open);
-    if (open) read();
+    if (open) { read(); times(); }
     launch.setAttribute("aria-expanded", String(open));
     // Messages shown while the panel was hidden had no height to scroll by.
     if (open) { log.scrollTop = log.scrollHeight; start(); (form.hidden ? mailInput : input).focus(); } else { launch.focus(); }
@@ -480,10 +595,42 @@
   panel.addEventListener("keydown", function (e) { if (e.key === "Escape") toggle(false); });
   form.addEventListener("submit", function (e) {
     e.preventDefault();
-    var text = input.value.trim();
-    if (!text) return;
-    input.value = "";
-    post(text);
+    var text = input.value.trim(), files = chosen;
+    if (!text && !files.length) return;
+    input.value = ""; chosen = []; chips(); emo.hidden = true;
+    post(text, null, files);
+  });
+  attachBtn.addEventListener("click", function () { fileInput.click(); });
+  fileInput.addEventListener("change", function () { attach(fileInput.files); fileInput.value = ""; });
+  input.addEventListener("paste", function (e) {
+    var f = e.clipboardData && e.clipboardData.files;
+    if (f && f.length && maxBytes) { e.preventDefault(); attach(f); }
+  });
+  panel.addEventListener("dragover", function (e) {
+    if (form.hidden || !maxBytes || [].indexOf.call(e.dataTransfer.types, "Files") < 0) return;
+    e.preventDefault(); root.classList.add("csw-drop");
+  });
+  panel.addEventListener("dragleave", function (e) { if (!panel.contains(e.relatedTarget)) root.classList.remove("csw-drop"); });
+  panel.addEventListener("drop", function (e) {
+    root.classList.remove("csw-drop");
+    if (form.hidden || !maxBytes || !e.dataTransfer.files.length) return;
+    e.preventDefault(); attach(e.dataTransfer.files);
+  });
+  emojiBtn.addEventListener("click", function () {
+    emo.hidden = !emo.hidden;
+    emojiBtn.setAttribute("aria-expanded", String(!emo.hidden));
+    if (!emo.hidden) emo.firstChild.focus();
+  });
+  emo.addEventListener("click", function (e) {
+    var b = e.target.closest("button");
+    if (!b) return;
+    var a = input.selectionStart, z = input.selectionEnd, c = b.textContent;
+    input.value = input.value.slice(0, a) + c + input.value.slice(z);
+    input.focus();
+    input.selectionStart = input.selectionEnd = a + c.length;
+  });
+  emo.addEventListener("keydown", function (e) {
+    if (e.key === "Escape") { e.stopPropagation(); emo.hidden = true; emojiBtn.setAttribute("aria-expanded", "false"); emojiBtn.focus(); }
   });
   input.addEventListener("input", typed);
   input.addEventListener("keydown", function (e) {
@@ -492,15 +639,21 @@
   mail.addEventListener("submit", function (e) {
     e.preventDefault();
     start().then(function () { return call("POST", "/identify", { email: mailInput.value.trim() }); })
-      .then(function () { save("1", ":email"); mail.hidden = true; form.hidden = false; showConversation(conv); status.textContent = L.saved; input.focus(); })
+      .then(function () { save("1", ":email"); mail.hidden = true; prechat = false; showConversation(conv); status.textContent = L.saved; input.focus(); })
       .catch(function (e) { status.textContent = e.message; });
   });
   stars.addEventListener("click", function (e) {
     var b = e.target.closest("button");
     if (!b) return;
     score = +b.getAttribute("data-score");
-    [].forEach.call(stars.children, function (s) { s.setAttribute("aria-pressed", String(s === b)); });
+    [].forEach.call(stars.children, function (s, i) {
+      s.setAttribute("aria-pressed", String(s === b));
+      s.textContent = i < score ? "\u2605" : "\u2606";
+      s.classList.toggle("csw-on", i < score);
+    });
+    comment.hidden = rateSend.hidden = false;
   });
+  skip.addEventListener("click", function () { if (conv) skipped[conv.id] = true; showConversation(conv); input.focus(); });
   rate.addEventListener("submit", function (e) {
     e.preventDefault();
     if (!score) return;
@@ -514,7 +667,7 @@
       .then(function (c) { showConversation(c); return call("GET", "/messages"); })
       .then(function (l) { l.data.forEach(show); })
       .catch(function (e) {
-        if (e.status === 404) return post(L.ask);
+        if (e.status === 404) return post(L.ask, null, []);
         status.textContent = L.noTeam + " (" + e.message + ")";
       });
   });
