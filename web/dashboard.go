@@ -114,6 +114,7 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/webhooks/{id}/test", d.testWebhook},
 		{"POST /app/webhooks/{id}/resend", d.resendEvent},
 		{"GET /app/settings", d.settings},
+		{"POST /app/settings/copy-to-live", d.copyToLive},
 		{"POST /app/settings/{id}", d.updateSettings},
 		{"GET /app/push/key", d.pushKey},
 		{"POST /app/push/subscriptions", d.subscribePush},
@@ -223,12 +224,15 @@ type view struct {
 	Live    bool
 	Flash   string
 	Data    any
+	Wide    bool // the page uses the window's whole width (the desk's panes)
+	Now     time.Time
 }
 
 // render writes a page with status 200.
 func (d *dashboard) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	t := d.pages[name]
 	v.Live = v.Session != nil && v.Session.Mode == chat.Live
+	v.Now = d.h.svc.Now()
 	if v.Flash == "" {
 		v.Flash = r.URL.Query().Get("flash")
 	}
@@ -320,15 +324,21 @@ var dashFuncs = template.FuncMap{
 		}
 		return *s
 	},
-	"label":   func(s string) string { return strings.ReplaceAll(s, "_", " ") },
-	"join":    strings.Join,
-	"waited":  waited,
-	"list":    func(v ...string) []string { return v },
-	"has":     func(list []string, v string) bool { return slices.Contains(list, v) },
-	"preview": app.Preview,
-	"authorLabel": func(typ string) string {
-		return map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}[typ]
+	"label":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"join":     strings.Join,
+	"waited":   waited,
+	"list":     func(v ...string) []string { return v },
+	"has":      func(list []string, v string) bool { return slices.Contains(list, v) },
+	"preview":  app.Preview,
+	"initials": initials,
+	"iso":      func(t chat.Timestamp) string { return t.Time().UTC().Format(time.RFC3339) },
+	"ago":      ago,
+	"deskList": func(v *inboxView, csrf string) deskList { return deskList{v, csrf} },
+	"stars": func(n int) string {
+		n = min(max(n, 0), 5)
+		return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
 	},
+	"authorLabel": func(typ string) string { return authorLabels[typ] },
 }
 
 // nextPage is the link to a list page's next page: path with the page's

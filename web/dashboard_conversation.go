@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"chatsvc/app"
 	"chatsvc/chat"
@@ -17,9 +18,50 @@ type conversationView struct {
 	Contact  *chat.Contact
 	Members  []*chat.Member
 	Assignee *chat.Member
-	Canned   []*chat.CannedReply // offered in the reply box on "/"
-	Ticket   string              // the number {{ticket.number}} fills in, or ""
+	Canned   []*chat.CannedReply  // offered in the reply box on "/"
+	Ticket   string               // the number {{ticket.number}} fills in, or ""
+	Groups   []msgGroup           // the transcript, by author and minute
+	Previous []*chat.Conversation // the contact's other conversations, newest first
+	Inbox    *inboxView           // the list beside the conversation
 }
+
+// msgGroup is one author's messages written within the same minute, shown
+// under one avatar and one time.
+type msgGroup struct {
+	Type, Name string // the author's type and the name shown
+	At         chat.Timestamp
+	Messages   []*chat.Message
+}
+
+// groupMessages puts consecutive messages of one author within the same
+// minute together.
+func groupMessages(msgs []*chat.Message) []msgGroup {
+	var out []msgGroup
+	for _, m := range msgs {
+		name := authorName(m.Author)
+		if n := len(out); n > 0 {
+			g := &out[n-1]
+			if g.Type == m.Author.Type && g.Name == name &&
+				g.At.Time().Truncate(time.Minute).Equal(m.CreatedAt.Time().Truncate(time.Minute)) {
+				g.Messages = append(g.Messages, m)
+				continue
+			}
+		}
+		out = append(out, msgGroup{Type: m.Author.Type, Name: name, At: m.CreatedAt, Messages: []*chat.Message{m}})
+	}
+	return out
+}
+
+// authorName is the name shown for a message's author.
+func authorName(a chat.Author) string {
+	if a.Name != nil && *a.Name != "" {
+		return *a.Name
+	}
+	return authorLabels[a.Type]
+}
+
+// authorLabels name an author without a name of their own.
+var authorLabels = map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	ctx, svc, id := r.Context(), d.h.svc, r.PathValue("id")
@@ -64,10 +106,27 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 			v.Assignee = m
 		}
 	}
+	if c.ContactID != nil {
+		prev, err := svc.Conversations(ctx, s.Mode, app.ConversationQuery{ContactID: *c.ContactID,
+			ListParams: app.ListParams{Limit: "11"}})
+		if err != nil {
+			return err
+		}
+		for _, p := range prev.Data {
+			if p.ID != c.ID && len(v.Previous) < 10 {
+				v.Previous = append(v.Previous, p)
+			}
+		}
+	}
+	v.Groups = groupMessages(v.Messages)
+	if v.Inbox, err = d.loadInbox(r, s); err != nil {
+		return err
+	}
+	v.Inbox.Open = c.ID
 	if err := svc.MarkConversationRead(ctx, s.Member.ID, c); err != nil {
 		return err
 	}
-	d.render(w, r, http.StatusOK, "conversation", view{Title: subjectOr(c), Nav: "inbox", Session: s, Data: v})
+	d.render(w, r, http.StatusOK, "conversation", view{Title: subjectOr(c), Nav: "inbox", Session: s, Data: v, Wide: true})
 	return nil
 }
 
@@ -93,7 +152,7 @@ func (d *dashboard) reply(w http.ResponseWriter, r *http.Request, s *app.Dashboa
 	if len(atts) > 0 {
 		in.Attachments = app.Value(atts)
 	}
-	if _, err := d.h.svc.PostAgentMessage(r.Context(), s.Mode, id, in); err != nil {
+	if _, err := d.h.svc.ReplyFromDesk(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
 	return back(w, r, convPath(id), "Reply sent.")

@@ -78,6 +78,7 @@ func dashRoutes(o dashObjects) []struct {
 		{"POST", "/app/webhooks/" + o.whe + "/test", url.Values{}},
 		{"POST", "/app/webhooks/" + o.whe + "/resend", url.Values{"event_id": {"evt_x"}}},
 		{"GET", "/app/settings", nil},
+		{"POST", "/app/settings/copy-to-live", url.Values{}},
 		{"POST", "/app/settings/" + o.site, url.Values{"name": {"Renamed"}, "always_open": {"on"}, "color": {"#000000"},
 			"position": {"right"}, "locale": {"en"}}},
 		{"POST", "/app/conversations/" + o.conv + "/notes", url.Values{"body": {"Call back"}}},
