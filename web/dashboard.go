@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"html/template"
@@ -38,14 +39,19 @@ type dashboard struct {
 	mailOff bool
 	// signInLimit bounds sign-in attempts per client address.
 	signInLimit *app.Limiter
+	// ready and replica are what /readyz reports, for the Operations page;
+	// either may be nil (no extra check, no replica configured).
+	ready   func(context.Context) error
+	replica func() ReplicaStatus
 }
 
 // dashHandler is a dashboard page or action of a signed-in member.
 type dashHandler func(w http.ResponseWriter, r *http.Request, d *app.DashboardSession) error
 
-func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string, mailOff bool) {
-	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages(), mailOff: mailOff,
-		signInLimit: app.NewRateLimiter(signInPerMinute/60.0, signInBurst)}
+func (h *handlers) dashboardRoutes(mux *http.ServeMux, o Options) {
+	publicURL := o.PublicURL
+	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages(), mailOff: o.MailOff,
+		signInLimit: app.NewRateLimiter(signInPerMinute/60.0, signInBurst), ready: o.Ready, replica: o.Replica}
 	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
 		d.origin = u.Scheme + "://" + u.Host
 	}
@@ -122,6 +128,7 @@ func (d *dashboard) routes() []dashRoute {
 		{"GET /app/members", d.members},
 		{"POST /app/members", d.inviteMember},
 		{"POST /app/members/{id}/role", d.setMemberRole},
+		{"GET /app/operations", d.operations},
 	}
 }
 
@@ -288,7 +295,11 @@ func backTo(r *http.Request) string {
 // action belongs to, with a short message to show there.
 func back(w http.ResponseWriter, r *http.Request, to, flash string) error {
 	if flash != "" {
-		to += "?flash=" + url.QueryEscape(flash)
+		sep := "?"
+		if strings.Contains(to, "?") {
+			sep = "&"
+		}
+		to += sep + "flash=" + url.QueryEscape(flash)
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil

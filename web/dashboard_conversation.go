@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,6 +140,18 @@ func subjectOr(c *chat.Conversation) string {
 
 func convPath(id string) string { return "/app/conversations/" + url.PathEscape(id) }
 
+// convPage is where a conversation's form leads back to: its page, with the
+// list in the view of the page the form was sent from.
+func convPage(r *http.Request, id string) string {
+	p := convPath(id)
+	if u, err := url.Parse(r.Referer()); err == nil {
+		if v := u.Query().Get("view"); v != "all" && slices.Contains(inboxViews, v) {
+			p += "?view=" + v
+		}
+	}
+	return p
+}
+
 // reply sends the member's message, with attachments given by URL (one per line).
 func (d *dashboard) reply(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	id := r.PathValue("id")
@@ -155,7 +168,7 @@ func (d *dashboard) reply(w http.ResponseWriter, r *http.Request, s *app.Dashboa
 	if _, err := d.h.svc.ReplyFromDesk(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
-	return back(w, r, convPath(id), "Reply sent.")
+	return back(w, r, convPage(r, id), "Reply sent.")
 }
 
 // assign gives the conversation to a member ("me" for the signed-in one),
@@ -172,7 +185,7 @@ func (d *dashboard) assign(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	if r.PostFormValue("from") == "inbox" { // assigned in one click from the inbox's list
 		return back(w, r, "/app/", "Assignment saved.")
 	}
-	return back(w, r, convPath(id), "Assignment saved.")
+	return back(w, r, convPage(r, id), "Assignment saved.")
 }
 
 // memberRef reads a member field of a form: "me" is the signed-in member.
@@ -195,7 +208,7 @@ func (d *dashboard) handOff(w http.ResponseWriter, r *http.Request, s *app.Dashb
 	if _, err := d.h.svc.HandOff(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
-	return back(w, r, convPath(id), "Conversation handed off.")
+	return back(w, r, convPage(r, id), "Conversation handed off.")
 }
 
 func (d *dashboard) closeConversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -203,7 +216,7 @@ func (d *dashboard) closeConversation(w http.ResponseWriter, r *http.Request, s 
 	if _, err := d.h.svc.Close(r.Context(), s.Mode, id); err != nil {
 		return err
 	}
-	return back(w, r, convPath(id), "Conversation closed.")
+	return back(w, r, convPage(r, id), "Conversation closed.")
 }
 
 // ticketFromConversation opens a ticket for the conversation's contact.

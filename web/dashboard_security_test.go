@@ -91,6 +91,7 @@ func dashRoutes(o dashObjects) []struct {
 		{"POST", "/app/push/subscriptions", pushForm("https://push.example/send/1")},
 		{"POST", "/app/push/unsubscribe", url.Values{"endpoint": {"https://push.example/send/1"}}},
 		{"GET", "/app/members", nil},
+		{"GET", "/app/operations", nil},
 		{"POST", "/app/members", url.Values{"email": {"new@example.com"}, "name": {"New"}, "role": {"agent"}}},
 		{"POST", "/app/members/" + o.mem + "/role", url.Values{"role": {"owner"}}},
 		{"GET", "/app/two-factor", nil},

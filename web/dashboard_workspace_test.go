@@ -6,9 +6,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/web"
 )
 
 // TestDashboardConversationPanel checks the conversation's page in the
@@ -101,5 +103,40 @@ func TestDashboardContactsByWords(t *testing.T) {
 	missing := d.get("/app/conversations/conv_nothere").must(t, http.StatusNotFound)
 	if strings.Contains(missing, "Field:") || strings.Contains(missing, "<code>id</code>") {
 		t.Errorf("the not-found page names the field id:\n%s", missing)
+	}
+}
+
+// TestDashboardOperations checks the owners' Operations page: readiness
+// and the replica's lag, last sync and last error as /readyz knows them,
+// or a word that none is configured; an agent is refused.
+func TestDashboardOperations(t *testing.T) {
+	e := newEnv(t)
+	synced := time.Date(2026, 10, 1, 11, 59, 30, 0, time.UTC)
+	base := dashServerWith(t, e, web.Options{PublicURL: publicURL, Replica: func() web.ReplicaStatus {
+		return web.ReplicaStatus{LastSync: synced, Lag: 3 * time.Second, Err: "s3: access denied"}
+	}})
+	owner := newDash(t, base)
+	owner.signIn("agent@example.com", dashPassword)
+	page := owner.get("/app/operations").must(t, http.StatusOK)
+	for _, want := range []string{"<strong>Ready</strong>", `<dd id="replica-lag">3s</dd>`, "2026-10-01 11:59:30 UTC", "s3: access denied",
+		`href="/app/operations"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the Operations page lacks %s:\n%s", want, page)
+		}
+	}
+	plain := newDash(t, dashServer(t, newEnv(t)))
+	plain.signIn("agent@example.com", dashPassword)
+	if page := plain.get("/app/operations").must(t, http.StatusOK); !strings.Contains(page, "No replica is configured") {
+		t.Errorf("without a replica:\n%s", page)
+	}
+
+	if _, err := e.svc.SetMemberPassword(t.Context(), "other@example.com", dashPassword); err != nil {
+		t.Fatal(err)
+	}
+	agent := newDash(t, base)
+	agent.signIn("other@example.com", dashPassword)
+	agent.get("/app/operations").must(t, http.StatusForbidden)
+	if b := agent.get("/app/").must(t, http.StatusOK); strings.Contains(b, `href="/app/operations"`) {
+		t.Error("an agent's navigation offers the Operations page")
 	}
 }

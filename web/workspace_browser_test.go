@@ -158,4 +158,8 @@ func TestBrowserInstallSnippet(t *testing.T) {
 	// In live data the banner is gone.
 	e.run(dash, "switching to live data", clickNow(`#test-banner button[type=submit]`))
 	e.poll(dash, "live data without the banner", `document.getElementById("mode").textContent === "Live data" && document.getElementById("test-banner") === null`)
+
+	// The owner's Operations page, saved for review.
+	e.run(dash, "opening Operations", chromedp.Navigate(e.srv.URL+"/app/operations"), chromedp.WaitVisible(chromedp.ID("replication")))
+	looks(t, dash, "dashboard-operations")
 }
