@@ -120,13 +120,14 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 		}
 	}
 	v.Groups = groupMessages(v.Messages)
+	// Read first, so the list beside it counts this conversation as read.
+	if err := svc.MarkConversationRead(ctx, s.Member.ID, c); err != nil {
+		return err
+	}
 	if v.Inbox, err = d.loadInbox(r, s); err != nil {
 		return err
 	}
 	v.Inbox.Open = c.ID
-	if err := svc.MarkConversationRead(ctx, s.Member.ID, c); err != nil {
-		return err
-	}
 	d.render(w, r, http.StatusOK, "conversation", view{Title: subjectOr(c), Nav: "inbox", Session: s, Data: v, Wide: true})
 	return nil
 }

@@ -42,6 +42,11 @@ func TestBrowserSplitPaneDesk(t *testing.T) {
 	if h, err := chromedp.Run(dash, chromedp.Evaluate[float64](`document.getElementById("top").getBoundingClientRect().height`)); err != nil || h > 60 {
 		t.Errorf("the header is %v px high at 1440 px (%v): it wraps", h, err)
 	}
+	e.run(dash, "a smaller desktop", chromedp.EmulateViewport(1280, 800))
+	if w, err := chromedp.Run(dash, chromedp.Evaluate[float64](`document.getElementById("top").scrollWidth - innerWidth`)); err != nil || w > 0 {
+		t.Errorf("the header overflows a 1280 px window by %v px (%v)", w, err)
+	}
+	e.run(dash, "back to 1440 px", chromedp.EmulateViewport(1440, 900))
 	// The longest wait first: the first conversation started first.
 	e.poll(dash, "the waiting view, longest wait first",
 		`[...document.querySelectorAll("#inbox li.conv")].map(li => li.dataset.id).join() === "`+strings.Join(convs, ",")+`"`)
@@ -74,6 +79,9 @@ func TestBrowserSplitPaneDesk(t *testing.T) {
 			t.Fatalf("conversation %d after the reply: %+v (%v)", i, c, err)
 		}
 	}
+	e.run(dash, "the Mine view by its key", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("1"))
+	e.poll(dash, "the Mine view in the same page", `location.search === "?view=mine" && window.deskMarker === "the same page" &&
+		document.querySelectorAll("#inbox li.conv").length === 2`)
 	looks(t, dash, "dashboard-desk")
 
 	// On a phone: one pane, a way back to the list, the navigation behind Menu.

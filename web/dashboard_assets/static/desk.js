@@ -105,7 +105,8 @@ help.className = "overlay";
 help.hidden = true;
 help.setAttribute("role", "dialog");
 help.setAttribute("aria-label", "Keyboard shortcuts");
-const keys = [["j / k", "next / previous conversation in the inbox"], ["Enter", "open it"], ["r", "reply"],
+const keys = [["j / k", "next / previous conversation in the list"], ["Enter", "open it beside the list"],
+  ["1 2 3 4", "the Mine, Unassigned, All and Waiting views"], ["r", "reply"],
   ["e", "close the conversation"], ["Ctrl+Enter", "send the reply"], ["/", "canned replies, in the reply box"], ["?", "this list"]];
 const dl = document.createElement("dl");
 for (const [k, what] of keys) {
@@ -147,6 +148,15 @@ document.addEventListener("keydown", (e) => {
     case "k":
       move(-1);
       break;
+    case "1":
+    case "2":
+    case "3":
+    case "4": {
+      const view = document.querySelectorAll("#views a")[Number(e.key) - 1];
+      if (!view) return;
+      view.click();
+      break;
+    }
     case "r":
       if (!document.getElementById("reply")) return;
       document.getElementById("reply").focus();

@@ -6,6 +6,8 @@
 // and form works as a plain page load.
 
 const main = document.getElementById("main");
+// deskPath: the desk's own pages, the list and a conversation beside it.
+const deskPath = /^\/app\/(conversations\/[^/]+)?$/;
 
 // show puts the content of a dashboard page's HTML in place.
 function show(html, url, push) {
@@ -28,7 +30,7 @@ function show(html, url, push) {
 // open loads a desk page in place; anything else is left to the browser.
 async function open(url, push = true) {
   const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } });
-  if (res.redirected && !new URL(res.url).pathname.startsWith("/app/conversations/")) {
+  if (res.redirected && !deskPath.test(new URL(res.url).pathname)) {
     location.assign(res.url);
     return;
   }
@@ -44,7 +46,7 @@ document.addEventListener("click", (e) => {
   const a = e.target.closest("a[href]");
   if (!a || !inDesk(a) || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target) return;
   const url = new URL(a.href);
-  if (url.origin !== location.origin || !/^\/app\/(conversations\/[^/]+)?$/.test(url.pathname)) return;
+  if (url.origin !== location.origin || !deskPath.test(url.pathname)) return;
   e.preventDefault();
   open(url.href).catch(() => location.assign(url.href));
 });
@@ -58,6 +60,11 @@ document.addEventListener("submit", async (e) => {
   for (const b of form.querySelectorAll("button")) b.disabled = true;
   try {
     const res = await fetch(form.action, { method: "POST", credentials: "same-origin", body });
+    // A form that leads out of the desk (a new ticket) goes there, as it would have.
+    if (res.ok && !deskPath.test(new URL(res.url).pathname)) {
+      location.assign(res.url);
+      return;
+    }
     // An error page comes with its status: it is shown as it is.
     if (!show(await res.text(), res.ok ? res.url : location.href, res.ok && res.url !== location.href)) form.submit();
   } catch {
@@ -66,5 +73,5 @@ document.addEventListener("submit", async (e) => {
 });
 
 window.addEventListener("popstate", () => {
-  if (/^\/app\/(conversations\/[^/]+)?$/.test(location.pathname)) open(location.href, false).catch(() => location.reload());
+  if (deskPath.test(location.pathname)) open(location.href, false).catch(() => location.reload());
 });
