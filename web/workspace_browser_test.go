@@ -79,13 +79,15 @@ func TestBrowserSplitPaneDesk(t *testing.T) {
 			t.Fatalf("conversation %d after the reply: %+v (%v)", i, c, err)
 		}
 	}
-	e.run(dash, "the Mine view by its key", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("1"))
+	looks(t, dash, "dashboard-desk")
+	e.run(dash, "the Mine view by its key", chromedp.EmulateViewport(1440, 900),
+		chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("1"))
 	e.poll(dash, "the Mine view in the same page", `location.search === "?view=mine" && window.deskMarker === "the same page" &&
 		document.querySelectorAll("#inbox li.conv").length === 2`)
-	looks(t, dash, "dashboard-desk")
 
 	// On a phone: one pane, a way back to the list, the navigation behind Menu.
-	e.run(dash, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("reply")))
+	e.run(dash, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+		chromedp.Navigate(e.srv.URL+"/app/conversations/"+convs[1]), chromedp.WaitVisible(chromedp.ID("reply")))
 	e.poll(dash, "the list hidden, the back link shown", `getComputedStyle(document.getElementById("list-pane")).display === "none" &&
 		document.querySelector(".thread-head .back").offsetParent !== null`)
 	e.poll(dash, "the navigation folded", `getComputedStyle(document.getElementById("main-nav")).display === "none"`)
