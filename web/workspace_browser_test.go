@@ -79,6 +79,7 @@ func TestBrowserSplitPaneDesk(t *testing.T) {
 			t.Fatalf("conversation %d after the reply: %+v (%v)", i, c, err)
 		}
 	}
+	labelled(t, dash, "the desk")
 	looks(t, dash, "dashboard-desk")
 	e.run(dash, "the Mine view by its key", chromedp.EmulateViewport(1440, 900),
 		chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("1"))
@@ -127,6 +128,7 @@ func TestBrowserInstallSnippet(t *testing.T) {
 		const s = getComputedStyle(document.querySelector("#site-`+e.site+` .wp-head"));
 		return s.backgroundColor === "rgb(255, 214, 0)" && s.color === "rgb(17, 17, 17)";
 	})()`)
+	labelled(t, dash, "the settings page")
 	looks(t, dash, "dashboard-install")
 
 	// The live tag on another site's page: a visitor's conversation is live data.
