@@ -141,6 +141,22 @@ func subjectOr(c *chat.Conversation) string {
 
 func convPath(id string) string { return "/app/conversations/" + url.PathEscape(id) }
 
+// listPage is where a form of the desk's list leads back to: the desk page
+// it was sent from (the list, or a conversation beside it) in its view.
+func listPage(r *http.Request) string {
+	u, err := url.Parse(r.Referer())
+	if err != nil || u.Host != r.Host {
+		return "/app/"
+	}
+	if id, ok := strings.CutPrefix(u.Path, "/app/conversations/"); ok && id != "" && !strings.Contains(id, "/") {
+		return convPage(r, id)
+	}
+	if v := u.Query().Get("view"); v != "all" && slices.Contains(inboxViews, v) {
+		return "/app/?view=" + v
+	}
+	return "/app/"
+}
+
 // convPage is where a conversation's form leads back to: its page, with the
 // list in the view of the page the form was sent from.
 func convPage(r *http.Request, id string) string {
@@ -183,8 +199,8 @@ func (d *dashboard) assign(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	if _, err := d.h.svc.UpdateConversation(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
-	if r.PostFormValue("from") == "inbox" { // assigned in one click from the inbox's list
-		return back(w, r, "/app/", "Assignment saved.")
+	if r.PostFormValue("from") == "inbox" { // assigned in one click from the desk's list
+		return back(w, r, listPage(r), "Assignment saved.")
 	}
 	return back(w, r, convPage(r, id), "Assignment saved.")
 }

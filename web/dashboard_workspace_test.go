@@ -140,3 +140,25 @@ func TestDashboardOperations(t *testing.T) {
 		t.Error("an agent's navigation offers the Operations page")
 	}
 }
+
+// TestDashboardAssignFromTheList checks that assigning from the desk's list
+// leads back to the desk page it was done from: the conversation open
+// beside the list stays open, the view stays.
+func TestDashboardAssignFromTheList(t *testing.T) {
+	e := newEnv(t)
+	d := newDash(t, dashServer(t, e))
+	d.signIn("agent@example.com", dashPassword)
+	open := e.conversation(chat.Test, "Where is my parcel?")
+	other := e.conversation(chat.Test, "Can I pay by card?")
+	for from, want := range map[string]string{
+		"/app/conversations/" + open + "?view=unassigned": "/app/conversations/" + open + "?view=unassigned&flash=",
+		"/app/?view=waiting":                              "/app/?view=waiting&flash=",
+		"":                                                "/app/?flash=",
+	} {
+		d.from = from
+		r := d.post("/app/conversations/"+other+"/assign", url.Values{"assignee_id": {"me"}, "from": {"inbox"}})
+		if r.status != http.StatusSeeOther || !strings.HasPrefix(r.header.Get("Location"), want) {
+			t.Errorf("assigned from %q: %d, Location %q, want %q…", from, r.status, r.header.Get("Location"), want)
+		}
+	}
+}
