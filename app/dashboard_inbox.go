@@ -1,9 +1,9 @@
 package app
 
 import (
-	"strconv"
-
 	"context"
+	"slices"
+	"strconv"
 
 	"chatsvc/chat"
 	"chatsvc/storage"
@@ -84,7 +84,32 @@ func (s *Service) InboxPage(ctx context.Context, mode chat.Mode, memberID, assig
 		needs := (c.Status == StatusWaiting || c.Status == StatusHandedOff) && w.WaitingSince != nil
 		g.Rows = append(g.Rows, InboxRow{Conversation: c, Unread: max(c.MessageCount-seen[c.ID], 0), InboxWork: w, NeedsReply: needs})
 	}
+	if status == StatusWaiting {
+		longestWaitFirst(g.Rows)
+	}
 	return g, nil
+}
+
+// longestWaitFirst orders waiting conversations by how long their visitor
+// has waited, the longest first, so the oldest question is not buried under
+// new ones; a conversation with no waiting visitor comes last. It orders
+// one page: a page holds the newest conversations, older ones are on the next.
+func longestWaitFirst(rows []InboxRow) {
+	since := func(r InboxRow) chat.Timestamp {
+		if r.WaitingSince != nil {
+			return *r.WaitingSince
+		}
+		return r.CreatedAt
+	}
+	slices.SortStableFunc(rows, func(a, b InboxRow) int {
+		if (a.WaitingSince == nil) != (b.WaitingSince == nil) {
+			if a.WaitingSince == nil {
+				return 1
+			}
+			return -1
+		}
+		return since(a).Time().Compare(since(b).Time())
+	})
 }
 
 // InboxCounts is how many conversations not yet closed each inbox view holds.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"html/template"
@@ -38,14 +39,19 @@ type dashboard struct {
 	mailOff bool
 	// signInLimit bounds sign-in attempts per client address.
 	signInLimit *app.Limiter
+	// ready and replica are what /readyz reports, for the Operations page;
+	// either may be nil (no extra check, no replica configured).
+	ready   func(context.Context) error
+	replica func() ReplicaStatus
 }
 
 // dashHandler is a dashboard page or action of a signed-in member.
 type dashHandler func(w http.ResponseWriter, r *http.Request, d *app.DashboardSession) error
 
-func (h *handlers) dashboardRoutes(mux *http.ServeMux, publicURL string, mailOff bool) {
-	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages(), mailOff: mailOff,
-		signInLimit: app.NewRateLimiter(signInPerMinute/60.0, signInBurst)}
+func (h *handlers) dashboardRoutes(mux *http.ServeMux, o Options) {
+	publicURL := o.PublicURL
+	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages(), mailOff: o.MailOff,
+		signInLimit: app.NewRateLimiter(signInPerMinute/60.0, signInBurst), ready: o.Ready, replica: o.Replica}
 	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
 		d.origin = u.Scheme + "://" + u.Host
 	}
@@ -114,6 +120,7 @@ func (d *dashboard) routes() []dashRoute {
 		{"POST /app/webhooks/{id}/test", d.testWebhook},
 		{"POST /app/webhooks/{id}/resend", d.resendEvent},
 		{"GET /app/settings", d.settings},
+		{"POST /app/settings/copy-to-live", d.copyToLive},
 		{"POST /app/settings/{id}", d.updateSettings},
 		{"GET /app/push/key", d.pushKey},
 		{"POST /app/push/subscriptions", d.subscribePush},
@@ -121,6 +128,7 @@ func (d *dashboard) routes() []dashRoute {
 		{"GET /app/members", d.members},
 		{"POST /app/members", d.inviteMember},
 		{"POST /app/members/{id}/role", d.setMemberRole},
+		{"GET /app/operations", d.operations},
 	}
 }
 
@@ -224,12 +232,15 @@ type view struct {
 	Live    bool
 	Flash   string
 	Data    any
+	Wide    bool // the page uses the window's whole width (the desk's panes)
+	Now     time.Time
 }
 
 // render writes a page with status 200.
 func (d *dashboard) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	t := d.pages[name]
 	v.Live = v.Session != nil && v.Session.Mode == chat.Live
+	v.Now = d.h.svc.Now()
 	if v.Flash == "" {
 		v.Flash = r.URL.Query().Get("flash")
 	}
@@ -285,7 +296,11 @@ func backTo(r *http.Request) string {
 // action belongs to, with a short message to show there.
 func back(w http.ResponseWriter, r *http.Request, to, flash string) error {
 	if flash != "" {
-		to += "?flash=" + url.QueryEscape(flash)
+		sep := "?"
+		if strings.Contains(to, "?") {
+			sep = "&"
+		}
+		to += sep + "flash=" + url.QueryEscape(flash)
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
@@ -322,18 +337,24 @@ var dashFuncs = template.FuncMap{
 		}
 		return *s
 	},
-	"label":   func(s string) string { return strings.ReplaceAll(s, "_", " ") },
-	"join":    strings.Join,
-	"waited":  waited,
-	"list":    func(v ...string) []string { return v },
-	"has":     func(list []string, v string) bool { return slices.Contains(list, v) },
-	"preview": app.Preview,
+	"label":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"join":     strings.Join,
+	"waited":   waited,
+	"list":     func(v ...string) []string { return v },
+	"has":      func(list []string, v string) bool { return slices.Contains(list, v) },
+	"preview":  app.Preview,
+	"initials": initials,
+	"iso":      func(t chat.Timestamp) string { return t.Time().UTC().Format(time.RFC3339) },
+	"ago":      ago,
+	"deskList": func(v *inboxView, csrf string) deskList { return deskList{v, csrf} },
 	// messageFiles and bytes: see dashboard_files.go.
 	"messageFiles": messageFiles,
 	"bytes":        humanBytes,
-	"authorLabel": func(typ string) string {
-		return map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}[typ]
+	"stars": func(n int) string {
+		n = min(max(n, 0), 5)
+		return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
 	},
+	"authorLabel": func(typ string) string { return authorLabels[typ] },
 }
 
 // nextPage is the link to a list page's next page: path with the page's

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 )
 
 // contacts lists contacts, or finds them by exact e-mail or external id.
@@ -23,10 +24,37 @@ func (d *dashboard) contacts(w http.ResponseWriter, r *http.Request, s *app.Dash
 	if err != nil {
 		return err
 	}
+	if find != "" && len(l.Data) == 0 && q.Get("cursor") == "" {
+		if l.Data, err = d.contactsByWords(r, s, find); err != nil {
+			return err
+		}
+	}
 	next := nextPage("/app/contacts", q, l.NextCursor)
 	d.render(w, r, http.StatusOK, "contacts", view{Title: "Contacts", Nav: "contacts", Session: s,
 		Data: map[string]any{"List": l, "Q": find, "Next": next}})
 	return nil
+}
+
+// contactsByWords finds contacts whose name, e-mail, phone or external id
+// holds every word of find (the desk's search), when no address or id
+// matches it exactly: "ada" finds Ada Lovelace and ada@example.com.
+func (d *dashboard) contactsByWords(r *http.Request, s *app.DashboardSession, find string) ([]*chat.Contact, error) {
+	hits, err := d.h.svc.Search(r.Context(), s.Mode, app.SearchQuery{Q: find, Type: "contact", ListParams: app.ListParams{Limit: "50"}})
+	if err != nil {
+		return nil, err
+	}
+	var out []*chat.Contact
+	for _, h := range hits.Data {
+		c, err := d.h.svc.Contact(r.Context(), s.Mode, h.ID)
+		if isKind(err, app.NotFound) {
+			continue // erased since it was indexed
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // contact shows a contact with their conversations and tickets.

@@ -3,7 +3,9 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"time"
 
 	"chatsvc/app"
 	"chatsvc/chat"
@@ -17,11 +19,52 @@ type conversationView struct {
 	Contact  *chat.Contact
 	Members  []*chat.Member
 	Assignee *chat.Member
-	Canned   []*chat.CannedReply // offered in the reply box on "/"
-	Ticket   string              // the number {{ticket.number}} fills in, or ""
+	Canned   []*chat.CannedReply  // offered in the reply box on "/"
+	Ticket   string               // the number {{ticket.number}} fills in, or ""
+	Groups   []msgGroup           // the transcript, by author and minute
+	Previous []*chat.Conversation // the contact's other conversations, newest first
+	Inbox    *inboxView           // the list beside the conversation
 	// MaxFileBytes is the largest file the reply box takes (0: none).
 	MaxFileBytes int64
 }
+
+// msgGroup is one author's messages written within the same minute, shown
+// under one avatar and one time.
+type msgGroup struct {
+	Type, Name string // the author's type and the name shown
+	At         chat.Timestamp
+	Messages   []*chat.Message
+}
+
+// groupMessages puts consecutive messages of one author within the same
+// minute together.
+func groupMessages(msgs []*chat.Message) []msgGroup {
+	var out []msgGroup
+	for _, m := range msgs {
+		name := authorName(m.Author)
+		if n := len(out); n > 0 {
+			g := &out[n-1]
+			if g.Type == m.Author.Type && g.Name == name &&
+				g.At.Time().Truncate(time.Minute).Equal(m.CreatedAt.Time().Truncate(time.Minute)) {
+				g.Messages = append(g.Messages, m)
+				continue
+			}
+		}
+		out = append(out, msgGroup{Type: m.Author.Type, Name: name, At: m.CreatedAt, Messages: []*chat.Message{m}})
+	}
+	return out
+}
+
+// authorName is the name shown for a message's author.
+func authorName(a chat.Author) string {
+	if a.Name != nil && *a.Name != "" {
+		return *a.Name
+	}
+	return authorLabels[a.Type]
+}
+
+// authorLabels name an author without a name of their own.
+var authorLabels = map[string]string{"contact": "Visitor", "bot": "Assistant", "agent": "Team", "system": "System"}
 
 func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
 	ctx, svc, id := r.Context(), d.h.svc, r.PathValue("id")
@@ -66,10 +109,28 @@ func (d *dashboard) conversation(w http.ResponseWriter, r *http.Request, s *app.
 			v.Assignee = m
 		}
 	}
+	if c.ContactID != nil {
+		prev, err := svc.Conversations(ctx, s.Mode, app.ConversationQuery{ContactID: *c.ContactID,
+			ListParams: app.ListParams{Limit: "11"}})
+		if err != nil {
+			return err
+		}
+		for _, p := range prev.Data {
+			if p.ID != c.ID && len(v.Previous) < 10 {
+				v.Previous = append(v.Previous, p)
+			}
+		}
+	}
+	v.Groups = groupMessages(v.Messages)
+	// Read first, so the list beside it counts this conversation as read.
 	if err := svc.MarkConversationRead(ctx, s.Member.ID, c); err != nil {
 		return err
 	}
-	d.render(w, r, http.StatusOK, "conversation", view{Title: subjectOr(c), Nav: "inbox", Session: s, Data: v})
+	if v.Inbox, err = d.loadInbox(r, s); err != nil {
+		return err
+	}
+	v.Inbox.Open = c.ID
+	d.render(w, r, http.StatusOK, "conversation", view{Title: subjectOr(c), Nav: "inbox", Session: s, Data: v, Wide: true})
 	return nil
 }
 
@@ -81,6 +142,34 @@ func subjectOr(c *chat.Conversation) string {
 }
 
 func convPath(id string) string { return "/app/conversations/" + url.PathEscape(id) }
+
+// listPage is where a form of the desk's list leads back to: the desk page
+// it was sent from (the list, or a conversation beside it) in its view.
+func listPage(r *http.Request) string {
+	u, err := url.Parse(r.Referer())
+	if err != nil || u.Host != r.Host {
+		return "/app/"
+	}
+	if id, ok := strings.CutPrefix(u.Path, "/app/conversations/"); ok && id != "" && !strings.Contains(id, "/") {
+		return convPage(r, id)
+	}
+	if v := u.Query().Get("view"); v != "all" && slices.Contains(inboxViews, v) {
+		return "/app/?view=" + v
+	}
+	return "/app/"
+}
+
+// convPage is where a conversation's form leads back to: its page, with the
+// list in the view of the page the form was sent from.
+func convPage(r *http.Request, id string) string {
+	p := convPath(id)
+	if u, err := url.Parse(r.Referer()); err == nil {
+		if v := u.Query().Get("view"); v != "all" && slices.Contains(inboxViews, v) {
+			p += "?view=" + v
+		}
+	}
+	return p
+}
 
 // reply sends the member's message, with the files of the form (a
 // multipart one) and attachments given by URL (one per line).
@@ -102,10 +191,10 @@ func (d *dashboard) reply(w http.ResponseWriter, r *http.Request, s *app.Dashboa
 	if len(atts) > 0 {
 		in.Attachments = app.Value(atts)
 	}
-	if _, err := d.h.svc.PostAgentMessage(r.Context(), s.Mode, id, in); err != nil {
+	if _, err := d.h.svc.ReplyFromDesk(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
-	return back(w, r, convPath(id), "Reply sent.")
+	return back(w, r, convPage(r, id), "Reply sent.")
 }
 
 // assign gives the conversation to a member ("me" for the signed-in one),
@@ -119,10 +208,10 @@ func (d *dashboard) assign(w http.ResponseWriter, r *http.Request, s *app.Dashbo
 	if _, err := d.h.svc.UpdateConversation(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
-	if r.PostFormValue("from") == "inbox" { // assigned in one click from the inbox's list
-		return back(w, r, "/app/", "Assignment saved.")
+	if r.PostFormValue("from") == "inbox" { // assigned in one click from the desk's list
+		return back(w, r, listPage(r), "Assignment saved.")
 	}
-	return back(w, r, convPath(id), "Assignment saved.")
+	return back(w, r, convPage(r, id), "Assignment saved.")
 }
 
 // memberRef reads a member field of a form: "me" is the signed-in member.
@@ -145,7 +234,7 @@ func (d *dashboard) handOff(w http.ResponseWriter, r *http.Request, s *app.Dashb
 	if _, err := d.h.svc.HandOff(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
-	return back(w, r, convPath(id), "Conversation handed off.")
+	return back(w, r, convPage(r, id), "Conversation handed off.")
 }
 
 func (d *dashboard) closeConversation(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
@@ -153,7 +242,7 @@ func (d *dashboard) closeConversation(w http.ResponseWriter, r *http.Request, s 
 	if _, err := d.h.svc.Close(r.Context(), s.Mode, id); err != nil {
 		return err
 	}
-	return back(w, r, convPath(id), "Conversation closed.")
+	return back(w, r, convPage(r, id), "Conversation closed.")
 }
 
 // ticketFromConversation opens a ticket for the conversation's contact.

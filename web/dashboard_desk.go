@@ -29,7 +29,7 @@ func (d *dashboard) addNote(w http.ResponseWriter, r *http.Request, s *app.Dashb
 	if _, err := d.h.svc.AddNote(r.Context(), s.Mode, id, in); err != nil {
 		return err
 	}
-	return back(w, r, convPath(id), "Note added.")
+	return back(w, r, convPage(r, id), "Note added.")
 }
 
 // setTags replaces the conversation's tags with the form's comma-separated list.
@@ -44,7 +44,7 @@ func (d *dashboard) setTags(w http.ResponseWriter, r *http.Request, s *app.Dashb
 	if _, err := d.h.svc.UpdateConversation(r.Context(), s.Mode, id, app.ConversationUpdate{Tags: app.Value(tags)}); err != nil {
 		return err
 	}
-	return back(w, r, convPath(id), "Tags saved.")
+	return back(w, r, convPage(r, id), "Tags saved.")
 }
 
 // allCannedReplies returns the mode's canned replies (the reply box offers them all).

@@ -34,7 +34,7 @@ func TestDashboardEmptyStatesAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	buttons := regexp.MustCompile(`<button[^>]*>`)
-	ranked := regexp.MustCompile(`class="(primary|secondary|danger)"`)
+	ranked := regexp.MustCompile(`class="(primary|secondary|danger)( [a-z-]+)*"`)
 	for path, want := range map[string]string{
 		"/app/":                      "",
 		"/app/conversations/" + c.ID: "no page address",

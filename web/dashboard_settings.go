@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -51,8 +52,45 @@ func (d *dashboard) settings(w http.ResponseWriter, r *http.Request, s *app.Dash
 		}
 	}
 	d.render(w, r, http.StatusOK, "settings", view{Title: "Settings", Nav: "settings", Session: s,
-		Data: map[string]any{"Sites": out, "Locales": app.Locales}})
+		Data: map[string]any{"Sites": out, "Locales": app.Locales, "Base": d.publicBase(r)}})
 	return nil
+}
+
+// publicBase is the root the widget's snippet loads from: public_url, or
+// the address this page was asked at when none is configured.
+func (d *dashboard) publicBase(r *http.Request) string {
+	if u := strings.TrimSuffix(d.h.svc.PublicURL(), "/"); u != "" {
+		return u
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// copyToLive copies the team's test set-up (knowledge sources, synonyms,
+// canned replies) to live data, keeping what live data already has.
+func (d *dashboard) copyToLive(w http.ResponseWriter, r *http.Request, s *app.DashboardSession) error {
+	rep, err := d.h.svc.CopyTestToLive(r.Context())
+	if err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("Copied to live data: %d knowledge %s, %d synonym %s, %d canned %s.",
+		rep.Sources, plural(rep.Sources, "source", "sources"), rep.Synonyms, plural(rep.Synonyms, "group", "groups"),
+		rep.Canned, plural(rep.Canned, "reply", "replies"))
+	if kept := rep.SourcesKept + rep.SynonymsKept + rep.CannedKept; kept > 0 {
+		msg += fmt.Sprintf(" %d already in live data %s kept as %s.", kept, plural(kept, "was", "were"), plural(kept, "it was", "they were"))
+	}
+	return back(w, r, "/app/settings", msg)
+}
+
+// plural picks the singular or plural word for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // updateSettings saves one site's form.

@@ -81,7 +81,7 @@ func HandlerWith(svc *app.Service, o Options) http.Handler {
 	})
 	mux.HandleFunc("GET /files/{id}/{name}", h.downloadFile) // signed URLs: no API key
 	h.widgetRoutes(mux, app.NewRateLimiter(o.WidgetPerSecond, o.WidgetBurst))
-	h.dashboardRoutes(mux, o.PublicURL, o.MailOff)
+	h.dashboardRoutes(mux, o)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

@@ -33,13 +33,25 @@ function show(state) {
 
 // The first state also refreshes: something may have changed between the
 // page's rendering and the stream's start.
-// A conversation page also hears when its visitor types (typing.js shows it).
-const conversation = location.pathname.match(/^\/app\/conversations\/([^/]+)$/)?.[1];
-const events = new EventSource("/app/events" + (conversation ? `?conversation=${encodeURIComponent(conversation)}` : ""));
-events.addEventListener("typing", (e) => document.dispatchEvent(new CustomEvent("chatsvc:typing", { detail: JSON.parse(e.data) })));
-events.addEventListener("inbox", (e) => {
-  const state = JSON.parse(e.data);
-  show(state);
-  if (digest !== state.digest) refresh().catch(() => {});
-  digest = state.digest;
-});
+// A conversation also hears when its visitor types (typing.js shows it).
+// When the desk shows another conversation (panes.js sends "chatsvc:page"),
+// the stream is opened again for it.
+let events = null, watching;
+
+function connect() {
+  const conversation = location.pathname.match(/^\/app\/conversations\/([^/]+)$/)?.[1];
+  if (events && conversation === watching) return;
+  events?.close();
+  watching = conversation;
+  digest = null;
+  events = new EventSource("/app/events" + (conversation ? `?conversation=${encodeURIComponent(conversation)}` : ""));
+  events.addEventListener("typing", (e) => document.dispatchEvent(new CustomEvent("chatsvc:typing", { detail: JSON.parse(e.data) })));
+  events.addEventListener("inbox", (e) => {
+    const state = JSON.parse(e.data);
+    show(state);
+    if (digest !== state.digest) refresh().then(() => document.dispatchEvent(new CustomEvent("chatsvc:live"))).catch(() => {});
+    digest = state.digest;
+  });
+}
+connect();
+document.addEventListener("chatsvc:page", connect);

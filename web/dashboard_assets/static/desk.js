@@ -2,9 +2,9 @@
 // shortcuts (j/k through the inbox, r to reply, e to close, Ctrl+Enter to
 // send, ? for the list of shortcuts).
 
-const form = document.getElementById("reply-form");
-const box = document.getElementById("reply");
-const menu = document.getElementById("canned");
+// The reply box's parts: looked up again each time the desk shows another
+// conversation (panes.js sends "chatsvc:page").
+let form, box, menu;
 
 // fill replaces each {{variable}} of a canned reply with its value here;
 // a variable with no value (or an unknown one) becomes empty text.
@@ -15,7 +15,9 @@ function fill(body) {
     "agent.name": form.dataset.agentName,
     "ticket.number": form.dataset.ticketNumber,
   };
-  return body.replace(/\{\{\s*([a-z_.]+)\s*\}\}/g, (_, name) => values[name] || "");
+  // An empty value takes the space before it along: "Hi {{contact.name}}, …"
+  // reads "Hi, …" to an anonymous visitor, not "Hi , …".
+  return body.replace(/([ \t]*)\{\{\s*([a-z_.]+)\s*\}\}/g, (_, space, name) => values[name] ? space + values[name] : "");
 }
 
 // slash finds the "/shortcut" being typed just before the caret, if any.
@@ -54,7 +56,11 @@ function insert(o) {
   box.focus();
 }
 
-if (form && box && menu) {
+function bind() {
+  form = document.getElementById("reply-form");
+  box = document.getElementById("reply");
+  menu = document.getElementById("canned");
+  if (!form || !box || !menu) return;
   box.addEventListener("input", showMenu);
   if (document.activeElement === box) showMenu(); // typed before this module ran
   box.addEventListener("keydown", (e) => {
@@ -84,6 +90,8 @@ if (form && box && menu) {
     }
   });
 }
+bind();
+document.addEventListener("chatsvc:page", () => { current = -1; bind(); });
 
 // A select marked data-autosubmit sends its form on change: one click assigns.
 document.addEventListener("change", (e) => {
@@ -97,7 +105,8 @@ help.className = "overlay";
 help.hidden = true;
 help.setAttribute("role", "dialog");
 help.setAttribute("aria-label", "Keyboard shortcuts");
-const keys = [["j / k", "next / previous conversation in the inbox"], ["Enter", "open it"], ["r", "reply"],
+const keys = [["j / k", "next / previous conversation in the list"], ["Enter", "open it beside the list"],
+  ["1 2 3 4", "the Mine, Unassigned, All and Waiting views"], ["r", "reply"],
   ["e", "close the conversation"], ["Ctrl+Enter", "send the reply"], ["/", "canned replies, in the reply box"], ["?", "this list"]];
 const dl = document.createElement("dl");
 for (const [k, what] of keys) {
@@ -113,10 +122,13 @@ document.body.append(help);
 
 let current = -1; // the inbox row j/k moved to
 
+// move goes to the next (1) or previous (-1) conversation of the list;
+// the first move starts from the conversation open beside it.
 function move(by) {
-  const rows = [...document.querySelectorAll("#inbox li.conv a")];
+  const rows = [...document.querySelectorAll("#inbox li.conv > .conv-main > a")];
   if (rows.length === 0) return;
-  current = Math.min(Math.max(current + by, 0), rows.length - 1);
+  if (current < 0) current = rows.findIndex((a) => a.hasAttribute("aria-current"));
+  current = current < 0 && by < 0 ? 0 : Math.min(Math.max(current + by, 0), rows.length - 1);
   rows[current].focus();
 }
 
@@ -136,9 +148,18 @@ document.addEventListener("keydown", (e) => {
     case "k":
       move(-1);
       break;
+    case "1":
+    case "2":
+    case "3":
+    case "4": {
+      const view = document.querySelectorAll("#views a")[Number(e.key) - 1];
+      if (!view) return;
+      view.click();
+      break;
+    }
     case "r":
-      if (!box) return;
-      box.focus();
+      if (!document.getElementById("reply")) return;
+      document.getElementById("reply").focus();
       break;
     case "e": {
       const close = document.getElementById("close");

@@ -4,12 +4,14 @@
 // (pictures as thumbnails), can be removed, and are checked against the
 // server's limits before anything is sent.
 
-const form = document.getElementById("reply-form");
-const input = document.getElementById("reply-files");
-const list = document.getElementById("reply-previews");
-const problem = document.getElementById("reply-files-error");
-
-if (form && input && list && problem) {
+// bind sets up the reply box of the page shown, at load and each time the
+// desk puts another conversation in place (panes.js).
+function bind() {
+  const form = document.getElementById("reply-form");
+  const input = document.getElementById("reply-files");
+  const list = document.getElementById("reply-previews");
+  const problem = document.getElementById("reply-files-error");
+  if (!form || !input || !list || !problem) return;
   const box = input.closest(".reply-files");
   const maxBytes = Number(box.dataset.maxBytes), maxFiles = Number(box.dataset.maxFiles);
   let chosen = []; // the files to send, in order
@@ -88,3 +90,6 @@ if (form && input && list && problem) {
     add([...e.dataTransfer.files]);
   });
 }
+
+bind();
+document.addEventListener("chatsvc:page", bind);
