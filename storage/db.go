@@ -260,6 +260,19 @@ func (q *Q) row(ctx context.Context, query string, args ...any) *sql.Row {
 	return s.QueryRowContext(ctx, args...)
 }
 
+// rowByKey runs a single-row query that looks a row up by a unique key.
+// Such a read takes microseconds, too little to be worth interrupting, so
+// it checks ctx once and then runs without its cancellation: for a context
+// that can end, database/sql and the driver each start a goroutine to watch
+// it, per statement. A longer read keeps the context, so that a client that
+// went away stops it.
+func (q *Q) rowByKey(ctx context.Context, query string, args ...any) *sql.Row {
+	if ctx.Err() != nil {
+		return q.row(ctx, query, args...) // Scan reports ctx's error
+	}
+	return q.row(context.WithoutCancel(ctx), query, args...)
+}
+
 // notFound turns sql.ErrNoRows into ErrNotFound.
 func notFound(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
