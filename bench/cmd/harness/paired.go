@@ -45,7 +45,7 @@ type side struct {
 // servers, and compares agent message and ticket creates, new searches and
 // reads of a desk's conversations.
 func paired(o options, dir string) error {
-	phases := strings.Split(o.compare, ",")
+	phases := strings.Split(o.compare, ";")
 	for _, what := range phases {
 		if !slices.Contains(pairedPhases, what) {
 			return fmt.Errorf("-compare: no phase %q (the phases: %s)", what, strings.Join(pairedPhases, ", "))
