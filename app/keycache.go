@@ -13,17 +13,23 @@ import (
 
 // keyCache remembers the mode of API keys already found valid, so most
 // requests skip the database read that profiles showed costing a fifth of
-// a conversation read. Revocations take effect at once even when `chatsvc
-// keys revoke` runs in another process beside serve: every revocation
-// grows a marker file beside the database after it commits, and the cache
-// forgets everything whenever the marker's size or time differs from when
-// an entry was stored. A stat costs far less than the lookup it replaces.
+// a conversation read. A revocation by this process empties it at once. A
+// revocation by another process (`chatsvc keys revoke` beside serve) grows
+// a marker file beside the database after it commits; the cache reads the
+// marker's size and time at most once per markerEvery, not at every
+// request (a stat was 4% of a read's CPU), and forgets everything when they
+// changed: such a revocation takes effect within a second.
 type keyCache struct {
-	mu    sync.Mutex
-	stamp markerStamp
-	modes map[string]chat.Mode // by key hash; valid keys only, so unknown keys cannot grow it
-	hits  int                  // for tests
+	mu        sync.Mutex
+	stamp     markerStamp          // the marker's state when last read
+	checkedAt time.Time            // when it was read; zero: never
+	epoch     uint64               // moves on whenever the cache is emptied
+	modes     map[string]chat.Mode // by key hash; valid keys only, so unknown keys cannot grow it
+	hits      int                  // for tests
 }
+
+// markerEvery is how often the revocation marker is read.
+const markerEvery = time.Second
 
 // markerStamp is what identifies one state of the marker file.
 type markerStamp struct {
@@ -46,14 +52,37 @@ func readStamp(path string) (markerStamp, error) {
 	return markerStamp{size: fi.Size(), modTime: fi.ModTime(), exists: true}, nil
 }
 
-// get returns the cached mode of hash, if stamp is still the marker's state.
-func (c *keyCache) get(hash string, stamp markerStamp) (chat.Mode, bool) {
+// begin starts a check of a key at now: it reads the marker at path if it
+// was last read markerEvery ago or more (or the clock went back), emptying
+// the cache if it changed, and returns the epoch a lookup made now must
+// pass to put.
+func (c *keyCache) begin(now time.Time, path string) (uint64, error) {
+	c.mu.Lock()
+	since := now.Sub(c.checkedAt)
+	fresh := !c.checkedAt.IsZero() && since >= 0 && since < markerEvery
+	epoch := c.epoch
+	c.mu.Unlock()
+	if fresh {
+		return epoch, nil
+	}
+	stamp, err := readStamp(path)
+	if err != nil {
+		return 0, err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.stamp != stamp {
-		c.stamp, c.modes = stamp, nil
-		return "", false
+	if stamp != c.stamp {
+		c.stamp = stamp
+		c.forgetLocked()
 	}
+	c.checkedAt = now
+	return c.epoch, nil
+}
+
+// get returns the cached mode of hash.
+func (c *keyCache) get(hash string) (chat.Mode, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	m, ok := c.modes[hash]
 	if ok {
 		c.hits++
@@ -61,19 +90,31 @@ func (c *keyCache) get(hash string, stamp markerStamp) (chat.Mode, bool) {
 	return m, ok
 }
 
-// put remembers a key found valid by a read that began after the marker
-// was in state stamp; if it has changed since, the read may be stale and
-// nothing is stored.
-func (c *keyCache) put(hash string, mode chat.Mode, stamp markerStamp) {
+// put remembers a key found valid by a lookup that began at epoch; if the
+// cache was emptied since, the lookup may predate a revocation and nothing
+// is stored.
+func (c *keyCache) put(hash string, mode chat.Mode, epoch uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.stamp != stamp {
+	if c.epoch != epoch {
 		return
 	}
 	if c.modes == nil {
 		c.modes = map[string]chat.Mode{}
 	}
 	c.modes[hash] = mode
+}
+
+// forget empties the cache: a key was revoked.
+func (c *keyCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.forgetLocked()
+}
+
+func (c *keyCache) forgetLocked() {
+	c.modes = nil
+	c.epoch++
 }
 
 // markRevocation grows the marker file, which every process's key cache

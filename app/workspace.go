@@ -55,11 +55,11 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (chat.Mode, e
 	// The lookup is by a hash of the whole secret, so its timing reveals nothing
 	// about the stored keys.
 	hash := hashKey(secret)
-	stamp, err := readStamp(revocationMarker(s.db.Path()))
+	epoch, err := s.keys.begin(s.now(), revocationMarker(s.db.Path()))
 	if err != nil {
 		return "", err
 	}
-	if m, ok := s.keys.get(hash, stamp); ok {
+	if m, ok := s.keys.get(hash); ok {
 		return m, nil
 	}
 	k, err := s.db.Read().KeyByHash(ctx, hash)
@@ -71,15 +71,15 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (chat.Mode, e
 	if k.RevokedAt != nil {
 		return "", &Error{Kind: Unauthorized, Code: CodeAPIKeyInvalid, Message: "This API key has been revoked."}
 	}
-	s.keys.put(hash, k.Mode, stamp)
+	s.keys.put(hash, k.Mode, epoch)
 	return k.Mode, nil
 }
 
 // Keys lists every API key (never their secrets).
 func (s *Service) Keys(ctx context.Context) ([]*chat.APIKey, error) { return s.db.Read().Keys(ctx) }
 
-// RevokeKey revokes a key by id; it is refused from then on, also by
-// servers running in other processes (see keyCache).
+// RevokeKey revokes a key by id; it is refused from then on, and within a
+// second by servers running in other processes (see keyCache).
 func (s *Service) RevokeKey(ctx context.Context, id string) error {
 	err := s.write(ctx, func(q *storage.Q) error {
 		return found(q.RevokeKey(ctx, id, s.stamp()), noSuch("API key", id))
@@ -87,6 +87,7 @@ func (s *Service) RevokeKey(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	s.keys.forget()
 	return markRevocation(s.db.Path())
 }
 

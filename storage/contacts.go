@@ -42,7 +42,7 @@ func (q *Q) UpdateContact(ctx context.Context, c *chat.Contact, emailNorm *strin
 
 // Contact returns the contact with id in mode, or ErrNotFound.
 func (q *Q) Contact(ctx context.Context, mode chat.Mode, id string) (*chat.Contact, error) {
-	return scanContact(q.row(ctx, `SELECT `+contactCols+` FROM contacts WHERE id = ? AND mode = ?`, id, mode))
+	return scanContact(q.rowByKey(ctx, `SELECT `+contactCols+` FROM contacts WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // ContactAddressee returns the contact with id in mode with only its id,

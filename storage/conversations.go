@@ -87,7 +87,7 @@ func (q *Q) RateConversation(ctx context.Context, c *chat.Conversation) error {
 
 // Conversation returns the conversation with id in mode, or ErrNotFound.
 func (q *Q) Conversation(ctx context.Context, mode chat.Mode, id string) (*chat.Conversation, error) {
-	return scanConversation(q.row(ctx, `SELECT `+conversationCols+` FROM conversations WHERE id = ? AND mode = ?`, id, mode))
+	return scanConversation(q.rowByKey(ctx, `SELECT `+conversationCols+` FROM conversations WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // NoAssignee is the ConversationFilter.AssigneeID of unassigned conversations.

@@ -35,6 +35,7 @@ type DB struct {
 	written   atomic.Uint64 // batches run, counted before their writes return (Generation)
 	replayAll atomic.Bool
 	path      string
+	kept      *keptRows // rows read by id, kept until the writer changes them (kept.go)
 }
 
 // FileName is the database's file name inside the data dir.
@@ -56,7 +57,7 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	db := &DB{write: w, jobs: make(chan *writeJob, 256), done: make(chan struct{}), path: path}
+	db := &DB{write: w, jobs: make(chan *writeJob, 256), done: make(chan struct{}), path: path, kept: newKeptRows(keptBytes)}
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err
@@ -78,6 +79,13 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
+	links, err := readSchemaLinks(ctx, conn)
+	if err != nil {
+		conn.Close()
+		db.read.Close()
+		w.Close()
+		return nil, err
+	}
 	ck, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		conn.Close()
@@ -88,7 +96,7 @@ func Open(ctx context.Context, dataDir string) (*DB, error) {
 	ck.SetMaxOpenConns(1)
 	db.ckpt, db.ckptDone = make(chan struct{}, 1), make(chan struct{})
 	go db.checkpointer(ck)
-	go db.writer(conn)
+	go db.writer(conn, links)
 	return db, nil
 }
 
@@ -162,6 +170,10 @@ type Q struct {
 	// are, since a job once queued runs to its end, and an interrupted
 	// statement would roll back the whole batch's transaction.
 	detached bool
+	// On the writer: what each statement changes of the kept rows, and
+	// what the running batch has changed so far (changed_rows.go).
+	changes      *rowChanges
+	batchChanged *changedRows
 }
 
 // stmtCache keeps prepared statements by their SQL text.
@@ -210,7 +222,15 @@ func (q *Q) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return q.tx.StmtContext(ctx, s), nil
 }
 
+// noteChanges notes what running query with args changes of the kept rows.
+func (q *Q) noteChanges(query string, args []any) {
+	if q.changes != nil {
+		q.changes.of(query).note(q.batchChanged, args)
+	}
+}
+
 func (q *Q) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	q.noteChanges(query, args)
 	ctx = q.context(ctx)
 	s, err := q.stmt(ctx, query)
 	if err != nil {
@@ -220,6 +240,7 @@ func (q *Q) exec(ctx context.Context, query string, args ...any) (sql.Result, er
 }
 
 func (q *Q) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q.noteChanges(query, args)
 	ctx = q.context(ctx)
 	s, err := q.stmt(ctx, query)
 	if err != nil {
@@ -230,12 +251,26 @@ func (q *Q) query(ctx context.Context, query string, args ...any) (*sql.Rows, er
 
 // row runs a single-row query; a failed prepare surfaces from Scan.
 func (q *Q) row(ctx context.Context, query string, args ...any) *sql.Row {
+	q.noteChanges(query, args)
 	ctx = q.context(ctx)
 	s, err := q.stmt(ctx, query)
 	if err != nil {
 		return q.q.QueryRowContext(ctx, query, args...) // reports the same error on Scan
 	}
 	return s.QueryRowContext(ctx, args...)
+}
+
+// rowByKey runs a single-row query that looks a row up by a unique key.
+// Such a read takes microseconds, too little to be worth interrupting, so
+// it checks ctx once and then runs without its cancellation: for a context
+// that can end, database/sql and the driver each start a goroutine to watch
+// it, per statement. A longer read keeps the context, so that a client that
+// went away stops it.
+func (q *Q) rowByKey(ctx context.Context, query string, args ...any) *sql.Row {
+	if ctx.Err() != nil {
+		return q.row(ctx, query, args...) // Scan reports ctx's error
+	}
+	return q.row(context.WithoutCancel(ctx), query, args...)
 }
 
 // notFound turns sql.ErrNoRows into ErrNotFound.

@@ -91,12 +91,12 @@ func tagsJSON(tags []string) string {
 
 // Ticket returns the ticket with id in mode, or ErrNotFound.
 func (q *Q) Ticket(ctx context.Context, mode chat.Mode, id string) (*chat.Ticket, error) {
-	return scanTicket(q.row(ctx, `SELECT `+ticketCols+` FROM tickets WHERE id = ? AND mode = ?`, id, mode))
+	return scanTicket(q.rowByKey(ctx, `SELECT `+ticketCols+` FROM tickets WHERE id = ? AND mode = ?`, id, mode))
 }
 
 // TicketByNumber returns the ticket with number in mode, or ErrNotFound.
 func (q *Q) TicketByNumber(ctx context.Context, mode chat.Mode, number int64) (*chat.Ticket, error) {
-	return scanTicket(q.row(ctx, `SELECT `+ticketCols+` FROM tickets WHERE mode = ? AND number = ?`, mode, number))
+	return scanTicket(q.rowByKey(ctx, `SELECT `+ticketCols+` FROM tickets WHERE mode = ? AND number = ?`, mode, number))
 }
 
 // DeleteTicket removes a ticket for good.

@@ -24,7 +24,7 @@ func (q *Q) InsertKey(ctx context.Context, k *chat.APIKey) error {
 
 // KeyByHash finds a key by the hash of its secret, or ErrNotFound.
 func (q *Q) KeyByHash(ctx context.Context, hash string) (*chat.APIKey, error) {
-	return scanKey(q.row(ctx, `SELECT `+keyCols+` FROM api_keys WHERE hash = ?`, hash))
+	return scanKey(q.rowByKey(ctx, `SELECT `+keyCols+` FROM api_keys WHERE hash = ?`, hash))
 }
 
 // Keys lists every key, oldest first.

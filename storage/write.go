@@ -72,14 +72,16 @@ func (db *DB) ReplayEveryBatch() { db.replayAll.Store(true) }
 
 // writer owns the one write connection: it runs queued jobs in batches,
 // each batch in one transaction, with statements prepared on that connection.
-func (db *DB) writer(conn *sql.Conn) {
+func (db *DB) writer(conn *sql.Conn, links schemaLinks) {
 	defer close(db.done)
 	stmts := &stmtCache{prepare: conn.PrepareContext}
 	defer func() {
 		stmts.close()
 		conn.Close()
 	}()
-	w := &batchRunner{conn: conn, q: &Q{q: conn, stmts: stmts, detached: true}, replayAll: &db.replayAll}
+	changed := &changedRows{}
+	w := &batchRunner{conn: conn, replayAll: &db.replayAll, q: &Q{q: conn, stmts: stmts, detached: true,
+		changes: &rowChanges{schema: links, byText: map[string]rowChange{}}, batchChanged: changed}}
 	for j := range db.jobs {
 		batch := []*writeJob{j}
 	drain:
@@ -95,6 +97,11 @@ func (db *DB) writer(conn *sql.Conn) {
 			}
 		}
 		errs := w.run(batch)
+		// The kept rows the batch changed are forgotten before the
+		// generation moves on and before any write returns: a read that
+		// began earlier cannot keep what it read (DB.Keep).
+		db.kept.forget(changed, db.written.Load()+1)
+		changed.reset()
 		db.written.Add(1) // before any write returns: a caller then reads past it
 		for i, j := range batch {
 			j.done <- errs[i]

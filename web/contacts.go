@@ -43,8 +43,8 @@ func (h *handlers) listContacts(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handlers) getContact(w http.ResponseWriter, r *http.Request) {
-	c, err := h.svc.Contact(r.Context(), mode(r), r.PathValue("id"))
-	reply(w, r, http.StatusOK, c, err)
+	body, err := h.svc.ContactRendered(r.Context(), mode(r), r.PathValue("id"), renderJSON)
+	replyRendered(w, r, body, err)
 }
 
 func (h *handlers) updateContact(w http.ResponseWriter, r *http.Request) {

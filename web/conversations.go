@@ -19,8 +19,8 @@ func (h *handlers) listConversations(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handlers) getConversation(w http.ResponseWriter, r *http.Request) {
-	c, err := h.svc.Conversation(r.Context(), mode(r), r.PathValue("id"))
-	reply(w, r, http.StatusOK, c, err)
+	body, err := h.svc.ConversationRendered(r.Context(), mode(r), r.PathValue("id"), renderJSON)
+	replyRendered(w, r, body, err)
 }
 
 func (h *handlers) updateConversation(w http.ResponseWriter, r *http.Request) {

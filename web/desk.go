@@ -7,7 +7,7 @@ import (
 )
 
 // deskRoutes registers the agent's desk: canned replies and search.
-func (h *handlers) deskRoutes(mux *http.ServeMux) {
+func (h *handlers) deskRoutes(mux router) {
 	mux.Handle("POST /v1/canned-replies", noQuery(h.createCannedReply))
 	mux.HandleFunc("GET /v1/canned-replies", h.listCannedReplies)
 	mux.Handle("GET /v1/canned-replies/{id}", noQuery(h.getCannedReply))

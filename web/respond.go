@@ -41,27 +41,50 @@ var kinds = map[app.Kind]struct {
 // writeJSON writes v with the given status, indented for people using curl.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	compact, out := buffers.Get().(*bytes.Buffer), buffers.Get().(*bytes.Buffer)
-	defer func() {
-		for _, b := range []*bytes.Buffer{compact, out} {
-			if b.Cap() <= maxPooled {
-				b.Reset()
-				buffers.Put(b)
-			}
-		}
-	}()
-	enc := json.NewEncoder(compact)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	defer release(compact, out)
+	if err := encodeCompact(compact, v); err != nil {
 		status = http.StatusInternalServerError
 		out.WriteString(`{"error":{"type":"api_error","message":"The response could not be encoded.","code":"internal_error","param":null}}`)
 	} else {
 		out.Write(append(indent(out.AvailableBuffer(), compact.Bytes()), '\n'))
 	}
+	writeBody(w, status, out.Bytes())
+}
+
+// renderJSON returns the body writeJSON writes for v, in a slice of its
+// own: what app keeps of an object read by id and gives out again.
+func renderJSON(v any) ([]byte, error) {
+	compact := buffers.Get().(*bytes.Buffer)
+	defer release(compact)
+	if err := encodeCompact(compact, v); err != nil {
+		return nil, err
+	}
+	return append(indent(make([]byte, 0, compact.Len()*5/4+64), compact.Bytes()), '\n'), nil
+}
+
+func encodeCompact(b *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// release returns buffers to the pool, unless they grew too large to keep.
+func release(bufs ...*bytes.Buffer) {
+	for _, b := range bufs {
+		if b.Cap() <= maxPooled {
+			b.Reset()
+			buffers.Put(b)
+		}
+	}
+}
+
+// writeBody writes a JSON body as it is.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(out.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	w.Write(out.Bytes())
+	w.Write(body)
 }
 
 // writeError answers with the API's error shape. Errors that are not
@@ -98,4 +121,14 @@ func reply(w http.ResponseWriter, r *http.Request, status int, v any, err error)
 		return
 	}
 	writeJSON(w, status, v)
+}
+
+// replyRendered writes a body rendered by renderJSON with status 200, or
+// the error when err is set.
+func replyRendered(w http.ResponseWriter, r *http.Request, body []byte, err error) {
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeBody(w, http.StatusOK, body)
 }

@@ -45,14 +45,17 @@ func Handler(svc *app.Service) http.Handler { return HandlerWith(svc, Options{})
 // HandlerWith returns the HTTP handler of the whole service.
 func HandlerWith(svc *app.Service, o Options) http.Handler {
 	h := &handlers{svc: svc, closing: make(chan struct{})}
-	api := http.NewServeMux()
-	h.routes(api)
-	api.HandleFunc("/v1/", unknownRoute(api, "/v1/"))
 	m := newMetrics(svc, o.Replica)
 
+	// One mux serves everything; each REST route is wrapped in the API's
+	// middleware (a mux of its own for /v1/ cost a second route lookup).
 	mux := http.NewServeMux()
 	apiLimit := app.NewRateLimiter(o.APIPerSecond, o.APIBurst)
-	mux.Handle("/v1/", withAPIKey(svc, withRateLimit(svc.Now, apiLimit, keyBucket, withIdempotency(svc, withPattern(api)))))
+	api := apiRoutes{mux: mux, wrap: func(next http.Handler) http.Handler {
+		return withAPIKey(svc, withRateLimit(svc.Now, apiLimit, keyBucket, withIdempotency(svc, next)))
+	}}
+	h.routes(api)
+	api.Handle("/v1/", unknownRoute(mux, "/v1/"))
 	mux.HandleFunc("GET /v1/openapi.json", openAPIDocument(svc.PublicURL())) // public, see openapi.go
 	mux.Handle("GET /metrics", m.handler(o.MetricsToken))
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
@@ -103,10 +106,27 @@ type root struct {
 // CloseStreams ends every open event stream.
 func (r root) CloseStreams() { r.h.once.Do(func() { close(r.h.closing) }) }
 
+// router is where routes are registered.
+type router interface {
+	Handle(pattern string, h http.Handler)
+	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
+}
+
+// apiRoutes registers REST routes on mux, each wrapped in wrap.
+type apiRoutes struct {
+	mux  *http.ServeMux
+	wrap func(http.Handler) http.Handler
+}
+
+func (a apiRoutes) Handle(pattern string, h http.Handler) { a.mux.Handle(pattern, a.wrap(h)) }
+func (a apiRoutes) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	a.Handle(pattern, http.HandlerFunc(h))
+}
+
 // routes registers the REST API. Endpoints without query
 // parameters are wrapped in noQuery, so a stray parameter is refused rather
 // than silently ignored.
-func (h *handlers) routes(mux *http.ServeMux) {
+func (h *handlers) routes(mux router) {
 	mux.HandleFunc("GET /v1/conversations", h.listConversations)
 	mux.Handle("GET /v1/conversations/{id}", noQuery(h.getConversation))
 	mux.Handle("PATCH /v1/conversations/{id}", noQuery(h.updateConversation))

@@ -7,7 +7,7 @@ import (
 )
 
 // synonymRoutes registers the team's synonyms for the assistant.
-func (h *handlers) synonymRoutes(mux *http.ServeMux) {
+func (h *handlers) synonymRoutes(mux router) {
 	mux.Handle("POST /v1/assistant/synonyms", noQuery(h.createSynonym))
 	mux.HandleFunc("GET /v1/assistant/synonyms", h.listSynonyms)
 	mux.Handle("GET /v1/assistant/synonyms/{id}", noQuery(h.getSynonym))

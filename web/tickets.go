@@ -49,8 +49,8 @@ func (h *handlers) listTickets(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handlers) getTicket(w http.ResponseWriter, r *http.Request) {
-	t, err := h.svc.Ticket(r.Context(), mode(r), r.PathValue("id"))
-	reply(w, r, http.StatusOK, t, err)
+	body, err := h.svc.TicketRendered(r.Context(), mode(r), r.PathValue("id"), renderJSON)
+	replyRendered(w, r, body, err)
 }
 
 func (h *handlers) updateTicket(w http.ResponseWriter, r *http.Request) {

@@ -99,7 +99,7 @@ func (h *handlers) listWebhookDeliveries(w http.ResponseWriter, r *http.Request)
 
 // webhookRoutes registers the webhook endpoints (docs/webhooks.md), their delivery
 // log, and the event log with resend.
-func (h *handlers) webhookRoutes(mux *http.ServeMux) {
+func (h *handlers) webhookRoutes(mux router) {
 	only := h.webhooksOnly
 	mux.Handle("POST /v1/webhook-endpoints", only(noQuery(h.createWebhookEndpoint)))
 	mux.Handle("GET /v1/webhook-endpoints", only(http.HandlerFunc(h.listWebhookEndpoints)))

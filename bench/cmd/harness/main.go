@@ -44,6 +44,7 @@ func main() {
 	flag.StringVar(&o.against, "against", "", "another chatsvc module's root: compare the two in paired runs instead")
 	flag.BoolVar(&o.replica, "replica", false, "paired runs: B replicates its database to a folder of the work dir")
 	flag.IntVar(&o.slices, "slices", 30, "paired runs: slices of load, half on each build")
+	flag.StringVar(&o.compare, "compare", strings.Join(pairedPhases, ";"), "paired runs: the phases to compare, separated by ;")
 	trivial := flag.Bool("trivial-server", false, "only serve the trivial handler of the ceiling (the harness starts itself so)")
 	flag.Parse()
 	if *trivial {
@@ -67,7 +68,8 @@ type options struct {
 	dir     string
 	against string
 	slices  int
-	replica bool // paired runs: B replicates to a folder (replica.url)
+	compare string // paired runs: the phases, separated by ;
+	replica bool   // paired runs: B replicates to a folder (replica.url)
 }
 
 // fixture is what seeding leaves for the load phases.

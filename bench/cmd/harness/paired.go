@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +45,12 @@ type side struct {
 // servers, and compares agent message and ticket creates, new searches and
 // reads of a desk's conversations.
 func paired(o options, dir string) error {
+	phases := strings.Split(o.compare, ";")
+	for _, what := range phases {
+		if !slices.Contains(pairedPhases, what) {
+			return fmt.Errorf("-compare: no phase %q (the phases: %s)", what, strings.Join(pairedPhases, ", "))
+		}
+	}
 	a, err := prepare(o.against, filepath.Join(dir, "a"), o)
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.against, err)
@@ -72,13 +79,16 @@ func paired(o options, dir string) error {
 	if o.replica {
 		fmt.Printf("paired: B replicates to %s\n", replica)
 	}
-	for _, what := range []string{"agent message create", "ticket create", "search, every query new", "get conversation, desk"} {
+	for _, what := range phases {
 		if err := alternate(what, a, b, o); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// pairedPhases are the phases paired runs compare, in the order they run.
+var pairedPhases = []string{"agent message create", "ticket create", "search, every query new", "get conversation, desk"}
 
 // prepare runs root's harness with its work dir in dir, then makes an API
 // key and reads the ids the requests need from the data dir it leaves.
