@@ -209,7 +209,7 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 			return settled{}, err
 		}
 		if a.HandOff {
-			err = s.emit(ctx, q, j.Mode, EventConversationHandedOff, c.ID, c, now)
+			err = s.emit(ctx, q, j.Mode, chat.EventConversationHandedOff, c.ID, c, now)
 		} else {
 			err = q.InsertAssistantReply(ctx, &storage.AssistantReply{MessageID: reply.ID, Mode: j.Mode,
 				ConversationID: c.ID, QuestionID: j.MessageID, Abstained: a.Abstained, CreatedAt: now})

@@ -58,7 +58,7 @@ func (s *Service) upsertContact(ctx context.Context, q *storage.Q, mode chat.Mod
 		if err := s.saveContact(ctx, q, c, in, now, true); err != nil {
 			return upserted{}, err
 		}
-		return upserted{c, true}, s.emit(ctx, q, mode, EventContactCreated, c.ID, c, now)
+		return upserted{c, true}, s.emit(ctx, q, mode, chat.EventContactCreated, c.ID, c, now)
 	}
 	return upserted{c, false}, s.saveContact(ctx, q, c, in, now, false)
 }

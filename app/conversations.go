@@ -170,7 +170,7 @@ func (s *Service) handOff(ctx context.Context, q *storage.Q, mode chat.Mode, id 
 	if err := q.UpdateConversation(ctx, c); err != nil {
 		return nil, err
 	}
-	return c, s.emit(ctx, q, mode, EventConversationHandedOff, c.ID, c, now)
+	return c, s.emit(ctx, q, mode, chat.EventConversationHandedOff, c.ID, c, now)
 }
 
 // Close closes a conversation. Closing a closed one changes nothing.
@@ -190,7 +190,7 @@ func (s *Service) Close(ctx context.Context, mode chat.Mode, id string) (*chat.C
 		if err := q.MarkClosed(ctx, c.ID, c.UpdatedAt); err != nil {
 			return nil, err
 		}
-		return c, s.emit(ctx, q, mode, EventConversationClosed, c.ID, c, c.UpdatedAt)
+		return c, s.emit(ctx, q, mode, chat.EventConversationClosed, c.ID, c, c.UpdatedAt)
 	})
 }
 
@@ -251,7 +251,7 @@ func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode chat
 	if err := q.InsertConversation(ctx, conv); err != nil {
 		return nil, nil, err
 	}
-	if err := s.emit(ctx, q, mode, EventConversationCreated, conv.ID, conv, now); err != nil {
+	if err := s.emit(ctx, q, mode, chat.EventConversationCreated, conv.ID, conv, now); err != nil {
 		return nil, nil, err
 	}
 	msg, err := s.insertMessage(ctx, q, mode, conv.ID, author, in.Body, nil, nil, now)

@@ -353,7 +353,7 @@ func (s *Service) reopen(ctx context.Context, q *storage.Q, t *chat.Ticket) erro
 	if err := q.UpdateTicket(ctx, t, false); err != nil {
 		return err
 	}
-	return s.emit(ctx, q, t.Mode, EventTicketUpdated, t.ID, t, now)
+	return s.emit(ctx, q, t.Mode, chat.EventTicketUpdated, t.ID, t, now)
 }
 
 // thread is what an inbound e-mail answers: a ticket, or the conversation

@@ -34,12 +34,6 @@ const (
 	SourceFailed   = "failed"
 )
 
-// Knowledge source events, one per completed sync.
-const (
-	EventKnowledgeSourceReady  = "knowledge_source.ready"
-	EventKnowledgeSourceFailed = "knowledge_source.failed"
-)
-
 // CodeSyncRateLimited refuses a sync asked for too soon after the previous one.
 const CodeSyncRateLimited = "sync_rate_limited"
 

@@ -108,14 +108,14 @@ func (s *Service) syncNext(ctx context.Context, lane storage.SyncLane) (bool, er
 		if cur.SyncRequestedAt != nil && *cur.SyncRequestedAt == owed {
 			cur.SyncRequestedAt = nil // else another sync was asked for meanwhile: still owed
 		}
-		event := EventKnowledgeSourceReady
+		event := chat.EventKnowledgeSourceReady
 		if reason == "" {
 			if err := q.ReplaceKnowledgeChunks(ctx, cur.ID, chunks); err != nil {
 				return false, err
 			}
 			cur.Status, cur.PageCount, cur.LastSyncedAt, cur.FailureReason = SourceReady, pages, &now, nil
 		} else {
-			event = EventKnowledgeSourceFailed
+			event = chat.EventKnowledgeSourceFailed
 			cur.Status, cur.FailureReason = SourceFailed, &reason
 			// The kept pages are put back in the index, in case an earlier
 			// attempt indexed pages and then died before recording them.

@@ -115,7 +115,7 @@ func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *chat.Conversati
 	if err := q.TakeOver(ctx, c); err != nil {
 		return err
 	}
-	return s.emit(ctx, q, c.Mode, EventConversationHandedOff, c.ID, c, now)
+	return s.emit(ctx, q, c.Mode, chat.EventConversationHandedOff, c.ID, c, now)
 }
 
 // author returns the team member id as a message author. Members are never
@@ -194,7 +194,7 @@ func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode chat.Mod
 		}
 		s.sign(key, m)
 	}
-	return m, s.emit(ctx, q, mode, EventMessageCreated, m.ID, m, now)
+	return m, s.emit(ctx, q, mode, chat.EventMessageCreated, m.ID, m, now)
 }
 
 // Message returns a message, or a NotFound error.

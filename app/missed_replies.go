@@ -164,5 +164,5 @@ func (s *Service) mailIntoConversation(ctx context.Context, q *storage.Q, c *cha
 	if err != nil || !reopened {
 		return msg, err
 	}
-	return msg, s.emit(ctx, q, c.Mode, EventConversationHandedOff, c.ID, c, now)
+	return msg, s.emit(ctx, q, c.Mode, chat.EventConversationHandedOff, c.ID, c, now)
 }

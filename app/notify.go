@@ -86,7 +86,7 @@ func sendDue[T any](ctx context.Context, s *Service, list func(context.Context, 
 func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode chat.Mode, typ string, obj any, at chat.Timestamp) error {
 	switch o := obj.(type) {
 	case *chat.Conversation:
-		if typ != EventConversationHandedOff || o.Status != StatusWaiting {
+		if typ != chat.EventConversationHandedOff || o.Status != StatusWaiting {
 			return nil
 		}
 		due := chat.At(at.Time().Add(s.notify.WaitingAfter))
@@ -97,7 +97,7 @@ func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode chat.Mode, ty
 		return s.queuePushes(ctx, q, mode, recipients(o.AssigneeID), pushNote{Title: "A visitor is waiting",
 			Body: conversationTitle(o), ConversationID: o.ID})
 	case *chat.Message:
-		if typ != EventMessageCreated {
+		if typ != chat.EventMessageCreated {
 			return nil
 		}
 		if o.Author.Type == chat.AuthorAgent {

@@ -8,9 +8,6 @@ import (
 	"chatsvc/storage"
 )
 
-// EventConversationRated is recorded when a visitor rates a conversation.
-const EventConversationRated = "conversation.rated"
-
 // CodeConversationOpen refuses a rating before the conversation is closed.
 const CodeConversationOpen = "conversation_open"
 
@@ -63,7 +60,7 @@ func (s *Service) RateConversation(ctx context.Context, v *Visit, in VisitorRati
 		if err := q.RateConversation(ctx, c); err != nil {
 			return nil, err
 		}
-		return c, s.emit(ctx, q, v.Mode, EventConversationRated, c.ID, c, now)
+		return c, s.emit(ctx, q, v.Mode, chat.EventConversationRated, c.ID, c, now)
 	})
 	return visitorConversation(c), err
 }

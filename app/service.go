@@ -178,25 +178,13 @@ func (s *Service) emit(ctx context.Context, q *storage.Q, mode chat.Mode, typ, o
 	if err != nil {
 		return err
 	}
-	if typ == EventConversationHandedOff {
+	if typ == chat.EventConversationHandedOff {
 		if err := q.HandedOff(ctx, objectID, at); err != nil {
 			return err
 		}
 	}
 	return s.notifyOn(ctx, q, mode, typ, obj, at)
 }
-
-// Event types (docs/api.md, Events).
-const (
-	EventConversationCreated   = "conversation.created"
-	EventConversationHandedOff = "conversation.handed_off"
-	EventConversationClosed    = "conversation.closed"
-	EventMessageCreated        = "message.created"
-	EventTicketCreated         = "ticket.created"
-	EventTicketUpdated         = "ticket.updated"
-	EventTicketSolved          = "ticket.solved"
-	EventContactCreated        = "contact.created"
-)
 
 // List is the API's list envelope.
 type List[T any] struct {

@@ -169,7 +169,7 @@ func (s *Service) openTicket(ctx context.Context, q *storage.Q, mode chat.Mode, 
 	if err := q.InsertTicket(ctx, t); err != nil {
 		return nil, err
 	}
-	if err := s.emit(ctx, q, mode, EventTicketCreated, t.ID, t, now); err != nil {
+	if err := s.emit(ctx, q, mode, chat.EventTicketCreated, t.ID, t, now); err != nil {
 		return nil, err
 	}
 	if confirm == nil {
@@ -199,7 +199,7 @@ func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode chat.Mod
 	if err := q.InsertContact(ctx, c, &norm); err != nil {
 		return nil, err
 	}
-	return c, s.emit(ctx, q, mode, EventContactCreated, c.ID, c, now)
+	return c, s.emit(ctx, q, mode, chat.EventContactCreated, c.ID, c, now)
 }
 
 // mailContact queues an e-mail about ticket t to its contact, when the
@@ -389,7 +389,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 		if !statusChanged && !tagsChanged && t.Priority == before.Priority && eqPtr(t.AssigneeID, before.AssigneeID) {
 			return t, nil
 		}
-		if err := s.emit(ctx, q, mode, EventTicketUpdated, t.ID, t, now); err != nil {
+		if err := s.emit(ctx, q, mode, chat.EventTicketUpdated, t.ID, t, now); err != nil {
 			return t, err
 		}
 		if !statusChanged {
@@ -398,7 +398,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 		template := MailTicketUpdated
 		if t.Status == TicketSolved {
 			template = MailTicketSolved
-			if err := s.emit(ctx, q, mode, EventTicketSolved, t.ID, t, now); err != nil {
+			if err := s.emit(ctx, q, mode, chat.EventTicketSolved, t.ID, t, now); err != nil {
 				return t, err
 			}
 		}

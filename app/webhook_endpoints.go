@@ -62,17 +62,11 @@ const (
 	WebhookSecretPrefix   = "whsec_"
 	MaxWebhookURL         = 2048
 	MaxWebhookDescription = 500
-	EventPing             = "ping"
 	eventAll              = "*"
 )
 
-// WebhookEventTypes are the event types an endpoint may subscribe to
-// (docs/api.md, Events).
-var WebhookEventTypes = []string{
-	EventConversationCreated, EventConversationHandedOff, EventConversationClosed, EventConversationRated, EventMessageCreated,
-	EventTicketCreated, EventTicketUpdated, EventTicketSolved, EventTicketCommentCreated, EventContactCreated,
-	EventKnowledgeSourceReady, EventKnowledgeSourceFailed,
-}
+// WebhookEventTypes are the event types an endpoint may subscribe to.
+var WebhookEventTypes = chat.EventTypes
 
 // WebhookFeature refuses every webhook operation on a plan without webhooks.
 func (s *Service) WebhookFeature() error {
@@ -308,7 +302,7 @@ func (s *Service) TestWebhookEndpoint(ctx context.Context, mode chat.Mode, id st
 		return nil, err
 	}
 	at := s.now()
-	ev := &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: EventPing, ObjectID: e.ID, Data: data,
+	ev := &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: chat.EventPing, ObjectID: e.ID, Data: data,
 		CreatedAt: chat.At(at)}
 	payload, err := EventPayload(ev)
 	if err != nil {
