@@ -349,7 +349,8 @@ func (s *Service) reopen(ctx context.Context, q *storage.Q, t *chat.Ticket) erro
 		return nil
 	}
 	now := s.stamp()
-	t.Status, t.SolvedAt, t.UpdatedAt = TicketOpen, nil, now
+	moveTicket(t, TicketOpen, now)
+	t.UpdatedAt = now
 	if err := q.UpdateTicket(ctx, t, false); err != nil {
 		return err
 	}

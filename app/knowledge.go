@@ -255,7 +255,7 @@ func (s *Service) SyncKnowledgeSource(ctx context.Context, mode chat.Mode, id st
 					humanDuration(every), secs)}
 		}
 		at := chat.At(now)
-		k.Status = SourceIndexing
+		moveSource(k, SourceIndexing, nil)
 		if k.SyncRequestedAt == nil {
 			k.SyncRequestedAt = &at
 		}

@@ -75,7 +75,7 @@ func (s *Service) syncNext(ctx context.Context, lane storage.SyncLane) (bool, er
 		if err != nil || k == nil || k.Status == SourceIndexing {
 			return k, err
 		}
-		k.Status = SourceIndexing
+		moveSource(k, SourceIndexing, nil)
 		return k, q.UpdateKnowledgeSource(ctx, k)
 	})
 	if err != nil || k == nil {
@@ -113,10 +113,11 @@ func (s *Service) syncNext(ctx context.Context, lane storage.SyncLane) (bool, er
 			if err := q.ReplaceKnowledgeChunks(ctx, cur.ID, chunks); err != nil {
 				return false, err
 			}
-			cur.Status, cur.PageCount, cur.LastSyncedAt, cur.FailureReason = SourceReady, pages, &now, nil
+			moveSource(cur, SourceReady, nil)
+			cur.PageCount, cur.LastSyncedAt = pages, &now
 		} else {
 			event = chat.EventKnowledgeSourceFailed
-			cur.Status, cur.FailureReason = SourceFailed, &reason
+			moveSource(cur, SourceFailed, &reason)
 			// The kept pages are put back in the index, in case an earlier
 			// attempt indexed pages and then died before recording them.
 			if err := q.QueueKnowledgeIndex(ctx, cur.ID); err != nil {

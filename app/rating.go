@@ -50,7 +50,7 @@ func (s *Service) RateConversation(ctx context.Context, v *Visit, in VisitorRati
 			return nil, &Error{Kind: NotFound, Code: CodeResourceMissing,
 				Message: "There is no conversation to rate yet."}
 		}
-		if c.Status != StatusClosed {
+		if c.Status != chat.StatusClosed {
 			return nil, &Error{Kind: Conflict, Code: CodeConversationOpen,
 				Message: "The conversation is still open; it can be rated once it is closed."}
 		}

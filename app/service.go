@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -166,8 +167,9 @@ func (s *Service) wake(kinds storage.Queue) {
 	s.mu.Unlock()
 }
 
-// emit records an event about obj in the caller's transaction, with the
-// notifications it calls for (notifyOn).
+// emit records an event about obj in the caller's transaction, and does
+// nothing else: what a change calls for besides (alerts, pushes, e-mails)
+// its caller calls by name.
 func (s *Service) emit(ctx context.Context, q *storage.Q, mode chat.Mode, typ, objectID string, obj any, at chat.Timestamp) error {
 	data, err := marshal(obj) // as the API writes it, so webhooks carry the same bytes
 	if err != nil {
@@ -176,14 +178,9 @@ func (s *Service) emit(ctx context.Context, q *storage.Q, mode chat.Mode, typ, o
 	err = q.InsertEvent(ctx, &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
 		Data: data, CreatedAt: at})
 	if err != nil {
-		return err
+		return fmt.Errorf("record %s of %s: %w", typ, objectID, err)
 	}
-	if typ == chat.EventConversationHandedOff {
-		if err := q.HandedOff(ctx, objectID, at); err != nil {
-			return err
-		}
-	}
-	return s.notifyOn(ctx, q, mode, typ, obj, at)
+	return nil
 }
 
 // List is the API's list envelope.

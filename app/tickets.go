@@ -372,16 +372,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 				return nil, err
 			}
 		}
-		statusChanged := in.Status.Set && in.Status.V != t.Status
-		if statusChanged {
-			t.Status = in.Status.V
-			switch t.Status {
-			case TicketSolved:
-				t.SolvedAt = &now
-			case TicketOpen, TicketPending:
-				t.SolvedAt = nil
-			}
-		}
+		statusChanged := in.Status.Set && moveTicket(t, in.Status.V, now)
 		t.UpdatedAt = now
 		if err := q.UpdateTicket(ctx, t, tagsChanged); err != nil {
 			return nil, err

@@ -265,7 +265,7 @@ func TestMissedReplyAnswerReopensClosedConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if conv.Status != app.StatusHandedOff || *conv.AssigneeID != c.member.ID || conv.MessageCount != 3 {
+	if conv.Status != chat.StatusHandedOff || *conv.AssigneeID != c.member.ID || conv.MessageCount != 3 {
 		t.Fatalf("conversation %s, assignee %v, %d messages after the reply", conv.Status, conv.AssigneeID, conv.MessageCount)
 	}
 }

@@ -80,14 +80,15 @@ func TestFirstAgentReply(t *testing.T) {
 	}
 	writes := []func(q *Q) error{
 		func(q *Q) error {
-			return q.CountAgentMessage(ctx, "live", "conv_1", 11, "waiting", "handed_off", "closed", "open")
+			return q.CountAgentMessageIn(ctx, "live", "conv_1", 11, []chat.Status{"handed_off"})
 		},
 		func(q *Q) error {
-			return q.TakeOver(ctx, &chat.Conversation{ID: "conv_2", Mode: "live", Status: "handed_off", MessageCount: 2,
-				LastMessageAt: 14, UpdatedAt: 14})
+			at := chat.Timestamp(14)
+			return q.SaveMove(ctx, &chat.Conversation{ID: "conv_2", Mode: "live", Status: "handed_off", MessageCount: 2,
+				LastMessageAt: at, UpdatedAt: at}, Move{HandedOffAt: &at, FirstAgentAt: &at})
 		},
 		func(q *Q) error {
-			return q.CountAgentMessage(ctx, "live", "conv_2", 15, "waiting", "handed_off", "closed", "open")
+			return q.CountAgentMessageIn(ctx, "live", "conv_2", 15, []chat.Status{"handed_off"})
 		},
 	}
 	for _, write := range writes {
@@ -124,7 +125,14 @@ func TestFirstHandOff(t *testing.T) {
 		conv string
 		at   chat.Timestamp
 	}{{"conv_1", 11}, {"conv_2", 12}, {"conv_2", 13}} {
-		if err := db.Write(ctx, func(q *Q) error { return q.HandedOff(ctx, h.conv, h.at) }); err != nil {
+		err := db.Write(ctx, func(q *Q) error {
+			c, err := q.Conversation(ctx, "live", h.conv)
+			if err != nil {
+				return err
+			}
+			return q.SaveMove(ctx, c, Move{HandedOffAt: &h.at})
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -320,7 +321,7 @@ var dashFuncs = template.FuncMap{
 		}
 		return *s
 	},
-	"label":   func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"label":   func(s any) string { return strings.ReplaceAll(fmt.Sprint(s), "_", " ") }, // a status or a type
 	"join":    strings.Join,
 	"waited":  waited,
 	"list":    func(v ...string) []string { return v },
