@@ -225,13 +225,6 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 	return err
 }
 
-func orGone(err error) error {
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil
-	}
-	return err
-}
-
 // waitReply waits up to the reply wait for the assistant to answer msg and
 // returns the reply, or nil when it is not there in time (it then reaches
 // the visitor live) or the assistant stays silent. The answer is handed

@@ -152,13 +152,6 @@ func contactConflict(err error) error {
 	return err
 }
 
-func orNil[T any](v *T, err error) (*T, error) {
-	if isNotFound(err) {
-		return nil, nil
-	}
-	return v, err
-}
-
 // UpdateContact changes a contact's e-mail, name, phone or attributes.
 func (s *Service) UpdateContact(ctx context.Context, mode chat.Mode, id string, in ContactInput) (*chat.Contact, error) {
 	if in.Email.has() {

@@ -441,11 +441,3 @@ func nameField(name string) Field[string] {
 	}
 	return Field[string]{}
 }
-
-// clip cuts s to at most n characters.
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n])
-	}
-	return s
-}

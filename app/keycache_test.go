@@ -71,8 +71,8 @@ func TestKeyCacheHoldsOnlyValidKeys(t *testing.T) {
 // before the revocation committed.
 func TestKeyCacheDropsAnswersOlderThanTheMarker(t *testing.T) {
 	var c keyCache
-	before := markerStamp{}
-	after := markerStamp{exists: true, size: 1}
+	before := storage.RevocationStamp{}
+	after := storage.RevocationStamp{Exists: true, Size: 1}
 	if _, ok := c.get("h", before); ok {
 		t.Fatal("hit in an empty cache")
 	}

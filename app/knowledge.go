@@ -281,3 +281,7 @@ func humanDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d %ss", n, unit)
 }
+
+// SyncInterval says in words how often a knowledge source may be synced
+// (knowledge.sync_min_interval), for pages that explain the limit.
+func (s *Service) SyncInterval() string { return humanDuration(s.syncMinInterval()) }

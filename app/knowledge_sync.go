@@ -221,13 +221,6 @@ func searchChunks(k *chat.KnowledgeSource, chunks []storage.KnowledgeChunk) []kn
 	return docs
 }
 
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
 // IndexStep brings queued sources' documents in the search index in line
 // with the database: a source's chunks replace its documents, a deleted
 // source's documents go.

@@ -65,3 +65,12 @@ func (s *Service) NoteList(ctx context.Context, mode chat.Mode, convID string, i
 		return chat.Cursor{Key: int64(n.CreatedAt), ID: n.ID}
 	}), nil
 }
+
+// Notes lists a conversation's internal notes, oldest first; the team sees
+// them, the visitor never does.
+func (s *Service) Notes(ctx context.Context, mode chat.Mode, conversationID string) ([]*chat.Note, error) {
+	if _, err := s.Conversation(ctx, mode, conversationID); err != nil {
+		return nil, err
+	}
+	return s.db.Read().Notes(ctx, conversationID)
+}

@@ -286,14 +286,6 @@ type Deleted struct {
 	Deleted bool   `json:"deleted"`
 }
 
-// found maps storage.ErrNotFound to the given *Error and passes others on.
-func found(err error, notFound *Error) error {
-	if errors.Is(err, storage.ErrNotFound) {
-		return notFound
-	}
-	return err
-}
-
 // member checks that a body parameter names an existing team member.
 func member(ctx context.Context, q *storage.Q, param, id string) error {
 	if _, err := q.Member(ctx, id); err != nil {

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -418,20 +417,3 @@ func (s *Service) DeleteTicket(ctx context.Context, mode chat.Mode, ref string) 
 		return out, q.DeleteTicket(ctx, mode, t.ID)
 	})
 }
-
-// dedupe drops repeated tags, keeping the first occurrence's place.
-func dedupe[T comparable](tags []T) []T {
-	out := make([]T, 0, len(tags))
-	for _, t := range tags {
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func eqPtr[T comparable](a, b *T) bool {
-	return (a == nil) == (b == nil) && (a == nil || *a == *b)
-}
-
-func isNotFound(err error) bool { return errors.Is(err, storage.ErrNotFound) }

@@ -55,7 +55,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (chat.Mode, e
 	// The lookup is by a hash of the whole secret, so its timing reveals nothing
 	// about the stored keys.
 	hash := hashKey(secret)
-	stamp, err := readStamp(revocationMarker(s.db.Path()))
+	stamp, err := s.db.RevocationStamp()
 	if err != nil {
 		return "", err
 	}
@@ -87,7 +87,7 @@ func (s *Service) RevokeKey(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return markRevocation(s.db.Path())
+	return s.db.MarkRevocation()
 }
 
 // CreateSite adds a website the widget can run on.
