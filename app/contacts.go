@@ -160,7 +160,7 @@ func (s *Service) UpdateContact(ctx context.Context, mode chat.Mode, id string, 
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Contact, error) {
+	return writeNamed(ctx, s, "update contact "+id, func(q *storage.Q) (*chat.Contact, error) {
 		c, err := q.Contact(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("contact", id))

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -85,7 +84,7 @@ func (s *Service) UpdateConversation(ctx context.Context, mode chat.Mode, id str
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
+	return writeNamed(ctx, s, "update conversation "+id, func(q *storage.Q) (*chat.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("conversation", id))
@@ -139,7 +138,7 @@ func (s *Service) HandOff(ctx context.Context, mode chat.Mode, id string, in Han
 	if err := checkLen("note", strings.TrimSpace(in.Note.V), MaxMessageBody, false); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
+	return writeNamed(ctx, s, "hand off conversation "+id, func(q *storage.Q) (*chat.Conversation, error) {
 		return s.handOff(ctx, q, mode, id, in)
 	})
 }
@@ -168,7 +167,7 @@ func (s *Service) handOff(ctx context.Context, q *storage.Q, mode chat.Mode, id 
 		err := q.InsertNote(ctx, &chat.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
 			AuthorID: in.AssigneeID.ptr(), Body: in.Note.V, CreatedAt: now})
 		if err != nil {
-			return nil, fmt.Errorf("hand off conversation %s: note: %w", c.ID, err)
+			return nil, named(err, "add the hand-off note")
 		}
 	}
 	return c, nil
@@ -176,15 +175,13 @@ func (s *Service) handOff(ctx context.Context, q *storage.Q, mode chat.Mode, id 
 
 // Close closes a conversation. Closing a closed one changes nothing.
 func (s *Service) Close(ctx context.Context, mode chat.Mode, id string) (*chat.Conversation, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
+	return writeNamed(ctx, s, "close conversation "+id, func(q *storage.Q) (*chat.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("conversation", id))
 		}
-		if _, err := s.transition(ctx, q, c, chat.Close, s.stamp(), moveInput{}); err != nil {
-			return nil, fmt.Errorf("close conversation %s: %w", id, err)
-		}
-		return c, nil
+		_, err = s.transition(ctx, q, c, chat.Close, s.stamp(), moveInput{})
+		return c, err
 	})
 }
 

@@ -102,7 +102,7 @@ func (s *Service) InboxViewCounts(ctx context.Context, mode chat.Mode, memberID 
 // MarkConversationRead records that the member has seen every message of
 // the conversation as it is now.
 func (s *Service) MarkConversationRead(ctx context.Context, memberID string, c *chat.Conversation) error {
-	return s.write(ctx, func(q *storage.Q) error {
+	return s.writeNamed(ctx, "mark conversation "+c.ID+" read", func(q *storage.Q) error {
 		return q.MarkConversationRead(ctx, memberID, c.ID, c.MessageCount)
 	})
 }

@@ -65,7 +65,7 @@ func (s *Service) transition(ctx context.Context, q *storage.Q, c *chat.Conversa
 	}
 	m.Reopened = from == chat.StatusClosed && step.To != chat.StatusClosed
 	if err := q.SaveMove(ctx, c, m); err != nil {
-		return step, fmt.Errorf("save conversation %s (%s → %s): %w", c.ID, from, step.To, err)
+		return step, named(err, fmt.Sprintf("move conversation %s from %s to %s", c.ID, from, step.To))
 	}
 	if step.Event == "" {
 		return step, nil

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"chatsvc/chat"
 	"chatsvc/storage"
@@ -78,7 +77,7 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode chat.Mode, convID s
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Message, error) {
+	return writeNamed(ctx, s, "post to conversation "+convID, func(q *storage.Q) (*chat.Message, error) {
 		now := s.stamp()
 		// One statement on the single writer in the usual case: count the
 		// message on a conversation in which it changes nothing else. Only
@@ -96,7 +95,7 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode chat.Mode, convID s
 			_, err = s.transition(ctx, q, c, chat.AgentReply, now, moveInput{member: author.ID, counted: true})
 		}
 		if err != nil {
-			return nil, fmt.Errorf("post to conversation %s: %w", convID, err)
+			return nil, err
 		}
 		return s.insertMessage(ctx, q, mode, convID, author, in.Body.V, nil, stored, now)
 	})

@@ -27,7 +27,7 @@ func (s *Service) AddNote(ctx context.Context, mode chat.Mode, convID string, in
 	if !in.AuthorID.has() {
 		return nil, missing("author_id")
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Note, error) {
+	return writeNamed(ctx, s, "add note to conversation "+convID, func(q *storage.Q) (*chat.Note, error) {
 		if _, err := q.Conversation(ctx, mode, convID); err != nil {
 			return nil, found(err, noSuch("conversation", convID))
 		}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -144,6 +143,19 @@ func writeResult[T any](ctx context.Context, s *Service, fn func(*storage.Q) (T,
 	return done.Result, nil
 }
 
+// writeNamed is writeResult for an operation that leaves the package: an
+// unexpected error names op (see named).
+func writeNamed[T any](ctx context.Context, s *Service, op string, fn func(*storage.Q) (T, error)) (T, error) {
+	v, err := writeResult(ctx, s, fn)
+	return v, named(err, op)
+}
+
+// writeNamed is write for an operation that leaves the package: an
+// unexpected error names op (see named).
+func (s *Service) writeNamed(ctx context.Context, op string, fn func(*storage.Q) error) error {
+	return named(s.write(ctx, fn), op)
+}
+
 // write is writeResult for a fn with no result.
 func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
 	_, err := writeResult(ctx, s, func(q *storage.Q) (struct{}, error) { return struct{}{}, fn(q) })
@@ -178,7 +190,7 @@ func (s *Service) emit(ctx context.Context, q *storage.Q, mode chat.Mode, typ, o
 	err = q.InsertEvent(ctx, &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
 		Data: data, CreatedAt: at})
 	if err != nil {
-		return fmt.Errorf("record %s of %s: %w", typ, objectID, err)
+		return named(err, "record "+typ+" of "+objectID)
 	}
 	return nil
 }

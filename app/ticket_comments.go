@@ -49,7 +49,7 @@ func (s *Service) AddTicketComment(ctx context.Context, mode chat.Mode, ref, via
 	}
 	public := !in.Public.has() || in.Public.V
 	notify := public && (!in.NotifyContact.has() || in.NotifyContact.V)
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.TicketComment, error) {
+	return writeNamed(ctx, s, "comment on ticket "+ref, func(q *storage.Q) (*chat.TicketComment, error) {
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
 			return nil, err

@@ -341,7 +341,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Ticket, error) {
+	return writeNamed(ctx, s, "update ticket "+ref, func(q *storage.Q) (*chat.Ticket, error) {
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
 			return nil, err
@@ -407,7 +407,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 
 // DeleteTicket removes a ticket for good.
 func (s *Service) DeleteTicket(ctx context.Context, mode chat.Mode, ref string) (*Deleted, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
+	return writeNamed(ctx, s, "delete ticket "+ref, func(q *storage.Q) (*Deleted, error) {
 		var out *Deleted
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {

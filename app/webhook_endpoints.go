@@ -159,7 +159,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode chat.Mode, in 
 		return nil, Unknown("enabled") // endpoints start enabled; only PATCH sets it
 	}
 	defer s.hooksIdle.written() // the fan-out looks for endpoints again
-	return writeResult(ctx, s, func(q *storage.Q) (*CreatedWebhookEndpoint, error) {
+	return writeNamed(ctx, s, "create webhook endpoint", func(q *storage.Q) (*CreatedWebhookEndpoint, error) {
 		var out *CreatedWebhookEndpoint
 		now := s.stamp()
 		after, err := q.LastEventSeq(ctx)
@@ -224,7 +224,7 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode chat.Mode, id 
 		return nil, err
 	}
 	defer s.hooksIdle.written() // the fan-out looks for endpoints again
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.WebhookEndpoint, error) {
+	return writeNamed(ctx, s, "update webhook endpoint "+id, func(q *storage.Q) (*chat.WebhookEndpoint, error) {
 		e, err := q.WebhookEndpoint(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("webhook endpoint", id))
