@@ -10,6 +10,7 @@ import (
 // rules of docs/api.md (Conversations, Widget API): "to", "to +event",
 // "to +event =assign" or "refused".
 func TestNextStatusEveryPair(t *testing.T) {
+	t.Parallel()
 	const handedOff, closed = "+" + EventConversationHandedOff, "+" + EventConversationClosed
 	want := map[Trigger][]string{ //      open, waiting, handed_off, closed
 		VisitorAsks:        {"waiting " + handedOff, "waiting", "handed_off", "refused"},
@@ -59,6 +60,7 @@ func TestNextStatusEveryPair(t *testing.T) {
 // TestLifecycleTableInDocs: the table of docs/api.md (Conversations) is the
 // lifecycle table, so the docs cannot drift from the code.
 func TestLifecycleTableInDocs(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/api.md")
 	if err != nil {
 		t.Fatal(err)

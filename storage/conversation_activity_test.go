@@ -45,6 +45,7 @@ func activityDB(tb testing.TB, n int) *DB {
 }
 
 func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := activityDB(t, 1)
 	c, err := db.Read().Conversation(ctx, chat.Test, "conv_0")
@@ -75,6 +76,7 @@ func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 }
 
 func TestCountAgentMessageIn(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := activityDB(t, 3)
 	count := func(id string, at chat.Timestamp) error {
@@ -121,6 +123,7 @@ func TestCountAgentMessageIn(t *testing.T) {
 // TestSaveMove: a move writes the status and assignee, keeps the first
 // hand-off and agent reply once set, and sets or forgets the close time.
 func TestSaveMove(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := activityDB(t, 1)
 	at := func(t chat.Timestamp) *chat.Timestamp { return &t }

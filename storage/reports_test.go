@@ -15,6 +15,7 @@ import (
 // question, the stock "could not find it" reply is an abstention and a
 // greeting is not; the gaps list then holds the one abstention.
 func TestReportsBackfill(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	const unknown = `I couldn't find the answer to that in our help pages. Would you like to talk to a person? Press "Talk to a person" or just ask for one.`
@@ -63,6 +64,7 @@ func backfill(t *testing.T) string {
 // first agent reply from its messages; a take-over or a counted agent
 // message sets it when there is none, and later ones keep the first.
 func TestFirstAgentReply(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	execAll(t, db,
@@ -104,6 +106,7 @@ func TestFirstAgentReply(t *testing.T) {
 // TestFirstHandOff: migration 0025's backfill sets a conversation's first
 // hand-off from its events, and a later hand-off keeps the first one.
 func TestFirstHandOff(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	event := func(seq int, typ, object string, at int) string {
