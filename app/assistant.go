@@ -135,7 +135,7 @@ func (s *Service) answer(ctx context.Context, j *storage.AssistantJob, thought f
 	if err != nil {
 		return err
 	}
-	if c.Status != StatusOpen {
+	if c.Status != chat.StatusOpen {
 		thought()
 		return s.settle(ctx, j, nil)
 	}
@@ -189,27 +189,25 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 			return settled{}, orGone(err) // answered already
 		}
 		c, err := q.Conversation(ctx, j.Mode, j.ConversationID)
-		if err != nil || a == nil || c.Status != StatusOpen {
+		if err != nil || a == nil || c.Status != chat.StatusOpen {
 			return settled{ok: true}, orGone(err)
 		}
 		now := s.stamp()
 		body := a.Body
 		if a.HandOff {
-			c.Status = StatusWaiting
 			if away, ok, err := s.awayReply(ctx, q, c); err != nil {
 				return settled{}, err
 			} else if ok {
 				body = away
 			}
 		}
-		// Only the status may have changed: the narrow update will do.
 		reply, err := s.addMessageSaving(ctx, q, c, chat.Author{Type: chat.AuthorBot}, body, a.Sources, now,
 			q.UpdateConversationActivity)
 		if err != nil {
 			return settled{}, err
 		}
 		if a.HandOff {
-			err = s.emit(ctx, q, j.Mode, EventConversationHandedOff, c.ID, c, now)
+			_, err = s.transition(ctx, q, c, chat.AssistantGivesUp, now, moveInput{})
 		} else {
 			err = q.InsertAssistantReply(ctx, &storage.AssistantReply{MessageID: reply.ID, Mode: j.Mode,
 				ConversationID: c.ID, QuestionID: j.MessageID, Abstained: a.Abstained, CreatedAt: now})
@@ -223,13 +221,6 @@ func (s *Service) settle(ctx context.Context, j *storage.AssistantJob, a *Answer
 			default: // never blocks: a job is settled once, into a buffer of one
 			}
 		}
-	}
-	return err
-}
-
-func orGone(err error) error {
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil
 	}
 	return err
 }

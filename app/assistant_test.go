@@ -19,7 +19,7 @@ func TestWaitReply(t *testing.T) {
 	queued := make(chan struct{}, 1)
 	svc.assistant.waiting = func(string) { queued <- struct{}{} }
 	conv := &chat.Conversation{ID: NewID(PrefixConversation), Mode: chat.Test, SiteID: "site_1",
-		Status: StatusOpen, Metadata: map[string]string{}}
+		Status: chat.StatusOpen, Metadata: map[string]string{}}
 	err := svc.write(ctx, func(q *storage.Q) error {
 		if err := q.InsertSite(ctx, &chat.Site{ID: "site_1", Name: "A"}); err != nil {
 			return err

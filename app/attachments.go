@@ -255,7 +255,7 @@ func (s *Service) DeliveryPayload(ctx context.Context, ev *chat.Event) ([]byte, 
 // eventObject returns an event's data.object for delivery now.
 func (s *Service) eventObject(ctx context.Context, ev *chat.Event) (json.RawMessage, error) {
 	var shown struct{ Attachments []json.RawMessage }
-	if ev.Type != EventMessageCreated || json.Unmarshal(ev.Data, &shown) != nil || len(shown.Attachments) == 0 {
+	if ev.Type != chat.EventMessageCreated || json.Unmarshal(ev.Data, &shown) != nil || len(shown.Attachments) == 0 {
 		return ev.Data, nil // nothing signed: no read
 	}
 	m, err := s.db.Read().Message(ctx, ev.Mode, ev.ObjectID)

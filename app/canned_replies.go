@@ -73,7 +73,7 @@ func (s *Service) CreateCannedReply(ctx context.Context, mode chat.Mode, in Cann
 	if err := in.validate(true); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.CannedReply, error) {
+	return writeNamed(ctx, s, "create canned reply", func(q *storage.Q) (*chat.CannedReply, error) {
 		now := s.stamp()
 		c := &chat.CannedReply{ID: NewID(PrefixCannedReply), Mode: mode, CreatedAt: now, UpdatedAt: now}
 		in.apply(c)
@@ -86,7 +86,7 @@ func (s *Service) UpdateCannedReply(ctx context.Context, mode chat.Mode, id stri
 	if err := in.validate(false); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.CannedReply, error) {
+	return writeNamed(ctx, s, "update canned reply "+id, func(q *storage.Q) (*chat.CannedReply, error) {
 		c, err := q.CannedReply(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("canned reply", id))
@@ -99,7 +99,7 @@ func (s *Service) UpdateCannedReply(ctx context.Context, mode chat.Mode, id stri
 
 // DeleteCannedReply removes a canned reply.
 func (s *Service) DeleteCannedReply(ctx context.Context, mode chat.Mode, id string) (*Deleted, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
+	return writeNamed(ctx, s, "delete canned reply "+id, func(q *storage.Q) (*Deleted, error) {
 		err := q.DeleteCannedReply(ctx, mode, id)
 		return &Deleted{ID: id, Object: "canned_reply", Deleted: true}, found(err, noSuch("canned reply", id))
 	})

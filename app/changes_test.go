@@ -27,7 +27,7 @@ func TestChangesFollowConversations(t *testing.T) {
 	newConv := func(id string) error {
 		return svc.write(ctx, func(q *storage.Q) error {
 			return q.InsertConversation(ctx, &chat.Conversation{ID: id, Mode: chat.Test, SiteID: "site_1",
-				VisitorID: &visitor, Status: StatusOpen, Metadata: map[string]string{}})
+				VisitorID: &visitor, Status: chat.StatusOpen, Metadata: map[string]string{}})
 		})
 	}
 	addMessage := func(convID string) error {

@@ -58,7 +58,7 @@ func (s *Service) upsertContact(ctx context.Context, q *storage.Q, mode chat.Mod
 		if err := s.saveContact(ctx, q, c, in, now, true); err != nil {
 			return upserted{}, err
 		}
-		return upserted{c, true}, s.emit(ctx, q, mode, EventContactCreated, c.ID, c, now)
+		return upserted{c, true}, s.emit(ctx, q, mode, chat.EventContactCreated, c.ID, c, now)
 	}
 	return upserted{c, false}, s.saveContact(ctx, q, c, in, now, false)
 }
@@ -152,13 +152,6 @@ func contactConflict(err error) error {
 	return err
 }
 
-func orNil[T any](v *T, err error) (*T, error) {
-	if isNotFound(err) {
-		return nil, nil
-	}
-	return v, err
-}
-
 // UpdateContact changes a contact's e-mail, name, phone or attributes.
 func (s *Service) UpdateContact(ctx context.Context, mode chat.Mode, id string, in ContactInput) (*chat.Contact, error) {
 	if in.Email.has() {
@@ -167,7 +160,7 @@ func (s *Service) UpdateContact(ctx context.Context, mode chat.Mode, id string, 
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Contact, error) {
+	return writeNamed(ctx, s, "update contact "+id, func(q *storage.Q) (*chat.Contact, error) {
 		c, err := q.Contact(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("contact", id))

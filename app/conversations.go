@@ -10,19 +10,20 @@ import (
 	"chatsvc/storage"
 )
 
-// Conversation statuses.
-const (
-	StatusOpen      = "open"
-	StatusWaiting   = "waiting"
-	StatusHandedOff = "handed_off"
-	StatusClosed    = "closed"
-)
-
 // Conversation returns a conversation, or a NotFound error.
 func (s *Service) Conversation(ctx context.Context, mode chat.Mode, id string) (*chat.Conversation, error) {
 	c, err := s.db.Read().Conversation(ctx, mode, id)
 	return c, found(err, noSuch("conversation", id))
 }
+
+// statusNames are the statuses a conversation list filters by.
+var statusNames = func() []string {
+	out := make([]string, len(chat.Statuses))
+	for i, st := range chat.Statuses {
+		out[i] = string(st)
+	}
+	return out
+}()
 
 // ConversationQuery is the filter of GET /conversations, as received.
 type ConversationQuery struct {
@@ -40,7 +41,7 @@ func (s *Service) Conversations(ctx context.Context, mode chat.Mode, in Conversa
 		return List[*chat.Conversation]{}, err
 	}
 	if in.Status != "" {
-		if err := oneOf("status", in.Status, StatusOpen, StatusWaiting, StatusHandedOff, StatusClosed); err != nil {
+		if err := oneOf("status", in.Status, statusNames...); err != nil {
 			return List[*chat.Conversation]{}, err
 		}
 	}
@@ -83,7 +84,7 @@ func (s *Service) UpdateConversation(ctx context.Context, mode chat.Mode, id str
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
+	return writeNamed(ctx, s, "update conversation "+id, func(q *storage.Q) (*chat.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("conversation", id))
@@ -137,7 +138,7 @@ func (s *Service) HandOff(ctx context.Context, mode chat.Mode, id string, in Han
 	if err := checkLen("note", strings.TrimSpace(in.Note.V), MaxMessageBody, false); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
+	return writeNamed(ctx, s, "hand off conversation "+id, func(q *storage.Q) (*chat.Conversation, error) {
 		return s.handOff(ctx, q, mode, id, in)
 	})
 }
@@ -148,49 +149,39 @@ func (s *Service) handOff(ctx context.Context, q *storage.Q, mode chat.Mode, id 
 	if err != nil {
 		return nil, found(err, noSuch("conversation", id))
 	}
-	if c.Status == StatusClosed {
-		return nil, closedErr(id)
+	t := chat.HandOff
+	if in.AssigneeID.has() {
+		t = chat.HandOffTo
+		// A closed conversation is refused before the assignee is looked at.
+		if !chat.NextStatus(c.Status, t).Refused {
+			if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
+				return nil, err
+			}
+		}
 	}
 	now := s.stamp()
-	c.Status = StatusWaiting
-	if in.AssigneeID.has() {
-		if err := member(ctx, q, "assignee_id", in.AssigneeID.V); err != nil {
-			return nil, err
-		}
-		c.Status, c.AssigneeID = StatusHandedOff, in.AssigneeID.ptr()
+	if _, err := s.transition(ctx, q, c, t, now, moveInput{member: in.AssigneeID.ptr()}); err != nil {
+		return nil, err
 	}
 	if in.Note.has() && strings.TrimSpace(in.Note.V) != "" {
 		err := q.InsertNote(ctx, &chat.Note{ID: NewID(PrefixNote), Mode: mode, ConversationID: c.ID,
 			AuthorID: in.AssigneeID.ptr(), Body: in.Note.V, CreatedAt: now})
 		if err != nil {
-			return nil, err
+			return nil, named(err, "add the hand-off note")
 		}
 	}
-	c.UpdatedAt = now
-	if err := q.UpdateConversation(ctx, c); err != nil {
-		return nil, err
-	}
-	return c, s.emit(ctx, q, mode, EventConversationHandedOff, c.ID, c, now)
+	return c, nil
 }
 
 // Close closes a conversation. Closing a closed one changes nothing.
 func (s *Service) Close(ctx context.Context, mode chat.Mode, id string) (*chat.Conversation, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Conversation, error) {
+	return writeNamed(ctx, s, "close conversation "+id, func(q *storage.Q) (*chat.Conversation, error) {
 		c, err := q.Conversation(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("conversation", id))
 		}
-		if c.Status == StatusClosed {
-			return c, nil
-		}
-		c.Status, c.UpdatedAt = StatusClosed, s.stamp()
-		if err := q.UpdateConversation(ctx, c); err != nil {
-			return c, err
-		}
-		if err := q.MarkClosed(ctx, c.ID, c.UpdatedAt); err != nil {
-			return nil, err
-		}
-		return c, s.emit(ctx, q, mode, EventConversationClosed, c.ID, c, c.UpdatedAt)
+		_, err = s.transition(ctx, q, c, chat.Close, s.stamp(), moveInput{})
+		return c, err
 	})
 }
 
@@ -234,7 +225,7 @@ func (s *Service) StartConversation(ctx context.Context, mode chat.Mode, in Visi
 func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode chat.Mode, in VisitorStart,
 	now chat.Timestamp) (*chat.Conversation, *chat.Message, error) {
 	conv := &chat.Conversation{ID: NewID(PrefixConversation), Mode: mode,
-		SiteID: in.SiteID, Status: StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{}, Tags: []string{},
+		SiteID: in.SiteID, Status: chat.StatusOpen, PageURL: in.PageURL, Metadata: map[string]string{}, Tags: []string{},
 		Subject: subjectOf(in.Body), LastMessageAt: now, CreatedAt: now, UpdatedAt: now}
 	if in.VisitorID != "" {
 		conv.VisitorID = &in.VisitorID
@@ -252,7 +243,7 @@ func (s *Service) startConversation(ctx context.Context, q *storage.Q, mode chat
 	if err := q.InsertConversation(ctx, conv); err != nil {
 		return nil, nil, err
 	}
-	if err := s.emit(ctx, q, mode, EventConversationCreated, conv.ID, conv, now); err != nil {
+	if err := s.emit(ctx, q, mode, chat.EventConversationCreated, conv.ID, conv, now); err != nil {
 		return nil, nil, err
 	}
 	msg, err := s.insertMessage(ctx, q, mode, conv.ID, author, in.Body, nil, in.Files, now)

@@ -11,7 +11,7 @@ import (
 
 // InboxStatuses is the order the inbox shows conversations in: those
 // waiting for a person first, closed ones last.
-var InboxStatuses = []string{StatusWaiting, StatusHandedOff, StatusOpen, StatusClosed}
+var InboxStatuses = []chat.Status{chat.StatusWaiting, chat.StatusHandedOff, chat.StatusOpen, chat.StatusClosed}
 
 // InboxRow is a conversation in the inbox with the messages the member has
 // not seen and the work it asks for.
@@ -25,7 +25,7 @@ type InboxRow struct {
 
 // InboxGroup is one status of the inbox; NextCursor pages on through it.
 type InboxGroup struct {
-	Status     string
+	Status     chat.Status
 	Rows       []InboxRow
 	HasMore    bool
 	NextCursor string
@@ -40,7 +40,7 @@ const inboxPerStatus = 50
 func (s *Service) Inbox(ctx context.Context, mode chat.Mode, memberID, assignee string) ([]InboxGroup, error) {
 	groups := make([]InboxGroup, 0, len(InboxStatuses))
 	for _, st := range InboxStatuses {
-		g, err := s.InboxPage(ctx, mode, memberID, assignee, st, "")
+		g, err := s.InboxPage(ctx, mode, memberID, assignee, string(st), "")
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +72,7 @@ func (s *Service) InboxPage(ctx context.Context, mode chat.Mode, memberID, assig
 	if err != nil {
 		return nil, err
 	}
-	g := &InboxGroup{Status: status, HasMore: l.HasMore}
+	g := &InboxGroup{Status: chat.Status(status), HasMore: l.HasMore}
 	if l.NextCursor != nil {
 		g.NextCursor = *l.NextCursor
 	}
@@ -81,10 +81,10 @@ func (s *Service) InboxPage(ctx context.Context, mode chat.Mode, memberID, assig
 		if w == nil {
 			w = &storage.InboxWork{}
 		}
-		needs := (c.Status == StatusWaiting || c.Status == StatusHandedOff) && w.WaitingSince != nil
+		needs := (c.Status == chat.StatusWaiting || c.Status == chat.StatusHandedOff) && w.WaitingSince != nil
 		g.Rows = append(g.Rows, InboxRow{Conversation: c, Unread: max(c.MessageCount-seen[c.ID], 0), InboxWork: w, NeedsReply: needs})
 	}
-	if status == StatusWaiting {
+	if g.Status == chat.StatusWaiting {
 		longestWaitFirst(g.Rows)
 	}
 	return g, nil
@@ -120,14 +120,14 @@ type InboxCounts struct{ All, Mine, Unassigned int }
 func (s *Service) InboxViewCounts(ctx context.Context, mode chat.Mode, memberID string) (InboxCounts, error) {
 	var c InboxCounts
 	var err error
-	c.All, c.Mine, c.Unassigned, err = s.db.Read().InboxViewCounts(ctx, mode, memberID)
+	c.All, c.Mine, c.Unassigned, err = s.db.Read().InboxViewCounts(ctx, mode, memberID, chat.OpenStatuses())
 	return c, err
 }
 
 // MarkConversationRead records that the member has seen every message of
 // the conversation as it is now.
 func (s *Service) MarkConversationRead(ctx context.Context, memberID string, c *chat.Conversation) error {
-	return s.write(ctx, func(q *storage.Q) error {
+	return s.writeNamed(ctx, "mark conversation "+c.ID+" read", func(q *storage.Q) error {
 		return q.MarkConversationRead(ctx, memberID, c.ID, c.MessageCount)
 	})
 }

@@ -20,7 +20,7 @@ func (s *Service) ReplyFromDesk(ctx context.Context, mode chat.Mode, convID stri
 	if err != nil {
 		return nil, err
 	}
-	if c.AssigneeID == nil && c.Status != StatusClosed {
+	if c.AssigneeID == nil && c.Status != chat.StatusClosed {
 		if _, err := s.UpdateConversation(ctx, mode, convID, ConversationUpdate{AssigneeID: Value(in.AuthorID.V)}); err != nil {
 			return nil, err
 		}

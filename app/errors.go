@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -85,4 +86,17 @@ func noSuchRef(param, what, id string) *Error {
 
 func conflictErr(param, format string, args ...any) *Error {
 	return &Error{Kind: Conflict, Code: CodeResourceConflict, Param: param, Message: fmt.Sprintf(format, args...)}
+}
+
+// named wraps an unexpected error with the operation that failed ("close
+// conversation conv_…: …"), so the log line of a 500 says what failed. A
+// domain error (*Error) passes as it is: its message is the answer, and
+// web finds it with errors.As either way. errors.Is still finds
+// storage.ErrNotFound and context errors through the wrapping.
+func named(err error, op string) error {
+	var ae *Error
+	if err == nil || errors.As(err, &ae) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", op, err)
 }

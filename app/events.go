@@ -88,7 +88,7 @@ func (s *Service) ResendEvent(ctx context.Context, mode chat.Mode, id string, en
 	if err := s.WebhookFeature(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*Resend, error) {
+	return writeNamed(ctx, s, "resend event "+id, func(q *storage.Q) (*Resend, error) {
 		out := &Resend{Object: "event_resend", EventID: id, WebhookEndpointIDs: []string{}}
 		ev, err := q.Event(ctx, mode, id)
 		if err != nil {

@@ -29,7 +29,7 @@ var ErrDiskFull = errors.New("the disk is full")
 // Gauges counts the work waiting in the database's queues and what its
 // stores hold, for the metrics.
 func (s *Service) Gauges(ctx context.Context) (*storage.Gauges, error) {
-	return s.db.Read().ReadGauges(ctx)
+	return s.db.Read().ReadGauges(ctx, SourceFailed)
 }
 
 // PoolStats reports the database's writer connection and reader pool, for

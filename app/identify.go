@@ -136,7 +136,7 @@ func (s *Service) identifyUnverified(ctx context.Context, v *Visit, in Identify)
 			if err := contactConflict(q.InsertContact(ctx, c, &norm)); err != nil {
 				return nil, err
 			}
-			if err := s.emit(ctx, q, v.Mode, EventContactCreated, c.ID, c, now); err != nil {
+			if err := s.emit(ctx, q, v.Mode, chat.EventContactCreated, c.ID, c, now); err != nil {
 				return nil, err
 			}
 		} else {

@@ -337,11 +337,12 @@ func (s *Service) reopen(ctx context.Context, q *storage.Q, t *chat.Ticket) erro
 		return nil
 	}
 	now := s.stamp()
-	t.Status, t.SolvedAt, t.UpdatedAt = TicketOpen, nil, now
+	moveTicket(t, TicketOpen, now)
+	t.UpdatedAt = now
 	if err := q.UpdateTicket(ctx, t, false); err != nil {
 		return err
 	}
-	return s.emit(ctx, q, t.Mode, EventTicketUpdated, t.ID, t, now)
+	return s.emit(ctx, q, t.Mode, chat.EventTicketUpdated, t.ID, t, now)
 }
 
 // thread is what an inbound e-mail answers: a ticket, or the conversation
@@ -427,12 +428,4 @@ func nameField(name string) Field[string] {
 		return Value(name)
 	}
 	return Field[string]{}
-}
-
-// clip cuts s to at most n characters.
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n])
-	}
-	return s
 }

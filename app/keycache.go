@@ -1,14 +1,11 @@
 package app
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"sync"
 	"time"
 
 	"chatsvc/chat"
+	"chatsvc/storage"
 )
 
 // keyCache remembers the mode of API keys already found valid, so most
@@ -21,42 +18,21 @@ import (
 // changed: such a revocation takes effect within a second.
 type keyCache struct {
 	mu        sync.Mutex
-	stamp     markerStamp          // the marker's state when last read
-	checkedAt time.Time            // when it was read; zero: never
-	epoch     uint64               // moves on whenever the cache is emptied
-	modes     map[string]chat.Mode // by key hash; valid keys only, so unknown keys cannot grow it
-	hits      int                  // for tests
+	stamp     storage.RevocationStamp // the marker's state when last read
+	checkedAt time.Time               // when it was read; zero: never
+	epoch     uint64                  // moves on whenever the cache is emptied
+	modes     map[string]chat.Mode    // by key hash; valid keys only, so unknown keys cannot grow it
+	hits      int                     // for tests
 }
 
 // markerEvery is how often the revocation marker is read.
 const markerEvery = time.Second
 
-// markerStamp is what identifies one state of the marker file.
-type markerStamp struct {
-	size    int64
-	modTime time.Time
-	exists  bool
-}
-
-// revocationMarker is the marker file of the database at dbPath.
-func revocationMarker(dbPath string) string { return dbPath + "-revocations" }
-
-func readStamp(path string) (markerStamp, error) {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return markerStamp{}, nil
-	}
-	if err != nil {
-		return markerStamp{}, err
-	}
-	return markerStamp{size: fi.Size(), modTime: fi.ModTime(), exists: true}, nil
-}
-
-// begin starts a check of a key at now: it reads the marker at path if it
-// was last read markerEvery ago or more (or the clock went back), emptying
-// the cache if it changed, and returns the epoch a lookup made now must
-// pass to put.
-func (c *keyCache) begin(now time.Time, path string) (uint64, error) {
+// begin starts a check of a key at now: it reads the marker (with read) if
+// it was last read markerEvery ago or more (or the clock went back),
+// emptying the cache if it changed, and returns the epoch a lookup made now
+// must pass to put.
+func (c *keyCache) begin(now time.Time, read func() (storage.RevocationStamp, error)) (uint64, error) {
 	c.mu.Lock()
 	since := now.Sub(c.checkedAt)
 	fresh := !c.checkedAt.IsZero() && since >= 0 && since < markerEvery
@@ -65,7 +41,7 @@ func (c *keyCache) begin(now time.Time, path string) (uint64, error) {
 	if fresh {
 		return epoch, nil
 	}
-	stamp, err := readStamp(path)
+	stamp, err := read()
 	if err != nil {
 		return 0, err
 	}
@@ -115,16 +91,4 @@ func (c *keyCache) forget() {
 func (c *keyCache) forgetLocked() {
 	c.modes = nil
 	c.epoch++
-}
-
-// markRevocation grows the marker file, which every process's key cache
-// checks before trusting what it holds. It runs after the revocation has
-// committed.
-func markRevocation(dbPath string) error {
-	f, err := os.OpenFile(revocationMarker(dbPath), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("key revoked, but running servers may accept it until restarted: %w", err)
-	}
-	_, err = f.Write([]byte{'\n'})
-	return errors.Join(err, f.Close())
 }

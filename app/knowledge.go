@@ -34,12 +34,6 @@ const (
 	SourceFailed   = "failed"
 )
 
-// Knowledge source events, one per completed sync.
-const (
-	EventKnowledgeSourceReady  = "knowledge_source.ready"
-	EventKnowledgeSourceFailed = "knowledge_source.failed"
-)
-
 // CodeSyncRateLimited refuses a sync asked for too soon after the previous one.
 const CodeSyncRateLimited = "sync_rate_limited"
 
@@ -189,7 +183,7 @@ func (s *Service) CreateKnowledgeSource(ctx context.Context, mode chat.Mode, in 
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.KnowledgeSource, error) {
+	return writeNamed(ctx, s, "create knowledge source", func(q *storage.Q) (*chat.KnowledgeSource, error) {
 		if in.SiteID.has() {
 			if _, err := q.Site(ctx, in.SiteID.V); err != nil {
 				return nil, found(err, noSuchRef("site_id", "site", in.SiteID.V))
@@ -231,7 +225,7 @@ func (s *Service) KnowledgeSources(ctx context.Context, mode chat.Mode, p ListPa
 // DeleteKnowledgeSource removes a source and its pages; the index worker
 // then removes them from search.
 func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode chat.Mode, id string) (*Deleted, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
+	return writeNamed(ctx, s, "delete knowledge source "+id, func(q *storage.Q) (*Deleted, error) {
 		var out *Deleted
 		if err := found(q.DeleteKnowledgeSource(ctx, mode, id), noSuch("knowledge source", id)); err != nil {
 			return nil, err
@@ -247,7 +241,7 @@ func (s *Service) DeleteKnowledgeSource(ctx context.Context, mode chat.Mode, id 
 // failed: the interval spares a site repeated crawls, and a failed one is
 // retried at once (one at a time: the source is indexing meanwhile).
 func (s *Service) SyncKnowledgeSource(ctx context.Context, mode chat.Mode, id string) (*chat.KnowledgeSource, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.KnowledgeSource, error) {
+	return writeNamed(ctx, s, "sync knowledge source "+id, func(q *storage.Q) (*chat.KnowledgeSource, error) {
 		k, err := q.KnowledgeSource(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("knowledge source", id))
@@ -261,7 +255,7 @@ func (s *Service) SyncKnowledgeSource(ctx context.Context, mode chat.Mode, id st
 					humanDuration(every), secs)}
 		}
 		at := chat.At(now)
-		k.Status = SourceIndexing
+		moveSource(k, SourceIndexing, nil)
 		if k.SyncRequestedAt == nil {
 			k.SyncRequestedAt = &at
 		}
@@ -287,3 +281,7 @@ func humanDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d %ss", n, unit)
 }
+
+// SyncInterval says in words how often a knowledge source may be synced
+// (knowledge.sync_min_interval), for pages that explain the limit.
+func (s *Service) SyncInterval() string { return humanDuration(s.syncMinInterval()) }

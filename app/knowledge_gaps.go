@@ -67,7 +67,7 @@ func (s *Service) GiveFeedback(ctx context.Context, v *Visit, messageID string, 
 	if !in.Helpful.has() {
 		return nil, missing("helpful")
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*Feedback, error) {
+	return writeNamed(ctx, s, "record feedback on message "+messageID, func(q *storage.Q) (*Feedback, error) {
 		now := s.stamp()
 		if err := q.SetReplyFeedback(ctx, v.Mode, v.Visitor.ID, messageID, in.Helpful.V, now); err != nil {
 			return nil, found(err, noSuch("assistant reply", messageID))

@@ -75,7 +75,7 @@ func (s *Service) syncNext(ctx context.Context, lane storage.SyncLane) (bool, er
 		if err != nil || k == nil || k.Status == SourceIndexing {
 			return k, err
 		}
-		k.Status = SourceIndexing
+		moveSource(k, SourceIndexing, nil)
 		return k, q.UpdateKnowledgeSource(ctx, k)
 	})
 	if err != nil || k == nil {
@@ -108,15 +108,16 @@ func (s *Service) syncNext(ctx context.Context, lane storage.SyncLane) (bool, er
 		if cur.SyncRequestedAt != nil && *cur.SyncRequestedAt == owed {
 			cur.SyncRequestedAt = nil // else another sync was asked for meanwhile: still owed
 		}
-		event := EventKnowledgeSourceReady
+		event := chat.EventKnowledgeSourceReady
 		if reason == "" {
 			if err := q.ReplaceKnowledgeChunks(ctx, cur.ID, chunks); err != nil {
 				return false, err
 			}
-			cur.Status, cur.PageCount, cur.LastSyncedAt, cur.FailureReason = SourceReady, pages, &now, nil
+			moveSource(cur, SourceReady, nil)
+			cur.PageCount, cur.LastSyncedAt = pages, &now
 		} else {
-			event = EventKnowledgeSourceFailed
-			cur.Status, cur.FailureReason = SourceFailed, &reason
+			event = chat.EventKnowledgeSourceFailed
+			moveSource(cur, SourceFailed, &reason)
 			// The kept pages are put back in the index, in case an earlier
 			// attempt indexed pages and then died before recording them.
 			if err := q.QueueKnowledgeIndex(ctx, cur.ID); err != nil {
@@ -218,13 +219,6 @@ func searchChunks(k *chat.KnowledgeSource, chunks []storage.KnowledgeChunk) []kn
 			Heading: c.Heading, Text: c.Text, Lang: c.Lang}
 	}
 	return docs
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 // IndexStep brings queued sources' documents in the search index in line

@@ -28,20 +28,19 @@ func (s *Service) RecordMailAttempt(ctx context.Context, ml *storage.Mail, at ti
 	stamp := chat.At(at)
 	switch {
 	case sendErr == nil:
-		ml.Status, ml.SentAt, ml.LastError = storage.MailSent, &stamp, nil
+		moveMail(ml, storage.MailSent, &stamp, nil)
 	case permanent:
 		reason := sendErr.Error()
-		ml.Status, ml.LastError = storage.MailFailed, &reason
+		moveMail(ml, storage.MailFailed, nil, &reason)
 		slog.Warn("e-mail refused for good", "mail", ml.ID, "template", ml.Template, "err", sendErr)
 	default:
 		reason := sendErr.Error()
 		if next, ok := MailRetry.Next(ml.Attempts, ml.CreatedAt.Time(), at); ok {
-			ml.NextAttemptAt = chat.At(next)
+			ml.NextAttemptAt, ml.LastError = chat.At(next), &reason
 		} else {
 			reason = fmt.Sprintf("gave up after %d attempts: %s", ml.Attempts, reason)
-			ml.Status = storage.MailFailed
+			moveMail(ml, storage.MailFailed, nil, &reason)
 		}
-		ml.LastError = &reason
 	}
 	return s.db.Write(ctx, func(q *storage.Q) error { return q.MailAttempted(ctx, ml) })
 }

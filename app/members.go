@@ -250,7 +250,7 @@ func (s *Service) SetMemberRole(ctx context.Context, by *chat.Member, id, role s
 	if err := oneOf("role", role, chat.RoleOwner, chat.RoleAgent); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Member, error) {
+	return writeNamed(ctx, s, "set the role of member "+id, func(q *storage.Q) (*chat.Member, error) {
 		m, err := q.Member(ctx, id)
 		if err != nil {
 			return nil, found(err, noSuch("team member", id))

@@ -82,45 +82,28 @@ func (s *Service) PostAgentMessage(ctx context.Context, mode chat.Mode, convID s
 		}
 		stored = append(stored, saved...)
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Message, error) {
-		var msg *chat.Message
+	return writeNamed(ctx, s, "post to conversation "+convID, func(q *storage.Q) (*chat.Message, error) {
 		now := s.stamp()
 		// One statement on the single writer in the usual case: count the
-		// message on the conversation unless it is closed or open, handing
-		// off a waiting one. Only when that fails is the reason looked up.
+		// message on a conversation in which it changes nothing else. Only
+		// when that finds nothing is the conversation read and the
+		// lifecycle asked.
 		err := memberErr
 		if err == nil {
-			err = q.CountAgentMessage(ctx, mode, convID, now, StatusWaiting, StatusHandedOff, StatusClosed, StatusOpen)
+			err = q.CountAgentMessageIn(ctx, mode, convID, now, agentReplyCounts)
 		}
 		if errors.Is(err, storage.ErrNotFound) {
 			c, why := agentMessageAllowed(ctx, q, mode, convID, in, memberErr)
 			if why != nil {
 				return nil, why
 			}
-			err = s.takeOver(ctx, q, c, author, now)
+			_, err = s.transition(ctx, q, c, chat.AgentReply, now, moveInput{member: author.ID, counted: true})
 		}
 		if err != nil {
 			return nil, err
 		}
-		msg, err = s.insertMessage(ctx, q, mode, convID, author, in.Body.V, nil, stored, now)
-		return msg, err
+		return s.insertMessage(ctx, q, mode, convID, author, in.Body.V, nil, stored, now)
 	})
-}
-
-// takeOver is a person's first reply in a conversation the assistant is
-// answering (open): it hands the conversation off, so the assistant stops,
-// and gives it to the replier when nobody has it.
-func (s *Service) takeOver(ctx context.Context, q *storage.Q, c *chat.Conversation, author chat.Author, now chat.Timestamp) error {
-	c.Status = StatusHandedOff
-	if c.AssigneeID == nil {
-		c.AssigneeID = author.ID
-	}
-	c.MessageCount++
-	c.LastMessageAt, c.UpdatedAt = now, now
-	if err := q.TakeOver(ctx, c); err != nil {
-		return err
-	}
-	return s.emit(ctx, q, c.Mode, EventConversationHandedOff, c.ID, c, now)
 }
 
 // author returns the team member id as a message author. Members are never
@@ -149,7 +132,7 @@ func agentMessageAllowed(ctx context.Context, q *storage.Q, mode chat.Mode, conv
 	if memberErr != nil {
 		return nil, found(memberErr, noSuchRef("author_id", "team member", in.AuthorID.V))
 	}
-	if c.Status == StatusClosed {
+	if chat.NextStatus(c.Status, chat.AgentReply).Refused {
 		return nil, closedErr(convID)
 	}
 	return c, nil
@@ -194,7 +177,9 @@ func (s *Service) addMessageSaving(ctx context.Context, q *storage.Q, c *chat.Co
 }
 
 // insertMessage stores a message, with its attachments (already stored),
-// and records message.created; the caller counts it on its conversation.
+// records message.created and calls what a message of its author owes: the
+// missed-reply e-mail of a team member's, the push to the assignee of a
+// visitor's. The caller counts it on its conversation.
 // With attachments, the signing key must have been loaded (signingKey)
 // beforehand, since the event carries signed URLs.
 func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode chat.Mode, convID string, author chat.Author,
@@ -217,7 +202,16 @@ func (s *Service) insertMessage(ctx context.Context, q *storage.Q, mode chat.Mod
 		}
 		s.sign(key, m)
 	}
-	return m, s.emit(ctx, q, mode, EventMessageCreated, m.ID, m, now)
+	if err := s.emit(ctx, q, mode, chat.EventMessageCreated, m.ID, m, now); err != nil {
+		return nil, err
+	}
+	switch author.Type {
+	case chat.AuthorAgent:
+		return m, s.oweMissedReply(ctx, q, m)
+	case chat.AuthorContact:
+		return m, s.pushToAssignee(ctx, q, m)
+	}
+	return m, nil
 }
 
 // Message returns a message, or a NotFound error.

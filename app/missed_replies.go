@@ -147,22 +147,18 @@ func (s *Service) mailIntoConversation(ctx context.Context, q *storage.Q, c *cha
 		return nil, err
 	}
 	now := s.stamp()
-	reopened := c.Status == StatusClosed
-	if reopened {
-		c.Status = StatusWaiting
-		if c.AssigneeID != nil {
-			c.Status = StatusHandedOff
-		}
-	}
 	c.MessageCount++
 	c.LastMessageAt, c.UpdatedAt = now, now
-	if err := q.UpdateConversation(ctx, c); err != nil {
+	if err := q.UpdateConversationActivity(ctx, c); err != nil {
 		return nil, err
 	}
 	msg, err := s.insertMessage(ctx, q, c.Mode, c.ID, chat.Author{Type: chat.AuthorContact, ID: &contact.ID, Name: contact.Name},
 		clip(ReplyText(m.Text), MaxMessageBody), nil, files, now)
-	if err != nil || !reopened {
-		return msg, err
+	if err != nil {
+		return nil, err
 	}
-	return msg, s.emit(ctx, q, c.Mode, EventConversationHandedOff, c.ID, c, now)
+	if _, err := s.transition(ctx, q, c, emailReply(c), now, moveInput{}); err != nil {
+		return nil, err
+	}
+	return msg, nil
 }

@@ -27,7 +27,7 @@ func (s *Service) AddNote(ctx context.Context, mode chat.Mode, convID string, in
 	if !in.AuthorID.has() {
 		return nil, missing("author_id")
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Note, error) {
+	return writeNamed(ctx, s, "add note to conversation "+convID, func(q *storage.Q) (*chat.Note, error) {
 		if _, err := q.Conversation(ctx, mode, convID); err != nil {
 			return nil, found(err, noSuch("conversation", convID))
 		}
@@ -64,4 +64,13 @@ func (s *Service) NoteList(ctx context.Context, mode chat.Mode, convID string, i
 	return makeList(rows, pg, func(n *chat.Note) chat.Cursor {
 		return chat.Cursor{Key: int64(n.CreatedAt), ID: n.ID}
 	}), nil
+}
+
+// Notes lists a conversation's internal notes, oldest first; the team sees
+// them, the visitor never does.
+func (s *Service) Notes(ctx context.Context, mode chat.Mode, conversationID string) ([]*chat.Note, error) {
+	if _, err := s.Conversation(ctx, mode, conversationID); err != nil {
+		return nil, err
+	}
+	return s.db.Read().Notes(ctx, conversationID)
 }

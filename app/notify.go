@@ -38,7 +38,7 @@ func (o NotifyOptions) withDefaults() NotifyOptions {
 const MailConversationWaiting = "conversation_waiting"
 
 // NotifyWorker sends the alerts that have fallen due: a write schedules
-// them in its own transaction (notifyOn). Its interval is a second so an
+// them in its own transaction (alertWaiting, oweMissedReply). Its interval is a second so an
 // alert leaves at its delay, not a tick later.
 func (s *Service) NotifyWorker() Worker {
 	return Worker{Name: "notify", Every: time.Second, Step: s.NotifyStep}
@@ -77,47 +77,6 @@ func sendDue[T any](ctx context.Context, s *Service, list func(context.Context, 
 	return len(due) == dueBatch, err
 }
 
-// notifyOn schedules, in the transaction of the event at hand, what the
-// event calls for: the alert of a conversation that starts waiting and its
-// push to the team, the push of a visitor's message to the assignee, and
-// the missed-reply e-mail of an agent's message. It runs with the write
-// rather than from the events afterwards, which would read each event
-// back and decode it on the single writer: a tenth of a message's cost.
-func (s *Service) notifyOn(ctx context.Context, q *storage.Q, mode chat.Mode, typ string, obj any, at chat.Timestamp) error {
-	switch o := obj.(type) {
-	case *chat.Conversation:
-		if typ != EventConversationHandedOff || o.Status != StatusWaiting {
-			return nil
-		}
-		due := chat.At(at.Time().Add(s.notify.WaitingAfter))
-		if err := q.InsertWaitingAlert(ctx, &storage.WaitingAlert{ConversationID: o.ID, Mode: mode,
-			WaitingSince: at, DueAt: due}); err != nil {
-			return err
-		}
-		return s.queuePushes(ctx, q, mode, recipients(o.AssigneeID), pushNote{Title: "A visitor is waiting",
-			Body: conversationTitle(o), ConversationID: o.ID})
-	case *chat.Message:
-		if typ != EventMessageCreated {
-			return nil
-		}
-		if o.Author.Type == chat.AuthorAgent {
-			return s.oweMissedReply(ctx, q, o)
-		}
-		if o.Author.Type != chat.AuthorContact {
-			return nil
-		}
-		c, err := q.Conversation(ctx, mode, o.ConversationID)
-		if isNotFound(err) || (err == nil && c.AssigneeID == nil) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		return s.queuePushes(ctx, q, mode, []string{*c.AssigneeID}, pushNote{Title: "New message from a visitor",
-			Body: Preview(o.Body, 120), ConversationID: c.ID})
-	}
-	return nil
-}
-
 // recipients are the members told about a conversation: its assignee, or
 // everyone (nil) when it has none.
 func recipients(assigneeID *string) []string {
@@ -141,7 +100,7 @@ func (s *Service) sendWaitingAlert(ctx context.Context, q *storage.Q, a *storage
 	if err != nil {
 		return err
 	}
-	if answered || c.Status != StatusWaiting {
+	if answered || c.Status != chat.StatusWaiting {
 		return q.SetWaitingAlertStatus(ctx, c.ID, storage.AlertSkipped)
 	}
 	members, err := s.alertedMembers(ctx, q, c)

@@ -90,7 +90,7 @@ func (s *Service) SubscribePush(ctx context.Context, memberID string, in PushSub
 	}
 	sub := &storage.PushSubscription{ID: NewID(PrefixPushSubscription), MemberID: memberID, Endpoint: in.Endpoint,
 		P256DH: in.Keys.P256DH, Auth: in.Keys.Auth, CreatedAt: s.stamp()}
-	return s.write(ctx, func(q *storage.Q) error {
+	return s.writeNamed(ctx, "subscribe member "+memberID+" to pushes", func(q *storage.Q) error {
 		if _, err := q.SavePushSubscription(ctx, sub); err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func (s *Service) UnsubscribePush(ctx context.Context, memberID, endpoint string
 	if endpoint == "" {
 		return missing("endpoint")
 	}
-	return s.write(ctx, func(q *storage.Q) error {
+	return s.writeNamed(ctx, "unsubscribe member "+memberID+" from pushes", func(q *storage.Q) error {
 		if err := q.DeletePushSubscription(ctx, memberID, endpoint); err != nil && !isNotFound(err) {
 			return err
 		}

@@ -8,9 +8,6 @@ import (
 	"chatsvc/storage"
 )
 
-// EventConversationRated is recorded when a visitor rates a conversation.
-const EventConversationRated = "conversation.rated"
-
 // CodeConversationOpen refuses a rating before the conversation is closed.
 const CodeConversationOpen = "conversation_open"
 
@@ -53,7 +50,7 @@ func (s *Service) RateConversation(ctx context.Context, v *Visit, in VisitorRati
 			return nil, &Error{Kind: NotFound, Code: CodeResourceMissing,
 				Message: "There is no conversation to rate yet."}
 		}
-		if c.Status != StatusClosed {
+		if c.Status != chat.StatusClosed {
 			return nil, &Error{Kind: Conflict, Code: CodeConversationOpen,
 				Message: "The conversation is still open; it can be rated once it is closed."}
 		}
@@ -63,7 +60,7 @@ func (s *Service) RateConversation(ctx context.Context, v *Visit, in VisitorRati
 		if err := q.RateConversation(ctx, c); err != nil {
 			return nil, err
 		}
-		return c, s.emit(ctx, q, v.Mode, EventConversationRated, c.ID, c, now)
+		return c, s.emit(ctx, q, v.Mode, chat.EventConversationRated, c.ID, c, now)
 	})
 	return visitorConversation(c), err
 }

@@ -54,7 +54,7 @@ func (s *Service) ReportSummary(ctx context.Context, mode chat.Mode, in ReportQu
 		if c.RatingScore != nil {
 			ratings = append(ratings, *c.RatingScore)
 		}
-		if c.Status == StatusClosed && c.ClosedAt != nil && *c.ClosedAt >= c.CreatedAt {
+		if c.Status == chat.StatusClosed && c.ClosedAt != nil && *c.ClosedAt >= c.CreatedAt {
 			resolution = append(resolution, seconds(c.CreatedAt, *c.ClosedAt))
 		}
 		if assistantOnly(c) {
@@ -87,7 +87,7 @@ func (s *Service) ReportSummary(ctx context.Context, mode chat.Mode, in ReportQu
 // (with the assistant) or closed; one waiting for or assigned to a person
 // is the team's.
 func assistantOnly(c storage.ReportConversation) bool {
-	return (c.Status == StatusOpen || c.Status == StatusClosed) && c.FirstAgentAt == nil
+	return (c.Status == chat.StatusOpen || c.Status == chat.StatusClosed) && c.FirstAgentAt == nil
 }
 
 // reportRange validates the query: timestamps, from before to, at most

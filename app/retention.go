@@ -66,7 +66,7 @@ func (s *Service) RetentionStep(ctx context.Context, r Retention) error {
 	} else if n > 0 {
 		slog.Info("retention: unsent uploads removed", "count", n)
 	}
-	return s.write(ctx, func(q *storage.Q) error {
+	return s.writeNamed(ctx, "apply retention", func(q *storage.Q) error {
 		return q.SetSetting(ctx, settingRetentionRun, now.UTC().Format(time.RFC3339))
 	})
 }

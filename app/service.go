@@ -143,6 +143,19 @@ func writeResult[T any](ctx context.Context, s *Service, fn func(*storage.Q) (T,
 	return done.Result, nil
 }
 
+// writeNamed is writeResult for an operation that leaves the package: an
+// unexpected error names op (see named).
+func writeNamed[T any](ctx context.Context, s *Service, op string, fn func(*storage.Q) (T, error)) (T, error) {
+	v, err := writeResult(ctx, s, fn)
+	return v, named(err, op)
+}
+
+// writeNamed is write for an operation that leaves the package: an
+// unexpected error names op (see named).
+func (s *Service) writeNamed(ctx context.Context, op string, fn func(*storage.Q) error) error {
+	return named(s.write(ctx, fn), op)
+}
+
 // write is writeResult for a fn with no result.
 func (s *Service) write(ctx context.Context, fn func(*storage.Q) error) error {
 	_, err := writeResult(ctx, s, func(q *storage.Q) (struct{}, error) { return struct{}{}, fn(q) })
@@ -166,8 +179,9 @@ func (s *Service) wake(kinds storage.Queue) {
 	s.mu.Unlock()
 }
 
-// emit records an event about obj in the caller's transaction, with the
-// notifications it calls for (notifyOn).
+// emit records an event about obj in the caller's transaction, and does
+// nothing else: what a change calls for besides (alerts, pushes, e-mails)
+// its caller calls by name.
 func (s *Service) emit(ctx context.Context, q *storage.Q, mode chat.Mode, typ, objectID string, obj any, at chat.Timestamp) error {
 	data, err := marshal(obj) // as the API writes it, so webhooks carry the same bytes
 	if err != nil {
@@ -176,27 +190,10 @@ func (s *Service) emit(ctx context.Context, q *storage.Q, mode chat.Mode, typ, o
 	err = q.InsertEvent(ctx, &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
 		Data: data, CreatedAt: at})
 	if err != nil {
-		return err
+		return named(err, "record "+typ+" of "+objectID)
 	}
-	if typ == EventConversationHandedOff {
-		if err := q.HandedOff(ctx, objectID, at); err != nil {
-			return err
-		}
-	}
-	return s.notifyOn(ctx, q, mode, typ, obj, at)
+	return nil
 }
-
-// Event types (docs/api.md, Events).
-const (
-	EventConversationCreated   = "conversation.created"
-	EventConversationHandedOff = "conversation.handed_off"
-	EventConversationClosed    = "conversation.closed"
-	EventMessageCreated        = "message.created"
-	EventTicketCreated         = "ticket.created"
-	EventTicketUpdated         = "ticket.updated"
-	EventTicketSolved          = "ticket.solved"
-	EventContactCreated        = "contact.created"
-)
 
 // List is the API's list envelope.
 type List[T any] struct {
@@ -299,14 +296,6 @@ type Deleted struct {
 	ID      string `json:"id"`
 	Object  string `json:"object"`
 	Deleted bool   `json:"deleted"`
-}
-
-// found maps storage.ErrNotFound to the given *Error and passes others on.
-func found(err error, notFound *Error) error {
-	if errors.Is(err, storage.ErrNotFound) {
-		return notFound
-	}
-	return err
 }
 
 // member checks that a body parameter names an existing team member.

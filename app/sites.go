@@ -137,7 +137,7 @@ func (s *Service) UpdateSite(ctx context.Context, id string, in SiteUpdate) (*Si
 			return nil, err
 		}
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*Site, error) {
+	return writeNamed(ctx, s, "update site "+id, func(q *storage.Q) (*Site, error) {
 		row, err := q.Site(ctx, id)
 		if err != nil {
 			return nil, found(err, noSuch("site", id))

@@ -12,9 +12,6 @@ import (
 // PrefixTicketComment starts every ticket comment id.
 const PrefixTicketComment = "tcm_"
 
-// EventTicketCommentCreated is recorded for every new ticket comment.
-const EventTicketCommentCreated = "ticket_comment.created"
-
 // MailTicketComment carries a public agent comment to the ticket's contact.
 const MailTicketComment = "ticket_comment"
 
@@ -52,7 +49,7 @@ func (s *Service) AddTicketComment(ctx context.Context, mode chat.Mode, ref, via
 	}
 	public := !in.Public.has() || in.Public.V
 	notify := public && (!in.NotifyContact.has() || in.NotifyContact.V)
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.TicketComment, error) {
+	return writeNamed(ctx, s, "comment on ticket "+ref, func(q *storage.Q) (*chat.TicketComment, error) {
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
 			return nil, err
@@ -80,7 +77,7 @@ func (s *Service) insertTicketComment(ctx context.Context, q *storage.Q, c *chat
 	if err := q.InsertTicketComment(ctx, c); err != nil {
 		return err
 	}
-	return s.emit(ctx, q, c.Mode, EventTicketCommentCreated, c.ID, c, c.CreatedAt)
+	return s.emit(ctx, q, c.Mode, chat.EventTicketCommentCreated, c.ID, c, c.CreatedAt)
 }
 
 // mailComment queues the e-mail carrying comment c to the ticket's contact.

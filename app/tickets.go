@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -169,7 +168,7 @@ func (s *Service) openTicket(ctx context.Context, q *storage.Q, mode chat.Mode, 
 	if err := q.InsertTicket(ctx, t); err != nil {
 		return nil, err
 	}
-	if err := s.emit(ctx, q, mode, EventTicketCreated, t.ID, t, now); err != nil {
+	if err := s.emit(ctx, q, mode, chat.EventTicketCreated, t.ID, t, now); err != nil {
 		return nil, err
 	}
 	if confirm == nil {
@@ -199,7 +198,7 @@ func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode chat.Mod
 	if err := q.InsertContact(ctx, c, &norm); err != nil {
 		return nil, err
 	}
-	return c, s.emit(ctx, q, mode, EventContactCreated, c.ID, c, now)
+	return c, s.emit(ctx, q, mode, chat.EventContactCreated, c.ID, c, now)
 }
 
 // mailContact queues an e-mail about ticket t to its contact, when the
@@ -342,7 +341,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.Ticket, error) {
+	return writeNamed(ctx, s, "update ticket "+ref, func(q *storage.Q) (*chat.Ticket, error) {
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
 			return nil, err
@@ -372,16 +371,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 				return nil, err
 			}
 		}
-		statusChanged := in.Status.Set && in.Status.V != t.Status
-		if statusChanged {
-			t.Status = in.Status.V
-			switch t.Status {
-			case TicketSolved:
-				t.SolvedAt = &now
-			case TicketOpen, TicketPending:
-				t.SolvedAt = nil
-			}
-		}
+		statusChanged := in.Status.Set && moveTicket(t, in.Status.V, now)
 		t.UpdatedAt = now
 		if err := q.UpdateTicket(ctx, t, tagsChanged); err != nil {
 			return nil, err
@@ -389,7 +379,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 		if !statusChanged && !tagsChanged && t.Priority == before.Priority && eqPtr(t.AssigneeID, before.AssigneeID) {
 			return t, nil
 		}
-		if err := s.emit(ctx, q, mode, EventTicketUpdated, t.ID, t, now); err != nil {
+		if err := s.emit(ctx, q, mode, chat.EventTicketUpdated, t.ID, t, now); err != nil {
 			return t, err
 		}
 		if !statusChanged {
@@ -398,7 +388,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 		template := MailTicketUpdated
 		if t.Status == TicketSolved {
 			template = MailTicketSolved
-			if err := s.emit(ctx, q, mode, EventTicketSolved, t.ID, t, now); err != nil {
+			if err := s.emit(ctx, q, mode, chat.EventTicketSolved, t.ID, t, now); err != nil {
 				return t, err
 			}
 		}
@@ -417,7 +407,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 
 // DeleteTicket removes a ticket for good.
 func (s *Service) DeleteTicket(ctx context.Context, mode chat.Mode, ref string) (*Deleted, error) {
-	return writeResult(ctx, s, func(q *storage.Q) (*Deleted, error) {
+	return writeNamed(ctx, s, "delete ticket "+ref, func(q *storage.Q) (*Deleted, error) {
 		var out *Deleted
 		t, err := s.ticket(ctx, q, mode, ref)
 		if err != nil {
@@ -427,20 +417,3 @@ func (s *Service) DeleteTicket(ctx context.Context, mode chat.Mode, ref string) 
 		return out, q.DeleteTicket(ctx, mode, t.ID)
 	})
 }
-
-// dedupe drops repeated tags, keeping the first occurrence's place.
-func dedupe[T comparable](tags []T) []T {
-	out := make([]T, 0, len(tags))
-	for _, t := range tags {
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func eqPtr[T comparable](a, b *T) bool {
-	return (a == nil) == (b == nil) && (a == nil || *a == *b)
-}
-
-func isNotFound(err error) bool { return errors.Is(err, storage.ErrNotFound) }

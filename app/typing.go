@@ -61,7 +61,7 @@ func (s *Service) VisitorTyping(ctx context.Context, v *Visit) error {
 	if err != nil {
 		return err
 	}
-	if c == nil || c.Status == StatusClosed {
+	if c == nil || c.Status == chat.StatusClosed {
 		return nil // nobody to tell yet: the first message opens the conversation
 	}
 	s.noteTyping(c.ID, TypingVisitor)

@@ -16,7 +16,13 @@ type VisitorFeed struct {
 	// compared too.
 	UpdatedAt    chat.Timestamp
 	MessageCount int
-	Status       string
+	Status       chat.Status
+}
+
+// sent notes c as the visitor was last sent it.
+func (feed *VisitorFeed) sent(c *chat.Conversation) {
+	*feed = VisitorFeed{ConversationID: c.ID, LastMessageID: feed.LastMessageID, UpdatedAt: c.UpdatedAt,
+		MessageCount: c.MessageCount, Status: c.Status}
 }
 
 // VisitorUpdates returns what the visitor has not been sent yet: messages
@@ -54,7 +60,7 @@ func (s *Service) VisitorUpdates(ctx context.Context, v *Visit, feed *VisitorFee
 			}
 		}
 		if len(rows) < MaxVisitorPage { // caught up: the conversation's state is current
-			feed.ConversationID, feed.UpdatedAt, feed.MessageCount, feed.Status = c.ID, c.UpdatedAt, c.MessageCount, c.Status
+			feed.sent(c)
 			conv = visitorConversation(c)
 		}
 		return nil

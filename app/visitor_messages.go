@@ -14,7 +14,7 @@ type VisitorConversation struct {
 	ID            string         `json:"id"`
 	Object        string         `json:"object"`
 	SiteID        string         `json:"site_id"`
-	Status        string         `json:"status"`
+	Status        chat.Status    `json:"status"`
 	Subject       *string        `json:"subject"`
 	MessageCount  int            `json:"message_count"`
 	PageURL       string         `json:"page_url"`
@@ -123,7 +123,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 			return posted{}, err
 		}
 		var msg *chat.Message
-		if c == nil || c.Status == StatusClosed {
+		if c == nil || c.Status == chat.StatusClosed {
 			start := VisitorStart{SiteID: v.Site.ID, VisitorID: visitor.ID, PageURL: visitor.PageURL, Body: in.Body.V,
 				Files: sent}
 			if in.PageURL.has() {
@@ -149,7 +149,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *Visit, in VisitorMe
 			}
 		}
 		// Files alone ask the assistant nothing.
-		if c.Status != StatusOpen || s.assistant.responder == nil || strings.TrimSpace(in.Body.V) == "" {
+		if c.Status != chat.StatusOpen || s.assistant.responder == nil || strings.TrimSpace(in.Body.V) == "" {
 			return posted{msg: msg}, nil
 		}
 		return posted{msg, true}, q.InsertAssistantJob(ctx, &storage.AssistantJob{MessageID: msg.ID, Mode: v.Mode,
@@ -225,19 +225,17 @@ func (s *Service) VisitorHandOff(ctx context.Context, v *Visit) (*VisitorConvers
 		if err != nil {
 			return nil, err
 		}
-		if cur.Status == StatusWaiting || cur.Status == StatusHandedOff {
-			return cur, nil // asked again: already with the team, nothing to say twice
+		from := cur.Status
+		step, err := s.transition(ctx, q, cur, chat.VisitorAsks, s.stamp(), moveInput{})
+		if err != nil || step.Stays(from) {
+			return cur, err // asked again: already with the team, nothing to say twice
 		}
-		c, err := s.handOff(ctx, q, v.Mode, c.ID, Handoff{})
-		if err != nil {
+		if away, ok, err := s.awayReply(ctx, q, cur); err != nil || !ok {
+			return cur, err
+		} else if _, err := s.addMessage(ctx, q, cur, chat.Author{Type: chat.AuthorBot}, away, nil, s.stamp()); err != nil {
 			return nil, err
 		}
-		if away, ok, err := s.awayReply(ctx, q, c); err != nil || !ok {
-			return c, err
-		} else if _, err := s.addMessage(ctx, q, c, chat.Author{Type: chat.AuthorBot}, away, nil, s.stamp()); err != nil {
-			return nil, err
-		}
-		return c, nil
+		return cur, nil
 	})
 	return visitorConversation(c), err
 }

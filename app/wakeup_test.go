@@ -49,7 +49,7 @@ func TestWakeupsFollowQueuedWork(t *testing.T) {
 		}
 	}
 	err := svc.write(ctx, func(q *storage.Q) error {
-		return svc.emit(ctx, q, chat.Test, EventConversationCreated, "conv_1", map[string]string{}, 1)
+		return svc.emit(ctx, q, chat.Test, chat.EventConversationCreated, "conv_1", map[string]string{}, 1)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -265,15 +264,4 @@ func attemptOf(endpointID string, ev *chat.Event, n int, at time.Time, res Webho
 		a.Error = &msg
 	}
 	return a
-}
-
-// marshal encodes v as the API writes it (no HTML escaping), compactly.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

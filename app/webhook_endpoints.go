@@ -62,17 +62,11 @@ const (
 	WebhookSecretPrefix   = "whsec_"
 	MaxWebhookURL         = 2048
 	MaxWebhookDescription = 500
-	EventPing             = "ping"
 	eventAll              = "*"
 )
 
-// WebhookEventTypes are the event types an endpoint may subscribe to
-// (docs/api.md, Events).
-var WebhookEventTypes = []string{
-	EventConversationCreated, EventConversationHandedOff, EventConversationClosed, EventConversationRated, EventMessageCreated,
-	EventTicketCreated, EventTicketUpdated, EventTicketSolved, EventTicketCommentCreated, EventContactCreated,
-	EventKnowledgeSourceReady, EventKnowledgeSourceFailed,
-}
+// WebhookEventTypes are the event types an endpoint may subscribe to.
+var WebhookEventTypes = chat.EventTypes
 
 // WebhookFeature refuses every webhook operation on a plan without webhooks.
 func (s *Service) WebhookFeature() error {
@@ -165,7 +159,7 @@ func (s *Service) CreateWebhookEndpoint(ctx context.Context, mode chat.Mode, in 
 		return nil, Unknown("enabled") // endpoints start enabled; only PATCH sets it
 	}
 	defer s.hooksIdle.written() // the fan-out looks for endpoints again
-	return writeResult(ctx, s, func(q *storage.Q) (*CreatedWebhookEndpoint, error) {
+	return writeNamed(ctx, s, "create webhook endpoint", func(q *storage.Q) (*CreatedWebhookEndpoint, error) {
 		var out *CreatedWebhookEndpoint
 		now := s.stamp()
 		after, err := q.LastEventSeq(ctx)
@@ -230,7 +224,7 @@ func (s *Service) UpdateWebhookEndpoint(ctx context.Context, mode chat.Mode, id 
 		return nil, err
 	}
 	defer s.hooksIdle.written() // the fan-out looks for endpoints again
-	return writeResult(ctx, s, func(q *storage.Q) (*chat.WebhookEndpoint, error) {
+	return writeNamed(ctx, s, "update webhook endpoint "+id, func(q *storage.Q) (*chat.WebhookEndpoint, error) {
 		e, err := q.WebhookEndpoint(ctx, mode, id)
 		if err != nil {
 			return nil, found(err, noSuch("webhook endpoint", id))
@@ -308,7 +302,7 @@ func (s *Service) TestWebhookEndpoint(ctx context.Context, mode chat.Mode, id st
 		return nil, err
 	}
 	at := s.now()
-	ev := &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: EventPing, ObjectID: e.ID, Data: data,
+	ev := &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: chat.EventPing, ObjectID: e.ID, Data: data,
 		CreatedAt: chat.At(at)}
 	payload, err := EventPayload(ev)
 	if err != nil {

@@ -55,7 +55,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (chat.Mode, e
 	// The lookup is by a hash of the whole secret, so its timing reveals nothing
 	// about the stored keys.
 	hash := hashKey(secret)
-	epoch, err := s.keys.begin(s.now(), revocationMarker(s.db.Path()))
+	epoch, err := s.keys.begin(s.now(), s.db.RevocationStamp)
 	if err != nil {
 		return "", err
 	}
@@ -88,7 +88,7 @@ func (s *Service) RevokeKey(ctx context.Context, id string) error {
 		return err
 	}
 	s.keys.forget()
-	return markRevocation(s.db.Path())
+	return s.db.MarkRevocation()
 }
 
 // CreateSite adds a website the widget can run on.

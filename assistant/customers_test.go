@@ -13,6 +13,7 @@ import (
 	"chatsvc/chat"
 	"chatsvc/knowledge"
 	"chatsvc/lang"
+	"chatsvc/testenv"
 )
 
 // shape is a kind of knowledge base: each has its own minimums, and
@@ -99,7 +100,7 @@ func TestEvaluation(t *testing.T) {
 	results := map[string][]asked{}
 	for _, c := range evalCorpora {
 		if c.pkg != "" {
-			if _, err := os.Stat(c.dir); err != nil && !inCI() {
+			if _, err := os.Stat(c.dir); err != nil && !testenv.InCI() {
 				t.Logf("%s skipped: apt-get install -y %s", c.name, c.pkg)
 				continue
 			}

@@ -19,6 +19,7 @@ import (
 	"chatsvc/crawler"
 	"chatsvc/knowledge"
 	"chatsvc/storage"
+	"chatsvc/testenv"
 	"chatsvc/web"
 )
 
@@ -87,15 +88,11 @@ func requireCorpus(t *testing.T, c devCorpus) {
 	if _, err := os.Stat(c.dir); err == nil {
 		return
 	}
-	if inCI() {
+	if testenv.InCI() {
 		t.Fatalf("%s is missing: CI must install %s (apt-get install -y %s)", c.dir, c.pkg, c.pkg)
 	}
 	t.Skipf("%s is missing: apt-get install -y %s to run the %s evaluation", c.dir, c.pkg, c.name)
 }
-
-// inCI reports whether the tests run in CI, where every corpus and the
-// browser must be there: CI sets CI (to "true", or any other value).
-func inCI() bool { return os.Getenv("CI") != "" }
 
 // evalServer is a served chatsvc whose test-mode knowledge is one corpus,
 // added as a sitemap source and crawled like any other.

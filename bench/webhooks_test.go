@@ -44,7 +44,7 @@ func BenchmarkWebhookDelivery(b *testing.B) {
 			err := db.Write(ctx, func(q *storage.Q) error {
 				for j := 0; j < 500; j++ {
 					if err := q.InsertEvent(ctx, &chat.Event{ID: app.NewID(app.PrefixEvent), Mode: chat.Test,
-						Type: app.EventContactCreated, ObjectID: "ctc_bench", Data: data, CreatedAt: chat.At(time.Now())}); err != nil {
+						Type: chat.EventContactCreated, ObjectID: "ctc_bench", Data: data, CreatedAt: chat.At(time.Now())}); err != nil {
 						return err
 					}
 				}

@@ -7,7 +7,7 @@ type Conversation struct {
 	Mode          Mode               `json:"-"`
 	SiteID        string             `json:"site_id"`
 	VisitorID     *string            `json:"-"`
-	Status        string             `json:"status"`
+	Status        Status             `json:"status"`
 	Subject       *string            `json:"subject"`
 	ContactID     *string            `json:"contact_id"`
 	AssigneeID    *string            `json:"assignee_id"`

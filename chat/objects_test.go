@@ -9,6 +9,7 @@ import (
 // Every API object writes its kind without anyone setting it, and reading
 // one back refuses another kind.
 func TestObjectNames(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		v    any
 		want string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestTimestampJSON(t *testing.T) {
+	t.Parallel()
 	at := At(time.Date(2026, 10, 1, 12, 3, 4, 5_000_000, time.UTC))
 	v := struct {
 		At    Timestamp  `json:"at"`

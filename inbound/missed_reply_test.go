@@ -210,7 +210,7 @@ func TestMissedReplyIsMailedOnceAndTheReplyComesBack(t *testing.T) {
 		last.Author.ID == nil || *last.Author.ID != *c.visit.Visitor.ContactID || len(last.Attachments) != 1 {
 		t.Fatalf("%d messages, the last %+v", len(msgs), last)
 	}
-	events, err := c.l.svc.Events(context.Background(), chat.Live, app.EventQuery{Type: app.EventMessageCreated})
+	events, err := c.l.svc.Events(context.Background(), chat.Live, app.EventQuery{Type: chat.EventMessageCreated})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestMissedReplyAnswerReopensClosedConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if conv.Status != app.StatusHandedOff || *conv.AssigneeID != c.member.ID || conv.MessageCount != 3 {
+	if conv.Status != chat.StatusHandedOff || *conv.AssigneeID != c.member.ID || conv.MessageCount != 3 {
 		t.Fatalf("conversation %s, assignee %v, %d messages after the reply", conv.Status, conv.AssigneeID, conv.MessageCount)
 	}
 }

@@ -31,7 +31,7 @@ func insertSites(t *testing.T, db *DB, from, n int) {
 // 80 MB here). While the checkpointer runs, the writer's checkpoint waits
 // for a later commit, so the log may outgrow writerCheckpointPages by what
 // is written meanwhile; the bound allows for a slow disk.
-func TestTheLogStaysShort(t *testing.T) {
+func TestTheLogStaysShort(t *testing.T) { // not parallel: it sets writerCheckpointPages
 	defer func(n int) { writerCheckpointPages = n }(writerCheckpointPages)
 	writerCheckpointPages = 50
 	dir := t.TempDir()
@@ -52,7 +52,7 @@ func TestTheLogStaysShort(t *testing.T) {
 
 // The checkpointer copies commits into the database file itself, while the
 // writer, whose checkpoint length is not reached, copies nothing.
-func TestCheckpointerCopiesCommits(t *testing.T) {
+func TestCheckpointerCopiesCommits(t *testing.T) { // not parallel: it sets the checkpoint hooks
 	defer func(n int) { writerCheckpointPages = n }(writerCheckpointPages)
 	writerCheckpointPages = 1 << 30
 	ran := make(chan struct{}, 1)

@@ -2,66 +2,75 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"chatsvc/chat"
 )
 
-// UpdateConversationActivity writes only c's status, message count and
-// times: what a new message changes. It spares the full UpdateConversation
-// the rewrite of the contact index and of the metadata, which profiles of
-// agent message creates showed as a large share of the single writer's
-// time; use it only when nothing else of c changed.
+// Package app decides every move of a conversation's lifecycle; the
+// writes here carry out a decision passed in as values (the status to
+// write, the statuses a write applies in) and know no status themselves.
+
+// UpdateConversationActivity writes only c's message count and times: what
+// a new message changes. It spares the full UpdateConversation the rewrite
+// of the contact index and of the metadata, which profiles of agent
+// message creates showed as a large share of the single writer's time;
+// use it only when nothing else of c changed.
 func (q *Q) UpdateConversationActivity(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID)
-	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, message_count = ?, last_message_at = ?, updated_at = ?
-		WHERE id = ? AND mode = ?`, c.Status, c.MessageCount, c.LastMessageAt, c.UpdatedAt, c.ID, c.Mode)
+	res, err := q.exec(ctx, `UPDATE conversations SET message_count = ?, last_message_at = ?, updated_at = ?
+		WHERE id = ? AND mode = ?`, c.MessageCount, c.LastMessageAt, c.UpdatedAt, c.ID, c.Mode)
 	return affected(res, err)
 }
 
-// TakeOver writes what a person's first message changes in a
-// conversation the assistant was answering: c's status, assignee, message
-// count and times, and the first hand-off and first agent reply when there
-// were none. One statement, so the report index, which holds all three,
-// is rewritten once rather than three times.
-func (q *Q) TakeOver(ctx context.Context, c *chat.Conversation) error {
+// Move is what a step of a conversation's lifecycle stamps beside the
+// status; nil leaves a time as it is.
+type Move struct {
+	HandedOffAt  *chat.Timestamp // the first hand-off, kept when there is one
+	FirstAgentAt *chat.Timestamp // the first agent reply, kept when there is one
+	ClosedAt     *chat.Timestamp // the close, which retention counts from
+	Reopened     bool            // forgets the close time
+}
+
+// SaveMove writes a step of c's lifecycle: c's status, assignee, message
+// count and times, and the stamps of m. One statement, so the report
+// index, which holds the status and the first hand-off and agent reply,
+// is rewritten once rather than once for each.
+func (q *Q) SaveMove(ctx context.Context, c *chat.Conversation, m Move) error {
 	q.changed(&c.ID)
 	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, assignee_id = ?, message_count = ?, last_message_at = ?,
-		updated_at = ?, handed_off_at = COALESCE(handed_off_at, ?), first_agent_at = COALESCE(first_agent_at, ?)
+		updated_at = ?, handed_off_at = COALESCE(handed_off_at, ?), first_agent_at = COALESCE(first_agent_at, ?),
+		closed_at = IIF(?, ?, closed_at)
 		WHERE id = ? AND mode = ?`, c.Status, c.AssigneeID, c.MessageCount, c.LastMessageAt,
-		c.UpdatedAt, c.UpdatedAt, c.LastMessageAt, c.ID, c.Mode)
+		c.UpdatedAt, m.HandedOffAt, m.FirstAgentAt, m.ClosedAt != nil || m.Reopened, m.ClosedAt, c.ID, c.Mode)
 	return affected(res, err)
 }
 
-// CountAgentMessage counts a team member's message on a conversation
-// whose status is not refused: it moves the conversation from status from
-// to status to if it is in from, and records the first agent reply, which
-// the reports read. Most messages change neither, and the first statement,
-// which names neither column, leaves the status and report indexes alone
-// (a random page written per message otherwise); a conversation in from, or
-// without an agent reply yet, takes a second statement. ErrNotFound when
-// there is no such conversation or its status is refused.
-func (q *Q) CountAgentMessage(ctx context.Context, mode chat.Mode, id string, at chat.Timestamp, from, to string, refused ...string) error {
+// CountAgentMessageIn counts a team member's message on a conversation
+// whose status is one of statuses and that has its first agent reply:
+// the usual case, where the message changes nothing else. The statement
+// names neither the status nor the report columns, so it leaves their
+// indexes alone (a random page written per message otherwise).
+// ErrNotFound when there is no such conversation, for the caller to look
+// at it and decide.
+func (q *Q) CountAgentMessageIn(ctx context.Context, mode chat.Mode, id string, at chat.Timestamp, statuses []chat.Status) error {
 	q.changed(&id)
-	notIn := func(statuses ...string) (string, []any) {
-		args := make([]any, len(statuses))
-		for i, s := range statuses {
-			args[i] = s
-		}
-		return ` AND status NOT IN (?` + strings.Repeat(", ?", len(statuses)-1) + `)`, args
-	}
-	cond, args := notIn(append([]string{from}, refused...)...)
+	cond, args := statusIn(statuses)
 	res, err := q.exec(ctx, `UPDATE conversations SET message_count = message_count + 1, last_message_at = ?, updated_at = ?
-		WHERE id = ? AND mode = ? AND first_agent_at IS NOT NULL`+cond, append([]any{at, at, id, mode}, args...)...)
-	if err := affected(res, err); !errors.Is(err, ErrNotFound) {
-		return err
-	}
-	cond, args = notIn(refused...)
-	res, err = q.exec(ctx, `UPDATE conversations SET status = CASE status WHEN ? THEN ? ELSE status END,
-		message_count = message_count + 1, last_message_at = ?, updated_at = ?, first_agent_at = COALESCE(first_agent_at, ?)
-		WHERE id = ? AND mode = ?`+cond, append([]any{from, to, at, at, at, id, mode}, args...)...)
+		WHERE id = ? AND mode = ? AND first_agent_at IS NOT NULL AND `+cond, append([]any{at, at, id, mode}, args...)...)
 	return affected(res, err)
+}
+
+// statusIn is the condition "status is one of statuses" and its arguments.
+func statusIn(statuses []chat.Status) (string, []any) {
+	if len(statuses) == 0 {
+		return `0`, nil
+	}
+	args := make([]any, len(statuses))
+	for i, s := range statuses {
+		args[i] = s
+	}
+	return `status IN (?` + strings.Repeat(", ?", len(statuses)-1) + `)`, args
 }
 
 // FirstAgentReply records at as a conversation's first agent reply unless
@@ -69,14 +78,6 @@ func (q *Q) CountAgentMessage(ctx context.Context, mode chat.Mode, id string, at
 // counting it (the benchmark's seed data).
 func (q *Q) FirstAgentReply(ctx context.Context, conversationID string, at chat.Timestamp) error {
 	_, err := q.exec(ctx, `UPDATE conversations SET first_agent_at = ? WHERE id = ? AND first_agent_at IS NULL`,
-		at, conversationID)
-	return err
-}
-
-// HandedOff keeps the time of a conversation's first hand-off to a person
-// on the conversation, where the reports read it; later hand-offs leave it.
-func (q *Q) HandedOff(ctx context.Context, conversationID string, at chat.Timestamp) error {
-	_, err := q.exec(ctx, `UPDATE conversations SET handed_off_at = ? WHERE id = ? AND handed_off_at IS NULL`,
 		at, conversationID)
 	return err
 }

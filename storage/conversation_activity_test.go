@@ -45,6 +45,7 @@ func activityDB(tb testing.TB, n int) *DB {
 }
 
 func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := activityDB(t, 1)
 	c, err := db.Read().Conversation(ctx, chat.Test, "conv_0")
@@ -61,10 +62,10 @@ func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != "handed_off" || got.MessageCount != 3 || got.LastMessageAt != 500 || got.UpdatedAt != 600 {
+	if got.MessageCount != 3 || got.LastMessageAt != 500 || got.UpdatedAt != 600 {
 		t.Errorf("activity not written: %+v", got)
 	}
-	if *got.Subject != "Pricing" || got.ContactID == nil || got.Metadata["plan"] != "pro" {
+	if got.Status != "waiting" || *got.Subject != "Pricing" || got.ContactID == nil || got.Metadata["plan"] != "pro" {
 		t.Errorf("fields other than the activity were written: %+v", got)
 	}
 	c.ID = "conv_missing"
@@ -74,13 +75,25 @@ func TestUpdateConversationActivityWritesOnlyActivity(t *testing.T) {
 	}
 }
 
-func TestCountAgentMessage(t *testing.T) {
+func TestCountAgentMessageIn(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	db := activityDB(t, 2)
+	db := activityDB(t, 3)
 	count := func(id string, at chat.Timestamp) error {
 		return db.Write(ctx, func(q *Q) error {
-			return q.CountAgentMessage(ctx, chat.Test, id, at, "waiting", "handed_off", "closed")
+			return q.CountAgentMessageIn(ctx, chat.Test, id, at, []chat.Status{"handed_off"})
 		})
+	}
+	// conv_0 is handed off with a first reply, conv_1 handed off without
+	// one, conv_2 waiting with one: only conv_0 is counted.
+	err := db.Write(ctx, func(q *Q) error {
+		_, err := q.exec(ctx, `UPDATE conversations SET status = 'handed_off', first_agent_at = 5 WHERE id = 'conv_0';
+			UPDATE conversations SET status = 'handed_off' WHERE id = 'conv_1';
+			UPDATE conversations SET first_agent_at = 5 WHERE id = 'conv_2'`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, at := range []chat.Timestamp{700, 800} {
 		if err := count("conv_0", at); err != nil {
@@ -94,26 +107,80 @@ func TestCountAgentMessage(t *testing.T) {
 	if got.Status != "handed_off" || got.MessageCount != 2 || got.LastMessageAt != 800 || got.UpdatedAt != 800 {
 		t.Errorf("message not counted: %+v", got)
 	}
-	if first := columnByID(t, db, "first_agent_at")["conv_0"]; first != int64(700) {
-		t.Errorf("first agent reply at %v, want 700", first)
-	}
 	if *got.Subject != "Pricing" || got.ContactID == nil || got.Metadata["plan"] != "pro" {
 		t.Errorf("fields other than the activity were written: %+v", got)
 	}
-	err = db.Write(ctx, func(q *Q) error {
-		_, err := q.exec(ctx, `UPDATE conversations SET status = 'closed' WHERE id = 'conv_1'`)
-		return err
+	for _, id := range []string{"conv_1", "conv_2", "conv_missing"} {
+		if err := count(id, 900); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s: %v, want ErrNotFound", id, err)
+		}
+		if c, err := db.Read().Conversation(ctx, chat.Test, id); err == nil && c.MessageCount != 0 {
+			t.Errorf("%s counted: %+v", id, c)
+		}
+	}
+}
+
+// TestSaveMove: a move writes the status and assignee, keeps the first
+// hand-off and agent reply once set, and sets or forgets the close time.
+func TestSaveMove(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := activityDB(t, 1)
+	at := func(t chat.Timestamp) *chat.Timestamp { return &t }
+	member := "mem_a"
+	err := db.Write(ctx, func(q *Q) error {
+		return q.InsertMember(ctx, &chat.Member{ID: member, Name: "A", Email: "a@example.com", Role: "agent", CreatedAt: 1})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"conv_1", "conv_missing"} {
-		if err := count(id, 900); !errors.Is(err, ErrNotFound) {
-			t.Errorf("%s: %v, want ErrNotFound", id, err)
+	moves := []struct {
+		status   chat.Status
+		assignee *string
+		move     Move
+	}{
+		{"handed_off", &member, Move{HandedOffAt: at(10), FirstAgentAt: at(10)}},
+		{"waiting", nil, Move{HandedOffAt: at(20), FirstAgentAt: at(20)}},
+		{"closed", nil, Move{ClosedAt: at(30)}},
+	}
+	for _, m := range moves {
+		err := db.Write(ctx, func(q *Q) error {
+			c, err := q.Conversation(ctx, chat.Test, "conv_0")
+			if err != nil {
+				return err
+			}
+			c.Status, c.AssigneeID = m.status, m.assignee
+			return q.SaveMove(ctx, c, m.move)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := db.Read().Conversation(ctx, chat.Test, "conv_0"); c.Status != m.status || (c.AssigneeID == nil) != (m.assignee == nil) {
+			t.Errorf("after the move to %s: %+v", m.status, c)
 		}
 	}
-	if c, _ := db.Read().Conversation(ctx, chat.Test, "conv_1"); c.MessageCount != 0 || c.Status != "closed" {
-		t.Errorf("closed conversation changed: %+v", c)
+	for col, want := range map[string]int64{"handed_off_at": 10, "first_agent_at": 10, "closed_at": 30} {
+		if got := columnByID(t, db, col)["conv_0"]; got != want {
+			t.Errorf("%s = %v, want %d", col, got, want)
+		}
+	}
+	err = db.Write(ctx, func(q *Q) error {
+		c, err := q.Conversation(ctx, chat.Test, "conv_0")
+		if err != nil {
+			return err
+		}
+		c.Status = "waiting"
+		return q.SaveMove(ctx, c, Move{Reopened: true})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := columnByID(t, db, "closed_at")["conv_0"]; got != nil {
+		t.Errorf("reopened conversation keeps closed_at %v", got)
+	}
+	c := &chat.Conversation{ID: "conv_missing", Mode: chat.Test, Status: "open"}
+	if err := db.Write(ctx, func(q *Q) error { return q.SaveMove(ctx, c, Move{}) }); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing conversation: %v, want ErrNotFound", err)
 	}
 }
 
@@ -165,7 +232,7 @@ func BenchmarkConversationUpdate(b *testing.B) {
 	b.ReportMetric(float64(full)/float64(narrow), "speedup")
 }
 
-// BenchmarkTakeOver compares, in one run, TakeOver with the three writes it
+// BenchmarkTakeOver compares, in one run, SaveMove with the three writes it
 // replaces (the full update, then the first hand-off and the first agent
 // reply each set apart), on conversations taken over for the first time, in
 // batches of 64 as the writer's group commits run them.
@@ -206,9 +273,10 @@ func BenchmarkTakeOver(b *testing.B) {
 					c.Status, c.MessageCount = "handed_off", c.MessageCount+1
 					c.LastMessageAt, c.UpdatedAt = 2e9, 2e9
 					if together {
-						err = q.TakeOver(ctx, c)
+						err = q.SaveMove(ctx, c, Move{HandedOffAt: &c.UpdatedAt, FirstAgentAt: &c.UpdatedAt})
 					} else if err = q.UpdateConversation(ctx, c); err == nil {
-						if err = q.HandedOff(ctx, c.ID, c.UpdatedAt); err == nil {
+						if _, err = q.exec(ctx, `UPDATE conversations SET status = ?, handed_off_at = ? WHERE id = ? AND handed_off_at IS NULL`,
+							c.Status, c.UpdatedAt, c.ID); err == nil {
 							err = q.FirstAgentReply(ctx, c.ID, c.UpdatedAt)
 						}
 					}

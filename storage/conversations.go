@@ -46,13 +46,14 @@ func (q *Q) InsertConversation(ctx context.Context, c *chat.Conversation) error 
 	return err
 }
 
-// UpdateConversation writes every mutable field of c.
+// UpdateConversation writes every mutable field of c but its status, which
+// only a step of its lifecycle writes (SaveMove).
 func (q *Q) UpdateConversation(ctx context.Context, c *chat.Conversation) error {
 	q.changed(&c.ID)
-	res, err := q.exec(ctx, `UPDATE conversations SET status = ?, subject = ?, contact_id = ?, assignee_id = ?,
+	res, err := q.exec(ctx, `UPDATE conversations SET subject = ?, contact_id = ?, assignee_id = ?,
 		message_count = ?, page_url = ?, last_message_at = ?, metadata = ?, updated_at = ?
 		WHERE id = ? AND mode = ?`,
-		c.Status, c.Subject, c.ContactID, c.AssigneeID, c.MessageCount, c.PageURL, c.LastMessageAt,
+		c.Subject, c.ContactID, c.AssigneeID, c.MessageCount, c.PageURL, c.LastMessageAt,
 		toJSON(c.Metadata), c.UpdatedAt, c.ID, c.Mode)
 	return affected(res, err)
 }

@@ -41,6 +41,7 @@ func schema(t *testing.T, db *storage.DB) string {
 }
 
 func TestMigrationsTwiceChangeNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := open(t, dir)
 	site := &chat.Site{ID: "site_1", Name: "One", CreatedAt: 1}
@@ -65,6 +66,7 @@ func TestMigrationsTwiceChangeNothing(t *testing.T) {
 }
 
 func TestWriteGroupsCommitsAndIsolatesFailures(t *testing.T) {
+	t.Parallel()
 	db := open(t, t.TempDir())
 	defer db.Close()
 	ctx := context.Background()
@@ -108,6 +110,7 @@ func TestWriteGroupsCommitsAndIsolatesFailures(t *testing.T) {
 }
 
 func TestUniqueViolationIsConflict(t *testing.T) {
+	t.Parallel()
 	db := open(t, t.TempDir())
 	defer db.Close()
 	ctx := context.Background()
@@ -133,6 +136,7 @@ func TestUniqueViolationIsConflict(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
+	t.Parallel()
 	db := open(t, t.TempDir())
 	defer db.Close()
 	ctx := context.Background()
@@ -149,6 +153,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestPragmas(t *testing.T) {
+	t.Parallel()
 	db := open(t, t.TempDir())
 	defer db.Close()
 	// synchronous 2 is FULL: a commit is on the disk before it is acknowledged.
@@ -169,6 +174,7 @@ func TestPragmas(t *testing.T) {
 // A write, once queued, runs to its end even if its caller gives up
 // half-way: its statements are not interrupted, and it commits.
 func TestWriteOutlivesItsCaller(t *testing.T) {
+	t.Parallel()
 	db := open(t, t.TempDir())
 	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -190,6 +196,7 @@ func TestWriteOutlivesItsCaller(t *testing.T) {
 // A replayed write returns the result of the run that committed, and a
 // first run's rolled-back row is not seen by the second.
 func TestWriteReturnsTheCommittedRun(t *testing.T) {
+	t.Parallel()
 	db := open(t, t.TempDir())
 	defer db.Close()
 	db.ReplayEveryBatch()
@@ -220,6 +227,7 @@ func TestWriteReturnsTheCommittedRun(t *testing.T) {
 // which cost an agent message a tenth of its write. What must follow an
 // insert is written by the storage function that inserts.
 func TestNoInsertTriggers(t *testing.T) {
+	t.Parallel()
 	db := open(t, t.TempDir())
 	defer db.Close()
 	for _, stmt := range strings.Split(schema(t, db), ";\n") {

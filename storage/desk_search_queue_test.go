@@ -14,6 +14,7 @@ import (
 // The desk-search-index statements look each queued text up by its id: the
 // queue leads, and no table of texts is read whole.
 func TestSearchIndexLooksTextsUp(t *testing.T) {
+	t.Parallel()
 	db, err := Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -34,6 +35,7 @@ func TestSearchIndexLooksTextsUp(t *testing.T) {
 // given its table by the migration and indexed; an id found in no table
 // indexes nothing and leaves the queue.
 func TestSearchQueueSourceBackfill(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := activityDB(t, 1)
 	err := db.Write(ctx, func(q *Q) error {
@@ -85,6 +87,7 @@ func TestSearchQueueSourceBackfill(t *testing.T) {
 // to the next message, is indexed again. FTS5's integrity check holds
 // throughout.
 func TestSearchMessagesByRowid(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := activityDB(t, 1)
 	index := func() {
@@ -143,6 +146,7 @@ func TestSearchMessagesByRowid(t *testing.T) {
 // Migration 0028 moves the messages of an installation out of search_text
 // into search_messages: what was found before is found after, once.
 func TestSearchMessagesMigration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	raw, err := sql.Open("sqlite", WriterDSN(filepath.Join(dir, FileName)))

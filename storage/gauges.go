@@ -14,8 +14,9 @@ type Gauges struct {
 	ConversationsTotal int64
 }
 
-// ReadGauges counts, in one statement, what the metrics expose.
-func (q *Q) ReadGauges(ctx context.Context) (*Gauges, error) {
+// ReadGauges counts, in one statement, what the metrics expose;
+// failedSource is the status of a knowledge source whose last sync failed.
+func (q *Q) ReadGauges(ctx context.Context, failedSource string) (*Gauges, error) {
 	g := &Gauges{}
 	var outbox, webhooks, assistant, syncs, index int64
 	err := q.row(ctx, `SELECT
@@ -29,8 +30,8 @@ func (q *Q) ReadGauges(ctx context.Context) (*Gauges, error) {
 		(SELECT COALESCE(SUM(page_count), 0) FROM knowledge_sources),
 		(SELECT COUNT(*) FROM knowledge_chunks),
 		(SELECT COUNT(*) FROM knowledge_sources),
-		(SELECT COUNT(*) FROM knowledge_sources WHERE status = 'failed'),
-		(SELECT COUNT(*) FROM conversations)`).Scan(&outbox, &webhooks, &assistant, &syncs, &index,
+		(SELECT COUNT(*) FROM knowledge_sources WHERE status = ?),
+		(SELECT COUNT(*) FROM conversations)`, failedSource).Scan(&outbox, &webhooks, &assistant, &syncs, &index,
 		&g.DeliveriesOK, &g.DeliveriesFailed, &g.KnowledgePages, &g.KnowledgeChunks, &g.KnowledgeSources,
 		&g.KnowledgeFailed, &g.ConversationsTotal)
 	g.Queues = map[string]int64{"outbox": outbox, "webhooks": webhooks, "assistant": assistant,

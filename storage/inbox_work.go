@@ -53,11 +53,12 @@ func (q *Q) InboxWorkOf(ctx context.Context, conversationIDs []string) (map[stri
 	return out, rows.Err()
 }
 
-// InboxViewCounts counts a mode's conversations that are not closed: all
-// of them, those assigned to memberID, and the unassigned.
-func (q *Q) InboxViewCounts(ctx context.Context, mode chat.Mode, memberID string) (all, mine, unassigned int, err error) {
+// InboxViewCounts counts a mode's conversations whose status is one of
+// statuses: all of them, those assigned to memberID, and the unassigned.
+func (q *Q) InboxViewCounts(ctx context.Context, mode chat.Mode, memberID string, statuses []chat.Status) (all, mine, unassigned int, err error) {
+	cond, args := statusIn(statuses)
 	err = q.row(ctx, `SELECT COUNT(*), COALESCE(SUM(assignee_id = ?), 0), COALESCE(SUM(assignee_id IS NULL), 0)
-		FROM conversations WHERE mode = ? AND status IN ('waiting', 'handed_off', 'open')`, memberID, mode).
+		FROM conversations WHERE mode = ? AND `+cond, append([]any{memberID, mode}, args...)...).
 		Scan(&all, &mine, &unassigned)
 	return all, mine, unassigned, err
 }

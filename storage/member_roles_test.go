@@ -14,6 +14,7 @@ import (
 // installation that had members before roles: the oldest becomes the owner,
 // every other one an agent.
 func TestMemberRolesMigration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	open(t, dir).Close()

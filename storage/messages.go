@@ -23,8 +23,8 @@ func scanMessage(s interface{ Scan(...any) error }) (*chat.Message, error) {
 }
 
 // InsertMessage stores a new message. What a message changes on its
-// conversation is written apart: CountAgentMessage and TakeOver for a team
-// member's (the first agent reply among it).
+// conversation is written apart: CountAgentMessageIn or SaveMove for a
+// team member's (the first agent reply among it).
 func (q *Q) InsertMessage(ctx context.Context, m *chat.Message) error {
 	q.changed(&m.ConversationID)
 	atts, srcs := m.Files, m.Sources

@@ -13,6 +13,7 @@ import (
 // query, with every filter, reads through an index: no full table scan; and
 // so does the look-up of an erased contact's messages.
 func TestListQueriesUseIndexes(t *testing.T) {
+	t.Parallel()
 	db, err := Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 // ReportConversation is what the reports need of one conversation.
 type ReportConversation struct {
-	Status       string
+	Status       chat.Status
 	CreatedAt    chat.Timestamp
 	ClosedAt     *chat.Timestamp
 	HandedOffAt  *chat.Timestamp // its first hand-off, nil when never handed off

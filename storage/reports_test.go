@@ -15,6 +15,7 @@ import (
 // question, the stock "could not find it" reply is an abstention and a
 // greeting is not; the gaps list then holds the one abstention.
 func TestReportsBackfill(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	const unknown = `I couldn't find the answer to that in our help pages. Would you like to talk to a person? Press "Talk to a person" or just ask for one.`
@@ -63,6 +64,7 @@ func backfill(t *testing.T) string {
 // first agent reply from its messages; a take-over or a counted agent
 // message sets it when there is none, and later ones keep the first.
 func TestFirstAgentReply(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	execAll(t, db,
@@ -80,14 +82,15 @@ func TestFirstAgentReply(t *testing.T) {
 	}
 	writes := []func(q *Q) error{
 		func(q *Q) error {
-			return q.CountAgentMessage(ctx, "live", "conv_1", 11, "waiting", "handed_off", "closed", "open")
+			return q.CountAgentMessageIn(ctx, "live", "conv_1", 11, []chat.Status{"handed_off"})
 		},
 		func(q *Q) error {
-			return q.TakeOver(ctx, &chat.Conversation{ID: "conv_2", Mode: "live", Status: "handed_off", MessageCount: 2,
-				LastMessageAt: 14, UpdatedAt: 14})
+			at := chat.Timestamp(14)
+			return q.SaveMove(ctx, &chat.Conversation{ID: "conv_2", Mode: "live", Status: "handed_off", MessageCount: 2,
+				LastMessageAt: at, UpdatedAt: at}, Move{HandedOffAt: &at, FirstAgentAt: &at})
 		},
 		func(q *Q) error {
-			return q.CountAgentMessage(ctx, "live", "conv_2", 15, "waiting", "handed_off", "closed", "open")
+			return q.CountAgentMessageIn(ctx, "live", "conv_2", 15, []chat.Status{"handed_off"})
 		},
 	}
 	for _, write := range writes {
@@ -103,6 +106,7 @@ func TestFirstAgentReply(t *testing.T) {
 // TestFirstHandOff: migration 0025's backfill sets a conversation's first
 // hand-off from its events, and a later hand-off keeps the first one.
 func TestFirstHandOff(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	event := func(seq int, typ, object string, at int) string {
@@ -124,7 +128,14 @@ func TestFirstHandOff(t *testing.T) {
 		conv string
 		at   chat.Timestamp
 	}{{"conv_1", 11}, {"conv_2", 12}, {"conv_2", 13}} {
-		if err := db.Write(ctx, func(q *Q) error { return q.HandedOff(ctx, h.conv, h.at) }); err != nil {
+		err := db.Write(ctx, func(q *Q) error {
+			c, err := q.Conversation(ctx, "live", h.conv)
+			if err != nil {
+				return err
+			}
+			return q.SaveMove(ctx, c, Move{HandedOffAt: &h.at})
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,13 +7,8 @@ import (
 )
 
 // Queries of the retention job, which deletes what is kept past its time.
-// How long is kept is decided by package app.
-
-// MarkClosed records when a conversation closed; retention counts from it.
-func (q *Q) MarkClosed(ctx context.Context, id string, at chat.Timestamp) error {
-	res, err := q.exec(ctx, `UPDATE conversations SET closed_at = ? WHERE id = ?`, at, id)
-	return affected(res, err)
-}
+// How long is kept is decided by package app; when a conversation closed
+// is written with its move (SaveMove).
 
 // ClosedBefore lists up to limit conversations closed before cutoff.
 func (q *Q) ClosedBefore(ctx context.Context, cutoff chat.Timestamp, limit int) ([]string, error) {

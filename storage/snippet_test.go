@@ -10,6 +10,7 @@ import (
 // The snippet built in Go is the one FTS5's snippet() gives for the same
 // text and query, on the tokenizer the search tables use.
 func TestSnippetIsFTS5s(t *testing.T) {
+	t.Parallel()
 	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
 		t.Fatal(err)

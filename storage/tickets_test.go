@@ -11,6 +11,7 @@ import (
 // Ticket numbers count from 1 in each mode: the first of a mode creates its
 // counter, the next ones move it on.
 func TestTicketNumbersCountPerMode(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, t.TempDir())
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 // visitor_alerts table onto its conversation, and the alert functions read
 // and write it there: owed once, due when its time comes, then cleared.
 func TestVisitorAlertsMoved(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
 	execAll(t, db,

@@ -9,6 +9,7 @@ import (
 )
 
 func TestAssistantAnswersFromTheKnowledgeOfTheKeysMode(t *testing.T) {
+	t.Parallel()
 	k := newKsEnvWith(t, true, true)
 	other, err := k.svc.CreateSite(context.Background(), "Other", "")
 	if err != nil {
@@ -50,6 +51,7 @@ func TestAssistantAnswersFromTheKnowledgeOfTheKeysMode(t *testing.T) {
 }
 
 func TestAssistantAnswersValidation(t *testing.T) {
+	t.Parallel()
 	k := newKsEnvWith(t, true, true)
 	for _, c := range []struct {
 		name        string

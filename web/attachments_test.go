@@ -108,6 +108,7 @@ func attachmentsOf(t *testing.T, m map[string]any) []map[string]any {
 }
 
 func TestAttachmentsDownloadedAndServed(t *testing.T) {
+	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	// An endpoint that will be sent the message, late.
@@ -231,6 +232,7 @@ func expiresOf(t *testing.T, signed string) int64 {
 }
 
 func TestAttachmentURLExpiresAfterOneHour(t *testing.T) {
+	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	conv := e.conversation(chat.Test, "Hello")
@@ -263,6 +265,7 @@ func decodeJSON(t *testing.T, res *http.Response) map[string]any {
 }
 
 func TestAttachmentURLTampered(t *testing.T) {
+	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	conv := e.conversation(chat.Test, "Hello")
@@ -301,6 +304,7 @@ func TestAttachmentURLTampered(t *testing.T) {
 }
 
 func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
+	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	conv := e.conversation(chat.Test, "Hello")
@@ -359,6 +363,7 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 }
 
 func TestAttachmentPrivateAddressRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t) // network.allow_private false
 	fs := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Error("the guard let a request through to a loopback server")
@@ -378,6 +383,7 @@ func TestAttachmentPrivateAddressRefused(t *testing.T) {
 }
 
 func TestAttachmentNameLimits(t *testing.T) {
+	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	conv := e.conversation(chat.Test, "Hello")

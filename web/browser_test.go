@@ -12,10 +12,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// chromiumPath is where Debian's chromium package installs the browser
-// (.ci/run installs it when missing).
-const chromiumPath = "/usr/bin/chromium"
-
 // TestBrowserWidget drives the demo page in headless Chromium: open the
 // widget, ask a question, see the assistant's answer with its source link,
 // ask for a person, and see a team reply sent through the REST API appear

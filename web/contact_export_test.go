@@ -10,6 +10,7 @@ import (
 )
 
 func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
+	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada Lovelace"}).ok(t, 201)["id"].(string)
@@ -69,6 +70,7 @@ func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
 }
 
 func TestDashboardContactExportDownload(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	ctc := e.contact("ana@example.com")

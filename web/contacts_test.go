@@ -87,6 +87,7 @@ func ctCount(t *testing.T, e *env, typ string) int {
 // POST /contacts.
 
 func TestContactCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	in := map[string]any{"email": "ann@example.com", "name": "Ann Lee", "phone": "+33 6 12 34 56 78",
 		"external_id": "user-1", "attributes": map[string]any{"plan": "pro", "seats": 3, "beta": true,
@@ -130,6 +131,7 @@ func TestContactCreate(t *testing.T) {
 }
 
 func TestContactUpsert(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := ctPost(t, e, 201, map[string]any{"external_id": "u1", "email": "ann@example.com", "name": "Ann",
 		"attributes": map[string]any{"plan": "free", "seats": 1, "keep": "me"}})
@@ -204,6 +206,7 @@ func TestContactUpsert(t *testing.T) {
 }
 
 func TestContactConflicts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := ctPost(t, e, 201, map[string]any{"external_id": "a1", "email": "a@example.com"})
 	b := ctPost(t, e, 201, map[string]any{"email": "b@example.com"})
@@ -250,6 +253,7 @@ func TestContactConflicts(t *testing.T) {
 }
 
 func TestContactValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	target := e.contact("target@example.com")
 	ext := ctPost(t, e, 201, map[string]any{"external_id": "x1"})["id"].(string)
@@ -331,6 +335,7 @@ func TestContactValidation(t *testing.T) {
 // PATCH /contacts/{id}.
 
 func TestContactPatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := ctPost(t, e, 201, map[string]any{"email": "p@example.com", "name": "Pat", "phone": "1",
 		"attributes": map[string]any{"a": 1, "b": "two"}})
@@ -370,6 +375,7 @@ func TestContactPatch(t *testing.T) {
 // GET /contacts.
 
 func TestContactListFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := ctPost(t, e, 201, map[string]any{"email": "ann@example.com", "external_id": "U1"})["id"].(string)
 	b := ctPost(t, e, 201, map[string]any{"email": "ann@example.co", "external_id": "u1"})["id"].(string)
@@ -407,6 +413,7 @@ func TestContactListFilters(t *testing.T) {
 }
 
 func TestContactOrdering(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := map[string]string{}
 	for _, n := range []string{"a", "b", "c", "d"} {
@@ -449,6 +456,7 @@ func TestContactOrdering(t *testing.T) {
 }
 
 func TestContactPaginationWithInserts(t *testing.T) {
+	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
 			e := newEnv(t)
@@ -503,6 +511,7 @@ func TestContactPaginationWithInserts(t *testing.T) {
 // DELETE /contacts/{id}, not found, modes.
 
 func TestContactDelete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctc := e.contact("erase.me@example.com")
 	keep := e.contact("keep@example.com")
@@ -555,6 +564,7 @@ func TestContactDelete(t *testing.T) {
 }
 
 func TestContactNotFoundAndModes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctc := e.contact("test-mode@example.com")
 	before := ctGet(t, e, ctc)
@@ -594,6 +604,7 @@ func TestContactNotFoundAndModes(t *testing.T) {
 }
 
 func TestContactUnknownQueryParams(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctc := e.contact("q@example.com")
 	before := ctGet(t, e, ctc)

@@ -216,6 +216,7 @@ func cvStart(t *testing.T, e *env, mode chat.Mode, site, contact, body string) s
 // Shapes.
 
 func TestConversationShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello there. I need help with my invoice")
 	c := cvGet(t, e, conv)
@@ -250,6 +251,7 @@ func TestConversationShape(t *testing.T) {
 }
 
 func TestMessageShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello there. I need help")
 	msgs := cvMessages(t, e, conv)
@@ -292,6 +294,7 @@ func TestMessageShape(t *testing.T) {
 // Validation of POST /conversations/{id}/messages.
 
 func TestMessageValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello")
 	att := func(n int) []any {
@@ -391,6 +394,7 @@ func TestMessageValidation(t *testing.T) {
 // PATCH /conversations/{id}.
 
 func TestConversationMetadata(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello")
 	patch := func(md any) resp {
@@ -477,6 +481,7 @@ func TestConversationMetadata(t *testing.T) {
 }
 
 func TestConversationPatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello")
 	events := e.events(conv)
@@ -549,6 +554,7 @@ func TestConversationPatch(t *testing.T) {
 // Lists and filters.
 
 func TestConversationListFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	site2, err := e.svc.CreateSite(context.Background(), "Second site", "second.example.com")
 	if err != nil {
@@ -602,6 +608,7 @@ func TestConversationListFilters(t *testing.T) {
 }
 
 func TestMessageListParams(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello")
 	cvSay(t, e, conv, "one")
@@ -614,6 +621,7 @@ func TestMessageListParams(t *testing.T) {
 // Not found and modes.
 
 func TestConversationNotFound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
@@ -646,6 +654,7 @@ func TestConversationNotFound(t *testing.T) {
 }
 
 func TestConversationModeIsolation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello from test mode")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
@@ -694,6 +703,7 @@ func TestConversationModeIsolation(t *testing.T) {
 // Pagination under concurrent inserts.
 
 func TestConversationPaginationWithInserts(t *testing.T) {
+	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
 			e := newEnv(t)
@@ -782,6 +792,7 @@ func cvCheckOrder(t *testing.T, e *env, ids []string, key string, desc bool) {
 }
 
 func TestMessagePaginationWithAppends(t *testing.T) {
+	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
 			e := newEnv(t)
@@ -838,6 +849,7 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 // Conversation transitions and state rules (docs/api.md, Conversations).
 
 func TestConversationCreated(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, mode := range []chat.Mode{chat.Test, chat.Live} {
 		conv := e.conversation(mode, "Hello there. Can someone help?")
@@ -863,6 +875,7 @@ func TestConversationCreated(t *testing.T) {
 }
 
 func TestConversationHandoff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, from := range []string{"open", "waiting", "handed_off"} {
 		for _, assign := range []bool{false, true} {
@@ -980,6 +993,7 @@ func TestConversationHandoff(t *testing.T) {
 }
 
 func TestConversationAgentMessage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, c := range []struct{ from, want string }{
 		{"open", "handed_off"}, // a person's reply takes over from the assistant
@@ -1031,6 +1045,7 @@ func TestConversationAgentMessage(t *testing.T) {
 }
 
 func TestConversationClose(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, from := range []string{"open", "waiting", "handed_off"} {
 		t.Run(from, func(t *testing.T) {
@@ -1105,6 +1120,7 @@ func TestConversationClose(t *testing.T) {
 // Subject, and query parameters of endpoints that take none.
 
 func TestConversationSubject(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	long := strings.TrimSpace(str("word ", 30)) // 149 characters
 	for _, c := range []struct{ body, want string }{
@@ -1136,6 +1152,7 @@ func TestConversationSubject(t *testing.T) {
 }
 
 func TestConversationUnknownQueryParams(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Hello")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
@@ -1162,6 +1179,7 @@ func TestConversationUnknownQueryParams(t *testing.T) {
 // Tags are set by PATCH (replacing), filter the list, and so does the
 // assignee ("none" for the unassigned).
 func TestConversationTagsAndAssigneeFilter(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a, b := e.conversation(chat.Test, "Refund please"), e.conversation(chat.Test, "Shipping question")
 	got := e.test("PATCH", cvPath(a), map[string]any{"tags": []string{"billing", "vip", "billing"}, "assignee_id": e.member}).ok(t, 200)
@@ -1199,6 +1217,7 @@ func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 // Notes are the team's: added and listed over REST (the hand-off note
 // among them), never shown to the visitor.
 func TestConversationNotes(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	conv := e.say(tok, "My parcel is late")["message"].(map[string]any)["conversation_id"].(string)

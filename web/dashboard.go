@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -337,7 +338,7 @@ var dashFuncs = template.FuncMap{
 		}
 		return *s
 	},
-	"label":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"label":    func(s any) string { return strings.ReplaceAll(fmt.Sprint(s), "_", " ") }, // a status or a type
 	"join":     strings.Join,
 	"waited":   waited,
 	"list":     func(v ...string) []string { return v },

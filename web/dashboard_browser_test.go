@@ -352,14 +352,9 @@ func browserTab(t *testing.T, timeout time.Duration) context.Context {
 // (CI set) the browser must be there.
 func browserOptions(t *testing.T) []chromedp.ExecAllocatorOption {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("headless Chromium is missing at %s, and CI must run the browser tests (.ci/run installs it)", chromiumPath)
-		}
-		t.Skipf("no Chromium at %s: install Debian's chromium package (apt-get install chromium) to run the browser tests", chromiumPath)
-	}
+	testenv.Require(t, testenv.Chromium)
 	return []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
+		chromedp.ExecPath(testenv.Chromium.Path),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.Headless,
 		chromedp.NoSandbox,

@@ -12,6 +12,7 @@ import (
 // TestDashboardDeskViews checks the inbox's views and counts, the one-click
 // assignment from the inbox, and the values canned replies are filled with.
 func TestDashboardDeskViews(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/chat"
 )
 
 // inboxState is what the dashboard's live stream reports: how many
@@ -28,7 +29,7 @@ func (d *dashboard) inboxState(ctx context.Context, s *app.DashboardSession) (in
 	h := fnv.New64a()
 	for _, g := range groups {
 		for _, row := range g.Rows {
-			if g.Status == app.StatusWaiting {
+			if g.Status == chat.StatusWaiting {
 				st.Waiting++
 			}
 			st.Unread += row.Unread

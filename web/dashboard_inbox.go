@@ -60,7 +60,7 @@ func (d *dashboard) loadInbox(r *http.Request, s *app.DashboardSession) (*inboxV
 	var err error
 	switch st := q.Get("status"); {
 	case v.View == "waiting":
-		st = app.StatusWaiting
+		st = string(chat.StatusWaiting)
 		fallthrough
 	case st != "" || q.Has("cursor"):
 		// One status, page by page: the full inbox shows the newest of each.
@@ -90,12 +90,12 @@ func (d *dashboard) loadInbox(r *http.Request, s *app.DashboardSession) (*inboxV
 func (d *dashboard) waitingCount(r *http.Request, s *app.DashboardSession, v *inboxView) (int, error) {
 	if v.View == "all" || v.View == "waiting" {
 		for _, g := range v.Groups {
-			if g.Status == app.StatusWaiting {
+			if g.Status == chat.StatusWaiting {
 				return len(g.Rows), nil
 			}
 		}
 	}
-	g, err := d.h.svc.InboxPage(r.Context(), s.Mode, s.Member.ID, "", app.StatusWaiting, "")
+	g, err := d.h.svc.InboxPage(r.Context(), s.Mode, s.Member.ID, "", string(chat.StatusWaiting), "")
 	if err != nil {
 		return 0, err
 	}

@@ -16,6 +16,7 @@ import (
 // instead of "None.", a conversation without a page address rendered
 // without an empty link, and a rank on every button.
 func TestDashboardEmptyStatesAndLinks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	if b := d.get("/app/sign-in").must(t, http.StatusOK); !strings.Contains(b, `<p class="product">chatsvc</p>`) {

@@ -49,6 +49,7 @@ func linkPath(t *testing.T, link string) string {
 // invitation e-mails a one-time link that sets the password and signs in,
 // and the team always keeps an owner.
 func TestDashboardTeam(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := dashServer(t, e)
 	owner := newDash(t, base)
@@ -146,6 +147,7 @@ func TestDashboardTeam(t *testing.T) {
 // any address, a mail only to a member, a link that works once within
 // the hour and ends the member's other sessions.
 func TestDashboardPasswordReset(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := dashServer(t, e)
 	anon := newDash(t, base)
@@ -223,6 +225,7 @@ func postFromElsewhere(t *testing.T, to string, form url.Values) *http.Response 
 // Without e-mail set up, an invitation says it waits in the outbox, and
 // how to let the member in meanwhile.
 func TestDashboardInviteWithoutMail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	owner := newDash(t, dashServerWith(t, e, web.Options{PublicURL: publicURL, MailOff: true}))
 	owner.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)

@@ -19,6 +19,7 @@ import (
 // TestDashboardInbox checks the inbox's order (waiting first, closed last)
 // and that unread counts follow what the member has opened.
 func TestDashboardInbox(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -81,6 +82,7 @@ func TestDashboardInbox(t *testing.T) {
 // TestDashboardConversationActions runs the conversation page's forms
 // through the same rules as the REST API.
 func TestDashboardConversationActions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -148,6 +150,7 @@ func TestDashboardConversationActions(t *testing.T) {
 
 // TestDashboardContactErasure checks that erasure needs the confirmation box.
 func TestDashboardContactErasure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -169,6 +172,7 @@ func TestDashboardContactErasure(t *testing.T) {
 // TestDashboardLimits checks that the dashboard shows the API's refusals:
 // the sync rate limit and a plan without webhooks.
 func TestDashboardLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{Disabled: true} })
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -201,6 +205,7 @@ func TestDashboardLimits(t *testing.T) {
 // TestDashboardLiveEvents checks that the event stream reports a new
 // waiting conversation within a second and ends after sign-out.
 func TestDashboardLiveEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -257,6 +262,7 @@ func TestDashboardLiveEvents(t *testing.T) {
 // TestDashboardTicketFilters checks that the ticket list takes the API's
 // filters, refuses bad ones as the API does, and that the detail form saves.
 func TestDashboardTicketFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -303,6 +309,7 @@ func TestDashboardTicketFilters(t *testing.T) {
 
 // TestDashboardAssistantBox checks the knowledge page's "Try a question" box.
 func TestDashboardAssistantBox(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -327,6 +334,7 @@ func TestDashboardAssistantBox(t *testing.T) {
 // TestDashboardWebhookSecretShownOnce checks that an endpoint's secret is
 // on the creation page only, and the enable switch.
 func TestDashboardWebhookSecretShownOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -365,6 +373,7 @@ func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 
 // TestDashboardInboxPages checks paging through one status of the inbox.
 func TestDashboardInboxPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -392,6 +401,7 @@ func TestDashboardInboxPages(t *testing.T) {
 // TestDashboardSynonyms: the knowledge page adds a group typed with commas,
 // lists it, refuses a bad one with the API's message, and deletes it.
 func TestDashboardSynonyms(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -423,6 +433,7 @@ func TestDashboardSynonyms(t *testing.T) {
 // and the member's click (a POST with the CSRF token) makes it. The link
 // alone switches nothing, so a link from another site cannot.
 func TestDashboardLinkSwitchesMode(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)

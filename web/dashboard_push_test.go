@@ -23,6 +23,7 @@ func pushForm(endpoint string) url.Values {
 // a browser with: the server's key, a subscription with every field checked
 // exactly, and unsubscribing, which forgets it.
 func TestDashboardPushSubscription(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)
@@ -70,6 +71,7 @@ func TestDashboardPushSubscription(t *testing.T) {
 // TestServiceWorkerIsServed checks the service worker is served from /app/,
 // so that its scope is the dashboard, as JavaScript and without a session.
 func TestServiceWorkerIsServed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := newDash(t, dashServer(t, e)).get("/app/sw.js")
 	body := r.must(t, http.StatusOK)
@@ -93,6 +95,7 @@ func (e *env) pushSubscriptions(t *testing.T) int {
 // beyond that replaces the member's oldest, so a script subscribing in a
 // loop cannot grow the table or the pushes each event queues.
 func TestPushSubscriptionsPerMemberAreBounded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword)

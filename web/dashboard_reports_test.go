@@ -20,6 +20,7 @@ import (
 // fixture: the headline figures, one bar per day, the site filter and a
 // refused period.
 func TestDashboardReports(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	reportFixture(t, e)
 	d := newDash(t, dashServer(t, e))

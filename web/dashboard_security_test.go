@@ -105,6 +105,7 @@ func dashRoutes(o dashObjects) []struct {
 // anonymous user, a forged or missing CSRF token, a cookie after sign-out
 // and a session in the other mode; none of them may change anything.
 func TestDashboardRefusesStrangers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
 	base := dashServer(t, e)
 	o := makeDashObjects(t, e)
@@ -272,6 +273,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 // TestDashboardSignIn checks the cookie's flags, the secure headers, the
 // lock-out after repeated failures and its end.
 func TestDashboardSignIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := dashServer(t, e)
 	d := newDash(t, base)
@@ -356,6 +358,7 @@ func TestDashboardSignIn(t *testing.T) {
 
 // TestDashboardSetPasswordEndsSessions checks that a new password ends the member's sessions.
 func TestDashboardSetPasswordEndsSessions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := dashServer(t, e)
 	d := newDash(t, base)
@@ -373,6 +376,7 @@ func TestDashboardSetPasswordEndsSessions(t *testing.T) {
 
 // TestDashboardSessionsPruned checks that ended and expired sessions are deleted.
 func TestDashboardSessionsPruned(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := dashServer(t, e)
 	ended, kept := newDash(t, base), newDash(t, base)

@@ -10,6 +10,7 @@ import (
 // The Settings page edits a site's widget and business hours; its
 // mistakes are named as the API names them.
 func TestDashboardSettings(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	d := newDash(t, dashServer(t, e))
 	d.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)

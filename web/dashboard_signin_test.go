@@ -65,6 +65,7 @@ func signInBurst(t *testing.T, base string, passwords []string) map[int]int {
 // MaxSignInFailures failures, and the right password sent in a later burst
 // or alone within the lock-out is refused.
 func TestDashboardSignInBurst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := dashServer(t, e)
 	wrong := make([]string, 30)
@@ -108,6 +109,7 @@ func TestDashboardSignInBurst(t *testing.T) {
 // TestSignInFailuresPruned checks that failures stop counting, and their
 // rows are deleted, a lock-out window after the latest attempt.
 func TestSignInFailuresPruned(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dashServer(t, e)
 	fail := func(email string, n int) {
@@ -144,6 +146,7 @@ func TestSignInFailuresPruned(t *testing.T) {
 // a burst of sign-in attempts, then 429 with Retry-After before any
 // password is checked, while other addresses sign in as usual.
 func TestDashboardSignInLimitPerAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := dashServer(t, e)
 	const burst = 10 // the documented per-address burst

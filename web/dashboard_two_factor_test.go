@@ -64,6 +64,7 @@ func totp(t *testing.T, e *env, secret string) string {
 // alone is refused and asks for the code, a wrong code is refused, the
 // app's code or a recovery code signs in.
 func TestDashboardTwoFactorSignIn(t *testing.T) {
+	t.Parallel()
 	e, base, d := ownerSignedIn(t)
 	secret, recovery := enrolTwoFactor(t, e, d)
 	if page := d.get("/app/two-factor").must(t, http.StatusOK); !strings.Contains(page, "Two-factor sign-in is on") ||
@@ -89,6 +90,7 @@ func TestDashboardTwoFactorSignIn(t *testing.T) {
 // set-up until done. An owner resets a member's two-factor sign-in (a lost
 // phone), which ends their sessions.
 func TestDashboardTwoFactorRequiredAndReset(t *testing.T) {
+	t.Parallel()
 	e, base, owner := ownerSignedIn(t)
 	ctx := context.Background()
 	other, err := e.svc.SetMemberPassword(ctx, "other@example.com", dashPassword)
@@ -186,6 +188,7 @@ func TestBrowserTwoFactorSignIn(t *testing.T) {
 // sign-in, but does not sign them in: whoever reads their mail still needs
 // the code.
 func TestPasswordLinkDoesNotSkipTheSecondFactor(t *testing.T) {
+	t.Parallel()
 	e, base, d := ownerSignedIn(t)
 	ctx := context.Background()
 	enrolTwoFactor(t, e, d)

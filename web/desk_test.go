@@ -9,6 +9,7 @@ import (
 )
 
 func TestCannedReplies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.test("POST", "/v1/canned-replies", map[string]any{"shortcut": "ship-ca", "title": "Shipping to Canada",
 		"body": "Hi {{contact.name}}, yes we ship to Canada."}).ok(t, 201)
@@ -45,6 +46,7 @@ func TestCannedReplies(t *testing.T) {
 }
 
 func TestCannedReplyLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	valid := func() map[string]any { return map[string]any{"shortcut": "a", "title": "T", "body": "B"} }
 	cases := []struct {
@@ -96,6 +98,7 @@ func searchIDs(t *testing.T, e *env, key, query string) []string {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conv := e.conversation(chat.Test, "Do you ship to Canada? My parcel is late.")
 	noted := e.conversation(chat.Test, "Hello there")
@@ -154,6 +157,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestSearchPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	want := map[string]bool{}
 	for i := 0; i < 5; i++ {
@@ -175,6 +179,7 @@ func TestSearchPages(t *testing.T) {
 // Erasing a contact takes their words out of the search tables at once, and
 // the desk-search-index worker does not bring them back.
 func TestSearchErasure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
 	conv := cvStart(t, e, chat.Test, e.site, ctc, "I am Ada Lovelace and my order is missing")

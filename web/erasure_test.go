@@ -46,6 +46,7 @@ func leaks(text string) []string {
 }
 
 func TestContactErasure(t *testing.T) {
+	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	ctx := context.Background()
@@ -210,6 +211,7 @@ func TestContactErasure(t *testing.T) {
 }
 
 func TestContactErasureWithoutPersonalFields(t *testing.T) {
+	t.Parallel()
 	// A contact known by a short external_id and a phone number that is
 	// mostly letters: erasure unlinks, and leaves alone text that does not
 	// repeat them.
@@ -223,6 +225,7 @@ func TestContactErasureWithoutPersonalFields(t *testing.T) {
 }
 
 func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	// An address that holds no part of the name, so only the address
@@ -287,6 +290,7 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 // The team's unsent e-mails (an alert quoting a visitor) lose the erased
 // person's data too.
 func TestContactErasureScrubsTeamMail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
@@ -309,6 +313,7 @@ func TestContactErasureScrubsTeamMail(t *testing.T) {
 // A Web Push queued for a member, quoting the person, loses what names
 // them when the contact is erased.
 func TestContactErasureScrubsQueuedPushes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)

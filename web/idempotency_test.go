@@ -30,6 +30,7 @@ func ticketCount(t *testing.T, e *env) int {
 }
 
 func TestIdempotentPostReplaysTheFirstResponse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := `{"subject":"Refund","contact":{"email":"ada@example.com"}}`
 	first := e.idem("k1", e.testKey, "/v1/tickets", body)
@@ -70,6 +71,7 @@ func TestIdempotentPostReplaysTheFirstResponse(t *testing.T) {
 }
 
 func TestIdempotentErrorsAndLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bad := `{"subject":""}`
 	first := e.idem("k", e.testKey, "/v1/tickets", bad)
@@ -88,6 +90,7 @@ func TestIdempotentErrorsAndLimits(t *testing.T) {
 }
 
 func TestIdempotencyKeyInUse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	body := `{"email":"ann@example.com"}`
@@ -102,6 +105,7 @@ func TestIdempotencyKeyInUse(t *testing.T) {
 }
 
 func TestConcurrentDuplicatesCreateOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := `{"subject":"Once","contact":{"email":"ada@example.com"}}`
 	const n = 12

@@ -24,6 +24,7 @@ func stdIndented(t *testing.T, v any) string {
 }
 
 func TestWriteJSONLayoutIsEncodingJSONs(t *testing.T) {
+	t.Parallel()
 	subject := `He said "hi" \ {not: [json]}, then: <b>&</b>` + "\n\ttab é ✓"
 	values := []any{
 		nil, true, 42, -1.5, "", "plain", subject,

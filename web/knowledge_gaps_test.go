@@ -16,6 +16,7 @@ func ask(e *env, token, text string) (replyID, convID string) {
 }
 
 func TestUnansweredQuestions(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	first, second, third := e.session(true), e.session(true), e.session(true)
 	ask(e, first, "Do you sell gift cards?")
@@ -56,6 +57,7 @@ func TestUnansweredQuestions(t *testing.T) {
 }
 
 func TestReplyFeedbackRefusals(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	mine, other := e.session(true), e.session(true)
 	replyID, _ := ask(e, mine, "How long do refunds take?")

@@ -108,6 +108,7 @@ func helpSite(t *testing.T) *httptest.Server {
 }
 
 func TestKnowledgeSourceObjectAndLifecycle(t *testing.T) {
+	t.Parallel()
 	k := newKsEnv(t, true)
 	site := helpSite(t)
 	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Help centre",
@@ -165,6 +166,7 @@ func TestKnowledgeSourceObjectAndLifecycle(t *testing.T) {
 }
 
 func TestKnowledgeSourceValidation(t *testing.T) {
+	t.Parallel()
 	k := newKsEnv(t, true)
 	long := func(n int) string { return strings.Repeat("a", n) }
 	for _, c := range []struct {
@@ -241,6 +243,7 @@ func TestKnowledgeSourceValidation(t *testing.T) {
 }
 
 func TestKnowledgeSourceListNewestFirst(t *testing.T) {
+	t.Parallel()
 	k := newKsEnv(t, true)
 	var ids []string
 	for i := 0; i < 5; i++ {
@@ -255,6 +258,7 @@ func TestKnowledgeSourceListNewestFirst(t *testing.T) {
 }
 
 func TestSyncIsRateLimitedFromTheCreation(t *testing.T) {
+	t.Parallel()
 	k := newKsEnv(t, true)
 	k.clock.SetStep(0)
 	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ",
@@ -287,6 +291,7 @@ func TestSyncIsRateLimitedFromTheCreation(t *testing.T) {
 }
 
 func TestSourcesAreSearchedBySiteAndMode(t *testing.T) {
+	t.Parallel()
 	k := newKsEnv(t, true)
 	other, err := k.svc.CreateSite(context.Background(), "Other", "")
 	if err != nil {
@@ -314,6 +319,7 @@ func TestSourcesAreSearchedBySiteAndMode(t *testing.T) {
 }
 
 func TestPrivateSourceFailsWithAReasonForTheTeam(t *testing.T) {
+	t.Parallel()
 	site := helpSite(t)
 	// front stands in for a public site (the guard exempts its exact
 	// address) that redirects to the private one.
@@ -370,6 +376,7 @@ func deref(s *string) string {
 // again at once: the ten minutes protect sites from crawls that succeed,
 // not the team from retrying one that failed. One retry runs at a time.
 func TestFailedSyncSaysWhyAndMayBeRetriedAtOnce(t *testing.T) {
+	t.Parallel()
 	down := httptest.NewServer(http.NotFoundHandler())
 	t.Cleanup(down.Close)
 	k := newKsEnv(t, true)

@@ -31,6 +31,7 @@ func get(t *testing.T, url, token string) (int, string) {
 }
 
 func TestHealthAndReadiness(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if code, body := get(t, e.srv.URL+"/healthz", ""); code != 200 || !strings.Contains(body, `"ok"`) {
 		t.Fatalf("healthz: %d %s", code, body)
@@ -48,6 +49,7 @@ func TestHealthAndReadiness(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.test("POST", "/v1/tickets", map[string]any{"subject": "Hi", "contact": map[string]any{"email": "a@example.com"}}).ok(t, 201)
 	e.test("GET", "/v1/tickets/T-1", nil).ok(t, 200)
@@ -95,6 +97,7 @@ func TestMetrics(t *testing.T) {
 }
 
 func TestLogLinesCarryTheRequestID(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(web.LogHandler(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
@@ -113,6 +116,7 @@ func TestLogLinesCarryTheRequestID(t *testing.T) {
 }
 
 func TestSecureHeaders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res, err := http.Get(e.srv.URL + "/demo?site=" + e.site)
 	if err != nil {
@@ -135,6 +139,7 @@ func TestSecureHeaders(t *testing.T) {
 
 // Paths outside the API answer with the API's error shape too.
 func TestUnknownPathsOutsideTheAPI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.do("GET", "/nothing", "", nil).fails(t, 404, "resource_missing", "")
 	wrong := e.do("POST", "/healthz", "", nil)
@@ -151,6 +156,7 @@ func TestUnknownPathsOutsideTheAPI(t *testing.T) {
 // ready: SQLite may still commit an empty transaction there, while every
 // real write fails.
 func TestNotReadyWhenTheDiskIsFull(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *app.Options) { o.MinFreeBytes = 1 << 62 }) // more than any disk has free
 	if code, body := get(t, e.srv.URL+"/readyz", ""); code != 503 || !strings.Contains(body, "disk") {
 		t.Fatalf("readyz with a full disk: %d %s", code, body)

@@ -112,6 +112,7 @@ func describedRoutes(doc *openapi3.T) []string {
 // Every route registered under /v1 is in docs/openapi.json, and the
 // document describes no route that does not exist.
 func TestOpenAPIDescribesEveryRoute(t *testing.T) {
+	t.Parallel()
 	doc, err := openapicheck.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -145,6 +146,7 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 // The served document is docs/openapi.json with this server as its server;
 // it needs no API key and loads in a standard validator.
 func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res := e.do("GET", "/v1/openapi.json", "", nil)
 	if res.status != 200 || res.header.Get("Access-Control-Allow-Origin") != "*" {
@@ -190,6 +192,7 @@ func TestOpenAPIServed(t *testing.T) {
 // response is validated against the document by the client's transport
 // (see newEnv), and every described operation must have been answered.
 func TestOpenAPIFlows(t *testing.T) {
+	t.Parallel()
 	doc, err := openapicheck.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -379,6 +382,7 @@ func TestOpenAPIFlows(t *testing.T) {
 // Answers that depend on the server's options match the document too: a
 // plan without webhooks (403) and the per-key rate limit (429).
 func TestOpenAPIPlanAndRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *app.Options) { o.Webhooks.Disabled = true })
 	check := e.srv.Client().Transport.(*openapicheck.Checker)
 	e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/"}).fails(t, 403, "feature_not_available", "")
@@ -410,6 +414,7 @@ func TestOpenAPIPlanAndRateLimit(t *testing.T) {
 
 // The document's limits are the ones the service enforces.
 func TestOpenAPILimitsMatchTheService(t *testing.T) {
+	t.Parallel()
 	doc, err := openapicheck.Load()
 	if err != nil {
 		t.Fatal(err)

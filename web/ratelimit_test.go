@@ -9,6 +9,7 @@ import (
 )
 
 func TestRateLimitPerAPIKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.srv.Close()
 	e.srv = httptest.NewServer(web.HandlerWith(e.svc, web.Options{APIPerSecond: 0.01, APIBurst: 3}))
@@ -30,6 +31,7 @@ func TestRateLimitPerAPIKey(t *testing.T) {
 }
 
 func TestRateLimitPerVisitorIP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.srv.Close()
 	e.srv = httptest.NewServer(web.HandlerWith(e.svc, web.Options{WidgetPerSecond: 0.01, WidgetBurst: 2}))

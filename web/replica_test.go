@@ -12,6 +12,7 @@ import (
 // TestReplicaInReadinessAndMetrics shows the replica's lag and last sync in
 // /readyz and /metrics; a replica behind or failing keeps the server ready.
 func TestReplicaInReadinessAndMetrics(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	last := time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
 	status := web.ReplicaStatus{LastSync: last, Lag: 3 * time.Second, Err: "s3: connection refused"}

@@ -48,6 +48,7 @@ func reportFixture(t *testing.T, e *env) (from, to string) {
 }
 
 func TestReportSummary(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	from, to := reportFixture(t, e)
 	got := e.test("GET", "/v1/reports/summary?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to), nil).ok(t, 200)
@@ -81,6 +82,7 @@ func TestReportSummary(t *testing.T) {
 // they are closed, a visitor's hand-off request included; while waiting
 // for a person, a conversation is the team's.
 func TestReportAssistantOnlyIsWithoutAgentMessage(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
@@ -99,6 +101,7 @@ func TestReportAssistantOnlyIsWithoutAgentMessage(t *testing.T) {
 }
 
 func TestReportSummaryCSV(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	from, to := reportFixture(t, e)
 	r := e.test("GET", "/v1/reports/summary.csv?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to), nil)
@@ -125,6 +128,7 @@ func TestReportSummaryCSV(t *testing.T) {
 }
 
 func TestReportSummaryRefusesBadQueries(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, c := range []struct{ query, code, param string }{
 		{"from=yesterday", "parameter_invalid", "from"},

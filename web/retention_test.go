@@ -34,6 +34,7 @@ func exists(t *testing.T, path string) bool {
 }
 
 func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "files")
 	e := newEnv(t, func(o *app.Options) {
 		o.Files = files.New(files.Options{Dir: dir, MaxBytes: 1000, Timeout: 5 * time.Second, AllowPrivate: true})
@@ -134,6 +135,7 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 }
 
 func TestRetentionZeroKeepsEverything(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	conv := cvStart(t, e, chat.Test, e.site, "", "Hello")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSites(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	list := e.test("GET", "/v1/sites", nil).ok(t, 200)
 	if data := list["data"].([]any); len(data) != 1 || data[0].(map[string]any)["id"] != e.site {
@@ -102,6 +103,7 @@ func TestSites(t *testing.T) {
 
 // The widget learns at session start whether the team is in, and how to look.
 func TestWidgetSessionCarriesTheSite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t) // the clock stands at Thursday 2026-10-01 12:00 UTC
 	start := func() map[string]any {
 		return e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": "https://example.com/",
@@ -122,6 +124,7 @@ func TestWidgetSessionCarriesTheSite(t *testing.T) {
 // Outside business hours the assistant still answers, and a hand-off says
 // when the team is back and that the answer comes by e-mail.
 func TestWidgetOfflineHandOff(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{}) // Thursday 2026-10-01 12:00 UTC
 	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"business_hours": map[string]any{"timezone": "Europe/Berlin",
 		"weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}}}).ok(t, 200)
@@ -150,6 +153,7 @@ func TestWidgetOfflineHandOff(t *testing.T) {
 
 // With require_email, the first message waits for an e-mail address.
 func TestWidgetPreChatEmail(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"require_email": true}}).ok(t, 200)
 	tok := e.session(false)
@@ -161,6 +165,7 @@ func TestWidgetPreChatEmail(t *testing.T) {
 // A visitor rates a closed conversation; the rating shows on the
 // conversation, fires conversation.rated and filters the list.
 func TestWidgetRating(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).fails(t, 404, "resource_missing", "")
@@ -205,6 +210,7 @@ func TestWidgetRating(t *testing.T) {
 // One visitor rates at most app.VisitorRatingsPerHour times an hour: each
 // rating is an event every webhook endpoint receives.
 func TestWidgetRatingsAreLimited(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
@@ -235,6 +241,7 @@ func TestSiteDomainsAreStoredAsBrowsersSendThem(t *testing.T) {
 // On a site with domains, the page a visitor reports (page_url, shown to
 // the team and linked from e-mails) must be on one of them.
 func TestPageURLMustBeOnTheSitesDomains(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"shop.example"}}).ok(t, 200)
 	start := func(page string) resp {

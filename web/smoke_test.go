@@ -7,6 +7,7 @@ import (
 )
 
 func TestHarness(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.test("GET", "/v1/contacts", nil).ok(t, 200)
 	e.do("GET", "/v1/contacts", "", nil).fails(t, 401, "api_key_missing", "")
@@ -20,6 +21,7 @@ func TestHarness(t *testing.T) {
 // A key sent without the Bearer scheme is refused, with a message that says
 // how to send it, rather than guessed at.
 func TestAuthorizationNeedsBearer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, h := range []string{e.testKey, "Basic " + e.testKey, "Token " + e.testKey} {
 		req, _ := http.NewRequest("GET", e.srv.URL+"/v1/contacts", nil)
@@ -34,6 +36,7 @@ func TestAuthorizationNeedsBearer(t *testing.T) {
 // A body that is not a JSON object is answered with what is wrong and
 // where, and with the Content-Type hint only when the header is missing.
 func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, c := range []struct {
 		body, contentType, want string
@@ -62,6 +65,7 @@ func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
 // A deletion takes nothing but its path: a body other than an empty object
 // is refused as any request's would be, and nothing is deleted.
 func TestDeleteTakesNoBody(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.test("POST", "/v1/contacts", map[string]any{"email": "ann@example.com"}).ok(t, 201)["id"].(string)
 	e.test("DELETE", "/v1/contacts/"+id, map[string]any{"force": true}).fails(t, 400, "parameter_unknown", "force")

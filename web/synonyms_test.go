@@ -9,6 +9,7 @@ import (
 // customer's words is not answered until the team says what they mean;
 // then it is, in that mode only, and no longer once the group is deleted.
 func TestSynonymsTeachTheAssistantTheCustomersWords(t *testing.T) {
+	t.Parallel()
 	k := newKsEnvWith(t, true, true)
 	source := map[string]any{"type": "text", "name": "Desk",
 		"content": "# Parking a draft\n\nStash a draft reply to come back to it later: it waits under Drafts."}
@@ -54,6 +55,7 @@ func TestSynonymsTeachTheAssistantTheCustomersWords(t *testing.T) {
 }
 
 func TestSynonymsValidation(t *testing.T) {
+	t.Parallel()
 	k := newKsEnvWith(t, true, true)
 	many := make([]string, 21)
 	for i := range many {

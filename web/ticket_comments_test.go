@@ -9,6 +9,7 @@ import (
 // A public comment reaches the contact by e-mail, an internal one never
 // does; both are listed oldest first and recorded as events.
 func TestTicketComments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "contact": map[string]any{"email": "ann@example.com"},
 		"notify_contact": false}).ok(t, 201)
@@ -66,6 +67,7 @@ func TestTicketComments(t *testing.T) {
 // Erasing the contact scrubs the person's data from the ticket's comments
 // and from the events that carried them.
 func TestTicketCommentErasure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "notify_contact": false,
 		"contact": map[string]any{"email": "ann@example.com", "name": "Ann Lee"}}).ok(t, 201)

@@ -232,6 +232,7 @@ func tkNum(tk map[string]any) int { return int(tk["number"].(float64)) }
 // ---------------------------------------------------------------------------
 
 func TestTicketCreateMinimalShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	r := e.test("POST", "/v1/tickets", map[string]any{"subject": "Cannot log in", "contact_id": cid})
@@ -268,6 +269,7 @@ func TestTicketCreateMinimalShape(t *testing.T) {
 }
 
 func TestTicketCreateAllFields(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	conv := e.conversation("test", "Hello, my invoice is wrong")
@@ -328,6 +330,7 @@ func tkManyTags(n int) []any {
 }
 
 func TestTicketCreateValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	liveConv := e.conversation("live", "Hello from live mode")
@@ -442,6 +445,7 @@ func TestTicketCreateValidation(t *testing.T) {
 }
 
 func TestTicketCreateRefusedLeavesNoContact(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// The contact is found or created inside the ticket's transaction: a
 	// ticket refused after that point must not leave the contact behind.
@@ -472,6 +476,7 @@ func TestTicketCreateRefusedLeavesNoContact(t *testing.T) {
 }
 
 func TestTicketCreateContactFindOrCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 
 	// A new address creates the contact, with a contact.created event.
@@ -525,6 +530,7 @@ func TestTicketCreateContactFindOrCreate(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestTicketNotFound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tkCreate(e, tkBody(e.contact("ann@example.com")))
 	for _, ref := range []string{"tkt_doesnotexist", "2", "T-2", "0", "T-0", "T-abc", "-1"} {
@@ -541,6 +547,7 @@ func TestTicketNotFound(t *testing.T) {
 }
 
 func TestTicketByNumber(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	var byNumber []map[string]any
@@ -585,6 +592,7 @@ func TestTicketByNumber(t *testing.T) {
 }
 
 func TestTicketDeleteByID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	keep := tkCreate(e, tkBody(cid, "tags", tkStrList("billing")))
@@ -599,6 +607,7 @@ func TestTicketDeleteByID(t *testing.T) {
 }
 
 func TestTicketModeIsolation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	tk := tkCreate(e, tkBody(cid, "tags", tkStrList("billing")))
@@ -650,6 +659,7 @@ func TestTicketModeIsolation(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestTicketListQueryValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	for i := 0; i < 3; i++ {
@@ -707,6 +717,7 @@ func TestTicketListQueryValidation(t *testing.T) {
 }
 
 func TestTicketListFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.contact("a@example.com")
 	b := e.contact("b@example.com")
@@ -804,6 +815,7 @@ func TestTicketListFilters(t *testing.T) {
 }
 
 func TestTicketListCreatedBoundsSubMillisecond(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	tk := tkCreate(e, tkBody(cid))
@@ -819,6 +831,7 @@ func TestTicketListCreatedBoundsSubMillisecond(t *testing.T) {
 }
 
 func TestTicketListCreatedBoundsFrozenClock(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	e.clock.SetStep(0)
@@ -849,6 +862,7 @@ func tkOrdered(t *testing.T, tks []map[string]any) {
 }
 
 func TestTicketPaginationWhileInserting(t *testing.T) {
+	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen clock %v", frozen), func(t *testing.T) {
 			e := newEnv(t)
@@ -917,6 +931,7 @@ func TestTicketPaginationWhileInserting(t *testing.T) {
 }
 
 func TestTicketListDefaultLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	for i := 0; i < 21; i++ {
@@ -941,6 +956,7 @@ func TestTicketListDefaultLimit(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestTicketUpdateValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	k40, k41 := str("k", 40), str("k", 41)
@@ -1000,6 +1016,7 @@ func TestTicketUpdateValidation(t *testing.T) {
 }
 
 func TestTicketUpdateMetadata(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tk := tkCreate(e, tkBody(e.contact("ann@example.com"), "metadata", meta(20)))
 	id := tkID(t, tk)
@@ -1053,6 +1070,7 @@ func TestTicketUpdateMetadata(t *testing.T) {
 // ---------------------------------------------------------------------------
 
 func TestTicketCreateEventsAndMail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	for _, c := range []struct {
@@ -1076,6 +1094,7 @@ func TestTicketCreateEventsAndMail(t *testing.T) {
 }
 
 func TestTicketStatusFromOpen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	const created, updated, solved = "test:ticket.created", "test:ticket.updated", "test:ticket.solved"
@@ -1125,6 +1144,7 @@ func TestTicketStatusFromOpen(t *testing.T) {
 }
 
 func TestTicketStatusLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tk := tkCreate(e, tkBody(e.contact("ann@example.com")))
 	id := tkID(t, tk)
@@ -1192,6 +1212,7 @@ func TestTicketStatusLifecycle(t *testing.T) {
 }
 
 func TestTicketUpdateEventsWithoutStatus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tk := tkCreate(e, tkBody(e.contact("ann@example.com")))
 	id := tkID(t, tk)
@@ -1267,6 +1288,7 @@ func tkRawPost(e *env, path string, body any) tkRawResult {
 }
 
 func TestTicketConcurrentCreates(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cid := e.contact("ann@example.com")
 	// Writes arriving together share a transaction; a refused one among

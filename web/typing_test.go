@@ -10,6 +10,7 @@ import (
 // the visitor typing reaches the dashboard's stream of that conversation,
 // and a member typing reaches the visitor's widget stream.
 func TestTypingBothWays(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{noWorker: true})
 	base := dashServer(t, e)
 	token := e.session(true) // the dashboard starts on test data

@@ -14,6 +14,7 @@ import (
 // year, while the plain URL of pasted embeds, and a version an upgrade
 // replaced, get the same script cached a few minutes.
 func TestWidgetJSCompressedAndCached(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{noWorker: true})
 	plain := e.wdo("GET", "/widget.js", "", nil, "Accept-Encoding", "identity")
 	if plain.status != 200 || plain.header.Get("Content-Encoding") != "" || !strings.Contains(string(plain.raw), "/widget/v1") {
@@ -70,6 +71,7 @@ func TestWidgetJSCompressedAndCached(t *testing.T) {
 // visitor token, follows the site's settings and its
 // domains, and may be cached a minute.
 func TestWidgetSiteLook(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{noWorker: true})
 	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"example.com"},
 		"widget": map[string]any{"color": "#FFD600", "position": "left", "locale": "de"}}).ok(t, 200)

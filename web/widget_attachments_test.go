@@ -6,6 +6,7 @@ import (
 
 // The visitor receives the team's attachments as signed download URLs.
 func TestVisitorSeesAgentAttachments(t *testing.T) {
+	t.Parallel()
 	e := attEnv(t, 1<<20)
 	fs := newFileServer(t, 1<<20)
 	tok := e.session(true)

@@ -21,6 +21,7 @@ import (
 // the REST API and back: statuses, counts and events agree on both sides,
 // and the visitor sees each change live.
 func TestWidgetAndRESTAgree(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	live := e.openStream(tok)
@@ -84,6 +85,7 @@ func TestWidgetAndRESTAgree(t *testing.T) {
 }
 
 func TestWidgetEventsResumeAndIsolation(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	alice, bob := e.session(false), e.session(false)
 	first := e.say(alice, "alice: first question about refunds")["message"].(map[string]any)["id"].(string)
@@ -116,6 +118,7 @@ func TestWidgetEventsResumeAndIsolation(t *testing.T) {
 // TestWidgetEventsEndOnShutdown checks that an open stream does not hold
 // up the server's graceful shutdown, and outlives the write timeout.
 func TestWidgetEventsEndOnShutdown(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testenv.OpenDB(t, "")
 	svc := app.New(db, app.Options{})
@@ -186,6 +189,7 @@ func (s *slowResponder) Respond(ctx context.Context, q app.Question) (app.Answer
 }
 
 func TestWidgetSlowAssistant(t *testing.T) {
+	t.Parallel()
 	r := &slowResponder{release: make(chan struct{})}
 	e := newWidgetEnv(t, widgetOpts{responder: r, replyWait: 100 * time.Millisecond})
 	tok := e.session(false)
@@ -207,6 +211,7 @@ func TestWidgetSlowAssistant(t *testing.T) {
 }
 
 func TestWidgetFailingAssistant(t *testing.T) {
+	t.Parallel()
 	r := &slowResponder{release: make(chan struct{}), fail: true}
 	e := newWidgetEnv(t, widgetOpts{responder: r, replyWait: 100 * time.Millisecond})
 	tok := e.session(false)
@@ -252,6 +257,7 @@ func (e *env) waitFor(cond func() bool) {
 // TestWidgetReplyAfterRestart stops the service before the assistant
 // answers: the question stays queued and is answered once after a restart.
 func TestWidgetReplyAfterRestart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := testenv.Reopen(t, dir)
@@ -300,6 +306,7 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 // it) while its question waits for the assistant: the assistant then stays
 // silent and the question leaves the queue.
 func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
+	t.Parallel()
 	for _, action := range []string{"handoff", "close"} {
 		t.Run(action, func(t *testing.T) {
 			e := newWidgetEnv(t, widgetOpts{noWorker: true, replyWait: -1})
@@ -332,6 +339,7 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 // TestWidgetHandOffWhileAssistantThinks hands the conversation off while
 // the assistant is working out its reply: the late reply is not posted.
 func TestWidgetHandOffWhileAssistantThinks(t *testing.T) {
+	t.Parallel()
 	r := &slowResponder{release: make(chan struct{}), asked: make(chan struct{}, 1)}
 	e := newWidgetEnv(t, widgetOpts{responder: r, replyWait: -1})
 	tok := e.session(false)
@@ -375,6 +383,7 @@ func (p pickyResponder) Respond(ctx context.Context, q app.Question) (app.Answer
 // TestWidgetSlowAnswerHoldsUpNoOther: one visitor's slow answer does not
 // delay another visitor's.
 func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
+	t.Parallel()
 	p := pickyResponder{release: make(chan struct{})}
 	e := newWidgetEnv(t, widgetOpts{responder: p, replyWait: 2 * time.Second})
 	slow, fast := e.session(false), e.session(false)
@@ -399,6 +408,7 @@ func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 // One visitor holds at most app.VisitorStreamsMax event streams at once; a
 // closed one frees its slot.
 func TestWidgetEventStreamsPerVisitor(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(false)
 	var streams []*stream

@@ -12,6 +12,7 @@ import (
 // seen, so no e-mail is owed; the same answer to a visitor who is gone is
 // e-mailed once notify.visitor_after has passed.
 func TestMissedReplyFollowsTheWidgetStream(t *testing.T) {
+	t.Parallel()
 	const after = 5 * time.Minute
 	e := newEnv(t, func(o *app.Options) { o.Notify.VisitorAfter = after })
 	ctx := context.Background()

@@ -13,6 +13,7 @@ import (
 )
 
 func TestWidgetSession(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	url := "https://example.com/pricing"
 	b := e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": url}).ok(t, 200)
@@ -43,6 +44,7 @@ func TestWidgetSession(t *testing.T) {
 }
 
 func TestWidgetSessionBadInput(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	live, test := e.session(false), e.session(true)
 	url := "https://example.com/"
@@ -75,6 +77,7 @@ func TestWidgetSessionBadInput(t *testing.T) {
 }
 
 func TestWidgetTokenRequired(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(false)
 	calls := []struct{ method, path string }{
@@ -91,6 +94,7 @@ func TestWidgetTokenRequired(t *testing.T) {
 }
 
 func TestWidgetMessages(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	for _, c := range []struct {
@@ -172,6 +176,7 @@ func TestWidgetMessages(t *testing.T) {
 }
 
 func TestWidgetListIsolation(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	alice, bob, carol := e.session(false), e.session(false), e.session(true)
 	e.say(alice, "alice asks about shipping")
@@ -211,6 +216,7 @@ func TestWidgetListIsolation(t *testing.T) {
 }
 
 func TestWidgetHandOffAndAssistantByStatus(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(false)
 	e.wdo("POST", "/widget/v1/handoff", tok, nil).fails(t, 404, "resource_missing", "")
@@ -267,6 +273,7 @@ func TestWidgetHandOffAndAssistantByStatus(t *testing.T) {
 }
 
 func TestWidgetVisitorAsksForPerson(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(false)
 	b := e.say(tok, "Can I talk to a human please?")
@@ -293,6 +300,7 @@ func TestWidgetVisitorAsksForPerson(t *testing.T) {
 // A visitor is answered in the language of the message, or in the widget's
 // when the message is too short to tell; a hand-off is understood in each.
 func TestWidgetSpeaksTheVisitorsLanguage(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	e.live("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"locale": "fr"}}).ok(t, 200)
 	for _, c := range []struct{ text, want string }{
@@ -308,6 +316,7 @@ func TestWidgetSpeaksTheVisitorsLanguage(t *testing.T) {
 }
 
 func TestWidgetIdentify(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(false)
 	convID := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
@@ -382,6 +391,7 @@ func TestWidgetIdentify(t *testing.T) {
 // nor changes that person, and the widget never sees a stored phone or
 // attributes.
 func TestWidgetIdentifyCannotTakeOverAContact(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	secret, err := e.svc.SetIdentitySecret(context.Background(), e.site, false)
 	if err != nil {
@@ -412,6 +422,7 @@ func TestWidgetIdentifyCannotTakeOverAContact(t *testing.T) {
 }
 
 func TestWidgetTickets(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	for _, c := range []struct {
@@ -452,6 +463,7 @@ func TestWidgetTickets(t *testing.T) {
 }
 
 func TestWidgetPreflightAndAssets(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	r := e.wdo("OPTIONS", "/widget/v1/messages", "", nil, "Origin", "https://example.com",
 		"Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type,x-visitor-token")
@@ -483,6 +495,7 @@ func TestWidgetPreflightAndAssets(t *testing.T) {
 // TestWidgetVisitorActionsStayWithTheVisitor: one visitor's hand-off,
 // identify and ticket touch only their own conversation, in their own mode.
 func TestWidgetVisitorActionsStayWithTheVisitor(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	a, b, c := e.session(false), e.session(false), e.session(true)
 	conv := map[string]string{}
@@ -510,6 +523,7 @@ func TestWidgetVisitorActionsStayWithTheVisitor(t *testing.T) {
 }
 
 func TestWidgetMessageRate(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{replyWait: -1})
 	tok, other := e.session(false), e.session(false)
 	for i := 0; i < app.VisitorMessagesPerMinute; i++ {
@@ -528,6 +542,7 @@ func TestWidgetMessageRate(t *testing.T) {
 // The demo page shows the snippet for a live site and the one for trying
 // the widget with the test key, so a pasted snippet matches the key in hand.
 func TestDemoPageShowsBothSnippets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res, err := http.Get(e.srv.URL + "/demo?site=" + e.site)
 	if err != nil {
@@ -545,6 +560,7 @@ func TestDemoPageShowsBothSnippets(t *testing.T) {
 // A person's reply takes over from the assistant: the visitor's next
 // message gets no assistant answer.
 func TestWidgetAgentReplyTakesOver(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	first := e.say(tok, "How long does a refund take?")

@@ -10,6 +10,7 @@ import (
 // TestWidgetTicketsRateLimited checks that a visitor opening tickets beyond
 // the hourly limit gets 429 rate_limited with Retry-After.
 func TestWidgetTicketsRateLimited(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	tok := e.session(true)
 	open := func(i int) resp {

@@ -33,7 +33,7 @@ func Of(f float64) Scale {
 }
 
 // Statuses are the conversation states the seeded conversations cycle through.
-var Statuses = []string{"open", "waiting", "handed_off", "closed"}
+var Statuses = chat.Statuses
 
 // Result names some of the rows written, for the load that follows.
 type Result struct {
@@ -134,7 +134,7 @@ func Run(ctx context.Context, db *storage.DB, mode chat.Mode, sites []string, me
 	}
 	res.Conversations = spread(convs)
 	for i, id := range convs {
-		if Statuses[i%len(Statuses)] != "closed" {
+		if Statuses[i%len(Statuses)] != chat.StatusClosed {
 			open = append(open, id)
 		}
 	}

@@ -328,9 +328,9 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 		var q string
 		switch i % 3 {
 		case 0:
-			q = "status=" + seed.Statuses[i%len(seed.Statuses)]
+			q = "status=" + string(seed.Statuses[i%len(seed.Statuses)])
 		case 1:
-			q = "status=" + seed.Statuses[i%len(seed.Statuses)] + "&site_id=" + fx.Sites[i%len(fx.Sites)]
+			q = "status=" + string(seed.Statuses[i%len(seed.Statuses)]) + "&site_id=" + fx.Sites[i%len(fx.Sites)]
 		case 2:
 			q = "contact_id=" + pick(fx.Contacts)
 		}
