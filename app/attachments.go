@@ -276,3 +276,7 @@ func (s *Service) eventObject(ctx context.Context, ev *chat.Event) (json.RawMess
 	}
 	return json.Marshal(obj)
 }
+
+// IsPicture tells whether a stored file of content type ct is a picture the
+// service serves as one, which a page may show inline.
+func IsPicture(ct string) bool { return strings.HasPrefix(ct, "image/") && files.Servable(ct) }

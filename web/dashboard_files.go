@@ -6,11 +6,9 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"chatsvc/app"
 	"chatsvc/chat"
-	"chatsvc/files"
 )
 
 // fileView is a message's file as the desk shows it.
@@ -33,7 +31,7 @@ func messageFiles(m *chat.Message) []fileView {
 		}
 		if i < len(m.Files) {
 			ct := m.Files[i].ContentType
-			v.Image = strings.HasPrefix(ct, "image/") && files.Servable(ct)
+			v.Image = app.IsPicture(ct)
 		}
 		out = append(out, v)
 	}
