@@ -75,7 +75,7 @@ var thesaurus = [][]string{
 	{"mistake", "wrong", "incorrect", "typo"},
 	{"password", "pw", "pwd", "passcode", "credential", "passphrase"},
 	{"remember", "cache", "store", "save"},
-	{"login", "signin", "logon", "authenticate"},
+	{"login", "signin", "logon", "authenticate", "log in", "sign in"},
 	{"computer", "machine", "host"},
 	{"server", "daemon", "service", "host"},
 	{"program", "application", "software", "package"},
@@ -167,7 +167,10 @@ func init() {
 		make makes let lets like use using used one thing things stuff way kind sort ok okay will shall
 		may might must has have had not no yes very too than them they their he she his her him us
 		without going go goes instead already even ever long take takes taking happen happens mean means
-		question ask asking`) {
+		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
+		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
+		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
+		else`) {
 		filler[w] = true
 	}
 }
