@@ -29,8 +29,10 @@ func correct(r index.IndexReader, word, stem string) string {
 		return ""
 	}
 	// Levenshtein's automaton counts a swap as two edits: ask for two, and
-	// judge each candidate by the distance that counts a swap as one. The
-	// stems that begin as the word does are candidates too.
+	// judge each candidate by the distance that counts a swap as one. Only
+	// the stems two edits from the word's stem are candidates: a stem that
+	// merely begins as the word does ("sprai" for "spring", "word" for
+	// "worst") read real words the pages lack as others they have.
 	best, count, dist := "", uint64(0), allowed+1
 	consider := func(d index.FieldDict, err error) {
 		if err != nil {
@@ -48,9 +50,6 @@ func correct(r index.IndexReader, word, stem string) string {
 		}
 	}
 	consider(fuzzy.FieldDictFuzzy(typoField, stem, 2, ""))
-	if w := []rune(word); len(w) >= 5 {
-		consider(r.FieldDictPrefix(typoField, []byte(string(w[:3]))))
-	}
 	return best
 }
 
