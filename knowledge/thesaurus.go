@@ -30,7 +30,7 @@ var thesaurus = [][]string{
 	{"open", "opening", "hours", "closed"},
 	{"phone", "telephone", "call", "ring"},
 	{"subscription", "membership", "plan", "subscribe"},
-	{"appointment", "booking", "session", "reservation", "slot"},
+	{"appointment", "booking", "session", "reservation", "slot", "appt"},
 	{"book", "reserve", "booking"},
 	{"invoice", "bill", "receipt"},
 	{"pay", "payment", "paying"},
