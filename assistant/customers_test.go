@@ -68,13 +68,13 @@ func helpCentrePages(dir string) ([]string, error) {
 
 var evalCorpora = []evalCorpus{
 	customer("shop", minimums{0.65, 0.56, 0.73}, 0.56),
-	customer("saas", minimums{0.72, 0.65, 0.81}, 0.52),
-	customer("clinic", minimums{0.71, 0.68, 0.67}, 0.43),
+	customer("saas", minimums{0.75, 0.68, 0.81}, 0.54),
+	customer("clinic", minimums{0.74, 0.71, 0.67}, 0.42),
 	customer("climbing", minimums{0.78, 0.75, 0.63}, 0.67),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
-		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.53, 0.46, 0.49}},
+		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.54, 0.47, 0.49}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.33, 0.22, 0.52}},
+		floor: minimums{0.35, 0.24, 0.49}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
 		floor: minimums{0.88, 0.65, 0.30}},
 	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.57, 0.22}},
