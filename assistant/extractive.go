@@ -79,6 +79,28 @@ var asksHowMuch = regexp.MustCompile(`(?i)\b(how (much|many|long|soon|often|late
 
 var figure = regexp.MustCompile(`\d`)
 
+// asksPrice matches questions about what something costs; their answer is
+// a sentence with an amount of money, not any figure (a time, a size).
+var asksPrice = regexp.MustCompile(`(?i)(\bhow much|\b(costs?|prices?|fees?|charges?|pricing|expensive|cheap|cheaper)\b|` +
+	`\b(kosten|kostet|preis|preise|gebühr|gebühren|teuer|günstig|combien|prix|tarifs?|frais|coûte|cher|` +
+	`cuánto|cuanto|precio|coste|cuesta|caro|hoeveel|prijs|kost|kosten|tarief|duur)\b)`)
+
+// money is an amount in a currency: "£4.95", "4,95 £", "€12", "12 EUR".
+var money = regexp.MustCompile(`(?i)[£$€]\s?\d|\d\s?[£$€]|\d\s?(eur|euros?|gbp|usd|chf)\b`)
+
+// asksHow matches questions that ask how to do something, or whether one
+// can: their answer is the step, a sentence that says where to go or what
+// to press.
+var asksHow = regexp.MustCompile(`(?i)\b(how (do|can|could|would|should|to|does)|can (i|we)|where (do|can) (i|we)|` +
+	`wie (kann|können|mache|machen|geht|ändere|lösche|komme)|kann ich|können wir|` +
+	`comment|puis-je|je peux|on peut|peut-on|cómo|como puedo|puedo|kan ik|hoe (kan|doe|moet))\b`)
+
+// step matches a sentence that gives a step: a menu path or an
+// instruction to go, click, tap, choose or open.
+var step = regexp.MustCompile(`(?i)→|›|»| > |\b(go to|click|tap|choose|select|press|` +
+	`gehe?|klicke?|tippe?|wähle|öffne|allez|cliquez|appuyez|choisissez|sélectionnez|ouvrez|` +
+	`ve a|haz clic|pulsa|elige|selecciona|abre|ga naar|klik|tik|kies|selecteer)\b`)
+
 // figureBonus is what a figure adds to a sentence, in shares of the
 // question's weightiest word: more than that word, so "Orders under £50 pay
 // £4.95" answers "How much is delivery?" before "Delivery is by courier".
@@ -131,9 +153,20 @@ func answering(question string, sents []string) []int {
 			}
 		}
 	}
-	if asksHowMuch.MatchString(question) {
+	// What answers the question's kind: an amount for a price, a figure
+	// for how much or when, a step for how.
+	var answers *regexp.Regexp
+	switch {
+	case asksPrice.MatchString(question) && slices.ContainsFunc(sents, money.MatchString):
+		answers = money
+	case asksHowMuch.MatchString(question):
+		answers = figure
+	case asksHow.MatchString(question):
+		answers = step
+	}
+	if answers != nil {
 		for i, s := range sents {
-			if figure.MatchString(s) {
+			if answers.MatchString(s) {
 				ranked[i].score += figureBonus * top
 			}
 		}

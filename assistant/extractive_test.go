@@ -35,6 +35,19 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 		[]knowledge.Passage{delivery}); !strings.Contains(d.Body, "£4.95") {
 		t.Fatalf("how much: %q", d.Body)
 	}
+	// A price is an amount of money, not any figure; a how-to is answered with its step.
+	for _, c := range []struct{ q, text, want string }{
+		{"What does a day pass cost?", "A day pass lets you in from 07:00 to 22:00. A day pass lasts 1 day. " +
+			"Under 16s need a day pass signed by 1 parent. Up to 4 guests share a locker with a day pass. A day pass is £14.50.", "£14.50"},
+		{"how do I cancel my membership", "You can cancel your membership after the first 3 months. Cancelling your " +
+			"membership stops the next payment. A cancelled membership ends on the last day you paid for. " +
+			"In the app, go to Account → Settings → Leave Tannery.", "Account → Settings → Leave Tannery"},
+	} {
+		d, _ := assistant.Extractive{}.Compose(context.Background(), c.q, nil, []knowledge.Passage{{Title: "Passes", Text: c.text}})
+		if !strings.Contains(d.Body, c.want) {
+			t.Errorf("%q: %q", c.q, d.Body)
+		}
+	}
 	// The title is not repeated when the quoted sentence starts with it; the bound holds.
 	d, _ = assistant.Extractive{MaxChars: 60}.Compose(context.Background(), "refund notes", nil, []knowledge.Passage{refunds})
 	if strings.HasPrefix(d.Body, "Refunds: ") || !strings.HasPrefix(d.Body, "Refunds, refund requests") || len(d.Body) > 60+len("…") {

@@ -48,13 +48,15 @@ func TestTyposAreForgiven(t *testing.T) {
 	}
 	for _, c := range []struct{ word, stem, want string }{
 		{"wirless", "wirless", "wireless"},
-		{"bitcoin", "bitcoin", ""}, // "bit" is not a correction of it
-		{"writing", "write", ""},   // nor "wait" ("writ" is one edit from it)
-		{"teh", "teh", ""},         // under five letters
+		{"bitcoin", "bitcoin", ""},                    // "bit" is not a correction of it
+		{"writing", "write", ""},                      // nor "wait" ("writ" is one edit from it)
+		{"teh", "teh", ""},                            // under five letters
+		{"spring", "spring", ""},                      // a word the pages lack, not "spray" ("spri" is one edit from it)
+		{"subscritpion", "subscritpion", "subscript"}, // a stem of six letters or more it begins like
 	} {
 		x, _ := openTemp(t)
 		x.Replace(context.Background(), "src_1", []Chunk{{SourceID: "src_1", Mode: chat.Test, Title: "T",
-			Text: "A bit of wireless networking. It waits."}})
+			Text: "A bit of wireless networking. It waits. Spray it. Your subscription."}})
 		r, _ := x.reader()
 		if got := correct(r, c.word, c.stem); got != c.want {
 			t.Errorf("correct(%q) = %q, want %q", c.word, got, c.want)

@@ -30,7 +30,7 @@ var thesaurus = [][]string{
 	{"open", "opening", "hours", "closed"},
 	{"phone", "telephone", "call", "ring"},
 	{"subscription", "membership", "plan", "subscribe"},
-	{"appointment", "booking", "session", "reservation", "slot"},
+	{"appointment", "booking", "session", "reservation", "slot", "appt"},
 	{"book", "reserve", "booking"},
 	{"invoice", "bill", "receipt"},
 	{"pay", "payment", "paying"},
@@ -75,7 +75,7 @@ var thesaurus = [][]string{
 	{"mistake", "wrong", "incorrect", "typo"},
 	{"password", "pw", "pwd", "passcode", "credential", "passphrase"},
 	{"remember", "cache", "store", "save"},
-	{"login", "signin", "logon", "authenticate"},
+	{"login", "signin", "logon", "authenticate", "log in", "sign in"},
 	{"computer", "machine", "host"},
 	{"server", "daemon", "service", "host"},
 	{"program", "application", "software", "package"},
@@ -167,7 +167,10 @@ func init() {
 		make makes let lets like use using used one thing things stuff way kind sort ok okay will shall
 		may might must has have had not no yes very too than them they their he she his her him us
 		without going go goes instead already even ever long take takes taking happen happens mean means
-		question ask asking`) {
+		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
+		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
+		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
+		else`) {
 		filler[w] = true
 	}
 }
@@ -175,7 +178,7 @@ func init() {
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.
 func QuestionWords(text string) []string {
-	return words(normalize(text), true)
+	return words(normalize(text), lang.English)
 }
 
 // normalize lower-cases text, collapses its spaces, pads it with one space
@@ -193,16 +196,18 @@ func clean(text string) string {
 	}), " ")
 }
 
-// words splits normalized text into its words, without repeats, and
-// without English filler when the text is English.
-func words(t string, english bool) []string {
+// words splits normalized text into its words, without repeats, without
+// the chatter of language, and without English filler when the text is
+// English.
+func words(t, language string) []string {
+	english := language == lang.English
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 || r == '\'')
 	}) {
 		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
-		if len(w) < 2 || english && filler[w] || seen[w] || english && strings.ContainsRune(w, '\'') {
+		if len(w) < 2 || english && filler[w] || chatter[language][w] || seen[w] || english && strings.ContainsRune(w, '\'') {
 			continue
 		}
 		seen[w] = true
@@ -235,7 +240,8 @@ type term struct {
 // Sunday and it still says processing. When will it be sent?"): its last
 // sentence with a question mark, else its last. nil for a question of one
 // sentence, or whose last sentence says too little ("What do I do?").
-func focusWords(text string, english bool) map[string]bool {
+func focusWords(text, language string) map[string]bool {
+	english := language == lang.English
 	var sents []string
 	start := 0
 	for i, r := range text {
@@ -263,7 +269,7 @@ func focusWords(text string, english bool) map[string]bool {
 	if english {
 		t = normalize(focus)
 	}
-	ws := words(t, english)
+	ws := words(t, language)
 	if len(ws) < 2 {
 		return nil
 	}
@@ -306,10 +312,10 @@ func questionTerms(text string, team [][]string, language string) []term {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
-	for _, w := range words(t, english) {
+	for _, w := range words(t, language) {
 		out = append(out, term{text: w, syns: append(slices.Clone(others[w]), synonymsIn[language][w]...)})
 	}
-	if focus := focusWords(text, english); focus != nil {
+	if focus := focusWords(text, language); focus != nil {
 		for i := range out {
 			out[i].context = !focus[out[i].text]
 		}

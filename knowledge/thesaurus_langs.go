@@ -1,5 +1,10 @@
 package knowledge
 
+import (
+	"slices"
+	"strings"
+)
+
 // everyday groups, for the other languages the assistant reads, the words
 // a business's customers and its pages use for the same thing: delivery,
 // prices, returns, one's account, opening hours. As the English groups,
@@ -94,12 +99,16 @@ var everyday = map[string][][]string{
 	},
 }
 
+// everywhere are the groups every language shares: card schemes and
+// abbreviations customers write the same in any language.
+var everywhere = [][]string{{"amex", "american express"}, {"2fa", "mfa"}}
+
 // synonymsIn maps each word of each language's groups to the others of
 // its group: English's from the thesaurus, the others' from everyday.
 var synonymsIn = func() map[string]map[string][]string {
 	out := map[string]map[string][]string{"en": groupsOf(thesaurus)}
 	for l, groups := range everyday {
-		out[l] = groupsOf(groups)
+		out[l] = groupsOf(append(slices.Clone(everywhere), groups...))
 	}
 	return out
 }()
@@ -118,4 +127,25 @@ func groupsOf(groups [][]string) map[string][]string {
 		}
 	}
 	return m
+}
+
+// chatter are the words of a chat message in each language that say
+// nothing about what is asked: politeness, haste, "ok?", "or so". They are
+// not stop words of the analysers, and a knowledge base seldom has them,
+// so left in they would weigh as what the pages do not cover.
+var chatter = map[string]map[string]bool{}
+
+func init() {
+	for l, ws := range map[string]string{
+		"en": `pls plz asap thx ty btw cheers ok okay anyway basically`,
+		"de": `bitte ok okay hallo hi moin danke sowas mal eigentlich einfach gerade eh halt irgendwie bzw`,
+		"fr": `svp stp ok okay bonjour bonsoir salut merci bjr slt coucou vraiment bref`,
+		"es": `porfa ok okay vale hola gracias favor`,
+		"nl": `aub alsjeblieft alstublieft graag hoi hallo bedankt ok okay even gewoon`,
+	} {
+		chatter[l] = map[string]bool{}
+		for _, w := range strings.Fields(ws) {
+			chatter[l][w] = true
+		}
+	}
 }

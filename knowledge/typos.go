@@ -30,14 +30,22 @@ func correct(r index.IndexReader, word, stem string) string {
 	}
 	// Levenshtein's automaton counts a swap as two edits: ask for two, and
 	// judge each candidate by the distance that counts a swap as one. The
-	// stems that begin as the word does are candidates too.
+	// candidates are the stems two edits from the word's stem and, for a
+	// word of six letters or more, the stems of six letters or more that
+	// begin as it does ("subscript" for "subscritpion"): a shorter stem
+	// that begins as the word does ("sprai" for "spring", "word" for
+	// "worst") read real words the pages lack as others they have.
 	best, count, dist := "", uint64(0), allowed+1
+	least := 0 // the fewest letters a candidate has
 	consider := func(d index.FieldDict, err error) {
 		if err != nil {
 			return
 		}
 		defer d.Close()
 		for e, err := d.Next(); err == nil && e != nil; e, err = d.Next() {
+			if utf8.RuneCountInString(e.Term) < least {
+				continue
+			}
 			k := typoDistance(word, stem, e.Term)
 			if k > allowed || k == 0 {
 				continue
@@ -48,7 +56,8 @@ func correct(r index.IndexReader, word, stem string) string {
 		}
 	}
 	consider(fuzzy.FieldDictFuzzy(typoField, stem, 2, ""))
-	if w := []rune(word); len(w) >= 5 {
+	if w := []rune(word); len(w) >= 6 {
+		least = 6
 		consider(r.FieldDictPrefix(typoField, []byte(string(w[:3]))))
 	}
 	return best
