@@ -172,6 +172,16 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	if got := e.test("GET", "/v1/contacts?email=ada@example.com", nil).ok(t, 200)["data"].([]any); len(got) != 1 {
 		t.Fatalf("the address left while away made no contact: %v", got)
 	}
+	// Asking for a person while away: the status line says when the team is
+	// back, as the banner does, not that someone joins shortly.
+	err = chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(".csw-human")),
+		chromedp.Poll[chromedp.Void](`document.querySelector(".csw-status").textContent.includes("We're back Monday")`,
+			chromedp.WithPollingTimeout(5*time.Second)),
+	)
+	if err != nil {
+		t.Fatalf("away: asking for a person: status %q: %v", text(".csw-status"), err)
+	}
 
 	// Pre-chat: the composer waits for an e-mail address.
 	site(map[string]any{"business_hours": nil, "widget": map[string]any{"require_email": true}})

@@ -228,7 +228,7 @@
     ask();
   }
   function when(ts) {
-    return new Date(ts).toLocaleString(lang, { weekday: "long", hour: "2-digit", minute: "2-digit" });
+    return new Date(ts).toLocaleString(lang, { weekday: "long", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
   }
   // ask shows the e-mail form when the site wants an address and has none.
   function ask() {
@@ -432,7 +432,9 @@
     var st = c && c.status, done = c && (c.rating || rated[c.id]);
     // A rated conversation keeps its thanks, whichever of the answer and the
     // live update arrives last.
-    status.textContent = done ? L.thanks : st && st !== "open" ? L[st] || "" : "";
+    // While the team is away, a waiting visitor is told when it is back, as
+    // the banner and the assistant say, not that someone joins shortly.
+    status.textContent = done ? L.thanks : st == "waiting" && away.textContent || (st && st != "open" ? L[st] || "" : "");
     // The rating takes the composer's place (until rated or skipped), the
     // transcript above it kept in view to its last reply.
     rate.hidden = !(st === "closed" && !done && !skipped[c.id]);
