@@ -233,7 +233,11 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	err = chromedp.Do(ctx,
 		visible(".csw-rate"),
 		chromedp.Click(chromedp.CSS(`.csw-stars button[data-score="4"]`)),
-		chromedp.SendKeys(chromedp.ID("csw-comment"), "Schnell und freundlich."),
+		visible("#csw-comment"),
+		// Typed by script: chromedp's SendKeys reads the node's attributes
+		// unlocked while the box's hidden attribute is being removed (a data
+		// race inside chromedp v0.23.0 that the race detector reports).
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("csw-comment").value = "Schnell und freundlich."`),
 	)
 	if err != nil {
 		t.Fatalf("rating: the form: %v", err)
