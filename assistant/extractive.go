@@ -183,7 +183,21 @@ func answering(question string, sents []string) []int {
 		pick = append(pick, r.i)
 	}
 	sort.Ints(pick)
-	return pick
+	return withLists(sents, pick)
+}
+
+// withLists adds to the sentences picked the one after each that ends
+// with a colon: what it introduces ("you can:") is the answer.
+func withLists(sents []string, pick []int) []int {
+	out := make([]int, 0, len(pick)+1)
+	for k, i := range pick {
+		out = append(out, i)
+		next := i + 1
+		if strings.HasSuffix(sents[i], ":") && next < len(sents) && (k+1 == len(pick) || pick[k+1] != next) {
+			out = append(out, next)
+		}
+	}
+	return out
 }
 
 // cut shortens s to at most n bytes at a word boundary, with an ellipsis.

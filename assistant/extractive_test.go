@@ -48,6 +48,13 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 			t.Errorf("%q: %q", c.q, d.Body)
 		}
 	}
+	// A sentence that introduces a list brings its first item: the answer.
+	complaints := knowledge.Passage{Title: "Complaints", Text: "We want every visit to go well. To make a complaint in " +
+		"writing, you can:\n\nemail feedback@clinic.example\n\nwrite to 1 High Street. Please name the clinic."}
+	if d, _ := (assistant.Extractive{}).Compose(context.Background(), "I want to make a complaint", nil,
+		[]knowledge.Passage{complaints}); !strings.Contains(d.Body, "you can: email feedback@clinic.example") {
+		t.Fatalf("list: %q", d.Body)
+	}
 	// The title is not repeated when the quoted sentence starts with it; the bound holds.
 	d, _ = assistant.Extractive{MaxChars: 60}.Compose(context.Background(), "refund notes", nil, []knowledge.Passage{refunds})
 	if strings.HasPrefix(d.Body, "Refunds: ") || !strings.HasPrefix(d.Body, "Refunds, refund requests") || len(d.Body) > 60+len("…") {
