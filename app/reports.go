@@ -30,10 +30,6 @@ func (s *Service) ReportSummary(ctx context.Context, mode chat.Mode, in ReportQu
 		return nil, err
 	}
 	q := s.db.Read()
-	convs, err := q.ReportConversations(ctx, r)
-	if err != nil {
-		return nil, err
-	}
 	created, solved, err := q.ReportTickets(ctx, r)
 	if err != nil {
 		return nil, err
@@ -48,7 +44,8 @@ func (s *Service) ReportSummary(ctx context.Context, mode chat.Mode, in ReportQu
 	}
 	var response, resolution []float64
 	var ratings []int
-	for _, c := range convs {
+	err = q.ReportConversations(ctx, r, func(c storage.ReportConversation) error {
+		rep.Conversations++
 		day := dayOf(c.CreatedAt)
 		day.Conversations++
 		if c.RatingScore != nil {
@@ -59,20 +56,21 @@ func (s *Service) ReportSummary(ctx context.Context, mode chat.Mode, in ReportQu
 		}
 		if assistantOnly(c) {
 			rep.AssistantOnly++
-			continue
+			return nil
 		}
 		day.HandedOff++
-		if c.HandedOffAt == nil {
-			continue // handed off before hand-offs were recorded: no start to measure from
-		}
-		if c.FirstAgentAt != nil && *c.FirstAgentAt >= *c.HandedOffAt {
+		// Handed off before hand-offs were recorded: no start to measure from.
+		if c.HandedOffAt != nil && c.FirstAgentAt != nil && *c.FirstAgentAt >= *c.HandedOffAt {
 			response = append(response, seconds(*c.HandedOffAt, *c.FirstAgentAt))
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	for _, t := range created {
 		dayOf(t).TicketsCreated++
 	}
-	rep.Conversations = len(convs)
 	rep.HandedOff = rep.Conversations - rep.AssistantOnly
 	if rep.Conversations > 0 {
 		rate := round(float64(rep.AssistantOnly)/float64(rep.Conversations), 4)

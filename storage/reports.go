@@ -30,26 +30,30 @@ const reportConversationSQL = `SELECT c.status, c.created_at, c.closed_at,
 	c.handed_off_at, c.first_agent_at, c.rating_score
 	FROM conversations c WHERE c.mode = ? AND c.created_at >= ? AND c.created_at < ?`
 
-// ReportConversations returns the conversations created in the range.
-func (q *Q) ReportConversations(ctx context.Context, r ReportRange) ([]ReportConversation, error) {
+// ReportConversations calls each with every conversation created in the
+// range, in no order; an error from each stops the scan. A report over
+// months is a scan of a hundred thousand rows: passed one at a time, they
+// are never all in memory, however many reports run at once.
+func (q *Q) ReportConversations(ctx context.Context, r ReportRange, each func(ReportConversation) error) error {
 	query, args := reportConversationSQL, []any{r.Mode, r.From, r.To}
 	if r.SiteID != "" {
 		query, args = query+` AND c.site_id = ?`, append(args, r.SiteID)
 	}
 	rows, err := q.query(ctx, query, args...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	var out []ReportConversation
 	for rows.Next() {
 		var c ReportConversation
 		if err := rows.Scan(&c.Status, &c.CreatedAt, &c.ClosedAt, &c.HandedOffAt, &c.FirstAgentAt, &c.RatingScore); err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, c)
+		if err := each(c); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // ReportTickets returns when the tickets created in the range were created,

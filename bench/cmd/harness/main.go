@@ -138,7 +138,7 @@ func run(o options) error {
 	time.Sleep(time.Second) // a second at rest, so the idle figure is not start-up's
 	idleRSS := srv.rss()
 	peak := srv.peakRSS()
-	rows, tickets, err := apiLoad(srv.url, fx, o)
+	rows, tickets, err := apiLoad(srv.url, fx, o, srv.rss)
 	loadRSS := peak()
 	if stopErr := srv.stop(); err == nil {
 		err = stopErr
@@ -274,7 +274,9 @@ var searchQueries = []string{"plan", "team+grows", "conversation+4242", "follow"
 // pick is one of ids, at random.
 func pick(ids []string) string { return ids[rand.IntN(len(ids))] }
 
-func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
+// rss, the server's resident memory, is logged after each phase: which
+// load grows it.
+func apiLoad(base string, fx *fixture, o options, rss func() int64) ([]result, int, error) {
 	auth := map[string]string{"Authorization": "Bearer " + fx.key}
 	if err := waitKnowledge(base, auth); err != nil {
 		return nil, 0, err
@@ -282,7 +284,7 @@ func apiLoad(base string, fx *fixture, o options) ([]result, int, error) {
 	phase := func(name, ceiling string, fn op) result {
 		r := drive(name, o.clients, o.phase, fn)
 		r.ceiling = ceiling
-		logf("%s: %.0f/s, p50 %v, p99 %v, %d errors", name, r.rate(), r.p50, r.p99, r.errors)
+		logf("%s: %.0f/s, p50 %v, p99 %v, %d errors; resident memory %.1f MB", name, r.rate(), r.p50, r.p99, r.errors, float64(rss())/1e6)
 		return r
 	}
 	var rows []result
