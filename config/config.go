@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -104,6 +105,9 @@ type Config struct {
 			BaseURL string `koanf:"base_url"`
 			APIKey  string `koanf:"api_key"`
 			Model   string `koanf:"model"`
+			// ModelDir is a model2vec folder: embeddings inside the
+			// binary, instead of a server.
+			ModelDir string `koanf:"model_dir"`
 		} `koanf:"embeddings"`
 	} `koanf:"assistant"`
 
@@ -299,6 +303,17 @@ func (c *Config) check() error {
 	errs = append(errs, c.SMTP.DKIM.check()...)
 	if !oneOf(c.Assistant.Provider, "extractive", "openai") {
 		bad("assistant.provider", "must be extractive or openai, got %q", c.Assistant.Provider)
+	}
+	if e := c.Assistant.Embeddings; e.ModelDir != "" {
+		if e.BaseURL != "" {
+			bad("assistant.embeddings.model_dir", "set either model_dir (a model2vec folder) or base_url (an embeddings server), not both")
+		}
+		for _, f := range []string{"tokenizer.json", "model.safetensors"} {
+			if fi, err := os.Stat(filepath.Join(e.ModelDir, f)); err != nil || !fi.Mode().IsRegular() {
+				bad("assistant.embeddings.model_dir", "must be a model2vec folder holding %s and model.safetensors; %s has no %s", "tokenizer.json", e.ModelDir, f)
+				break
+			}
+		}
 	}
 	if e := c.Assistant.Embeddings; e.BaseURL != "" {
 		if u, err := url.Parse(e.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

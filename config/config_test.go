@@ -121,6 +121,8 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		"bad provider":       "assistant:\n  provider: oracle\n",
 		"embeddings url":     "assistant:\n  embeddings:\n    base_url: ftp://models\n    model: m\n",
 		"embeddings model":   "assistant:\n  embeddings:\n    base_url: http://127.0.0.1:11434/v1\n",
+		"empty model folder": "assistant:\n  embeddings:\n    model_dir: " + t.TempDir() + "\n",
+		"folder and server":  "assistant:\n  embeddings:\n    model_dir: /nonexistent\n    base_url: http://127.0.0.1:11434/v1\n    model: m\n",
 		"no retry delays":    "webhooks:\n  retry_delays: []\n",
 		"instant alert":      "notify:\n  waiting_after: 0s\n",
 		"negative visitor":   "notify:\n  visitor_after: -1m\n",

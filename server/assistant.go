@@ -26,15 +26,17 @@ func newAssistant(cfg *config.Config, index knowledge.Searcher, vectors *app.Vec
 	return assistant.New(index, p)
 }
 
-// newVectors is the semantic search when assistant.embeddings is set; nil
-// otherwise.
+// newVectors is the semantic search when assistant.embeddings names a
+// model folder or a server; nil otherwise.
 func newVectors(cfg *config.Config, db *storage.DB) *app.Vectors {
-	e := cfg.Assistant.Embeddings
-	if e.BaseURL == "" {
-		return nil
+	switch e := cfg.Assistant.Embeddings; {
+	case e.ModelDir != "":
+		return app.NewVectors(db, &assistant.StaticModel{Dir: e.ModelDir})
+	case e.BaseURL != "":
+		return app.NewVectors(db, assistant.Embeddings{BaseURL: e.BaseURL, APIKey: e.APIKey, Name: e.Model,
+			Client: operatorClient(time.Minute)})
 	}
-	return app.NewVectors(db, assistant.Embeddings{BaseURL: e.BaseURL, APIKey: e.APIKey, Name: e.Model,
-		Client: operatorClient(time.Minute)})
+	return nil
 }
 
 // operatorClient reaches a server the operator named in the configuration
