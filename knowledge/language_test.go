@@ -67,7 +67,8 @@ func TestTyposAreForgiven(t *testing.T) {
 
 // A German page is analysed as German, and a German question meets it
 // whatever the words' endings, through its everyday synonyms and through
-// the parts of a compound the index does not have.
+// the parts of a compound the index does not have, and a verb's form the
+// pages do not use is read as the form they do ("liefert", "Lieferung").
 func TestGermanPagesAndQuestions(t *testing.T) {
 	pages := func() []Chunk {
 		return []Chunk{
@@ -76,9 +77,12 @@ func TestGermanPagesAndQuestions(t *testing.T) {
 			{URL: "https://x.example/abo", Title: "Das Abo", Lang: "de",
 				Text: "Jeden Monat schicken wir dir eine Pflanze. Du kannst es jederzeit kündigen."},
 			{URL: "https://x.example/returns", Title: "Returns", Lang: "en", Text: "Send plants back within 14 days."},
+			{URL: "https://x.example/lieferung", Title: "Lieferung in die EU", Lang: "de",
+				Text: "Die Lieferung nach Österreich dauert drei bis fünf Werktage."},
 		}
 	}
 	for question, want := range map[string]string{
+		"Liefert ihr auch nach Wien?":       "https://x.example/lieferung",
 		"Kann ich etwas zurückschicken?":    "https://x.example/rueckgabe",
 		"Wie funktioniert das Pflanzenabo?": "https://x.example/abo",
 		"Wie kann ich mein Abo stornieren?": "https://x.example/abo", // stornieren ~ kündigen

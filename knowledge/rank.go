@@ -216,6 +216,8 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 				own = []string{fixed}
 			} else if parts := split(language, an, t.text, df); parts != nil {
 				own, head = parts, parts[1:]
+			} else if form := otherForm(r, language, own[0]); form != "" {
+				own = []string{form}
 			}
 		}
 		c := concept{alts: [][]string{own}, context: t.context}

@@ -1,9 +1,12 @@
 package knowledge
 
 import (
+	"math"
 	"unicode/utf8"
 
 	index "github.com/blevesearch/bleve_index_api"
+
+	"chatsvc/lang"
 )
 
 // typoField is the field whose words a misspelt word is corrected to.
@@ -62,6 +65,36 @@ func correct(r index.IndexReader, word, stem string) string {
 	}
 	return best
 }
+
+// otherForm returns the index's word that is another form of stem, a word
+// no page has, in a language whose stemmer keeps a verb's forms apart from
+// each other and from their noun ("liefert" and "Lieferung", "livrez" and
+// "livraison", "remplacez" and "remplacer"): the commonest stem sharing
+// its beginning of at least formShare of its letters, and five or more.
+// English's stemmer joins such forms itself: none there. "" when none.
+func otherForm(r index.IndexReader, language, stem string) string {
+	s := []rune(stem)
+	need := max(5, int(math.Ceil(formShare*float64(len(s)))))
+	if language == lang.English || len(s) < need {
+		return ""
+	}
+	d, err := r.FieldDictPrefix(typoField, []byte(string(s[:need])))
+	if err != nil {
+		return ""
+	}
+	defer d.Close()
+	best, count := "", uint64(0)
+	for e, err := d.Next(); err == nil && e != nil; e, err = d.Next() {
+		if e.Count > count {
+			best, count = e.Term, e.Count
+		}
+	}
+	return best
+}
+
+// formShare is the least share of a word's stem that another form of it
+// begins with.
+const formShare = 0.7
 
 // maxSuffix is the most letters a stemmer takes off a word.
 const maxSuffix = 4
