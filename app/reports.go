@@ -59,7 +59,8 @@ func (s *Service) ReportSummary(ctx context.Context, mode chat.Mode, in ReportQu
 			return nil
 		}
 		day.HandedOff++
-		// Handed off before hand-offs were recorded: no start to measure from.
+		// From the hand-off (not known of those handed off before hand-offs
+		// were recorded) to the team's first message.
 		if c.HandedOffAt != nil && c.FirstAgentAt != nil && *c.FirstAgentAt >= *c.HandedOffAt {
 			response = append(response, seconds(*c.HandedOffAt, *c.FirstAgentAt))
 		}

@@ -68,8 +68,8 @@ func correct(r index.IndexReader, word, stem string) string {
 
 // otherForm returns the index's word that is another form of stem, a word
 // no page has, in a language whose stemmer keeps a verb's forms apart from
-// each other and from their noun ("liefert" and "Lieferung", "livrez" and
-// "livraison", "remplacez" and "remplacer"): the commonest stem sharing
+// each other and from their noun ("liefert" and "Lieferung", "remplacez"
+// and "remplacer"): the commonest stem sharing
 // its beginning of at least formShare of its letters, and five or more.
 // English's stemmer joins such forms itself: none there. "" when none.
 func otherForm(r index.IndexReader, language, stem string) string {
