@@ -77,17 +77,15 @@ var compactionLevels = litestream.CompactionLevels{
 // replicates, Litestream holds a read transaction open between its own
 // checkpoints, so the server's checkpointer can copy nothing and every
 // page is copied into the database file by Litestream, under SQLite's write
-// lock, which each write waits for. Each checkpoint also reads the log
-// twice more into files of its own and ends with two fsyncs and a write of
-// its own. Under a burst of writes the log passed 1,000 pages at every read
-// (ticket creates put nine pages each in the log), so every read, twice a
-// second, tried a checkpoint: 10 to 18 of them, and 65 to 99 files, for
-// 8,000 ticket creates. At 16,000 pages (64 MB) there were 2 or 3, and 31
-// to 47 files: a page written many times between two checkpoints is copied
-// once, and the writes wait for the lock a few times instead of twice a
-// second. It stays under the writer's own checkpoint length (32,000 pages,
-// storage's writerCheckpointPages), which Litestream's read transaction
-// would make the writer try after every commit in vain.
+// lock, which each write waits for; each checkpoint also reads the log two
+// or three more times into files of its own and ends with two fsyncs and a
+// commit. Under a burst of writes the log passed 1,000 pages at every read
+// (a ticket create puts nine pages in it), so every read, twice a second,
+// tried a checkpoint: 10 to 18 of them, and 55 to 83 files, for 8,000
+// ticket creates. At 16,000 pages (64 MB) there were 3 or 4, and 29 to 47
+// files. It stays under the writer's own checkpoint length (32,000 pages,
+// storage's writerCheckpointPages), which the writer would otherwise reach
+// and then try, in vain while Litestream reads, after every commit.
 var checkpointPages = 16000 // tests lower it
 
 // Start replicates the database of dataDir (which serve has opened, in WAL
