@@ -287,3 +287,47 @@ func TestSFTPChecksTheHostKey(t *testing.T) {
 		t.Fatalf("a server with another host key must be refused, got %v", err)
 	}
 }
+
+// TestCheckpointsDuringWritesLoseNothing replicates a burst of writes long
+// enough that Litestream checkpoints the log several times meanwhile (it
+// alone can: it holds a read transaction open between its checkpoints),
+// and restores every row.
+func TestCheckpointsDuringWritesLoseNothing(t *testing.T) {
+	replica.SetCheckpointPages(t.Cleanup, 20)
+	o := options(t, "file")
+	f := newFolder(t)
+	if _, err := f.db.Exec(`ALTER TABLE rows ADD COLUMN body TEXT`); err != nil {
+		t.Fatal(err)
+	}
+	rp, step := start(t, f, o)
+	step()
+	waitSynced(t, rp, time.Now())
+	before, err := os.Stat(filepath.Join(f.dir, dbFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Repeat("x", 3000) // a page of its own for each row
+	deadline := time.Now().Add(time.Second)
+	n := 0
+	for ; time.Now().Before(deadline) || n < 200; n++ {
+		if _, err := f.db.Exec(`INSERT INTO rows (n, body) VALUES (?, ?)`, n, body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitSynced(t, rp, time.Now())
+	after, err := os.Stat(filepath.Join(f.dir, dbFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Size() <= before.Size() {
+		t.Fatalf("the database file stayed at %d bytes: Litestream never checkpointed", after.Size())
+	}
+	dir := t.TempDir()
+	none := func(context.Context, string) ([]string, error) { return nil, nil }
+	if _, err := replica.Restore(context.Background(), o, dir, dbFile, time.Time{}, none); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(t, filepath.Join(dir, dbFile)); got != n {
+		t.Fatalf("restored %d rows of %d", got, n)
+	}
+}

@@ -72,6 +72,22 @@ var compactionLevels = litestream.CompactionLevels{
 	{Level: 3, Interval: time.Hour},
 }
 
+// checkpointPages is the length of the write-ahead log, in pages, at which
+// Litestream checkpoints it (its default is 1,000, about 4 MB). While it
+// replicates, Litestream holds a read transaction open between its own
+// checkpoints, so the server's checkpointer can copy nothing and every
+// page is copied into the database file by Litestream, under SQLite's write
+// lock, which each write waits for; each checkpoint also reads the log two
+// or three more times into files of its own and ends with two fsyncs and a
+// commit. Under a burst of writes the log passed 1,000 pages at every read
+// (a ticket create puts nine pages in it), so every read, twice a second,
+// tried a checkpoint: 10 to 18 of them, and 55 to 83 files, for 8,000
+// ticket creates. At 16,000 pages (64 MB) there were 3 or 4, and 29 to 47
+// files. It stays under the writer's own checkpoint length (32,000 pages,
+// storage's writerCheckpointPages), which the writer would otherwise reach
+// and then try, in vain while Litestream reads, after every commit.
+var checkpointPages = 16000 // tests lower it
+
 // Start replicates the database of dataDir (which serve has opened, in WAL
 // mode) to o.URL. A store it cannot reach yet is retried in the background;
 // only a malformed configuration is an error.
@@ -99,6 +115,7 @@ func Start(dataDir, dbFile string, o Options) (*Replicator, error) {
 	db := litestream.NewDB(filepath.Join(dataDir, dbFile))
 	db.MonitorInterval = o.SyncInterval / 2
 	db.BusyTimeout = 100 * time.Millisecond
+	db.MinCheckpointPageN = checkpointPages
 	r := litestream.NewReplicaWithClient(db, client)
 	r.SyncInterval = o.SyncInterval / 4
 	db.Replica = r
