@@ -336,39 +336,6 @@ func labelled(t *testing.T, ctx context.Context, page string) {
 	}
 }
 
-// browserTab starts headless Chromium with one tab whose actions must all
-// end within timeout; the browser stops when the test ends.
-func browserTab(t *testing.T, timeout time.Duration) context.Context {
-	t.Helper()
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
-	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
-	return ctx
-}
-
-// browserOptions are the headless Chromium flags of the browser tests. A
-// machine without Chromium skips the test, saying how to get it; in CI
-// (CI set) the browser must be there.
-func browserOptions(t *testing.T) []chromedp.ExecAllocatorOption {
-	t.Helper()
-	testenv.Require(t, testenv.Chromium)
-	return []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(testenv.Chromium.Path),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.WindowSize(1024, 768),
-	}
-}
-
 // screenshot saves the page as name in $ARTIFACTS_DIR.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()

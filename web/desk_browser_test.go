@@ -286,7 +286,7 @@ func (e *browserEnv) subscribePush(p *pushService) serviceworker.RegistrationID 
 	e.run(e.dash, "allowing notifications", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, browser.SetPermission, browser.SetPermissionParams{
 			Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
-			Origin: e.srv.URL})
+			Origin: e.srv.URL, BrowserContextID: chromedp.FromContext(ctx).BrowserContextID})
 		return err
 	}))
 	p256dh, auth := p.browser.Keys()
