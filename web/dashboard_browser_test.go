@@ -33,6 +33,7 @@ import (
 // webhook endpoint and presses its test button. Every page it visits is
 // saved to $ARTIFACTS_DIR in light and dark mode, phone and desktop sized.
 func TestBrowserDashboard(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.Header.Get("Service-Signature"), "t=") {

@@ -36,6 +36,7 @@ import (
 // again and the push of the assigned conversation reaches the member.
 // Screenshots of each step go to $ARTIFACTS_DIR.
 func TestBrowserDesk(t *testing.T) {
+	t.Parallel()
 	e := newBrowserEnv(t, func(o *app.Options, _ *knowledge.Index) { o.Notify.AllowHTTP = true })
 	pushes := newPushService(t)
 	e.start(e.svc.AssistantWorker(), e.svc.NotifyWorker(),
