@@ -143,6 +143,11 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 			chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
 			chromedp.Click(chromedp.CSS(".csw-launch")),
 			chromedp.WaitVisible(chromedp.CSS(".csw-head h2")),
+			// The session's answer holds the site's settings as they are
+			// now; until it arrives the widget may show the look the
+			// browser cached (a minute) from the step before.
+			chromedp.Poll[chromedp.Void](`localStorage.getItem("chatsvc:`+e.site+`:test") !== null`,
+				chromedp.WithPollingTimeout(10*time.Second)),
 		)
 		if err != nil {
 			t.Fatalf("%s: opening the widget: %v", step, err)
