@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"chatsvc/testenv"
@@ -60,11 +62,26 @@ func startChromium() {
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
 		chromedp.WindowSize(1024, 768),
+		chromedp.Flag("disable-features", "PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
 	)
 	tab, cancel := chromedp.NewContext(actx)
 	chromium.tab = tab
 	chromium.stop = func() { cancel(); cancelAlloc(); os.RemoveAll(dir) }
 	chromium.err = chromedp.Do(tab) // starts the browser
+}
+
+// fullScreenshot is a PNG of the whole page, as chromedp.FullScreenshot(100)
+// takes it, encoded for speed rather than size.
+func fullScreenshot() chromedp.Action[[]byte] {
+	return func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		yes := true
+		r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: &yes, FromSurface: &yes, OptimizeForSpeed: &yes})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
+	}
 }
 
 // stopChromium stops the shared browser, if a test started it.

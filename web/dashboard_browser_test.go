@@ -340,7 +340,7 @@ func labelled(t *testing.T, ctx context.Context, page string) {
 // screenshot saves the page as name in $ARTIFACTS_DIR.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	shot, err := chromedp.Run(ctx, fullScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}
