@@ -28,10 +28,10 @@ func (s *Service) RecordMailAttempt(ctx context.Context, ml *storage.Mail, at ti
 	stamp := chat.At(at)
 	switch {
 	case sendErr == nil:
-		moveMail(ml, storage.MailSent, &stamp, nil)
+		moveMail(ml, chat.MailSent, &stamp, nil)
 	case permanent:
 		reason := sendErr.Error()
-		moveMail(ml, storage.MailFailed, nil, &reason)
+		moveMail(ml, chat.MailFailed, nil, &reason)
 		slog.Warn("e-mail refused for good", "mail", ml.ID, "template", ml.Template, "err", sendErr)
 	default:
 		reason := sendErr.Error()
@@ -39,7 +39,7 @@ func (s *Service) RecordMailAttempt(ctx context.Context, ml *storage.Mail, at ti
 			ml.NextAttemptAt, ml.LastError = chat.At(next), &reason
 		} else {
 			reason = fmt.Sprintf("gave up after %d attempts: %s", ml.Attempts, reason)
-			moveMail(ml, storage.MailFailed, nil, &reason)
+			moveMail(ml, chat.MailFailed, nil, &reason)
 		}
 	}
 	return s.db.Write(ctx, func(q *storage.Q) error { return q.MailAttempted(ctx, ml) })

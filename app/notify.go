@@ -92,7 +92,7 @@ func recipients(assigneeID *string) []string {
 func (s *Service) sendWaitingAlert(ctx context.Context, q *storage.Q, a *storage.WaitingAlert) error {
 	c, err := q.Conversation(ctx, a.Mode, a.ConversationID)
 	if isNotFound(err) {
-		return q.SetWaitingAlertStatus(ctx, a.ConversationID, storage.AlertSkipped)
+		return q.SetWaitingAlertStatus(ctx, a.ConversationID, chat.AlertSkipped)
 	} else if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (s *Service) sendWaitingAlert(ctx context.Context, q *storage.Q, a *storage
 		return err
 	}
 	if answered || c.Status != chat.StatusWaiting {
-		return q.SetWaitingAlertStatus(ctx, c.ID, storage.AlertSkipped)
+		return q.SetWaitingAlertStatus(ctx, c.ID, chat.AlertSkipped)
 	}
 	members, err := s.alertedMembers(ctx, q, c)
 	if err != nil {
@@ -120,7 +120,7 @@ func (s *Service) sendWaitingAlert(ctx context.Context, q *storage.Q, a *storage
 			return err
 		}
 	}
-	return q.SetWaitingAlertStatus(ctx, c.ID, storage.AlertSent)
+	return q.SetWaitingAlertStatus(ctx, c.ID, chat.AlertSent)
 }
 
 // alertedMembers are the members a waiting conversation is e-mailed to.

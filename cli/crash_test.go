@@ -22,6 +22,7 @@ import (
 // with SIGKILL in the middle of a burst of writes, restarts it, and checks
 // that every write answered 2xx is there and the database is intact.
 func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
+	t.Parallel()
 	in := newInstall(t)
 	bin := buildChatsvc(t)
 	start := func(firstStart bool) (*exec.Cmd, string) { return in.startBinary(bin, firstStart) }
@@ -83,17 +84,43 @@ func TestKillDuringWritesLosesNothingAcknowledged(t *testing.T) {
 	t.Logf("%d writes acknowledged before SIGKILL, all present after restart", len(acked))
 }
 
+// built is the binary the tests run, built once for the package: linking
+// it takes seconds. TestMain removes its folder.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
 // buildChatsvc builds the binary, as deployed (CGO_ENABLED=0), into a
-// temporary folder and returns its path.
+// temporary folder on its first call, and returns its path.
 func buildChatsvc(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "chatsvc")
-	build := exec.Command("go", "build", "-o", bin, "..")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "chatsvc-cli-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "chatsvc")
+		build := exec.Command("go", "build", "-o", built.bin, "..")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatalf("build: %v", built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// TestMain removes the binary the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // startBinary runs the binary's serve on a port the system picks; it

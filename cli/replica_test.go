@@ -75,6 +75,7 @@ func (in *install) writeTickets(ctx context.Context, key, prefix string, workers
 // acknowledged a sync interval before the kill is back, and the database
 // is intact each time.
 func TestReplicaBringsBackAKilledServer(t *testing.T) {
+	t.Parallel()
 	in := newInstall(t)
 	in.writeReplicaConfig(fmt.Sprintf("  url: %q\n  sync_interval: 1s\n", "file://"+filepath.ToSlash(t.TempDir())))
 	bin := buildChatsvc(t)

@@ -241,7 +241,7 @@ func TestTicketMailsAreSentThreaded(t *testing.T) {
 	}
 	// The outbox records what was done; nothing is sent twice.
 	for _, r := range rows {
-		if r.Status != storage.MailSent || r.Attempts != 1 || r.SentAt == nil || r.LastError != nil {
+		if r.Status != chat.MailSent || r.Attempts != 1 || r.SentAt == nil || r.LastError != nil {
 			t.Errorf("outbox row after sending: %+v", r)
 		}
 	}
@@ -264,7 +264,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 
 	e.step(m)
 	row := e.outbox(tk.ID)[0]
-	if row.Status != storage.MailPending || row.Attempts != 1 || row.LastError == nil ||
+	if row.Status != chat.MailPending || row.Attempts != 1 || row.LastError == nil ||
 		row.NextAttemptAt.Time() != created.Add(app.MailRetry.Delays[0]) {
 		t.Fatalf("after a failed connection: %+v", row)
 	}
@@ -291,7 +291,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 	if len(got) != 1 || !slices.Equal(got[0].To, []string{"ada@example.com"}) {
 		t.Fatalf("received %d e-mails after the server came back", len(got))
 	}
-	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || row.Attempts != 3 {
+	if row := e.outbox(tk.ID)[0]; row.Status != chat.MailSent || row.Attempts != 3 {
 		t.Fatalf("after delivery: %+v", row)
 	}
 	if s := parse(t, got[0]).subject(t); s != "[T-1] Where is my parcel?" {
@@ -324,14 +324,14 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 	e.step(m)
 
 	g, f, ok := e.outbox(gone.ID)[0], e.outbox(full.ID)[0], e.outbox(fine.ID)[0]
-	if g.Status != storage.MailFailed || g.LastError == nil || !strings.Contains(*g.LastError, "550") ||
+	if g.Status != chat.MailFailed || g.LastError == nil || !strings.Contains(*g.LastError, "550") ||
 		!strings.Contains(*g.LastError, "No such mailbox") {
 		t.Errorf("5xx: %+v (%v)", g, deref(g.LastError))
 	}
-	if f.Status != storage.MailPending || f.Attempts != 1 || f.LastError == nil || !strings.Contains(*f.LastError, "452") {
+	if f.Status != chat.MailPending || f.Attempts != 1 || f.LastError == nil || !strings.Contains(*f.LastError, "452") {
 		t.Errorf("4xx: %+v (%v)", f, deref(f.LastError))
 	}
-	if ok.Status != storage.MailSent {
+	if ok.Status != chat.MailSent {
 		t.Errorf("the good address: %+v", ok)
 	}
 	// The permanent failure is never tried again; the temporary one is, and
@@ -340,10 +340,10 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 	e.smtp.Refuse("gone@example.com", 0, "")
 	e.clock.Advance(app.MailRetry.Delays[0])
 	e.step(m)
-	if f := e.outbox(full.ID)[0]; f.Status != storage.MailSent || f.Attempts != 2 {
+	if f := e.outbox(full.ID)[0]; f.Status != chat.MailSent || f.Attempts != 2 {
 		t.Errorf("4xx after recovery: %+v", f)
 	}
-	if g := e.outbox(gone.ID)[0]; g.Status != storage.MailFailed || g.Attempts != 1 {
+	if g := e.outbox(gone.ID)[0]; g.Status != chat.MailFailed || g.Attempts != 1 {
 		t.Errorf("5xx was retried: %+v", g)
 	}
 	var to []string
@@ -363,13 +363,13 @@ func TestGivesUpAfterThreeDays(t *testing.T) {
 	tk := e.ticket(chat.Live, "busy@example.com", "", "A", true)
 	for i := 0; i < 200; i++ {
 		e.step(m)
-		if e.outbox(tk.ID)[0].Status != storage.MailPending {
+		if e.outbox(tk.ID)[0].Status != chat.MailPending {
 			break
 		}
 		e.clock.Advance(time.Hour)
 	}
 	row := e.outbox(tk.ID)[0]
-	if row.Status != storage.MailFailed || !strings.Contains(deref(row.LastError), "gave up after") {
+	if row.Status != chat.MailFailed || !strings.Contains(deref(row.LastError), "gave up after") {
 		t.Fatalf("after three days of 4xx: %+v (%s)", row, deref(row.LastError))
 	}
 	if elapsed := e.clock.Now().Sub(row.CreatedAt.Time()); elapsed > app.MailRetry.GiveUpAfter || elapsed < app.MailRetry.GiveUpAfter-2*time.Hour {
@@ -390,7 +390,7 @@ func TestNoSMTPHostKeepsMail(t *testing.T) {
 		e.ticket(chat.Live, "more@example.com", "", "B", true)
 		e.clock.Advance(time.Hour)
 	}
-	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.Attempts != 0 {
+	if row := e.outbox(tk.ID)[0]; row.Status != chat.MailPending || row.Attempts != 0 {
 		t.Fatalf("without a host: %+v", row)
 	}
 	if n := strings.Count(logs.String(), "smtp.host is not set"); n != 1 {
@@ -398,7 +398,7 @@ func TestNoSMTPHostKeepsMail(t *testing.T) {
 	}
 	// Once a host is configured (a restart with the setting), it is sent.
 	e.step(e.mailer())
-	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailSent || len(e.smtp.Received()) != 4 {
+	if row := e.outbox(tk.ID)[0]; row.Status != chat.MailSent || len(e.smtp.Received()) != 4 {
 		t.Fatalf("with a host: %+v, %d received", row, len(e.smtp.Received()))
 	}
 }
@@ -473,7 +473,7 @@ func TestUnknownTemplateFailsForGood(t *testing.T) {
 	}
 	e.step(e.mailer())
 	row, err := e.db.Read().Mail(e.ctx, id)
-	if err != nil || row.Status != storage.MailFailed || !strings.Contains(deref(row.LastError), "no_such_mail") {
+	if err != nil || row.Status != chat.MailFailed || !strings.Contains(deref(row.LastError), "no_such_mail") {
 		t.Fatalf("%+v %v", row, err)
 	}
 }
@@ -494,7 +494,7 @@ func TestImplicitTLS(t *testing.T) {
 	// A client expecting STARTTLS cannot talk to it (it waits for a greeting
 	// that never comes); one set to tls can.
 	e.step(e.mailer(func(c *mailer.Config) { c.Timeout = 300 * time.Millisecond }))
-	if row := e.outbox(tk.ID)[0]; row.Status != storage.MailPending || row.LastError == nil {
+	if row := e.outbox(tk.ID)[0]; row.Status != chat.MailPending || row.LastError == nil {
 		t.Fatalf("starttls against implicit TLS: %+v", row)
 	}
 	e.clock.Advance(app.MailRetry.Delays[0])
@@ -518,7 +518,7 @@ func TestErasureScrubsSentMail(t *testing.T) {
 		t.Fatalf("%d outbox rows after erasure, want the sent one only", len(rows))
 	}
 	r := rows[0]
-	if r.Status != storage.MailSent || r.ToEmail != "" || r.ToName != nil || string(r.Data) != "{}" || r.ContactID != nil {
+	if r.Status != chat.MailSent || r.ToEmail != "" || r.ToName != nil || string(r.Data) != "{}" || r.ContactID != nil {
 		t.Fatalf("sent e-mail after erasure: %+v (%s)", r, r.Data)
 	}
 	e.step(e.mailer())

@@ -115,7 +115,7 @@ func (q *Q) SetMailData(ctx context.Context, id string, data json.RawMessage) er
 // of those that were only the fact that they were sent: no address, name
 // or content.
 func (q *Q) EraseMailsOf(ctx context.Context, contactID string) error {
-	if _, err := q.exec(ctx, `DELETE FROM outbox WHERE contact_id = ? AND status <> 'sent'`, contactID); err != nil {
+	if _, err := q.exec(ctx, `DELETE FROM outbox WHERE contact_id = ? AND status <> ?`, contactID, chat.MailSent); err != nil {
 		return err
 	}
 	_, err := q.exec(ctx, `UPDATE outbox SET to_email = '', to_name = NULL, data = '{}', last_error = NULL, contact_id = NULL

@@ -1,6 +1,10 @@
 package storage
 
-import "context"
+import (
+	"context"
+
+	"chatsvc/chat"
+)
 
 // Gauges are counts of the database's queues and stores, read for metrics.
 type Gauges struct {
@@ -20,7 +24,7 @@ func (q *Q) ReadGauges(ctx context.Context, failedSource string) (*Gauges, error
 	g := &Gauges{}
 	var outbox, webhooks, assistant, syncs, index int64
 	err := q.row(ctx, `SELECT
-		(SELECT COUNT(*) FROM outbox WHERE status = 'pending'),
+		(SELECT COUNT(*) FROM outbox WHERE status = ?),
 		(SELECT COUNT(*) FROM webhook_queue),
 		(SELECT COUNT(*) FROM assistant_jobs),
 		(SELECT COUNT(*) FROM knowledge_sources WHERE sync_requested_at IS NOT NULL),
@@ -31,7 +35,7 @@ func (q *Q) ReadGauges(ctx context.Context, failedSource string) (*Gauges, error
 		(SELECT COUNT(*) FROM knowledge_chunks),
 		(SELECT COUNT(*) FROM knowledge_sources),
 		(SELECT COUNT(*) FROM knowledge_sources WHERE status = ?),
-		(SELECT COUNT(*) FROM conversations)`, failedSource).Scan(&outbox, &webhooks, &assistant, &syncs, &index,
+		(SELECT COUNT(*) FROM conversations)`, chat.MailPending, failedSource).Scan(&outbox, &webhooks, &assistant, &syncs, &index,
 		&g.DeliveriesOK, &g.DeliveriesFailed, &g.KnowledgePages, &g.KnowledgeChunks, &g.KnowledgeSources,
 		&g.KnowledgeFailed, &g.ConversationsTotal)
 	g.Queues = map[string]int64{"outbox": outbox, "webhooks": webhooks, "assistant": assistant,

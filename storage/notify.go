@@ -6,13 +6,6 @@ import (
 	"chatsvc/chat"
 )
 
-// Waiting alert statuses.
-const (
-	AlertPending = "pending"
-	AlertSent    = "sent"
-	AlertSkipped = "skipped"
-)
-
 // WaitingAlert is the e-mail alert owed for a conversation left waiting.
 type WaitingAlert struct {
 	ConversationID string
@@ -27,14 +20,14 @@ type WaitingAlert struct {
 func (q *Q) InsertWaitingAlert(ctx context.Context, a *WaitingAlert) error {
 	_, err := q.exec(ctx, `INSERT INTO waiting_alerts (conversation_id, mode, waiting_since, due_at, status)
 		VALUES (?,?,?,?,?) ON CONFLICT (conversation_id) DO NOTHING`,
-		a.ConversationID, a.Mode, a.WaitingSince, a.DueAt, AlertPending)
+		a.ConversationID, a.Mode, a.WaitingSince, a.DueAt, chat.AlertPending)
 	return err
 }
 
 // DueWaitingAlerts lists up to limit pending alerts due at now, oldest first.
 func (q *Q) DueWaitingAlerts(ctx context.Context, now chat.Timestamp, limit int) ([]*WaitingAlert, error) {
 	rows, err := q.query(ctx, `SELECT conversation_id, mode, waiting_since, due_at, status FROM waiting_alerts
-		WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, conversation_id LIMIT ?`, now, limit)
+		WHERE status = ? AND due_at <= ? ORDER BY due_at, conversation_id LIMIT ?`, chat.AlertPending, now, limit)
 	return collect(rows, err, func(s interface{ Scan(...any) error }) (*WaitingAlert, error) {
 		a := &WaitingAlert{}
 		return a, s.Scan(&a.ConversationID, &a.Mode, &a.WaitingSince, &a.DueAt, &a.Status)

@@ -46,7 +46,7 @@ func scanMail(s interface{ Scan(...any) error }) (*Mail, error) {
 func (q *Q) InsertMail(ctx context.Context, m *Mail) error {
 	q.queued(QueueMail)
 	if m.Status == "" {
-		m.Status = "pending"
+		m.Status = chat.MailPending
 	}
 	_, err := q.exec(ctx, `INSERT INTO outbox (`+mailCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		m.ID, m.Mode, m.Template, m.ToEmail, m.ToName, m.ContactID, m.TicketID, string(m.Data), m.Status,

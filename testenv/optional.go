@@ -10,7 +10,7 @@ import (
 // Some tests need what a developer's machine may lack: headless Chromium
 // for the browser tests, the Debian documentation packages the assistant's
 // evaluation crawls. Without them those tests skip, saying how to get them;
-// in CI they fail instead. The package testenv/optional prints one line
+// in CI they fail instead. The command testenv/optional prints one line
 // naming what this machine skips.
 
 // InCI tells that the tests run in continuous integration: CI is set, to

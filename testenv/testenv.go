@@ -6,6 +6,10 @@ package testenv
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -73,13 +77,67 @@ func OpenDB(tb testing.TB, dir string) *storage.DB {
 
 // Reopen opens the database in dir, replaying every write batch as OpenDB
 // does, for a test that stops the service and starts it again on the same
-// folder: the test closes it.
+// folder: the test closes it. A folder without a database gets a copy of
+// the migrated template (schemaTemplate).
 func Reopen(tb testing.TB, dir string) *storage.DB {
 	tb.Helper()
+	path := filepath.Join(dir, storage.FileName)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		file, err := schemaTemplate()
+		if err != nil {
+			tb.Fatalf("the migrated template database: %v", err)
+		}
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(path, file, 0o600); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	db, err := storage.Open(context.Background(), dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	db.ReplayEveryBatch()
 	return db
+}
+
+// template is the file of a database with every migration applied and
+// nothing else, made once per test process: a test's new database starts as
+// a copy of it, which takes a millisecond where applying the migrations one
+// by one takes a tenth of a second. storage.Open then finds every migration
+// recorded and applies none; the tests of the migrations themselves open
+// their databases with storage.Open.
+var template struct {
+	once sync.Once
+	file []byte
+	err  error
+}
+
+// schemaTemplate returns the template's bytes, making it on the first call.
+func schemaTemplate() ([]byte, error) {
+	template.once.Do(func() {
+		dir, err := os.MkdirTemp("", "chatsvc-template-")
+		if err != nil {
+			template.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		db, err := storage.Open(context.Background(), dir)
+		if err != nil {
+			template.err = err
+			return
+		}
+		if err := db.Close(); err != nil {
+			template.err = err
+			return
+		}
+		path := filepath.Join(dir, storage.FileName)
+		if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
+			template.err = errors.New("the write-ahead log was not checkpointed when the database closed")
+			return
+		}
+		template.file, template.err = os.ReadFile(path)
+	})
+	return template.file, template.err
 }

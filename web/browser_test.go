@@ -18,6 +18,7 @@ import (
 // live. The open panel is saved in $ARTIFACTS_DIR (default: a folder in
 // the system's temp dir) in light and dark mode, phone and desktop sized.
 func TestBrowserWidget(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	ctx := browserTab(t, 60*time.Second)
 
@@ -124,6 +125,7 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 // form, the German texts, and the rating once the team closes the
 // conversation. Screenshots of each are saved.
 func TestBrowserWidgetFollowsTheSite(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{}) // the clock stands on a Thursday at 12:00 UTC
 	ctx := browserTab(t, 90*time.Second)
 	site := func(body map[string]any) { e.test("PATCH", "/v1/sites/"+e.site, body).ok(t, 200) }
@@ -141,6 +143,11 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 			chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
 			chromedp.Click(chromedp.CSS(".csw-launch")),
 			chromedp.WaitVisible(chromedp.CSS(".csw-head h2")),
+			// The session's answer holds the site's settings as they are
+			// now; until it arrives the widget may show the look the
+			// browser cached (a minute) from the step before.
+			chromedp.Poll[chromedp.Void](`localStorage.getItem("chatsvc:`+e.site+`:test") !== null`,
+				chromedp.WithPollingTimeout(10*time.Second)),
 		)
 		if err != nil {
 			t.Fatalf("%s: opening the widget: %v", step, err)

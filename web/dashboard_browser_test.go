@@ -33,6 +33,7 @@ import (
 // webhook endpoint and presses its test button. Every page it visits is
 // saved to $ARTIFACTS_DIR in light and dark mode, phone and desktop sized.
 func TestBrowserDashboard(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.Header.Get("Service-Signature"), "t=") {
@@ -336,43 +337,10 @@ func labelled(t *testing.T, ctx context.Context, page string) {
 	}
 }
 
-// browserTab starts headless Chromium with one tab whose actions must all
-// end within timeout; the browser stops when the test ends.
-func browserTab(t *testing.T, timeout time.Duration) context.Context {
-	t.Helper()
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), browserOptions(t)...)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
-	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
-	return ctx
-}
-
-// browserOptions are the headless Chromium flags of the browser tests. A
-// machine without Chromium skips the test, saying how to get it; in CI
-// (CI set) the browser must be there.
-func browserOptions(t *testing.T) []chromedp.ExecAllocatorOption {
-	t.Helper()
-	testenv.Require(t, testenv.Chromium)
-	return []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(testenv.Chromium.Path),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.WindowSize(1024, 768),
-	}
-}
-
 // screenshot saves the page as name in $ARTIFACTS_DIR.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	shot, err := chromedp.Run(ctx, fullScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}

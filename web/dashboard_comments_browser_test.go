@@ -13,6 +13,7 @@ import (
 // member reads the thread, replies to the contact (the reply is e-mailed)
 // and adds an internal comment (it is not), and both show in the thread.
 func TestBrowserTicketThread(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
 		t.Fatal(err)

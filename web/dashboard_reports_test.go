@@ -72,6 +72,7 @@ func TestDashboardReports(t *testing.T) {
 // day with a knowledge gap, checks the chart is drawn and saves it in
 // light and dark mode, phone and desktop sized.
 func TestBrowserReports(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	reportFixture(t, e)
 	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {

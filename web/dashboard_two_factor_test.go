@@ -131,6 +131,7 @@ func TestDashboardTwoFactorRequiredAndReset(t *testing.T) {
 // two-factor sign-in from the page's secret, signs out, is refused with
 // the password alone, and signs in with a code computed from the secret.
 func TestBrowserTwoFactorSignIn(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	clock := testenv.NewClock(testenv.T0, 0)
 	svc := app.New(testenv.OpenDB(t, ""), app.Options{Now: clock.Now})

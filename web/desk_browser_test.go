@@ -36,6 +36,7 @@ import (
 // again and the push of the assigned conversation reaches the member.
 // Screenshots of each step go to $ARTIFACTS_DIR.
 func TestBrowserDesk(t *testing.T) {
+	t.Parallel()
 	e := newBrowserEnv(t, func(o *app.Options, _ *knowledge.Index) { o.Notify.AllowHTTP = true })
 	pushes := newPushService(t)
 	e.start(e.svc.AssistantWorker(), e.svc.NotifyWorker(),
@@ -286,7 +287,7 @@ func (e *browserEnv) subscribePush(p *pushService) serviceworker.RegistrationID 
 	e.run(e.dash, "allowing notifications", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, browser.SetPermission, browser.SetPermissionParams{
 			Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
-			Origin: e.srv.URL})
+			Origin: e.srv.URL, BrowserContextID: chromedp.FromContext(ctx).BrowserContextID})
 		return err
 	}))
 	p256dh, auth := p.browser.Keys()

@@ -13,6 +13,7 @@ import (
 // among the unanswered ones. The reply with its buttons is saved as
 // widget-feedback.png.
 func TestBrowserReplyFeedback(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	ctx := newBrowser(t)
 

@@ -20,6 +20,7 @@ import (
 // the transcript), the agent sees it previewed in the conversation, and
 // answers with a picture of their own that the visitor sees.
 func TestBrowserFilesBothWays(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	e := newBrowserEnv(t, func(o *app.Options, _ *knowledge.Index) {
 		o.Files = files.New(files.Options{Dir: filepath.Join(dir, "store"), MaxBytes: 1 << 20, Timeout: 5 * time.Second})

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"os"
 	"testing"
 
 	"chatsvc/testenv"
@@ -8,5 +9,10 @@ import (
 
 // TestMain makes the package's cached results depend on Chromium being
 // installed, so that installing it runs the browser tests instead of
-// replaying a run that skipped them.
-func TestMain(m *testing.M) { testenv.Main(m) }
+// replaying a run that skipped them, and stops the browser the tests share.
+func TestMain(m *testing.M) {
+	testenv.WatchOptional()
+	code := m.Run()
+	stopChromium()
+	os.Exit(code)
+}

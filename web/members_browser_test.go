@@ -62,6 +62,7 @@ func (m *mailbox) link(t *testing.T) string {
 // the sign-in page and done through its e-mailed link. The pages are saved
 // in light and dark mode, phone and desktop sized.
 func TestBrowserTeam(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
 		t.Fatal(err)

@@ -42,6 +42,7 @@ func watchLauncher(ctx context.Context) error {
 // colour but the site's, before any click: on a visitor's first page, from
 // the server, and on the next, from the look the browser kept.
 func TestBrowserWidgetLauncherInSiteColour(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{noWorker: true})
 	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"color": "#0F766E"}}).ok(t, 200)
 	ctx := browserTab(t, 30*time.Second)
@@ -101,6 +102,7 @@ const contrastJS = `((selectors) => {
 // text on it, the "Talk to a person" link and the timestamps reach 4.5:1,
 // measured from the page's computed styles in light and dark mode.
 func TestBrowserWidgetYellowSiteReadable(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"color": "#FFD600"}}).ok(t, 200)
 	ctx := browserTab(t, 60*time.Second)
@@ -160,6 +162,7 @@ func refusingServer(t *testing.T, e *env, refuse *atomic.Bool) (srv *httptest.Se
 // as sending; when the server refuses it, it stays, marked as not sent,
 // with a button that sends it again once the server is back.
 func TestBrowserWidgetPendingAndRetry(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	var refuse atomic.Bool
 	refuse.Store(true)
@@ -215,6 +218,7 @@ func TestBrowserWidgetPendingAndRetry(t *testing.T) {
 // TestBrowserWidgetPhoneFullScreen: on a phone the open panel fills the
 // screen and the launcher is out of the way; closing brings it back.
 func TestBrowserWidgetPhoneFullScreen(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	ctx := browserTab(t, 60*time.Second)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
@@ -250,6 +254,7 @@ func TestBrowserWidgetPhoneFullScreen(t *testing.T) {
 // panel is closed, live or while the visitor was on another page, are
 // counted on the launcher until the visitor opens it.
 func TestBrowserWidgetUnreadBadge(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	ctx := browserTab(t, 60*time.Second)
 	if err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"),

@@ -32,6 +32,7 @@ new MutationObserver(function () {
 // grouped, emoji from the picker, times that move on, and the rating step
 // that takes the composer's place without hiding the last reply.
 func TestBrowserWidgetConversationSteps(t *testing.T) {
+	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
 	ctx := browserTab(t, 60*time.Second)
 	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

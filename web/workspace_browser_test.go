@@ -21,6 +21,7 @@ import (
 // the replier. The header keeps one row at 1440 px; on a phone the desk
 // shows one pane with a back link and the navigation behind a Menu button.
 func TestBrowserSplitPaneDesk(t *testing.T) {
+	t.Parallel()
 	e := newBrowserEnv(t, nil)
 	ctx := context.Background()
 	var convs []string
@@ -103,6 +104,7 @@ func TestBrowserSplitPaneDesk(t *testing.T) {
 // the preview follows the colour field, and one click copies the test
 // set-up to live data.
 func TestBrowserInstallSnippet(t *testing.T) {
+	t.Parallel()
 	e := newBrowserEnv(t, nil)
 	ctx := context.Background()
 	dash := e.dash

@@ -1,3 +1,0 @@
-// Package optional has one test, which says what the tests of this machine
-// skip: see its test file.
-package optional
