@@ -50,6 +50,7 @@ func TestCrashResumesAndRepeatsNothingAcknowledged(t *testing.T) {
 	open := func() { gateOnce.Do(func() { close(gate) }) }
 	var mu sync.Mutex
 	counts := map[string]int{}
+	var after map[string]int // received since the restart; nil before it
 	var answered atomic.Int64
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -58,6 +59,9 @@ func TestCrashResumesAndRepeatsNothingAcknowledged(t *testing.T) {
 		<-gate
 		mu.Lock()
 		counts[p.ID]++
+		if after != nil {
+			after[p.ID]++
+		}
 		mu.Unlock()
 		time.Sleep(time.Millisecond) // a receiver's own work, so the kill lands mid-stream
 		w.WriteHeader(200)
@@ -129,11 +133,25 @@ webhooks:
 	}
 	mu.Unlock()
 
+	mu.Lock()
+	after = map[string]int{}
+	mu.Unlock()
 	child, _ = startServe(t, cfg)
-	testenv.Eventually(t, "every event delivered after the restart", func() bool {
+	// Every event not acknowledged before the crash is sent after it, those
+	// the receiver had when the process died too: waiting only for every
+	// event to have arrived once would stop before those were sent again.
+	testenv.Eventually(t, "every unacknowledged event delivered after the restart", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		return len(counts) == tickets
+		if len(counts) < tickets {
+			return false
+		}
+		for id := range counts {
+			if !acked[id] && after[id] == 0 {
+				return false
+			}
+		}
+		return true
 	})
 	child.Process.Signal(syscall.SIGTERM)
 	if err := child.Wait(); err != nil {
