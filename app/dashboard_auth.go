@@ -54,21 +54,21 @@ type SignedIn struct {
 }
 
 // hashPassword checks a new password's length and returns its bcrypt hash.
-func hashPassword(password string) (string, error) {
+func (s *Service) hashPassword(password string) (string, error) {
 	if len(password) < MinPasswordLength {
 		return "", invalid("password", "password must have at least %d characters.", MinPasswordLength)
 	}
 	if len(password) > maxPasswordLength {
 		return "", invalid("password", "password can be at most %d bytes long.", maxPasswordLength)
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	h, err := bcrypt.GenerateFromPassword([]byte(password), s.passwordCost)
 	return string(h), err
 }
 
 // SetMemberPassword sets the dashboard password of the member with the
 // e-mail address and ends their open sessions.
 func (s *Service) SetMemberPassword(ctx context.Context, email, password string) (*chat.Member, error) {
-	h, err := hashPassword(password)
+	h, err := s.hashPassword(password)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func (s *Service) CreateMemberAs(ctx context.Context, role, email, name, passwor
 		return nil, err
 	}
 	if password != "" {
-		h, err := hashPassword(password)
+		h, err := s.hashPassword(password)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +217,7 @@ func (s *Service) UseMemberLink(ctx context.Context, token, password string) (*S
 	if _, err := s.MemberLinkOf(ctx, token); err != nil {
 		return nil, err // before the bcrypt work, which a made-up token does not earn
 	}
-	h, err := hashPassword(password)
+	h, err := s.hashPassword(password)
 	if err != nil {
 		return nil, err
 	}

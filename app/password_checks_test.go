@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 // TestSignInWaitsForPasswordCheck checks that sign-ins beyond
@@ -38,5 +40,21 @@ func TestSignInWaitsForPasswordCheck(t *testing.T) {
 	releases[0]()
 	if err := <-done; !errors.As(err, &ae) || ae.Code != CodeSignInFailed {
 		t.Fatalf("sign-in once a check was free: %v, want %s", err, CodeSignInFailed)
+	}
+}
+
+// TestPasswordsAtBcryptsDefaultCost: a service made without a cost hashes
+// passwords at bcrypt's default (tests lower it through Options).
+func TestPasswordsAtBcryptsDefaultCost(t *testing.T) {
+	s, db := newTestService(t)
+	if _, err := s.CreateMemberAs(t.Context(), "", "owner@example.com", "Owner", "a long enough password"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := db.Read().MemberByEmail(t.Context(), "owner@example.com")
+	if err != nil || m.PasswordHash == nil {
+		t.Fatalf("member %+v, %v", m, err)
+	}
+	if cost, err := bcrypt.Cost([]byte(*m.PasswordHash)); err != nil || cost != bcrypt.DefaultCost {
+		t.Errorf("cost %d (%v), want %d", cost, err, bcrypt.DefaultCost)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/storage"
@@ -42,11 +44,12 @@ type Service struct {
 	searches       searchCache
 	hooksIdle      webhooksIdle // no webhook endpoint enabled, as last seen (webhook_idle.go)
 
-	knowledge  *knowledgeWork // crawling and indexing; nil without Options.Knowledge
-	synonyms   synonymCache   // the team's synonyms, for the assistant (synonyms.go)
-	perSender  int            // inbound e-mails taken from one sender per hour
-	ownAddress string         // the address the service's e-mails come from, lower-case
-	minFree    uint64         // Options.MinFreeBytes
+	knowledge    *knowledgeWork // crawling and indexing; nil without Options.Knowledge
+	synonyms     synonymCache   // the team's synonyms, for the assistant (synonyms.go)
+	perSender    int            // inbound e-mails taken from one sender per hour
+	ownAddress   string         // the address the service's e-mails come from, lower-case
+	minFree      uint64         // Options.MinFreeBytes
+	passwordCost int            // Options.PasswordCost
 }
 
 // Options tune a Service; zero values take defaults.
@@ -73,6 +76,10 @@ type Options struct {
 	// PasswordCheckWait is how long a sign-in waits for a free password
 	// check; 0 means PasswordCheckWait.
 	PasswordCheckWait time.Duration
+	// PasswordCost is bcrypt's cost for new passwords; 0 means
+	// bcrypt.DefaultCost. Tests lower it: they set hundreds of passwords
+	// and measure no strength.
+	PasswordCost int
 	// InboundPerSender caps the e-mails taken in from one sender per hour;
 	// 0 means DefaultInboundPerSender.
 	InboundPerSender int
@@ -97,7 +104,7 @@ func New(db *storage.DB, o Options) *Service {
 		assistant: newAssistantQueue(o.Assistant, o.ReplyWait), visitors: newVisitorLimits(),
 		hooks: o.Webhooks.withDefaults(), notify: o.Notify.withDefaults(), passwordChecks: newPasswordChecks(o.PasswordCheckWait), searchSlots: newSearchSlots(), knowledge: newKnowledge(o.Knowledge),
 		perSender: cmp.Or(o.InboundPerSender, DefaultInboundPerSender), ownAddress: bareAddress(o.MailFrom),
-		minFree: cmp.Or(o.MinFreeBytes, DefaultMinFreeBytes)}
+		minFree: cmp.Or(o.MinFreeBytes, DefaultMinFreeBytes), passwordCost: cmp.Or(o.PasswordCost, bcrypt.DefaultCost)}
 }
 
 // wakeup is a worker's signal and the kinds of work it does.

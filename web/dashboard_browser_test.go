@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"golang.org/x/crypto/bcrypt"
 
 	"chatsvc/app"
 	"chatsvc/assistant"
@@ -216,7 +217,7 @@ func newBrowserEnv(t *testing.T, opts func(o *app.Options, idx *knowledge.Index)
 	}
 	t.Cleanup(func() { idx.Close() })
 	o := app.Options{Now: testenv.NewClock(testenv.T0, time.Millisecond).Now,
-		Assistant: assistant.New(idx, assistant.Extractive{}), ReplyWait: 2 * time.Second}
+		Assistant: assistant.New(idx, assistant.Extractive{}), ReplyWait: 2 * time.Second, PasswordCost: bcrypt.MinCost}
 	if opts != nil {
 		opts(&o, idx)
 	}

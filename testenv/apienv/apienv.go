@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/docs/openapicheck"
@@ -75,7 +77,8 @@ func NewService(t *testing.T, o Options) *Env {
 	}
 	e := &Env{Dir: t.TempDir(), Clock: testenv.NewClock(o.Start, o.Step)}
 	e.DB = testenv.OpenDB(t, e.Dir)
-	ao := app.Options{Now: e.Clock.Now, PublicURL: PublicURL}
+	// Passwords at bcrypt's least cost: tests set hundreds, and measure no strength.
+	ao := app.Options{Now: e.Clock.Now, PublicURL: PublicURL, PasswordCost: bcrypt.MinCost}
 	if o.App != nil {
 		o.App(e.Dir, &ao)
 	}
