@@ -45,6 +45,10 @@ func TestMain(m *testing.M) {
 // recorded before the crash is sent again.
 func TestCrashResumesAndRepeatsNothingAcknowledged(t *testing.T) {
 	const tickets = 300
+	// The receiver holds every request until the tickets are written, so
+	// the kill lands mid-stream; the configured timeout outlasts that wait
+	// on a slow machine (under the race detector 300 creates can take more
+	// than 5 s), else the first sends fail and wait a minute to be retried.
 	gate := make(chan struct{})
 	var gateOnce sync.Once
 	open := func() { gateOnce.Do(func() { close(gate) }) }
@@ -79,7 +83,7 @@ network:
   allow_private: true
 webhooks:
   allow_http: true
-  timeout: "5s"
+  timeout: "60s"
 `, data)), 0o600)
 	if err != nil {
 		t.Fatal(err)
