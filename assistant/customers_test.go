@@ -82,7 +82,7 @@ var evalCorpora = []evalCorpus{
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.74, 0.58, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.74, 0.63, 0.80}},
 	customer("shop-de", minimums{0.60, 0.56, 0.63}, 0.47),
-	customer("shop-fr", minimums{0.50, 0.47, 0.77}, 0.73),
+	customer("shop-fr", minimums{0.58, 0.50, 0.77}, 0.69),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
 	customer("kidshoes", minimums{0.73, 0.73, 0.42}, 0.69),
 	customer("forms", minimums{0.64, 0.55, 0.87}, 0.43),

@@ -106,3 +106,39 @@ func TestContextBeforeTheQuestion(t *testing.T) {
 		t.Fatalf("with context %+v, without %+v", told, alone)
 	}
 }
+
+// How a question is asked in German or French ("ich möchte wissen",
+// "j'aimerais savoir") is not what it is about: the match of the page that
+// answers it is the same as for the bare question.
+func TestAskingWordsInOtherLanguages(t *testing.T) {
+	for _, c := range []struct {
+		page        Chunk
+		bare, asked string
+	}{
+		{Chunk{URL: "https://x.example/lieferung", Title: "Lieferung", Lang: "de",
+			Text: "Die Lieferung nach Österreich dauert drei bis fünf Werktage."},
+			"Lieferung nach Österreich?", "Ich möchte gerne wissen, ob ihr eigentlich auch nach Österreich liefert, geht das?"},
+		{Chunk{URL: "https://x.example/retrait", Title: "Retrait en boutique", Lang: "fr",
+			Text: "Vous pouvez retirer votre commande en boutique à Bristol."},
+			"retrait en boutique ?", "Bonjour, j'aimerais savoir si c'est possible de faire un retrait en boutique, je fais comment ?"},
+	} {
+		bare, asked := searchPage(t, c.page, c.bare), searchPage(t, c.page, c.asked)
+		if len(bare) == 0 || len(asked) == 0 || asked[0].Match < bare[0].Match-0.01 {
+			t.Errorf("%q: %+v; bare %q: %+v", c.asked, asked, c.bare, bare)
+		}
+	}
+}
+
+// A filler word is never one of a language's everyday words: those carry
+// what a question is about.
+func TestFillerIsNoEverydayWord(t *testing.T) {
+	for l, groups := range everyday {
+		for _, g := range groups {
+			for _, w := range g {
+				if filler[l][w] {
+					t.Errorf("%s: %q is both filler and in the group %v", l, w, g)
+				}
+			}
+		}
+	}
+}

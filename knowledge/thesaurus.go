@@ -154,8 +154,11 @@ var phrases = func() *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }()
 
-// filler words are how questions are asked, not what they are about.
-var filler = map[string]bool{}
+// filler words are how questions are asked, not what they are about, in
+// each language (the others' in thesaurus_langs.go): a page seldom has
+// "would like" or "possible", so left in they would weigh as what the pages
+// do not cover, and a long question would be declined for its phrasing.
+var filler = map[string]map[string]bool{lang.English: {}}
 
 func init() {
 	for _, w := range strings.Fields(`how what whats why when where which who whom whose can could would should
@@ -171,7 +174,7 @@ func init() {
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
 		else`) {
-		filler[w] = true
+		filler[lang.English][w] = true
 	}
 }
 
@@ -196,9 +199,9 @@ func clean(text string) string {
 	}), " ")
 }
 
-// words splits normalized text into its words, without repeats, without
-// the chatter of language, and without English filler when the text is
-// English.
+// words splits normalized text into its words, without repeats and
+// without the language's chatter and filler. A French word keeps what
+// follows its elision ("j'aimerais" is "aimerais"), as its analyser does.
 func words(t, language string) []string {
 	english := language == lang.English
 	var out []string
@@ -207,7 +210,10 @@ func words(t, language string) []string {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 || r == '\'')
 	}) {
 		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
-		if len(w) < 2 || english && filler[w] || chatter[language][w] || seen[w] || english && strings.ContainsRune(w, '\'') {
+		if language == "fr" {
+			w = lang.Unelided(w)
+		}
+		if len(w) < 2 || filler[language][w] || chatter[language][w] || seen[w] || english && strings.ContainsRune(w, '\'') {
 			continue
 		}
 		seen[w] = true

@@ -149,3 +149,52 @@ func init() {
 		}
 	}
 }
+
+// asking are the other languages' filler words (thesaurus.go has
+// English's): how a question is asked — wanting, being able, needing,
+// knowing, getting, the question words — that their analysers' stop words
+// leave in. The lists translate the English one; none of their words is in
+// an everyday group above.
+var asking = map[string]string{
+	"de": `wann warum wieso weshalb wer wen wem woher wohin welchen kannst könnt könnten könntet konnte
+		tue tut tun mache macht seid wäre wären möchte möchten möchtest willst brauche brauchen brauchst
+		braucht nötig versuche versuchen versucht möglich hilfe helfen helft weiß weißt wissen sag sagen
+		jemand jemanden irgendwas irgendwo irgendein bekomme bekommen bekommt kriege kriegen kriegt
+		wirklich echt viele mehr meisten eigene gleiche schon bereits lassen lass ding dinge sache sachen
+		art darf dürfen müssen mag habt hast ja nein gehen geht gibt statt stattdessen sogar je lange
+		dauert dauern passiert passieren bedeutet heißt frage fragen obwohl trotzdem niemand bisschen
+		komplett völlig vielleicht gefällt gefallen genau immer ganz gern gerne`,
+	"fr": `comment quand où pourquoi quoi lequel laquelle lesquels lesquelles peux peut pouvez peuvent
+		pouvons pourrais pourrait pourriez pourraient puis dois doit devez devrais devrait devriez faut
+		fais fait faites faire être avoir veux veut voulez voudrais voudrait voudrions aimerais aimerait
+		aimerions souhaite souhaiterais besoin essaie essayer essayé possible aide aider aidez sais
+		savoir savez dire dites quelqu quelque chose choses qqn qqch rien obtenir juste encore aussi
+		quelques tout tous toute toutes chaque beaucoup plus autre autres seulement propre pareil déjà
+		laisser truc trucs genre sorte va vais vont allez aller oui non très trop jamais longtemps
+		prendre prend signifie question demander demande maintenant pourtant personne peu complètement
+		peut-être sinon ça ca là alors donc bien comme toujours si`,
+	"es": `cómo como qué por porqué cuándo cuando dónde donde cuál cual cuáles quién quien puedo puede
+		pueden puedes podéis podemos podría podrían debo debe debería hago hace hacer soy ser estar hay
+		quiero quiere quisiera querría necesito necesita necesitamos intentar intento intenté posible
+		ayuda ayudar ayudarme sé saber sabe decir dime alguien algo alguno alguna nada conseguir obtener
+		realmente solo sólo todavía también algunos todo todos toda todas cada mucho muchos más otro
+		otra otros mismo cosa cosas tipo tengo tiene tienen sí no muy demasiado ir va voy vamos vez ya
+		incluso nunca tarda tardar pasa pasar significa pregunta preguntar ahora aunque nadie poco
+		completamente quizás tal siempre`,
+	"nl": `hoe wat waarom wanneer waar welke welk wie kan kunnen kunt kun zou zouden moet moeten moest doe
+		doet doen ben bent wordt worden word wil wilt willen nodig probeer proberen geprobeerd mogelijk
+		help helpen hulp weet weten zeggen iemand iets ergens krijgen krijg krijgt echt eigenlijk nog
+		ook sommige alle elke veel meer meeste ander andere alleen eigen zelfde weer al ding dingen
+		soort mag heb hebt heeft ja nee gaan gaat ga plaats zelfs ooit lang duurt duren gebeurt
+		gebeuren betekent vraag vragen nu hoewel niemand iedereen beetje helemaal misschien anders
+		altijd`,
+}
+
+func init() {
+	for l, ws := range asking {
+		filler[l] = map[string]bool{}
+		for _, w := range strings.Fields(ws) {
+			filler[l][w] = true
+		}
+	}
+}

@@ -59,13 +59,17 @@ var marks = map[rune]string{'ß': "de", 'ä': "de", 'ö': "de", 'ü': "de", 'ç'
 	'à': "fr", 'ù': "fr", 'œ': "fr", 'î': "fr", 'û': "fr", 'ô': "fr", 'â': "fr", 'ë': "fr", 'é': "fr", 'ñ': "es", '¿': "es", '¡': "es", 'á': "es", 'í': "es", 'ó': "es", 'ú': "es"}
 
 // elided reports whether w begins with a French elision: j'arrive, l'adresse.
-func elided(w string) bool {
+func elided(w string) bool { return Unelided(w) != w }
+
+// Unelided is w without the French elision it begins with: "j'aimerais"
+// is "aimerais", as the French analyser reads it.
+func Unelided(w string) string {
 	for _, p := range []string{"j'", "l'", "d'", "qu'", "n'", "c'", "s'", "m'", "j’", "l’", "d’", "qu’", "n’", "c’", "s’", "m’"} {
 		if strings.HasPrefix(w, p) && len(w) > len(p) {
-			return true
+			return w[len(p):]
 		}
 	}
-	return false
+	return w
 }
 
 // Detect names the supported language text is most likely written in, by
