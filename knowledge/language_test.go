@@ -142,3 +142,19 @@ func TestFillerIsNoEverydayWord(t *testing.T) {
 		}
 	}
 }
+
+// The asker's circumstances ("my sister lives in Dublin") are left out of
+// a question when no page has their words, and matched when one does.
+func TestCircumstancesNoPageHas(t *testing.T) {
+	page := Chunk{URL: "https://x.example/eu", Title: "Delivery to the EU",
+		Text: "Delivery to Dublin costs £9.95 and takes 3 to 5 working days."}
+	bare := searchPage(t, page, "How much is delivery to Dublin?")
+	told := searchPage(t, page, "My sister lives in Dublin, how much is delivery to Dublin?")
+	if len(bare) == 0 || len(told) == 0 || told[0].Match < bare[0].Match-0.01 {
+		t.Fatalf("with circumstances %+v, without %+v", told, bare)
+	}
+	gifts := Chunk{URL: "https://x.example/gifts", Title: "Birthday gifts", Text: "We wrap birthday gifts for free."}
+	if got := searchPage(t, gifts, "birthday wrapping?"); len(got) == 0 || got[0].Match < 0.99 {
+		t.Fatalf("a page about birthdays: %+v", got)
+	}
+}

@@ -230,6 +230,9 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		c.weight = math.Log(1 + float64(n+1)/float64(least+1))
 		c.absent = least == 0
+		if c.absent && circumstance[language][t.text] && len(t.syns) == 0 {
+			continue // the asker's life, which no page is about
+		}
 		for _, s := range t.syns {
 			if st := stems(s); len(st) > 0 {
 				c.alts = append(c.alts, st)
