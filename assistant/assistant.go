@@ -64,7 +64,7 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 	if err != nil {
 		return app.Answer{}, fmt.Errorf("search: %w", err)
 	}
-	passages := DefaultGate.Relevant(found)
+	passages := DefaultGate.Relevant(q.Text, found)
 	if len(passages) == 0 {
 		return app.Answer{Body: say.unknown, Abstained: true}, nil
 	}

@@ -63,7 +63,8 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 }
 
 // The gate cites the pages that cover enough of the question and nearly as
-// much as the best page, at most three.
+// much as the best page, at most three. (A question of ten words needs
+// MinMatch; see TestGateForgivesLongQuestions.)
 func TestGateCitesPagesThatCoverTheQuestion(t *testing.T) {
 	g := assistant.Gate{MinMatch: 0.35, Margin: 0.6}
 	page := func(match float64) knowledge.Passage { return knowledge.Passage{Match: match} }
@@ -78,8 +79,33 @@ func TestGateCitesPagesThatCoverTheQuestion(t *testing.T) {
 		{"a weaker page beside the best", []knowledge.Passage{page(0.9), page(0.6), page(0.4)}, 2},
 		{"at most three", []knowledge.Passage{page(0.9), page(0.9), page(0.9), page(0.9)}, 3},
 	} {
-		if got := g.Relevant(c.found); len(got) != c.cited {
+		if got := g.Relevant("a question of ten words asked by a visitor today", c.found); len(got) != c.cited {
 			t.Errorf("%s: %d cited, want %d", c.name, len(got), c.cited)
 		}
+	}
+}
+
+// A longer question needs a smaller share of its words on the page, a
+// shorter one a larger share: within 3 and 25 words.
+func TestGateForgivesLongQuestions(t *testing.T) {
+	g := assistant.Gate{MinMatch: 0.35, PerWord: 0.01, Margin: 0.4}
+	found := []knowledge.Passage{{Match: 0.3}}
+	long := "we are moving house in March and the new place is not ready until May, can we store furniture"
+	for _, c := range []struct {
+		question string
+		cited    int
+	}{
+		{long, 1}, // 20 words: 0.25 is enough
+		{"can we store furniture for two months", 0}, // 7 words: needs 0.38
+	} {
+		if got := g.Relevant(c.question, found); len(got) != c.cited {
+			t.Errorf("%q: %d cited, want %d", c.question, len(got), c.cited)
+		}
+	}
+	if got := g.Relevant("sofa?", []knowledge.Passage{{Match: 0.40}}); len(got) != 0 {
+		t.Errorf("a one-word question is counted as three words and needs 0.42: %v", got)
+	}
+	if got := g.Relevant(strings.Repeat("word ", 60), []knowledge.Passage{{Match: 0.19}}); len(got) != 0 {
+		t.Errorf("a question of sixty words is counted as 25 and needs 0.20: %v", got)
 	}
 }

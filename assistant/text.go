@@ -92,31 +92,42 @@ func Terms(text string) []string {
 
 // Gate decides which of the pages found answer a question: a page must
 // have enough of the question's words (its Match) and nearly as much as
-// the best page. It is the same for every kind of question and knowledge:
-// its settings are chosen across corpora of several shapes, each corpus's
-// figure measured with the settings chosen on the others
-// (docs/assistant.md).
+// the best page. A longer question needs less of its words covered: its
+// context and its way of asking are words no page answers, so the page
+// that answers it covers a smaller share of them. The gate is the same for
+// every kind of knowledge: its settings are chosen across corpora of
+// several shapes, each corpus's figure measured with the settings chosen
+// on the others (docs/assistant.md).
 type Gate struct {
-	MinMatch float64 // the least knowledge.Passage.Match
+	MinMatch float64 // the least knowledge.Passage.Match for a question of ten words
+	PerWord  float64 // what MinMatch loses for each word beyond ten, and gains for each word short of it
 	Margin   float64 // the least share of the best page's Match a cited page has
 }
 
 // DefaultGate is the gate the assistant answers with.
-var DefaultGate = Gate{MinMatch: 0.35, Margin: 0.4}
+var DefaultGate = Gate{MinMatch: 0.35, PerWord: 0.005, Margin: 0.4}
 
 // Cited is how many pages an answer lists at most.
 const Cited = 3
 
+// least is the least Match a page needs for the question: questions are
+// counted as at least 3 and at most 25 words long.
+func (g Gate) least(question string) float64 {
+	n := min(max(len(strings.Fields(question)), 3), 25)
+	return g.MinMatch - g.PerWord*float64(n-10)
+}
+
 // Relevant keeps, in the index's order, the passages whose page passes the
-// gate, at most Cited.
-func (g Gate) Relevant(found []knowledge.Passage) []knowledge.Passage {
+// gate for the question, at most Cited.
+func (g Gate) Relevant(question string, found []knowledge.Passage) []knowledge.Passage {
 	var out []knowledge.Passage
 	best := 0.0
 	for _, p := range found {
 		best = max(best, p.Match)
 	}
+	least := g.least(question)
 	for _, p := range found {
-		if p.Match >= g.MinMatch && p.Match >= g.Margin*best && len(out) < Cited {
+		if p.Match >= least && p.Match >= g.Margin*best && len(out) < Cited {
 			out = append(out, p)
 		}
 	}

@@ -181,7 +181,7 @@ func (a *assistantServer) addParaphraseSources(key string) {
 	}
 }
 
-const paraphrase = "Can I put my half-finished work aside for later?"
+const paraphrase = "Can I park my edits for a while?"
 
 // TestEmbeddingsFindAParaphraseTheWordsMiss: with assistant.embeddings
 // set, a question that shares no word with the page that answers it is
