@@ -295,13 +295,9 @@ func (cr *crawl) onPage(r *colly.Response) {
 		if !cr.ask(l) {
 			continue
 		}
-		// Refusals (visited already, too deep) are expected; robots.txt's are worth telling.
-		err := r.Request.Visit(l)
-		if errors.Is(err, colly.ErrRobotsTxtBlocked) {
+		// Refusals (visited already) are expected; robots.txt's are worth telling.
+		if err := r.Request.Visit(l); errors.Is(err, colly.ErrRobotsTxtBlocked) {
 			cr.skip(l, "robots.txt does not allow crawling this page")
-		}
-		if errors.Is(err, colly.ErrMaxDepth) {
-			cr.unask(l) // a shorter way to it may come later
 		}
 	}
 }
@@ -309,7 +305,10 @@ func (cr *crawl) onPage(r *colly.Response) {
 // ask reports whether a link was not yet asked for, and notes it: colly's
 // Visit parses the URL again (WHATWG rules) before it finds it visited,
 // and the links every page repeats (the home page, the menu) cost a site
-// of n pages n of those each.
+// of n pages n of those each. A link asked for once is never asked again
+// from a shallower page to better effect: links are followed only from
+// pages within crawler.max_depth, so colly refuses none of them as too
+// deep.
 func (cr *crawl) ask(u string) bool {
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
@@ -318,12 +317,6 @@ func (cr *crawl) ask(u string) bool {
 	}
 	cr.asked[u] = true
 	return true
-}
-
-func (cr *crawl) unask(u string) {
-	cr.mu.Lock()
-	delete(cr.asked, u)
-	cr.mu.Unlock()
 }
 
 // pageLang is the language a page says it is in: its <html lang>, else the
