@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -47,7 +48,8 @@ func newMatcher(match string) *matcher {
 			phrase = append(phrase, t)
 			m.first[t[0]] = true
 		})
-		if len(phrase) > 0 {
+		// A word given twice ("plan plans") is one word of the query.
+		if len(phrase) > 0 && !slices.ContainsFunc(m.phrases, func(p []string) bool { return slices.Equal(p, phrase) }) {
 			m.phrases = append(m.phrases, phrase)
 		}
 	}

@@ -53,6 +53,7 @@ func TestSearchMarksAsHighlight(t *testing.T) {
 		{"Ünïcödé wörds like Grüße and 東京 stay whole", "grüße 東京"},
 		{"Plan: how does the plan change when the team grows? Plans change.", "team grows"},
 		{"happy happiness happily happier", "happy"},
+		{"The plans: plan A, then planning", "plan plans"},
 	}
 	for i, c := range cases {
 		execAll(t, db, fmt.Sprintf(`INSERT INTO messages (id, mode, conversation_id, author_type, body, created_at)
