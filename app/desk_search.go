@@ -34,18 +34,45 @@ func (s *Service) SearchIndexWorker() Worker {
 	return Worker{Name: "desk-search-index", Every: searchIndexEvery, Step: s.IndexSearchStep}
 }
 
+// searchMergePages bounds the pages one merge step writes in each search
+// table, so the writer is not held long from the requests waiting on it.
+const searchMergePages = 8
+
 // IndexSearchStep indexes the oldest queued texts and reports whether more
-// are waiting.
+// are waiting. With none queued, it merges the search tables' segments a
+// step at a time (mergeSearchSegments).
 func (s *Service) IndexSearchStep(ctx context.Context) (bool, error) {
 	// Looking on a reader first keeps an idle server's writer free.
-	if queued, err := s.db.Read().SearchQueued(ctx); err != nil || !queued {
+	if queued, err := s.db.Read().SearchQueued(ctx); err != nil {
 		return false, err
+	} else if !queued {
+		return false, s.mergeSearchSegments(ctx)
 	}
 	// Not s.write: this commit is no news for the workers or live views.
 	done, err := storage.Write(ctx, s.db, func(q *storage.Q) (int, error) {
 		return q.IndexSearchQueue(ctx, searchIndexBatch)
 	})
 	return done.Result == searchIndexBatch, err
+}
+
+// mergeSearchSegments takes one step of merging the search tables'
+// segments, whose number every search pays for (each of its words is
+// looked up in each segment): a step per idle tick of the worker, so the
+// index a busy day wrote in hundreds of commits ends in a few segments.
+// It looks on a reader first and does nothing while the number of
+// segments is the one at which the last merge found nothing to merge.
+func (s *Service) mergeSearchSegments(ctx context.Context) error {
+	n, err := s.db.Read().SearchSegments(ctx)
+	if err != nil || int64(n) == s.searchSettled.Load() {
+		return err
+	}
+	merged, err := storage.Write(ctx, s.db, func(q *storage.Q) (bool, error) {
+		return q.MergeSearchSegments(ctx, searchMergePages)
+	})
+	if err == nil && !merged.Result {
+		s.searchSettled.Store(int64(n))
+	}
+	return err
 }
 
 // SearchQuery is the query of GET /search.
@@ -89,7 +116,12 @@ func (s *Service) Search(ctx context.Context, mode chat.Mode, in SearchQuery) (L
 	if l, ok := s.searches.get(key, gen); ok { // found by a search this one waited behind
 		return l, nil
 	}
-	rows, err := s.db.Read().Search(ctx, mode, match, in.Type, offset, pg.Limit)
+	// One snapshot: a search reads the window of each table, then the titles.
+	var rows []*chat.SearchResult
+	err = s.db.ReadTx(ctx, func(q *storage.Q) error {
+		rows, err = q.Search(ctx, mode, match, in.Type, offset, pg.Limit)
+		return err
+	})
 	if err != nil {
 		return List[*chat.SearchResult]{}, err
 	}

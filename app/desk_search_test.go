@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -285,5 +286,59 @@ func TestSearchesBeyondTheCoresWait(t *testing.T) {
 	releases[0]()
 	if err := <-done; err != nil {
 		t.Fatalf("a search once a slot was free: %v", err)
+	}
+}
+
+// With nothing queued, the desk-search-index worker merges the search
+// segments a step at a time; once they are merged, an idle step writes
+// nothing, and what searches find is as before.
+func TestSearchIndexWorkerMergesWhenIdle(t *testing.T) {
+	ctx := context.Background()
+	db := testenv.OpenDB(t, t.TempDir())
+	svc := New(db, Options{})
+	// One indexing commit per contact: a segment each.
+	var want []string
+	for i := range 18 { // one page of results
+		c, _, err := svc.UpsertContact(ctx, chat.Test, ContactInput{Email: Value(fmt.Sprintf("c%d@example.com", i)),
+			Name: Value(fmt.Sprintf("Harriet Quimby %d", i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, "contact:"+c.ID)
+		if _, err := svc.IndexSearchStep(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(want)
+	found := func() []string {
+		got := searchHits(t, svc, "quimby")
+		slices.Sort(got)
+		return got
+	}
+	if got := found(); !slices.Equal(got, want) {
+		t.Fatalf("found %v before the merge, want %v", got, want)
+	}
+	before, err := db.Read().SearchSegments(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		if _, err := svc.IndexSearchStep(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, err := db.Read().SearchSegments(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after >= before {
+		t.Errorf("%d segments before the idle steps, %d after", before, after)
+	}
+	gen := db.Generation()
+	if _, err := svc.IndexSearchStep(ctx); err != nil || db.Generation() != gen {
+		t.Errorf("an idle step with the segments merged wrote (err %v)", err)
+	}
+	if got := found(); !slices.Equal(got, want) {
+		t.Errorf("found %v after the merge, want %v", got, want)
 	}
 }

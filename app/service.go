@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -42,6 +43,7 @@ type Service struct {
 	passwordChecks slots // bounds concurrent sign-in checks (password_checks.go)
 	searchSlots    slots // bounds concurrent desk searches (search.go)
 	searches       searchCache
+	searchSettled  atomic.Int64 // search segments when a merge last found none to merge (desk_search.go)
 	hooksIdle      webhooksIdle // no webhook endpoint enabled, as last seen (webhook_idle.go)
 
 	knowledge    *knowledgeWork // crawling and indexing; nil without Options.Knowledge

@@ -129,11 +129,12 @@ type crawl struct {
 	found   map[string]*Page    // by canonical URL
 	digests map[[32]byte]string // text digest → URL, to drop the same page under two URLs
 	skipped map[string]string
-	listed  []string // page URLs listed by sitemaps
-	nmaps   int      // sitemap documents requested
-	nreq    int      // page requests made
-	startEr error    // why the first page (or sitemap) failed
-	mapsErr error    // a sitemap that fails the whole source
+	asked   map[string]bool // links passed to colly (ask)
+	listed  []string        // page URLs listed by sitemaps
+	nmaps   int             // sitemap documents requested
+	nreq    int             // page requests made
+	startEr error           // why the first page (or sitemap) failed
+	mapsErr error           // a sitemap that fails the whole source
 }
 
 func newCrawl(ctx context.Context, o Options, start *url.URL) *crawl {
@@ -141,7 +142,7 @@ func newCrawl(ctx context.Context, o Options, start *url.URL) *crawl {
 		o.UserAgent = "chatsvc"
 	}
 	cr := &crawl{o: o, site: siteHost(start), start: normalize(start), found: map[string]*Page{},
-		digests: map[[32]byte]string{}, skipped: map[string]string{}}
+		digests: map[[32]byte]string{}, skipped: map[string]string{}, asked: map[string]bool{}}
 	c := colly.NewCollector(colly.Async(true), colly.StdlibContext(ctx), colly.UserAgent(o.UserAgent),
 		colly.MaxBodySize(0),  // colly's limit counts compressed bytes: the transport bounds bodies instead
 		colly.DetectCharset()) // pages that do not name their charset are converted to UTF-8 too
@@ -291,11 +292,31 @@ func (cr *crawl) onPage(r *colly.Response) {
 		return
 	}
 	for _, l := range links {
-		// Refusals (visited already, too deep) are expected; robots.txt's are worth telling.
+		if !cr.ask(l) {
+			continue
+		}
+		// Refusals (visited already) are expected; robots.txt's are worth telling.
 		if err := r.Request.Visit(l); errors.Is(err, colly.ErrRobotsTxtBlocked) {
 			cr.skip(l, "robots.txt does not allow crawling this page")
 		}
 	}
+}
+
+// ask reports whether a link was not yet asked for, and notes it: colly's
+// Visit parses the URL again (WHATWG rules) before it finds it visited,
+// and the links every page repeats (the home page, the menu) cost a site
+// of n pages n of those each. A link asked for once is never asked again
+// from a shallower page to better effect: links are followed only from
+// pages within crawler.max_depth, so colly refuses none of them as too
+// deep.
+func (cr *crawl) ask(u string) bool {
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if cr.asked[u] {
+		return false
+	}
+	cr.asked[u] = true
+	return true
 }
 
 // pageLang is the language a page says it is in: its <html lang>, else the

@@ -166,12 +166,22 @@ func Run(ctx context.Context, db *storage.DB, mode chat.Mode, sites []string, me
 	return res, nil
 }
 
-// indexSearch indexes every queued search text, as the server's worker
-// would, so what follows the seed searches a caught-up index.
+// indexSearch indexes every queued search text, then merges the search
+// tables' segments, as the server's worker would when idle, so what
+// follows the seed searches a caught-up index.
 func indexSearch(ctx context.Context, db *storage.DB) error {
 	for {
 		done, err := storage.Write(ctx, db, func(q *storage.Q) (int, error) { return q.IndexSearchQueue(ctx, batch) })
-		if err != nil || done.Result == 0 {
+		if err != nil {
+			return err
+		}
+		if done.Result == 0 {
+			break
+		}
+	}
+	for {
+		merged, err := storage.Write(ctx, db, func(q *storage.Q) (bool, error) { return q.MergeSearchSegments(ctx, 500) })
+		if err != nil || !merged.Result {
 			return err
 		}
 	}
