@@ -4,6 +4,10 @@
 -- conversation list as well.
 DROP INDEX conversations_created;
 
+-- It served only the count of deliveries owed, which webhook_queue_due
+-- serves as well; each delivery queued wrote one b-tree more.
+DROP INDEX webhook_queue_next;
+
 -- Only widget and e-mail confirmations (ticket_received) are counted, per
 -- address over a day and across addresses over an hour; other e-mails,
 -- such as the confirmation of every ticket the API opens, took a leaf at a
