@@ -185,6 +185,9 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	if err := decodeData(ml.Data, &data); err != nil {
 		return nil, fmt.Errorf("%w: data: %v", errBadMail, err)
 	}
+	if ml.TicketEvent != nil && ml.Ticket == nil {
+		return nil, fmt.Errorf("%w: the event %d that holds its ticket is gone", errBadMail, *ml.TicketEvent)
+	}
 	if ml.Ticket != nil { // the ticket as the event of its write holds it
 		var ticket any
 		if err := decodeData(ml.Ticket, &ticket); err != nil {
