@@ -192,16 +192,22 @@ func (s *Service) wake(kinds storage.Queue) {
 // nothing else: what a change calls for besides (alerts, pushes, e-mails)
 // its caller calls by name.
 func (s *Service) emit(ctx context.Context, q *storage.Q, mode chat.Mode, typ, objectID string, obj any, at chat.Timestamp) error {
+	_, err := s.emitSeq(ctx, q, mode, typ, objectID, obj, at)
+	return err
+}
+
+// emitSeq is emit that returns the event's seq, for a row of the same write
+// that shows obj as the event holds it (an e-mail's ticket).
+func (s *Service) emitSeq(ctx context.Context, q *storage.Q, mode chat.Mode, typ, objectID string, obj any, at chat.Timestamp) (int64, error) {
 	data, err := marshal(obj) // as the API writes it, so webhooks carry the same bytes
 	if err != nil {
-		return err
+		return 0, err
 	}
-	err = q.InsertEvent(ctx, &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID,
-		Data: data, CreatedAt: at})
-	if err != nil {
-		return named(err, "record "+typ+" of "+objectID)
+	ev := &chat.Event{ID: NewID(PrefixEvent), Mode: mode, Type: typ, ObjectID: objectID, Data: data, CreatedAt: at}
+	if err := q.InsertEvent(ctx, ev); err != nil {
+		return 0, named(err, "record "+typ+" of "+objectID)
 	}
-	return nil
+	return ev.Seq, nil
 }
 
 // List is the API's list envelope.

@@ -116,12 +116,13 @@ func (s *Service) CreateTicket(ctx context.Context, mode chat.Mode, in TicketCre
 
 // ticketConfirmation queues the e-mail confirming a new ticket to its
 // contact, in the ticket's transaction: its error undoes the ticket.
-type ticketConfirmation func(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, now chat.Timestamp) error
+// created is the seq of the ticket.created event the write recorded.
+type ticketConfirmation func(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, created int64, now chat.Timestamp) error
 
 // mailTicketCreated is the confirmation of tickets the team's own systems
 // open: it repeats the subject and greets the contact by name.
-func (s *Service) mailTicketCreated(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, now chat.Timestamp) error {
-	return s.mailContact(ctx, q, c, t, MailTicketCreated, now)
+func (s *Service) mailTicketCreated(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, created int64, now chat.Timestamp) error {
+	return mailContact(ctx, q, c, t, MailTicketCreated, created, now)
 }
 
 // createTicket is CreateTicket with the confirmation to send (nil: none).
@@ -168,13 +169,14 @@ func (s *Service) openTicket(ctx context.Context, q *storage.Q, mode chat.Mode, 
 	if err := q.InsertTicket(ctx, t); err != nil {
 		return nil, err
 	}
-	if err := s.emit(ctx, q, mode, chat.EventTicketCreated, t.ID, t, now); err != nil {
+	created, err := s.emitSeq(ctx, q, mode, chat.EventTicketCreated, t.ID, t, now)
+	if err != nil {
 		return nil, err
 	}
 	if confirm == nil {
 		return t, nil
 	}
-	return t, confirm(ctx, q, contact, t, now)
+	return t, confirm(ctx, q, contact, t, created, now)
 }
 
 // ticketContact resolves the contact of a new ticket. A contact named by
@@ -202,17 +204,16 @@ func (s *Service) ticketContact(ctx context.Context, q *storage.Q, mode chat.Mod
 }
 
 // mailContact queues an e-mail about ticket t to its contact, when the
-// contact has an address.
-func (s *Service) mailContact(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, template string, now chat.Timestamp) error {
+// contact has an address. The e-mail shows the ticket as event (the seq of
+// an event of the same write) holds it: the ticket is written out once per
+// write, and the e-mail's row stays small.
+func mailContact(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, template string, event int64, now chat.Timestamp) error {
 	if c == nil || c.Email == nil {
 		return nil
 	}
-	data, err := json.Marshal(map[string]any{"ticket": t})
-	if err != nil {
-		return err
-	}
 	return q.InsertMail(ctx, &storage.Mail{ID: NewID(PrefixMail), Mode: t.Mode, Template: template, ToEmail: *c.Email,
-		ToName: c.Name, ContactID: &c.ID, TicketID: &t.ID, Data: data, NextAttemptAt: now, CreatedAt: now})
+		ToName: c.Name, ContactID: &c.ID, TicketID: &t.ID, Data: json.RawMessage(`{}`), TicketEvent: &event,
+		NextAttemptAt: now, CreatedAt: now})
 }
 
 // Ticket returns a ticket by id (tkt_…) or number (42 or T-42).
@@ -379,7 +380,8 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 		if !statusChanged && !tagsChanged && t.Priority == before.Priority && eqPtr(t.AssigneeID, before.AssigneeID) {
 			return t, nil
 		}
-		if err := s.emit(ctx, q, mode, chat.EventTicketUpdated, t.ID, t, now); err != nil {
+		event, err := s.emitSeq(ctx, q, mode, chat.EventTicketUpdated, t.ID, t, now)
+		if err != nil {
 			return t, err
 		}
 		if !statusChanged {
@@ -401,7 +403,7 @@ func (s *Service) UpdateTicket(ctx context.Context, mode chat.Mode, ref string, 
 		} else if err != nil {
 			return t, err
 		}
-		return t, s.mailContact(ctx, q, c, t, template, now)
+		return t, mailContact(ctx, q, c, t, template, event, now)
 	})
 }
 

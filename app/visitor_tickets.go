@@ -76,7 +76,7 @@ func (s *Service) CreateVisitorTicket(ctx context.Context, v *Visit, in VisitorT
 // the To header): the sender's address is unverified, so the e-mail says
 // only that ticket T-n was opened on the operator's site.
 func (s *Service) mailTicketReceived(site *chat.Site) ticketConfirmation {
-	return func(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, now chat.Timestamp) error {
+	return func(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, _ int64, now chat.Timestamp) error {
 		if c.Email == nil {
 			return nil
 		}
@@ -99,7 +99,7 @@ func (s *Service) mailTicketReceived(site *chat.Site) ticketConfirmation {
 // InboundConfirmationsPerHour are queued. Over a limit the ticket is opened
 // all the same and no confirmation is queued: the mail is not refused,
 // since a customer's real mail must not be lost to a forger's.
-func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, now chat.Timestamp) error {
+func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c *chat.Contact, t *chat.Ticket, _ int64, now chat.Timestamp) error {
 	if c.Email == nil {
 		return nil
 	}
@@ -107,7 +107,7 @@ func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c 
 	if err != nil || wait > 0 {
 		return err
 	}
-	n, err := q.MailsAfter(ctx, MailTicketReceived, chat.At(now.Time().Add(-time.Hour)))
+	n, err := q.ConfirmationsAfter(ctx, chat.At(now.Time().Add(-time.Hour)))
 	if err != nil || n >= InboundConfirmationsPerHour {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Service) mailTicketReceivedByMail(ctx context.Context, q *storage.Q, c 
 // may go to email (VisitorTicketsPerAddressPerDay), 0 when it may now.
 func addressConfirmationsWait(ctx context.Context, q *storage.Q, email string, now chat.Timestamp) (time.Duration, error) {
 	day := now.Time().Add(-24 * time.Hour)
-	n, first, err := q.MailsToAfter(ctx, MailTicketReceived, email, chat.At(day))
+	n, first, err := q.ConfirmationsToAfter(ctx, email, chat.At(day))
 	if err != nil || n < VisitorTicketsPerAddressPerDay {
 		return 0, err
 	}

@@ -182,10 +182,18 @@ func (m *Mailer) client() (*gomail.Client, error) {
 // clients group them, and the first one (the confirmation) is that root.
 func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	data := map[string]any{}
-	dec := json.NewDecoder(bytes.NewReader(ml.Data))
-	dec.UseNumber() // ticket numbers print as written
-	if err := dec.Decode(&data); err != nil {
+	if err := decodeData(ml.Data, &data); err != nil {
 		return nil, fmt.Errorf("%w: data: %v", errBadMail, err)
+	}
+	if ml.TicketEvent != nil && ml.Ticket == nil {
+		return nil, fmt.Errorf("%w: the event %d that holds its ticket is gone", errBadMail, *ml.TicketEvent)
+	}
+	if ml.Ticket != nil { // the ticket as the event of its write holds it
+		var ticket any
+		if err := decodeData(ml.Ticket, &ticket); err != nil {
+			return nil, fmt.Errorf("%w: ticket: %v", errBadMail, err)
+		}
+		data["ticket"] = ticket
 	}
 	name := ""
 	if ml.ToName != nil {
@@ -229,6 +237,14 @@ func (m *Mailer) compose(ml *storage.Mail) (*gomail.Msg, error) {
 	msg.SetBodyString(gomail.TypeTextPlain, text)
 	msg.AddAlternativeString(gomail.TypeTextHTML, html)
 	return msg, m.cfg.DKIM.sign(msg)
+}
+
+// decodeData reads an e-mail's queued JSON; numbers stay as written, so
+// ticket numbers print as they are.
+func decodeData(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 // from is the sender of the service's e-mails.

@@ -75,6 +75,19 @@ func (e *env) ticket(mode chat.Mode, email, name, subject string, notify bool) *
 	return tk
 }
 
+// override writes a template file of the data dir, which replaces the
+// built-in one of the same name.
+func (e *env) override(file, text string) {
+	e.t.Helper()
+	dir := filepath.Join(e.dir, mailer.TemplateDirName)
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 func (e *env) setStatus(tk *chat.Ticket, status string) {
 	e.t.Helper()
 	if _, err := e.svc.UpdateTicket(e.ctx, tk.Mode, tk.ID, app.TicketUpdate{Status: app.Value(status)}); err != nil {
@@ -89,6 +102,16 @@ func (e *env) outbox(ticketID string) []*storage.Mail {
 		e.t.Fatal(err)
 	}
 	return ms
+}
+
+// onlyMail returns the one e-mail received, decoded.
+func (e *env) onlyMail() parsed {
+	e.t.Helper()
+	got := e.smtp.Received()
+	if len(got) != 1 {
+		e.t.Fatalf("%d e-mails received, want 1", len(got))
+	}
+	return parse(e.t, got[0])
 }
 
 // parsed is a received e-mail, decoded.
@@ -437,21 +460,10 @@ func TestWebhookEndpointDisabledMail(t *testing.T) {
 
 func TestTemplatesOverriddenFromDataDir(t *testing.T) {
 	e := newEnv(t)
-	dir := filepath.Join(e.dir, mailer.TemplateDirName)
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		t.Fatal(err)
-	}
-	txt := "{{define \"subject\"}}Ticket {{.ticket.number}} is in{{end}}Hi {{.recipient.email}}: {{.ticket.subject}}\n"
-	if err := os.WriteFile(filepath.Join(dir, "ticket_created.txt"), []byte(txt), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.override("ticket_created.txt", "{{define \"subject\"}}Ticket {{.ticket.number}} is in{{end}}Hi {{.recipient.email}}: {{.ticket.subject}}\n")
 	e.ticket(chat.Live, "ada@example.com", "", "Broken <b>zip</b>", true)
 	e.step(e.mailer())
-	got := e.smtp.Received()
-	if len(got) != 1 {
-		t.Fatalf("received %d", len(got))
-	}
-	p := parse(t, got[0])
+	p := e.onlyMail()
 	if s := p.subject(t); s != "Ticket 1 is in" {
 		t.Errorf("subject %q", s)
 	}
@@ -551,4 +563,30 @@ func TestReplicaFailingMail(t *testing.T) {
 	if e.step(e.mailer()); len(e.smtp.Received()) != 1 {
 		t.Fatal("no owner_email must send nothing")
 	}
+}
+
+// TestTicketMailShowsTheTicketAsWritten: an e-mail about a ticket keeps no
+// copy of it in its row but points at the event its write recorded, so the
+// e-mail sent later (after a restart, here a new mailer on the same
+// database) says what was true when it was promised, with every field of
+// the ticket as the API shows it, and goes once.
+func TestTicketMailShowsTheTicketAsWritten(t *testing.T) {
+	e := newEnv(t)
+	e.override("ticket_created.txt", "{{define \"subject\"}}{{.ticket.subject}}{{end}}{{.ticket.id}} {{.ticket.status}} {{.ticket.priority}}\n")
+	tk := e.ticket(chat.Live, "ada@example.com", "Ada", "Refund for order 42", true)
+	if _, err := e.svc.UpdateTicket(e.ctx, chat.Live, tk.ID, app.TicketUpdate{Subject: app.Value("Renamed later"),
+		Priority: app.Value("urgent")}); err != nil {
+		t.Fatal(err)
+	}
+	rows := e.outbox(tk.ID)
+	if len(rows) != 1 || string(rows[0].Data) != "{}" || rows[0].TicketEvent == nil {
+		t.Fatalf("outbox rows %+v, want one with no copy of the ticket and its event's seq", rows)
+	}
+	e.step(e.mailer())
+	e.step(e.mailer())
+	p := e.onlyMail()
+	if s := p.subject(t); s != "Refund for order 42" {
+		t.Errorf("subject %q, want the ticket's subject when the e-mail was queued", s)
+	}
+	contains(t, "text", p.text, tk.ID+" open normal")
 }

@@ -15,11 +15,7 @@ import (
 // queue leads, and no table of texts is read whole.
 func TestSearchIndexLooksTextsUp(t *testing.T) {
 	t.Parallel()
-	db, err := Open(context.Background(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	for _, stmt := range searchIndexSQL {
 		for _, step := range queryPlan(t, db, stmt, 1) {
 			for _, table := range []string{"messages", "notes", "tickets", "ticket_comments", "contacts", "search_docs", "search_queue"} {

@@ -77,7 +77,7 @@ func (q *Q) SetEventData(ctx context.Context, seq int64, data json.RawMessage) e
 // TeamMails lists the e-mails of mode to the team (to no contact), sent or
 // not: an alert may quote a person who is then erased.
 func (q *Q) TeamMails(ctx context.Context, mode chat.Mode) ([]*Mail, error) {
-	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE contact_id IS NULL AND mode = ?`, mode)
+	rows, err := q.query(ctx, `SELECT `+mailRead+` FROM outbox WHERE contact_id IS NULL AND mode = ?`, mode)
 	return collect(rows, err, scanMail)
 }
 
@@ -118,7 +118,7 @@ func (q *Q) EraseMailsOf(ctx context.Context, contactID string) error {
 	if _, err := q.exec(ctx, `DELETE FROM outbox WHERE contact_id = ? AND status <> ?`, contactID, chat.MailSent); err != nil {
 		return err
 	}
-	_, err := q.exec(ctx, `UPDATE outbox SET to_email = '', to_name = NULL, data = '{}', last_error = NULL, contact_id = NULL
+	_, err := q.exec(ctx, `UPDATE outbox SET to_email = '', to_name = NULL, data = '{}', ticket_event = NULL, last_error = NULL, contact_id = NULL
 		WHERE contact_id = ?`, contactID)
 	return err
 }

@@ -19,11 +19,15 @@ func scanEvent(s interface{ Scan(...any) error }) (*chat.Event, error) {
 	return e, nil
 }
 
-// InsertEvent stores an event.
+// InsertEvent stores an event and sets its Seq.
 func (q *Q) InsertEvent(ctx context.Context, e *chat.Event) error {
 	q.queued(QueueEvents)
-	_, err := q.exec(ctx, `INSERT INTO events (id, mode, type, object_id, data, created_at) VALUES (?,?,?,?,?,?)`,
+	res, err := q.exec(ctx, `INSERT INTO events (id, mode, type, object_id, data, created_at) VALUES (?,?,?,?,?,?)`,
 		e.ID, e.Mode, e.Type, e.ObjectID, string(e.Data), e.CreatedAt)
+	if err != nil {
+		return err
+	}
+	e.Seq, err = res.LastInsertId()
 	return err
 }
 

@@ -6,11 +6,13 @@ import (
 	"chatsvc/chat"
 )
 
+const dueMailsSQL = `SELECT ` + mailRead + ` FROM outbox WHERE status = ? AND next_attempt_at <= ?
+	ORDER BY next_attempt_at, id LIMIT ?`
+
 // DueMails lists up to limit pending e-mails whose next attempt is due at
 // now, the longest waiting first.
 func (q *Q) DueMails(ctx context.Context, now chat.Timestamp, limit int) ([]*Mail, error) {
-	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE status = ? AND next_attempt_at <= ?
-		ORDER BY next_attempt_at, id LIMIT ?`, chat.MailPending, now, limit)
+	rows, err := q.query(ctx, dueMailsSQL, chat.MailPending, now, limit)
 	return collect(rows, err, scanMail)
 }
 
@@ -23,7 +25,7 @@ func (q *Q) PendingMails(ctx context.Context) (int, error) {
 
 // Mail returns one outbox row, or ErrNotFound.
 func (q *Q) Mail(ctx context.Context, id string) (*Mail, error) {
-	return scanMail(q.row(ctx, `SELECT `+mailCols+` FROM outbox WHERE id = ?`, id))
+	return scanMail(q.row(ctx, `SELECT `+mailRead+` FROM outbox WHERE id = ?`, id))
 }
 
 // MailAttempted records the outcome of an attempt to send a pending e-mail:

@@ -24,10 +24,12 @@ func (q *Q) InsertWaitingAlert(ctx context.Context, a *WaitingAlert) error {
 	return err
 }
 
+const dueWaitingAlertsSQL = `SELECT conversation_id, mode, waiting_since, due_at, status FROM waiting_alerts
+	WHERE status = ? AND due_at <= ? ORDER BY due_at, conversation_id LIMIT ?`
+
 // DueWaitingAlerts lists up to limit pending alerts due at now, oldest first.
 func (q *Q) DueWaitingAlerts(ctx context.Context, now chat.Timestamp, limit int) ([]*WaitingAlert, error) {
-	rows, err := q.query(ctx, `SELECT conversation_id, mode, waiting_since, due_at, status FROM waiting_alerts
-		WHERE status = ? AND due_at <= ? ORDER BY due_at, conversation_id LIMIT ?`, chat.AlertPending, now, limit)
+	rows, err := q.query(ctx, dueWaitingAlertsSQL, chat.AlertPending, now, limit)
 	return collect(rows, err, func(s interface{ Scan(...any) error }) (*WaitingAlert, error) {
 		a := &WaitingAlert{}
 		return a, s.Scan(&a.ConversationID, &a.Mode, &a.WaitingSince, &a.DueAt, &a.Status)

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -14,11 +13,7 @@ import (
 // so does the look-up of an erased contact's messages.
 func TestListQueriesUseIndexes(t *testing.T) {
 	t.Parallel()
-	db, err := Open(context.Background(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	after := &chat.Cursor{Key: 1, ID: "x"}
 	ts := chat.Timestamp(5)
 	type query struct {
@@ -98,4 +93,28 @@ func queryPlan(t *testing.T, db *DB, query string, args ...any) []string {
 		plan = append(plan, detail)
 	}
 	return plan
+}
+
+// TestQueuesAndLimitsUseTheirIndexes checks with EXPLAIN QUERY PLAN the
+// index each worker's queue and each abuse limit reads, since a partial
+// index serves only the queries that name its condition as it is written.
+func TestQueuesAndLimitsUseTheirIndexes(t *testing.T) {
+	t.Parallel()
+	db := openDB(t)
+	list, listArgs := ConversationFilter{Mode: chat.Test, Page: Page{Limit: 21}}.sql()
+	for _, c := range []struct {
+		name, sql, index string
+		args             []any
+	}{
+		{"due e-mails", dueMailsSQL, "outbox_due", []any{chat.MailPending, 5, 20}},
+		{"confirmations in the last hour", confirmationsAfterSQL, "outbox_confirmations_recent", []any{5}},
+		{"confirmations to an address", confirmationsToAfterSQL, "outbox_confirmations", []any{"a@example.com", 5}},
+		{"due waiting alerts", dueWaitingAlertsSQL, "waiting_alerts_due", []any{chat.AlertPending, 5, 20}},
+		{"conversations, no filter", list, "conversations_report", listArgs},
+	} {
+		plan := strings.Join(queryPlan(t, db, c.sql, c.args...), " | ")
+		if !strings.Contains(plan, "INDEX "+c.index+" ") || strings.Contains(plan, "TEMP B-TREE FOR ORDER BY") {
+			t.Errorf("%s: %s, want a walk of %s", c.name, plan, c.index)
+		}
+	}
 }

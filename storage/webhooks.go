@@ -203,7 +203,7 @@ func (q *Q) WebhookAttempts(ctx context.Context, endpointID, eventID string, p P
 
 // OutboxByTemplate lists the outbox rows of one template, oldest first.
 func (q *Q) OutboxByTemplate(ctx context.Context, template string) ([]*Mail, error) {
-	rows, err := q.query(ctx, `SELECT `+mailCols+` FROM outbox WHERE template = ? ORDER BY created_at, id`, template)
+	rows, err := q.query(ctx, `SELECT `+mailRead+` FROM outbox WHERE template = ? ORDER BY created_at, id`, template)
 	return collect(rows, err, scanMail)
 }
 
