@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"chatsvc/assistant"
@@ -107,22 +108,33 @@ type asked struct {
 }
 
 // TestEvaluation crawls every corpus and scores the assistant on its
-// questions through the REST endpoint, with the default settings; then it
+// questions through the REST endpoint, with the default settings, the
+// corpora side by side (bounded by -parallel); then it
 // chooses the gate's settings for each corpus on the others (leave one
 // corpus out) and reports what each corpus gets when nobody tuned on it.
 func TestEvaluation(t *testing.T) {
+	var mu sync.Mutex
 	results := map[string][]asked{}
-	for _, c := range evalCorpora {
-		if c.pkg != "" {
-			if _, err := os.Stat(c.dir); err != nil && !testenv.InCI() {
-				t.Logf("%s skipped: apt-get install -y %s", c.name, c.pkg)
-				continue
+	t.Run("corpora", func(t *testing.T) { // returns once every corpus is asked
+		for _, c := range evalCorpora {
+			if c.pkg != "" {
+				if _, err := os.Stat(c.dir); err != nil && !testenv.InCI() {
+					t.Logf("%s skipped: apt-get install -y %s", c.name, c.pkg)
+					continue
+				}
 			}
-			requireCorpus(t, c.devCorpus)
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel() // each corpus has its own database, index and server
+				if c.pkg != "" {
+					requireCorpus(t, c.devCorpus)
+				}
+				rs := newEvalServer(t, c.devCorpus).ask(t, c)
+				mu.Lock()
+				results[c.name] = rs
+				mu.Unlock()
+			})
 		}
-		s := newEvalServer(t, c.devCorpus)
-		results[c.name] = s.ask(t, c)
-	}
+	})
 	for _, c := range evalCorpora {
 		rs, ok := results[c.name]
 		if !ok {

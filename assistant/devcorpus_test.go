@@ -18,7 +18,6 @@ import (
 	"chatsvc/chat"
 	"chatsvc/crawler"
 	"chatsvc/knowledge"
-	"chatsvc/storage"
 	"chatsvc/testenv"
 	"chatsvc/web"
 )
@@ -105,11 +104,7 @@ func newEvalServer(t *testing.T, c devCorpus) *evalServer {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := storage.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := testenv.OpenDB(t, dir)
 	idx, err := knowledge.Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -93,30 +94,44 @@ var built struct {
 	err  error
 }
 
-// buildChatsvc builds the binary, as deployed (CGO_ENABLED=0), into a
-// temporary folder on its first call, and returns its path.
+// buildChatsvc returns the path of the binary, waiting for its build
+// (buildOnce) to end.
 func buildChatsvc(t *testing.T) string {
 	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "chatsvc-cli-"); built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "chatsvc")
-		build := exec.Command("go", "build", "-o", built.bin, "..")
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("%v\n%s", err, out)
-		}
-	})
+	built.once.Do(buildOnce)
 	if built.err != nil {
 		t.Fatalf("build: %v", built.err)
 	}
 	return built.bin
 }
 
-// TestMain removes the binary the tests built.
+// buildOnce builds the binary, as deployed (CGO_ENABLED=0), into a
+// temporary folder.
+func buildOnce() {
+	if built.dir, built.err = os.MkdirTemp("", "chatsvc-cli-"); built.err != nil {
+		return
+	}
+	built.bin = filepath.Join(built.dir, "chatsvc")
+	build := exec.Command("go", "build", "-o", built.bin, "..")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		built.err = fmt.Errorf("%v\n%s", err, out)
+	}
+}
+
+// binaryTests are the tests that run the built binary.
+var binaryTests = []string{"TestKillDuringWritesLosesNothingAcknowledged", "TestReplicaBringsBackAKilledServer"}
+
+// TestMain starts building the binary, when a test that runs it is to run,
+// while the tests that run the commands in process go first (they are not
+// parallel, and the build takes seconds); at the end it removes the binary.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if runs(binaryTests) {
+		go built.once.Do(buildOnce)
+	}
 	code := m.Run()
+	built.once.Do(func() {}) // wait for a build still going, so its folder is known
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
@@ -163,4 +178,23 @@ func (in *install) ticketSubjects(key string) map[string]bool {
 		}
 		cursor = "&cursor=" + next[1]
 	}
+}
+
+// runs tells whether -run and -skip leave any of the top-level tests named.
+func runs(names []string) bool {
+	match := func(flagName, name string, empty bool) bool {
+		pattern := flag.Lookup(flagName).Value.String()
+		if pattern == "" {
+			return empty
+		}
+		top, _, _ := strings.Cut(pattern, "/")
+		ok, err := regexp.MatchString(top, name)
+		return err != nil || ok // a pattern go test refuses ends the run anyway
+	}
+	for _, name := range names {
+		if match("test.run", name, true) && !match("test.skip", name, false) {
+			return true
+		}
+	}
+	return false
 }

@@ -117,9 +117,12 @@ func start(t *testing.T, f *folder, o replica.Options) (rp *replica.Replicator, 
 // TestReplicateAndRestore replicates a database and its files to a folder
 // and to an S3 server, then restores both into a new folder: the newest
 // state, and the state between two bursts of writes.
-func TestReplicateAndRestore(t *testing.T) {
+func TestReplicateAndRestore(t *testing.T) { // not parallel: the S3 server clears a variable of the environment
 	for _, kind := range []string{"file", "s3", "sftp"} {
 		t.Run(kind, func(t *testing.T) {
+			if kind != "s3" { // testenv.S3 sets the environment
+				t.Parallel() // most of each is waiting for a second to pass
+			}
 			ctx := context.Background()
 			o := options(t, kind)
 			f := newFolder(t)
@@ -187,6 +190,7 @@ func waitSynced(t *testing.T, rp *replica.Replicator, written time.Time) {
 // TestFilesAreCopiedOnce checks that a file already copied is not copied
 // again: the replica remembers what it holds.
 func TestFilesAreCopiedOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	o := options(t, "file")
 	f := newFolder(t)
@@ -226,6 +230,7 @@ func TestFilesAreCopiedOnce(t *testing.T) {
 
 // TestRestoreFromAnEmptyReplica says so instead of creating a database.
 func TestRestoreFromAnEmptyReplica(t *testing.T) {
+	t.Parallel()
 	_, err := replica.Restore(context.Background(), options(t, "file"), t.TempDir(), dbFile, time.Time{}, nil)
 	if err == nil || !errors.Is(err, replica.ErrEmpty) {
 		t.Fatalf("restore from an empty replica: %v", err)
@@ -237,6 +242,7 @@ func TestRestoreFromAnEmptyReplica(t *testing.T) {
 // back to it, is marked with the time it went, and is deleted once the
 // retention has passed; a file stored again keeps its copy.
 func TestErasedFilesLeaveTheReplicaAfterTheRetention(t *testing.T) {
+	t.Parallel()
 	o := options(t, "file")
 	o.Retention = 2 * time.Second
 	f := newFolder(t)
@@ -273,6 +279,7 @@ func TestErasedFilesLeaveTheReplicaAfterTheRetention(t *testing.T) {
 // configured: the replica would otherwise hand the database to whoever
 // answers on that address.
 func TestSFTPChecksTheHostKey(t *testing.T) {
+	t.Parallel()
 	o := options(t, "sftp")
 	_, o.HostKey = testenv.SFTP(t, "chat", "s3cret") // another server's key
 	f := newFolder(t)
@@ -293,6 +300,7 @@ func TestSFTPChecksTheHostKey(t *testing.T) {
 // alone can: it holds a read transaction open between its checkpoints),
 // and restores every row.
 func TestCheckpointsDuringWritesLoseNothing(t *testing.T) {
+	t.Parallel()
 	replica.SetCheckpointPages(t.Cleanup, 20)
 	o := options(t, "file")
 	f := newFolder(t)

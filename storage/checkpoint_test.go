@@ -13,12 +13,13 @@ import (
 	"chatsvc/chat"
 )
 
-func insertSites(t *testing.T, db *DB, from, n int) {
+// insertSites commits n sites, one a commit, each with a name of size bytes.
+func insertSites(t *testing.T, db *DB, from, n, size int) {
 	t.Helper()
 	ctx := context.Background()
 	for i := from; i < from+n; i++ {
 		err := db.Write(ctx, func(q *Q) error {
-			return q.InsertSite(ctx, &chat.Site{ID: fmt.Sprintf("site_%06d", i), Name: strings.Repeat("n", 1500), CreatedAt: chat.Timestamp(i)})
+			return q.InsertSite(ctx, &chat.Site{ID: fmt.Sprintf("site_%06d", i), Name: strings.Repeat("n", size), CreatedAt: chat.Timestamp(i)})
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -28,9 +29,10 @@ func insertSites(t *testing.T, db *DB, from, n int) {
 
 // The writer's own checkpoint still restarts the log: without it, the
 // checkpointer alone would let the log grow with every commit (to about
-// 80 MB here). While the checkpointer runs, the writer's checkpoint waits
+// 37 MB here). While the checkpointer runs, the writer's checkpoint waits
 // for a later commit, so the log may outgrow writerCheckpointPages by what
-// is written meanwhile; the bound allows for a slow disk.
+// is written meanwhile; the bound allows for a slow disk. Each commit is
+// synced, so the test writes large rows (two pages each) in fewer commits.
 func TestTheLogStaysShort(t *testing.T) { // not parallel: it sets writerCheckpointPages
 	defer func(n int) { writerCheckpointPages = n }(writerCheckpointPages)
 	writerCheckpointPages = 50
@@ -40,13 +42,13 @@ func TestTheLogStaysShort(t *testing.T) { // not parallel: it sets writerCheckpo
 		t.Fatal(err)
 	}
 	defer db.Close()
-	insertSites(t, db, 0, 6000)
+	insertSites(t, db, 0, 2000, 6000)
 	fi, err := os.Stat(filepath.Join(dir, FileName+"-wal"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fi.Size() > 16<<20 {
-		t.Fatalf("the log is %d bytes after 6,000 commits with a %d-page checkpoint length", fi.Size(), writerCheckpointPages)
+		t.Fatalf("the log is %d bytes after 2,000 commits with a %d-page checkpoint length", fi.Size(), writerCheckpointPages)
 	}
 }
 
@@ -69,7 +71,7 @@ func TestCheckpointerCopiesCommits(t *testing.T) { // not parallel: it sets the 
 		t.Fatal(err)
 	}
 	defer db.Close()
-	insertSites(t, db, 0, 2*checkpointEvery)
+	insertSites(t, db, 0, 2*checkpointEvery, 1500)
 	// A copy of the database file without its log holds what was
 	// checkpointed and nothing else; look again after each checkpoint.
 	timeout := time.After(10 * time.Second)

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -10,13 +11,15 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"chatsvc/testenv"
 )
 
 // TestBrowserWidget drives the demo page in headless Chromium: open the
 // widget, ask a question, see the assistant's answer with its source link,
 // ask for a person, and see a team reply sent through the REST API appear
-// live. The open panel is saved in $ARTIFACTS_DIR (default: a folder in
-// the system's temp dir) in light and dark mode, phone and desktop sized.
+// live. The open panel is saved (looks) in $ARTIFACTS_DIR (default: a
+// folder in the system's temp dir).
 func TestBrowserWidget(t *testing.T) {
 	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})
@@ -89,24 +92,47 @@ func textOf(t *testing.T, ctx context.Context, sel string) string {
 }
 
 // looks saves the page as <name>-<light|dark>-<phone|desktop>.png, the
-// colour scheme emulated as the system's preference. It leaves the page
-// light and phone-sized.
+// colour scheme emulated as the system's preference, where screenshots
+// are kept for review (screenshotsKept); elsewhere only the light desktop
+// one, which docs/design.md links. It leaves the page light and
+// phone-sized.
 func looks(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	sizes := []struct {
-		name string
-		size chromedp.Action[chromedp.Void]
-	}{
-		{"desktop", chromedp.EmulateViewport(1280, 800)},
-		{"phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)},
+	type look struct {
+		scheme, size string
+		viewport     chromedp.Action[chromedp.Void]
 	}
-	for _, scheme := range []string{"dark", "light"} {
-		for _, s := range sizes {
-			if err := chromedp.Do(ctx, s.size, colorScheme(scheme)); err != nil {
-				t.Fatalf("%s in %s mode on a %s: %v", name, scheme, s.name, err)
-			}
-			screenshot(t, ctx, fmt.Sprintf("%s-%s-%s.png", name, scheme, s.name))
+	desktop, phone := chromedp.EmulateViewport(1280, 800), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)
+	shots := []look{{"light", "desktop", desktop}}
+	if screenshotsKept() {
+		shots = []look{{"dark", "desktop", desktop}, {"dark", "phone", phone}, {"light", "desktop", desktop}, {"light", "phone", phone}}
+	}
+	for _, l := range shots {
+		if err := chromedp.Do(ctx, l.viewport, colorScheme(l.scheme)); err != nil {
+			t.Fatalf("%s in %s mode on a %s: %v", name, l.scheme, l.size, err)
 		}
+		screenshot(t, ctx, fmt.Sprintf("%s-%s-%s.png", name, l.scheme, l.size))
+	}
+	if last := shots[len(shots)-1]; last.scheme != "light" || last.size != "phone" {
+		if err := chromedp.Do(ctx, phone, colorScheme("light")); err != nil {
+			t.Fatalf("%s back to light on a phone: %v", name, err)
+		}
+	}
+}
+
+// screenshotsKept tells whether the screenshots are kept for review: in
+// $ARTIFACTS_DIR when it is set (as .ci/run sets it) or in CI. A plain go
+// test keeps nothing, and saves, in a temporary folder, only the pictures
+// docs/design.md links: each other one costs the browser a full-page
+// capture.
+func screenshotsKept() bool { return os.Getenv("ARTIFACTS_DIR") != "" || testenv.InCI() }
+
+// reviewScreenshot saves the page as name where screenshots are kept
+// (screenshotsKept): a step no document shows, there to be looked at.
+func reviewScreenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	if screenshotsKept() {
+		screenshot(t, ctx, name)
 	}
 }
 
@@ -166,7 +192,7 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	if s := text(".csw-away"); !strings.Contains(s, "We're out of the office.") || !strings.Contains(s, "We're back Monday") {
 		t.Fatalf("away banner %q", s)
 	}
-	screenshot(t, ctx, "widget-offline.png")
+	reviewScreenshot(t, ctx, "widget-offline.png")
 	err := chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("csw-email"), "ada@example.com"),
 		chromedp.Click(chromedp.CSS(".csw-mail button[type=submit]")),
@@ -199,7 +225,7 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	if hidden, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector(".csw-form").hidden`)); !hidden {
 		t.Fatal("pre-chat: the composer shows before the address is given")
 	}
-	screenshot(t, ctx, "widget-prechat.png")
+	reviewScreenshot(t, ctx, "widget-prechat.png")
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("csw-email"), "bo@example.com"),
 		chromedp.Click(chromedp.CSS(".csw-mail button[type=submit]")),
@@ -224,7 +250,7 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 		human != "Mit einem Menschen sprechen" || hello != "Hallo! Wie können wir helfen?" {
 		t.Fatalf("German texts: heading %q, button %q, greeting %q", h, human, hello)
 	}
-	screenshot(t, ctx, "widget-de.png")
+	reviewScreenshot(t, ctx, "widget-de.png")
 
 	// Rating: when the team closes the conversation, the widget asks how it went.
 	err = chromedp.Do(ctx,
@@ -249,7 +275,7 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rating: the form: %v", err)
 	}
-	screenshot(t, ctx, "widget-rating.png")
+	reviewScreenshot(t, ctx, "widget-rating.png")
 	err = chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(".csw-rate button[type=submit]")),
 		chromedp.Poll[chromedp.Void](`document.querySelector(".csw-status").textContent.includes("Vielen Dank")`,

@@ -32,7 +32,7 @@ import (
 // shows in the widget), opens a ticket and closes the conversation, solves
 // the ticket, adds a text source and sees it become ready, and creates a
 // webhook endpoint and presses its test button. Every page it visits is
-// saved to $ARTIFACTS_DIR in light and dark mode, phone and desktop sized.
+// saved to $ARTIFACTS_DIR (looks).
 func TestBrowserDashboard(t *testing.T) {
 	t.Parallel()
 	var hits atomic.Int32

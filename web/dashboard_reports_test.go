@@ -69,8 +69,8 @@ func TestDashboardReports(t *testing.T) {
 }
 
 // TestBrowserReports signs in, opens the Reports page of the fixture's
-// day with a knowledge gap, checks the chart is drawn and saves it in
-// light and dark mode, phone and desktop sized.
+// day with a knowledge gap, checks the chart is drawn and saves it
+// (looks).
 func TestBrowserReports(t *testing.T) {
 	t.Parallel()
 	e := newWidgetEnv(t, widgetOpts{})

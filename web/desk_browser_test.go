@@ -34,7 +34,8 @@ import (
 // conversation, assigns it from the inbox in one click, and finds it by a
 // word of the visitor's message in the search box; the visitor writes
 // again and the push of the assigned conversation reaches the member.
-// Screenshots of each step go to $ARTIFACTS_DIR.
+// Screenshots of each step go to $ARTIFACTS_DIR where they are kept
+// (reviewScreenshot).
 func TestBrowserDesk(t *testing.T) {
 	t.Parallel()
 	e := newBrowserEnv(t, func(o *app.Options, _ *knowledge.Index) { o.Notify.AllowHTTP = true })
@@ -59,7 +60,7 @@ func TestBrowserDesk(t *testing.T) {
 		chromedp.Submit(chromedp.ID("c-shortcut")),
 		chromedp.WaitVisible(chromedp.CSS(".flash")),
 	)
-	screenshot(t, dash, "desk-canned-replies.png")
+	reviewScreenshot(t, dash, "desk-canned-replies.png")
 
 	// The visitor gives an address, writes, and asks for a person.
 	const question = "Do you ship to Canada? My parcel goes to Winnipeg."
@@ -91,7 +92,7 @@ func TestBrowserDesk(t *testing.T) {
 	e.poll(dash, "a waiting conversation that needs a reply", `document.querySelector('`+row+`.status-waiting.needs-reply .preview') !== null`)
 	e.poll(dash, "its preview and wait", `document.querySelector('`+row+` .preview').textContent.length > 0 && document.querySelector('`+row+` .waited') !== null`)
 	e.poll(dash, "nothing is mine yet", `document.getElementById("count-mine").textContent === "0"`)
-	screenshot(t, dash, "desk-inbox.png")
+	reviewScreenshot(t, dash, "desk-inbox.png")
 	labelled(t, dash, "the inbox")
 
 	// "/" offers the canned reply; inserting it fills the variables, and the
@@ -101,7 +102,7 @@ func TestBrowserDesk(t *testing.T) {
 	e.loaded(dash, "reply")
 	e.run(dash, "typing a slash", chromedp.SendKeys(chromedp.ID("reply"), "/can"))
 	e.poll(dash, "the canned reply offered", `!document.getElementById("canned").hidden && document.querySelector("#canned [role=option]:not([hidden])").dataset.shortcut === "canada"`)
-	screenshot(t, dash, "desk-canned-menu.png")
+	reviewScreenshot(t, dash, "desk-canned-menu.png")
 	e.run(dash, "inserting it", chromedp.Click(chromedp.CSS(`#canned [role=option]:not([hidden])`)))
 	e.poll(dash, "the variables filled", `document.getElementById("reply").value === "`+answer+`"`)
 	e.run(dash, "sending with Ctrl+Enter", chromedp.Evaluate[chromedp.Void](`document.getElementById("reply").dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", ctrlKey: true, bubbles: true}))`))
@@ -127,7 +128,7 @@ func TestBrowserDesk(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(".flash")),
 	)
 	e.poll(dash, "the tags kept", `document.getElementById("tags").value === "shipping, canada"`)
-	screenshot(t, dash, "desk-conversation.png")
+	reviewScreenshot(t, dash, "desk-conversation.png")
 
 	// One click in the inbox assigns the conversation to me.
 	e.run(dash, "assigning to me in one click",
@@ -141,7 +142,7 @@ func TestBrowserDesk(t *testing.T) {
 	e.run(dash, "the Mine view", clickNow(`#views a[href="/app/?view=mine"]`))
 	e.poll(dash, "the Mine view shown", `location.search === "?view=mine" && document.readyState === "complete"`)
 	e.poll(dash, "the Mine view lists it", `document.querySelector('`+row+` a') !== null`)
-	screenshot(t, dash, "desk-inbox-mine.png")
+	reviewScreenshot(t, dash, "desk-inbox-mine.png")
 
 	// Search finds it by a word of the visitor's message.
 	e.search.Indexed(t)
@@ -150,7 +151,7 @@ func TestBrowserDesk(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("results")),
 	)
 	e.poll(dash, "the conversation found", `document.querySelector("#results li.type-conversation .snippet").textContent.includes("Winnipeg")`)
-	screenshot(t, dash, "desk-search.png")
+	reviewScreenshot(t, dash, "desk-search.png")
 	labelled(t, dash, "the search page")
 	e.run(dash, "opening the result", clickNow("#results li.type-conversation a"))
 	e.loaded(dash, "notes")
@@ -159,7 +160,7 @@ func TestBrowserDesk(t *testing.T) {
 	e.poll(dash, "the desk's script ran", `document.getElementById("shortcuts") !== null`)
 	e.run(dash, "the help overlay", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("?"))
 	e.poll(dash, "the overlay shows", `!document.getElementById("shortcuts").hidden`)
-	screenshot(t, dash, "desk-shortcuts.png")
+	reviewScreenshot(t, dash, "desk-shortcuts.png")
 	e.run(dash, "closing the overlay", chromedp.KeyEvent(kb.Escape))
 	e.poll(dash, "the overlay closed", `document.getElementById("shortcuts").hidden`)
 
@@ -178,7 +179,7 @@ func TestBrowserDesk(t *testing.T) {
 		t.Fatalf("notification shown: %q", shown)
 	}
 	e.poll(dash, "the message in the open conversation", `[...document.querySelectorAll("#transcript .author-contact")].some(n => n.textContent.includes("`+again+`"))`)
-	screenshot(t, dash, "desk-push.png")
+	reviewScreenshot(t, dash, "desk-push.png")
 
 	// The note never reached the visitor: not live, not in the widget's
 	// API, not in the history the widget shows after a reload.
@@ -190,7 +191,7 @@ func TestBrowserDesk(t *testing.T) {
 	)
 	e.poll(widget, "the history in the widget", `[...document.querySelectorAll(".csw-contact")].some(n => n.textContent.includes("`+again+`"))`)
 	e.noteHidden(teamNote, answer, again)
-	screenshot(t, widget, "desk-widget.png")
+	reviewScreenshot(t, widget, "desk-widget.png")
 
 	// The desk's own pages in both colour schemes and both sizes.
 	e.run(dash, "back to the search", chromedp.Navigate(e.srv.URL+"/app/search?q=winnipeg"), chromedp.WaitVisible(chromedp.ID("results")))

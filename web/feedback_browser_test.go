@@ -33,7 +33,7 @@ func TestBrowserReplyFeedback(t *testing.T) {
 	if err != nil {
 		t.Fatalf("feedback in the widget: %v", err)
 	}
-	screenshot(t, ctx, "widget-feedback.png")
+	reviewScreenshot(t, ctx, "widget-feedback.png")
 	// The reply that a person is coming is no answer: it has no buttons.
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(chromedp.ID("csw-input"), "I want to talk to a human"),

@@ -60,7 +60,7 @@ func (m *mailbox) link(t *testing.T) string {
 // from the Team page, the member choosing a password through the link in
 // the e-mail the SMTP server received, and a password reset asked for on
 // the sign-in page and done through its e-mailed link. The pages are saved
-// in light and dark mode, phone and desktop sized.
+// (looks).
 func TestBrowserTeam(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

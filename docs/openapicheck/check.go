@@ -31,9 +31,10 @@ type T interface {
 }
 
 var (
-	loadOnce sync.Once
-	loaded   *openapi3.T
-	loadErr  error
+	loadOnce   sync.Once
+	loaded     *openapi3.T
+	loadErr    error
+	validators *bodyValidators // of loaded's body schemas, shared by every Checker
 )
 
 // Load parses docs/openapi.json and checks it with kin-openapi's validator
@@ -45,6 +46,9 @@ func Load() (*openapi3.T, error) {
 		loaded, loadErr = loader.LoadFromData(docs.OpenAPI)
 		if loadErr == nil {
 			loadErr = loaded.Validate(loader.Context)
+		}
+		if loadErr == nil {
+			validators, loadErr = newBodyValidators(loaded)
 		}
 	})
 	return loaded, loadErr
@@ -157,11 +161,24 @@ func (c *Checker) checkRequest(req *http.Request, body []byte) string {
 	if err != nil {
 		return err.Error()
 	}
+	var schema *openapi3.MediaType // of a JSON body, checked here rather than by the library
+	if rb := route.Operation.RequestBody; rb != nil && rb.Value != nil && len(body) > 0 {
+		schema = jsonBody(rb.Value.Content, req.Header.Get("Content-Type"))
+	}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
-			SkipSettingDefaults: true, MultiError: true}}
+			SkipSettingDefaults: true, MultiError: true, ExcludeRequestBody: schema != nil}}
+	var problems []string
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-		return err.Error()
+		problems = append(problems, err.Error())
+	}
+	if schema != nil {
+		if err := checkJSON(schema, req.Header, body, openapi3.VisitAsRequest(), openapi3.MultiErrors()); err != nil {
+			problems = append(problems, "request body has an error: "+err.Error())
+		}
+	}
+	if len(problems) > 0 {
+		return strings.Join(problems, " | ")
 	}
 	for name := range req.URL.Query() { // kin-openapi lets undescribed ones pass
 		if route.Operation.Parameters.GetByInAndName(openapi3.ParameterInQuery, name) == nil {
@@ -188,18 +205,69 @@ func (c *Checker) check(req *http.Request, res *http.Response, body []byte) stri
 		}
 		return ""
 	}
+	schema := responseJSONBody(route.Operation.Responses, res)
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
 		Status:                 res.StatusCode,
 		Header:                 res.Header,
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true, ExcludeResponseBody: schema != nil},
 	}
 	in.SetBodyBytes(body)
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
 		return err.Error()
 	}
+	if schema != nil {
+		if err := checkJSON(schema, res.Header, body, openapi3.VisitAsResponse(), openapi3.MultiErrors()); err != nil {
+			return "response body: " + err.Error()
+		}
+	}
 	c.saw(req, res.StatusCode)
 	return ""
+}
+
+// responseJSONBody is the media type of res's JSON body in responses, or
+// nil when the library is to check the body: not JSON, not described, or
+// of a status it never checks.
+func responseJSONBody(responses *openapi3.Responses, res *http.Response) *openapi3.MediaType {
+	switch res.StatusCode {
+	case http.StatusNotModified, http.StatusPermanentRedirect, http.StatusTemporaryRedirect, http.StatusMovedPermanently:
+		return nil
+	}
+	ref := responses.Status(res.StatusCode)
+	if ref == nil {
+		ref = responses.Default()
+	}
+	if ref == nil || ref.Value == nil {
+		return nil
+	}
+	return jsonBody(ref.Value.Content, res.Header.Get("Content-Type"))
+}
+
+// jsonBody is the media type content describes for a body sent as
+// contentType, when that is JSON and has a schema, else nil.
+func jsonBody(content openapi3.Content, contentType string) *openapi3.MediaType {
+	base, _, _ := strings.Cut(contentType, ";")
+	if !strings.EqualFold(strings.TrimSpace(base), "application/json") {
+		return nil
+	}
+	mt := content.Get(contentType)
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return nil
+	}
+	return mt
+}
+
+// checkJSON decodes body as the library does (numbers kept as written)
+// and validates it against mt's schema with the validator compiled once.
+func checkJSON(mt *openapi3.MediaType, header http.Header, body []byte, opts ...openapi3.SchemaValidationOption) error {
+	value, err := openapi3filter.JSONBodyDecoder(bytes.NewReader(body), header, mt.Schema, nil)
+	if err != nil {
+		return fmt.Errorf("failed to decode: %w", err)
+	}
+	if err := validators.validate(mt.Schema.Value, value, opts...); err != nil {
+		return fmt.Errorf("doesn't match schema: %w", err)
+	}
+	return nil
 }
 
 // saw records that a response of req's operation with status was checked.
