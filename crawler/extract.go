@@ -59,17 +59,48 @@ type extracted struct {
 
 // row is a table row as one paragraph: its cells in order, the first
 // (what the row is about) before a colon, the others apart by semicolons.
+// In a table of three columns or more, each of the others is named by its
+// column's header ("Monthly: Solo £9; Team £19"): a bare list of figures
+// does not say which is which.
 func row(tr *goquery.Selection) string {
+	header := headerOf(tr)
 	var cells []string
-	tr.ChildrenMatcher(selCell).Each(func(_ int, td *goquery.Selection) {
-		if t := collapse(td.Text()); t != "" {
-			cells = append(cells, t)
+	tr.ChildrenMatcher(selCell).Each(func(i int, td *goquery.Selection) {
+		t := collapse(td.Text())
+		if t == "" {
+			return
 		}
+		if i > 0 && i < len(header) && header[i] != "" && header[i] != t {
+			t = header[i] + " " + t
+		}
+		cells = append(cells, t)
 	})
 	if len(cells) < 2 {
 		return strings.Join(cells, "")
 	}
 	return cells[0] + ": " + strings.Join(cells[1:], "; ") + "."
+}
+
+// headerOf is the texts of the header row of tr's table when tr is
+// another row of it.
+func headerOf(tr *goquery.Selection) []string {
+	first := tr.Closest("table").FindMatcher(selRow).First()
+	if first.Length() == 0 || first.Get(0) == tr.Get(0) || !namesColumns(first) {
+		return nil
+	}
+	return first.ChildrenMatcher(selCell).Map(func(_ int, th *goquery.Selection) string { return collapse(th.Text()) })
+}
+
+// namesColumns reports whether tr is the header row of a table of three
+// columns or more: its first row, made only of header cells, with rows
+// after it.
+func namesColumns(tr *goquery.Selection) bool {
+	rows := tr.Closest("table").FindMatcher(selRow)
+	if rows.Length() < 2 || rows.Get(0) != tr.Get(0) {
+		return false
+	}
+	cells := tr.ChildrenMatcher(selCell)
+	return cells.Length() >= 3 && cells.Length() == cells.Filter("th").Length()
 }
 
 // extract takes the title and main text of an HTML document. It reads the
@@ -106,7 +137,9 @@ func extract(doc *goquery.Document) extracted {
 		case len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6':
 			c.head(collapse(s.Text()))
 		case tag == "tr":
-			c.para(row(s))
+			if !namesColumns(s) { // its names are read with every row
+				c.para(row(s))
+			}
 		case s.ParentsMatcher(selRow).Length() > 0:
 			// read with its row: "Standard Delivery: £4.95" says what a lone "£4.95" does not
 		case hasDescendant(s.Get(0), selBlocks):

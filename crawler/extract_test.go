@@ -41,6 +41,13 @@ func TestExtractKeepsMainTextUnderItsHeadings(t *testing.T) {
 			want:  []Chunk{{"Delivery", "Service: Charge.\n\nStandard: £4.95.\n\nNext day: £7.95.\n\nOnly one cell"}},
 		},
 		{
+			name: "in a table of three columns or more, a cell is named by its column's header, which is not read alone",
+			html: `<html><body><main><h1>Plans</h1><table><tr><th></th><th>Solo</th><th>Team</th></tr>
+				<tr><th>Monthly</th><td>£9</td><td>£19</td></tr><tr><td>Yearly</td><td></td><td>£190</td></tr></table></main></body></html>`,
+			title: "Plans",
+			want:  []Chunk{{"Plans", "Monthly: Solo £9; Team £19.\n\nYearly: Team £190."}},
+		},
+		{
 			name:  "text without blocks",
 			html:  `<html><head><title>T</title></head><body>Just some words</body></html>`,
 			title: "T",
