@@ -62,8 +62,7 @@ type extracted struct {
 // In a table of three columns or more, each of the others is named by its
 // column's header ("Monthly: Solo £9; Team £19"): a bare list of figures
 // does not say which is which.
-func row(tr *goquery.Selection) string {
-	header := headerOf(tr)
+func row(tr *goquery.Selection, header []string) string {
 	var cells []string
 	tr.ChildrenMatcher(selCell).Each(func(i int, td *goquery.Selection) {
 		t := collapse(td.Text())
@@ -81,26 +80,35 @@ func row(tr *goquery.Selection) string {
 	return cells[0] + ": " + strings.Join(cells[1:], "; ") + "."
 }
 
-// headerOf is the texts of the header row of tr's table when tr is
-// another row of it.
-func headerOf(tr *goquery.Selection) []string {
-	first := tr.Closest("table").FindMatcher(selRow).First()
-	if first.Length() == 0 || first.Get(0) == tr.Get(0) || !namesColumns(first) {
-		return nil
-	}
-	return first.ChildrenMatcher(selCell).Map(func(_ int, th *goquery.Selection) string { return collapse(th.Text()) })
+// columns are the names of each table's columns, read once a table: the
+// texts of its first row when that row is made only of header cells, three
+// or more, and rows follow it.
+type columns map[*html.Node]named
+
+// named is a table's column names (nil without them) and the row that
+// names them.
+type named struct {
+	names []string
+	row   *html.Node
 }
 
-// namesColumns reports whether tr is the header row of a table of three
-// columns or more: its first row, made only of header cells, with rows
-// after it.
-func namesColumns(tr *goquery.Selection) bool {
-	rows := tr.Closest("table").FindMatcher(selRow)
-	if rows.Length() < 2 || rows.Get(0) != tr.Get(0) {
-		return false
+// of returns the column names of tr's table, and whether tr is the row
+// that names them.
+func (c columns) of(tr *goquery.Selection) (names []string, naming bool) {
+	table := tr.Closest("table")
+	if table.Length() == 0 {
+		return nil, false
 	}
-	cells := tr.ChildrenMatcher(selCell)
-	return cells.Length() >= 3 && cells.Length() == cells.Filter("th").Length()
+	t, seen := c[table.Get(0)]
+	if !seen {
+		rows := table.FindMatcher(selRow)
+		cells := rows.First().ChildrenMatcher(selCell)
+		if rows.Length() > 1 && cells.Length() >= 3 && cells.Length() == cells.Filter("th").Length() {
+			t = named{cells.Map(func(_ int, th *goquery.Selection) string { return collapse(th.Text()) }), rows.Get(0)}
+		}
+		c[table.Get(0)] = t
+	}
+	return t.names, t.names != nil && tr.Get(0) == t.row
 }
 
 // extract takes the title and main text of an HTML document. It reads the
@@ -131,14 +139,15 @@ func extract(doc *goquery.Document) extracted {
 	}
 
 	var c chunker
+	cols := columns{}
 	root.FindMatcher(selBlocksAndRows).Each(func(_ int, s *goquery.Selection) {
 		tag := goquery.NodeName(s)
 		switch {
 		case len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6':
 			c.head(collapse(s.Text()))
 		case tag == "tr":
-			if !namesColumns(s) { // its names are read with every row
-				c.para(row(s))
+			if names, naming := cols.of(s); !naming { // the naming row is read with every other
+				c.para(row(s, names))
 			}
 		case s.ParentsMatcher(selRow).Length() > 0:
 			// read with its row: "Standard Delivery: £4.95" says what a lone "£4.95" does not
