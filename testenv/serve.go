@@ -12,6 +12,11 @@ import (
 // listening is the line `chatsvc serve` logs once it accepts connections.
 var listening = regexp.MustCompile(`chatsvc listening.* addr=(\S+)`)
 
+// startPatience is how long a process may take to listen: a restart after
+// SIGKILL recovers the log and opens the index, which under the race
+// detector beside the other packages' tests has taken longer than Patience.
+const startPatience = 6 * Patience
+
 // StartServe starts cmd, a process running `chatsvc serve` on a port the
 // system picks, and returns the address it logs once it listens. A process
 // still running when the test ends is killed.
@@ -33,7 +38,7 @@ func StartServe(tb testing.TB, cmd *exec.Cmd) string {
 	select {
 	case addr := <-Scan(logs, listening):
 		return addr
-	case <-time.After(Patience):
+	case <-time.After(startPatience):
 		tb.Fatal("serve did not start listening")
 		return ""
 	}
