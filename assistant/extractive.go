@@ -71,11 +71,26 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Messag
 // sentences, against the word itself: as in the search.
 const synonymShare = 0.6
 
-// asksHowMuch matches questions that ask for a figure: a price, a time, a
-// number of days; their answer is a sentence with a figure in it.
+// asksHowMuch matches questions that ask for a figure: a price, a length,
+// a number of days; their answer is a sentence with a figure in it.
 var asksHowMuch = regexp.MustCompile(`(?i)\b(how (much|many|long|soon|often|late|early|far|old)|costs?|prices?|fees?|charges?|` +
-	`when|what time|which days?|number|wie (viel|viele|lange|teuer|spät|früh|alt)|wieviel|kostet|kosten|wann|` +
-	`combien|quand|quelle heure|prix|tarifs?|cuánto|cuanto|cuántos|cuándo|precio|hoeveel|hoe lang|wanneer|prijs|kost)\b`)
+	`number|wie (viel|viele|lange|teuer|spät|früh|alt)|wieviel|kostet|kosten|` +
+	`combien|prix|tarifs?|cuánto|cuanto|cuántos|precio|hoeveel|hoe lang|prijs|kost)\b`)
+
+// asksWhen matches questions about a time or a day, opening hours among
+// them; their answer is a sentence with a figure, a day or a month in it.
+var asksWhen = regexp.MustCompile(`(?i)\b(when|what time|which days?|hours|opening times|open|opens|closed|` +
+	`wann|uhrzeit|öffnungszeiten|geöffnet|offen|quand|quelle heure|horaires?|ouvert|ouverts?|fermé|` +
+	`cuándo|horarios?|abierto|abren|wanneer|openingstijden|geopend)\b`)
+
+// when is a sentence that says when: a figure, a day, a month, closed.
+var when = regexp.MustCompile(`(?i)\d|\b(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|weekends?|` +
+	`january|february|march|april|may|june|july|august|september|october|november|december|closed|` +
+	`montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|wochenende|werktags|geschlossen|` +
+	`januar|februar|märz|mai|juni|juli|oktober|dezember|` +
+	`lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|fermée?s?|` +
+	`lunes|martes|miércoles|jueves|viernes|sábados?|domingos?|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|cerrado|` +
+	`maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|januari|februari|maart|mei|juni|juli|augustus|oktober|gesloten)\b`)
 
 var figure = regexp.MustCompile(`\d`)
 
@@ -134,6 +149,7 @@ func answering(question string, sents []string) []int {
 			}
 		}
 	}
+	misspelt(weights, df)
 	type scored struct {
 		i     int
 		score float64
@@ -159,6 +175,8 @@ func answering(question string, sents []string) []int {
 	switch {
 	case asksPrice.MatchString(question) && slices.ContainsFunc(sents, money.MatchString):
 		answers = money
+	case asksWhen.MatchString(question):
+		answers = when
 	case asksHowMuch.MatchString(question):
 		answers = figure
 	case asksHow.MatchString(question):
@@ -184,6 +202,25 @@ func answering(question string, sents []string) []int {
 	}
 	sort.Ints(pick)
 	return withLists(sents, pick)
+}
+
+// misspelt gives a question's word that no sentence has, misspelt, its
+// weight on the sentences' word it meant: the commonest among them.
+func misspelt(weights map[string]float64, df map[string]int) {
+	for _, t := range slices.Sorted(maps.Keys(weights)) {
+		if df[t] > 0 {
+			continue
+		}
+		best := ""
+		for _, u := range slices.Sorted(maps.Keys(df)) {
+			if knowledge.Corrects(t, u) && (best == "" || df[u] > df[best]) {
+				best = u
+			}
+		}
+		if best != "" && weights[best] < weights[t] {
+			weights[best] = weights[t]
+		}
+	}
 }
 
 // withLists adds to the sentences picked the one after each that ends

@@ -48,6 +48,19 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 			t.Errorf("%q: %q", c.q, d.Body)
 		}
 	}
+	// A question about when is answered with the sentence that names a day;
+	// a misspelt word weighs as the sentences' word it meant.
+	for _, c := range []struct{ q, text, want string }{
+		{"when are the beans roasted", "Beans are roasted in Leeds. Roasted beans keep for a month. Beans are roasted to order. " +
+			"We roast three days a week: Monday, Wednesday and Friday.", "Monday, Wednesday and Friday"},
+		{"are you open saturdys", "Our clinics are open on weekdays from 8:00 to 19:00. The gym is open to patients after " +
+			"their session. Reception is open an hour before the first session. On Saturday the clinic is open 8:30–14:00.", "8:30–14:00"},
+	} {
+		d, _ := assistant.Extractive{}.Compose(context.Background(), c.q, nil, []knowledge.Passage{{Title: "Hours", Text: c.text}})
+		if !strings.Contains(d.Body, c.want) {
+			t.Errorf("%q: %q", c.q, d.Body)
+		}
+	}
 	// A sentence that introduces a list brings its first item: the answer.
 	complaints := knowledge.Passage{Title: "Complaints", Text: "We want every visit to go well. To make a complaint in " +
 		"writing, you can:\n\nemail feedback@clinic.example\n\nwrite to 1 High Street. Please name the clinic."}

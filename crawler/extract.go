@@ -59,9 +59,9 @@ type extracted struct {
 
 // row is a table row as one paragraph: its cells in order, the first
 // (what the row is about) before a colon, the others apart by semicolons.
-// In a table of three columns or more, each of the others is named by its
-// column's header ("Monthly: Solo £9; Team £19"): a bare list of figures
-// does not say which is which.
+// In a table whose first row names the columns, each of the others is
+// named by its column's header ("Monthly: Solo £9; Team £19", "Sunday:
+// Collection hours 10:00–15:00"): a bare figure does not say what it is.
 func row(tr *goquery.Selection, header []string) string {
 	var cells []string
 	tr.ChildrenMatcher(selCell).Each(func(i int, td *goquery.Selection) {
@@ -81,7 +81,7 @@ func row(tr *goquery.Selection, header []string) string {
 }
 
 // columns are the names of each table's columns, read once a table: the
-// texts of its first row when that row is made only of header cells, three
+// texts of its first row when that row is made only of header cells, two
 // or more, and rows follow it.
 type columns map[*html.Node]named
 
@@ -103,7 +103,7 @@ func (c columns) of(tr *goquery.Selection) (names []string, naming bool) {
 	if !seen {
 		rows := table.FindMatcher(selRow)
 		cells := rows.First().ChildrenMatcher(selCell)
-		if rows.Length() > 1 && cells.Length() >= 3 && cells.Length() == cells.Filter("th").Length() {
+		if rows.Length() > 1 && cells.Length() >= 2 && cells.Length() == cells.Filter("th").Length() {
 			t = named{cells.Map(func(_ int, th *goquery.Selection) string { return collapse(th.Text()) }), rows.Get(0)}
 		}
 		c[table.Get(0)] = t

@@ -34,14 +34,21 @@ func TestExtractKeepsMainTextUnderItsHeadings(t *testing.T) {
 		},
 		{
 			name: "a table row is one paragraph, its first cell saying what the others are about",
-			html: `<html><body><main><h1>Delivery</h1><table><thead><tr><th>Service</th><th>Charge</th></tr></thead>
+			html: `<html><body><main><h1>Delivery</h1><table><thead><tr><td>Service</td><th>Charge</th></tr></thead>
 				<tbody><tr><td>Standard</td><td><p>£4.95</p></td></tr><tr><td>Next day</td><td>£7.95</td><td></td></tr>
 				<tr><td>Only one cell</td></tr></tbody></table></main></body></html>`,
 			title: "Delivery",
 			want:  []Chunk{{"Delivery", "Service: Charge.\n\nStandard: £4.95.\n\nNext day: £7.95.\n\nOnly one cell"}},
 		},
 		{
-			name: "in a table of three columns or more, a cell is named by its column's header, which is not read alone",
+			name: "in a table of two columns whose first row names them, a cell is named by its column's header",
+			html: `<html><body><main><h1>Opening hours</h1><table><tr><th>Day</th><th>Collection hours</th></tr>
+				<tr><td>Monday to Friday</td><td>10:00–17:00</td></tr><tr><td>Sunday</td><td>Closed</td></tr></table></main></body></html>`,
+			title: "Opening hours",
+			want:  []Chunk{{"Opening hours", "Monday to Friday: Collection hours 10:00–17:00.\n\nSunday: Collection hours Closed."}},
+		},
+		{
+			name: "in a table of three columns, a cell is named by its column's header, which is not read alone",
 			html: `<html><body><main><h1>Plans</h1><table><tr><th></th><th>Solo</th><th>Team</th></tr>
 				<tr><th>Monthly</th><td>£9</td><td>£19</td></tr><tr><td>Yearly</td><td></td><td>£190</td></tr></table></main></body></html>`,
 			title: "Plans",

@@ -20,13 +20,7 @@ const typoField = "text"
 // "differ"): a stem is also compared with the beginnings of the word of
 // about its length. Of several, the commonest wins. "" when none is close.
 func correct(r index.IndexReader, word, stem string) string {
-	allowed := 0
-	switch n := utf8.RuneCountInString(word); {
-	case n >= 9:
-		allowed = 2
-	case n >= 5:
-		allowed = 1
-	}
+	allowed := allowedEdits(word)
 	fuzzy, ok := r.(index.IndexReaderFuzzy)
 	if allowed == 0 || !ok {
 		return ""
@@ -98,6 +92,26 @@ const formShare = 0.7
 
 // maxSuffix is the most letters a stemmer takes off a word.
 const maxSuffix = 4
+
+// Corrects reports whether known, a word of a text, is what a misspelt
+// word meant by the index's rule: one edit apart from five letters, two
+// from nine, never the word itself.
+func Corrects(word, known string) bool {
+	d := editDistance(word, known)
+	return d > 0 && d <= allowedEdits(word)
+}
+
+// allowedEdits is how many edits a word may be from what it meant: one
+// from five letters, two from nine, none below.
+func allowedEdits(word string) int {
+	switch n := utf8.RuneCountInString(word); {
+	case n >= 9:
+		return 2
+	case n >= 5:
+		return 1
+	}
+	return 0
+}
 
 // typoDistance is how many edits part a misspelt word (and its stem) from a
 // stem of the index: the least of the distances to the stem and, for a stem
