@@ -37,11 +37,8 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Messag
 		limit = 400
 	}
 	best := passages[0]
-	sents := sentences(best.Text)
-	for _, more := range best.More {
-		sents = append(sents, sentences(more)...)
-	}
-	pick := answering(question, sents)
+	sents, weights := passageSentences(best)
+	pick := answering(question, sents, weights)
 	var b strings.Builder
 	if t := strings.TrimSpace(best.Title); t != "" && len(pick) > 0 && !strings.HasPrefix(sents[pick[0]], t) {
 		b.WriteString(t + ": ")
@@ -65,6 +62,24 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Messag
 		used[i] = i
 	}
 	return Draft{Body: b.String(), Used: used, Known: b.Len() > prefix}, nil
+}
+
+// chunkShare is what a sentence of the page's next best matching chunk
+// weighs against one of its best, and so on down the chunks the passage
+// carries: the answer may be a few lines further, but the chunk the search
+// put first is the likelier place.
+const chunkShare = 0.7
+
+// passageSentences are the sentences of a passage and of the further
+// chunks of its page it carries, with the weight of each's chunk.
+func passageSentences(p knowledge.Passage) (sents []string, weights []float64) {
+	for k, text := range append([]string{p.Text}, p.More...) {
+		for _, s := range sentences(text) {
+			sents = append(sents, s)
+			weights = append(weights, math.Pow(chunkShare, float64(k)))
+		}
+	}
+	return sents, weights
 }
 
 // synonymShare is what a synonym of a question's word weighs in choosing
@@ -123,10 +138,10 @@ const figureBonus = 1.5
 
 // answering returns, in text order, the sentences with the highest sum of
 // the weights of the question's terms (and, for less, their synonyms) they
-// hold, a term weighing more the fewer sentences have it; a question that
-// asks how much or when prefers the sentences with a figure. With no term
-// in any, the first sentence.
-func answering(question string, sents []string) []int {
+// hold, a term weighing more the fewer sentences have it, times the weight
+// of the sentence's chunk; a question that asks how much or when prefers
+// the sentences with a figure. With no term in any, the first sentence.
+func answering(question string, sents []string, chunk []float64) []int {
 	if len(sents) == 0 {
 		return nil
 	}
@@ -191,6 +206,7 @@ func answering(question string, sents []string) []int {
 	}
 	for i := range ranked {
 		ranked[i].i = i
+		ranked[i].score *= chunk[i]
 	}
 	sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].score > ranked[b].score })
 	var pick []int

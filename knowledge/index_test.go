@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -302,4 +303,19 @@ func TestMatchStemsAsTheIndexDoes(t *testing.T) {
 func searchPage(t *testing.T, page Chunk, question string) []Passage {
 	t.Helper()
 	return searchPages(t, []Chunk{page}, question)
+}
+
+// A page's passage carries its next best matching chunks, best first, up
+// to MorePassages: the answer to a question may be further down the page.
+func TestPassageCarriesThePagesFurtherChunks(t *testing.T) {
+	var page []Chunk
+	for i := range MorePassages + 2 {
+		page = append(page, Chunk{URL: "https://x.example/prices", Title: "Lesson prices", Heading: fmt.Sprintf("Part %d", i),
+			Text: fmt.Sprintf("Lessons of kind %d are booked in the app; lessons have prices.", i)})
+	}
+	page[MorePassages+1].Text = "Motorway lessons take two hours; a motorway lesson costs £90."
+	got := searchPages(t, page, "motorway lessons price")
+	if len(got) != 1 || len(got[0].More) != MorePassages || !strings.Contains(got[0].Text, "£90") {
+		t.Fatalf("passages %+v", got)
+	}
 }

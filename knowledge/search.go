@@ -26,7 +26,7 @@ type Query struct {
 }
 
 // MorePassages is how many further chunks of a page a Passage carries.
-const MorePassages = 2
+const MorePassages = 6
 
 // Passage is one indexed chunk of a page, with where it came from.
 type Passage struct {
