@@ -71,8 +71,8 @@ func helpCentrePages(dir string) ([]string, error) {
 var evalCorpora = []evalCorpus{
 	customer("shop", minimums{0.68, 0.59, 0.73}, 0.54),
 	customer("saas", minimums{0.87, 0.78, 0.73}, 0.55),
-	customer("clinic", minimums{0.88, 0.82, 0.67}, 0.51),
-	customer("climbing", minimums{0.81, 0.72, 0.55}, 0.60),
+	customer("clinic", minimums{0.88, 0.82, 0.87}, 0.51),
+	customer("climbing", minimums{0.81, 0.72, 0.63}, 0.60),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
 		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.55, 0.47, 0.45}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
@@ -82,22 +82,22 @@ var evalCorpora = []evalCorpus{
 	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.50, 0.22}},
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.74, 0.52, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.80, 0.74, 0.80}},
-	customer("shop-de", minimums{0.67, 0.59, 0.63}, 0.54),
+	customer("shop-de", minimums{0.67, 0.59, 0.74}, 0.54),
 	customer("shop-fr", minimums{0.70, 0.58, 0.67}, 0.65),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
-	customer("kidshoes", minimums{0.76, 0.76, 0.33}, 0.72),
+	customer("kidshoes", minimums{0.76, 0.76, 0.51}, 0.72),
 	customer("forms", minimums{0.67, 0.58, 0.78}, 0.50),
-	customer("doggy", minimums{0.62, 0.52, 0.59}, 0.41),
+	customer("doggy", minimums{0.62, 0.52, 0.65}, 0.41),
 	// The second held-out round, scored once before anyone read them.
-	customer("refurb", minimums{0.73, 0.65, 0.47}, 0.60),
+	customer("refurb", minimums{0.73, 0.65, 0.84}, 0.60),
 	customer("booking", minimums{0.78, 0.73, 0.72}, 0.50),
-	customer("storage", minimums{0.82, 0.79, 0.60}, 0.58),
-	customer("fahrrad", minimums{0.75, 0.61, 0.63}, 0.42),
+	customer("storage", minimums{0.82, 0.79, 0.69}, 0.58),
+	customer("fahrrad", minimums{0.75, 0.61, 0.74}, 0.42),
 	// The third held-out round, scored once before anyone read them.
 	customer("coffee", minimums{0.82, 0.79, 0.87}, 0.61),
 	customer("vault", minimums{0.72, 0.67, 0.74}, 0.52),
-	customer("driving", minimums{0.88, 0.88, 0.27}, 0.52),
-	customer("cuisine", minimums{0.64, 0.49, 0.72}, 0.34),
+	customer("driving", minimums{0.88, 0.88, 0.37}, 0.52),
+	customer("cuisine", minimums{0.64, 0.49, 0.88}, 0.34),
 }
 
 // asked is one question, what the index found for it and what the service replied.

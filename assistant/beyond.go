@@ -1,0 +1,71 @@
+package assistant
+
+import (
+	"regexp"
+	"strings"
+
+	"chatsvc/knowledge"
+)
+
+// Some questions every business is asked are about what its help pages
+// seldom hold: working for it, its plans to open somewhere new, a member
+// of staff by name. Their other words ("work", "shop", "Saturday") match
+// pages that do not answer them, so they are told apart by what they ask:
+// such a question is answered only when a page found speaks of it.
+type beyondPages struct {
+	asks     *regexp.Regexp // the question asks about it
+	mentions *regexp.Regexp // a page speaks of it
+}
+
+var beyond = []beyondPages{
+	{ // working for the business
+		asks: regexp.MustCompile(`(?i)\b(hiring|recruit\w*|vacanc(y|ies)|job (openings?|vacanc\w+)|jobs? (going|available)|` +
+			`work (for|with) (you|u)|my (cv|resume|résumé)|apply for (a|any) (job|position)|weekend (work|job)|part[- ]time (work|job)|` +
+			`stellt ihr (gerade |noch )?ein|sucht ihr (gerade |noch )?(leute|mitarbeiter\w*|personal|aushilfe\w*|verstärkung)|` +
+			`stellenangebot\w*|offene stellen|bewerbung|bewerben|nebenjob|minijob|ausbildungsplatz|` +
+			`recrutez|recrutement|embauchez|embauche|offres? d'emploi|candidature|postuler|stages? d'observation|job d'été|` +
+			`contratando|contratáis|buscáis personal|ofertas? de (empleo|trabajo)|currículum|` +
+			`vacatures?|solliciteren|sollicitatie|bijbaan|zoeken jullie personeel)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(hiring|recruit\w*|vacanc(y|ies)|careers?|jobs?|join (our|the) team|` +
+			`karriere|stellenangebot\w*|offene stellen|bewerb\w*|recrut\w*|offres? d'emploi|candidat\w*|empleo|vacantes?|trabaja con nosotros|vacatures?|sollicit\w*)\b`),
+	},
+	{ // opening somewhere new
+		asks: regexp.MustCompile(`(?i)\b(plans? (to|for|on) (open|opening|launch\w*|expand\w*)|planning (to|on) (open|opening|expand\w*)|` +
+			`(will|would) you (ever )?(open|be opening)|going to open|` +
+			`plant ihr|eröffnet ihr (bald|auch)|vous comptez ouvrir|prévoyez[- ]vous d'ouvrir|pensáis abrir|van jullie .*openen)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(coming soon|opening soon|(we're|we are|we'll be) opening|new (shop|store|site|branch|location|studio|clinic|centre|center)|` +
+			`demnächst|bald (eröffnen|auch)|neue(r|n)? (filiale|standort|laden)|bientôt|prochainement|próximamente|binnenkort)\b`),
+	},
+}
+
+// staffByName matches a question after a person by name ("Is Dave still
+// working there?", "Ist Herr Maier heute da?"): the name is the group.
+var staffByName = regexp.MustCompile(`\b(?:[Ii]s|[Ii]st|[Ee]st-ce que|[Aa]rbeitet|[Dd]oes|[Ww]ill)\s+` +
+	`(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|M\.|Mme|Madame|Monsieur)\s+)?(\p{Lu}\p{Ll}+)\s+` +
+	`(?:still|noch|toujours|heute|today|working|around|there|da)\b`)
+
+// outside reports whether the question asks about what help pages seldom
+// hold and none of the pages found speaks of it.
+func outside(question string, found []knowledge.Passage) bool {
+	for _, b := range beyond {
+		if b.asks.MatchString(question) && !anyMentions(found, b.mentions.MatchString) {
+			return true
+		}
+	}
+	if m := staffByName.FindStringSubmatch(question); m != nil {
+		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\b`)
+		return !anyMentions(found, name.MatchString)
+	}
+	return false
+}
+
+// anyMentions reports whether the title, heading or text of any passage
+// found, its further chunks among them, satisfies says.
+func anyMentions(found []knowledge.Passage, says func(string) bool) bool {
+	for _, p := range found {
+		if says(p.Title) || says(p.Heading) || says(p.Text) || says(strings.Join(p.More, "\n")) {
+			return true
+		}
+	}
+	return false
+}
