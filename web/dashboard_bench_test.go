@@ -33,7 +33,7 @@ func BenchmarkDashboardInbox(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", dashPassword)
+	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", DashPassword)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func BenchmarkDashboardInbox(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	in, err := svc.SignIn(ctx, "agent@example.com", dashPassword)
+	in, err := svc.SignIn(ctx, "agent@example.com", DashPassword)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -230,7 +230,7 @@ func newBrowserEnv(t *testing.T, opts func(o *app.Options, idx *knowledge.Index)
 		t.Fatal(err)
 	}
 	e.site = site.ID
-	if _, err := e.svc.CreateMember(ctx, "agent@example.com", "Agent Smith", dashPassword); err != nil {
+	if _, err := e.svc.CreateMember(ctx, "agent@example.com", "Agent Smith", DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	e.widget = browserTab(t, 90*time.Second)
@@ -254,7 +254,7 @@ func (e *browserEnv) start(workers ...app.Worker) {
 // signIn signs the dashboard's tab in as the member.
 func (e *browserEnv) signIn() {
 	e.t.Helper()
-	signIn(e.t, e.dash, e.srv.URL, "agent@example.com", dashPassword)
+	signIn(e.t, e.dash, e.srv.URL, "agent@example.com", DashPassword)
 }
 
 // signIn signs tab c in to the dashboard served at base.

@@ -24,9 +24,9 @@ func pushForm(endpoint string) url.Values {
 // exactly, and unsubscribing, which forgets it.
 func TestDashboardPushSubscription(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", DashPassword)
 
 	var key struct {
 		PublicKey string `json:"public_key"`
@@ -72,7 +72,7 @@ func TestDashboardPushSubscription(t *testing.T) {
 // so that its scope is the dashboard, as JavaScript and without a session.
 func TestServiceWorkerIsServed(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := New(t)
 	r := newDash(t, dashServer(t, e)).get("/app/sw.js")
 	body := r.must(t, http.StatusOK)
 	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") || !strings.Contains(body, `addEventListener("push"`) {
@@ -82,9 +82,9 @@ func TestServiceWorkerIsServed(t *testing.T) {
 
 // pushSubscriptions counts the stored subscriptions through the push
 // queue's own reader: every member's, as a waiting conversation would use.
-func (e *env) pushSubscriptions(t *testing.T) int {
+func (e *Env) pushSubscriptions(t *testing.T) int {
 	t.Helper()
-	n, err := e.svc.PushSubscriptionCount(t.Context())
+	n, err := e.Svc.PushSubscriptionCount(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +96,9 @@ func (e *env) pushSubscriptions(t *testing.T) int {
 // loop cannot grow the table or the pushes each event queues.
 func TestPushSubscriptionsPerMemberAreBounded(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", DashPassword)
 	for i := range app.MaxPushSubscriptions + 5 {
 		d.post("/app/push/subscriptions", pushForm("https://push.example/send/"+strconv.Itoa(i))).must(t, http.StatusNoContent)
 	}

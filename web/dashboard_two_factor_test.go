@@ -21,7 +21,7 @@ var twoFactorSecret = regexp.MustCompile(`id="two-factor-secret">([A-Z2-7]+)<`)
 
 // enrolTwoFactor sets up two-factor sign-in for d's member and returns the
 // secret and the recovery codes.
-func enrolTwoFactor(t *testing.T, e *env, d *dash) (string, []string) {
+func enrolTwoFactor(t *testing.T, e *Env, d *dash) (string, []string) {
 	t.Helper()
 	page := d.get("/app/two-factor").must(t, http.StatusOK)
 	m := twoFactorSecret.FindStringSubmatch(page)
@@ -42,18 +42,18 @@ func enrolTwoFactor(t *testing.T, e *env, d *dash) (string, []string) {
 }
 
 // ownerSignedIn is an env, its dashboard's address, and the owner signed in.
-func ownerSignedIn(t *testing.T) (*env, string, *dash) {
+func ownerSignedIn(t *testing.T) (*Env, string, *dash) {
 	t.Helper()
-	e := newEnv(t)
+	e := New(t)
 	base := dashServer(t, e)
 	d := newDash(t, base)
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", DashPassword)
 	return e, base, d
 }
 
-func totp(t *testing.T, e *env, secret string) string {
+func totp(t *testing.T, e *Env, secret string) string {
 	t.Helper()
-	c, err := app.TOTPCode(secret, e.clock.Now())
+	c, err := app.TOTPCode(secret, e.Clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,13 +72,13 @@ func TestDashboardTwoFactorSignIn(t *testing.T) {
 		t.Fatalf("the page after set-up:\n%.2000s", page)
 	}
 
-	form := url.Values{"email": {"agent@example.com"}, "password": {dashPassword}}
+	form := url.Values{"email": {"agent@example.com"}, "password": {DashPassword}}
 	if body := newDash(t, base).signInWith(form).must(t, http.StatusUnauthorized); !strings.Contains(body, "authenticator app") {
 		t.Fatalf("a password alone:\n%.2000s", body)
 	}
 	form.Set("code", "123456")
 	newDash(t, base).signInWith(form).must(t, http.StatusUnauthorized)
-	e.clock.Advance(30 * time.Second) // the set-up's code is used
+	e.Clock.Advance(30 * time.Second) // the set-up's code is used
 	form.Set("code", totp(t, e, secret))
 	newDash(t, base).signInWith(form).must(t, http.StatusSeeOther)
 	form.Set("code", recovery[0])
@@ -93,7 +93,7 @@ func TestDashboardTwoFactorRequiredAndReset(t *testing.T) {
 	t.Parallel()
 	e, base, owner := ownerSignedIn(t)
 	ctx := context.Background()
-	other, err := e.svc.SetMemberPassword(ctx, "other@example.com", dashPassword)
+	other, err := e.Svc.SetMemberPassword(ctx, "other@example.com", DashPassword)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestDashboardTwoFactorRequiredAndReset(t *testing.T) {
 	owner.post("/app/two-factor/required", url.Values{"required": {"true"}}).must(t, http.StatusSeeOther)
 
 	agent := newDash(t, base)
-	agent.signIn("other@example.com", dashPassword).must(t, http.StatusSeeOther)
+	agent.signIn("other@example.com", DashPassword).must(t, http.StatusSeeOther)
 	if r := agent.get("/app/tickets"); r.status != http.StatusSeeOther || r.header.Get("Location") != "/app/two-factor" {
 		t.Fatalf("a page before the set-up: %d %q", r.status, r.header.Get("Location"))
 	}
@@ -119,7 +119,7 @@ func TestDashboardTwoFactorRequiredAndReset(t *testing.T) {
 		t.Fatalf("the member's session after the reset: %d %q", r.status, r.header.Get("Location"))
 	}
 	agent = newDash(t, base)
-	agent.signIn("other@example.com", dashPassword).must(t, http.StatusSeeOther) // no code asked; the set-up again
+	agent.signIn("other@example.com", DashPassword).must(t, http.StatusSeeOther) // no code asked; the set-up again
 	if r := agent.get("/app/"); r.header.Get("Location") != "/app/two-factor" {
 		t.Fatalf("after the reset, with the team requirement: %d %q", r.status, r.header.Get("Location"))
 	}
@@ -137,7 +137,7 @@ func TestBrowserTwoFactorSignIn(t *testing.T) {
 	svc := app.New(testenv.OpenDB(t, ""), app.Options{Now: clock.Now})
 	srv := httptest.NewServer(web.Handler(svc))
 	t.Cleanup(srv.Close)
-	if _, err := svc.CreateMember(ctx, "agent@example.com", "Agent Smith", dashPassword); err != nil {
+	if _, err := svc.CreateMember(ctx, "agent@example.com", "Agent Smith", DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	tab := browserTab(t, 60*time.Second)
@@ -155,7 +155,7 @@ func TestBrowserTwoFactorSignIn(t *testing.T) {
 		}
 		return s
 	}
-	signIn(t, tab, srv.URL, "agent@example.com", dashPassword)
+	signIn(t, tab, srv.URL, "agent@example.com", DashPassword)
 	run("opening the set-up", chromedp.Navigate(srv.URL+"/app/two-factor"), chromedp.WaitVisible(chromedp.ID("two-factor-qr")))
 	labelled(t, tab, "the two-factor set-up")
 	secret := text(`document.getElementById("two-factor-secret").textContent`)
@@ -173,7 +173,7 @@ func TestBrowserTwoFactorSignIn(t *testing.T) {
 
 	signInForm := func(code string) []chromedp.Action[chromedp.Void] {
 		return []chromedp.Action[chromedp.Void]{chromedp.Navigate(srv.URL + "/app/sign-in"), chromedp.WaitVisible(chromedp.ID("email")),
-			chromedp.SendKeys(chromedp.ID("email"), "agent@example.com"), chromedp.SendKeys(chromedp.ID("password"), dashPassword),
+			chromedp.SendKeys(chromedp.ID("email"), "agent@example.com"), chromedp.SendKeys(chromedp.ID("password"), DashPassword),
 			chromedp.SendKeys(chromedp.ID("code"), code), chromedp.Submit(chromedp.ID("password"))}
 	}
 	run("signing in without a code", append(signInForm(""), chromedp.WaitVisible(chromedp.ID("sign-in-error")))...)
@@ -194,7 +194,7 @@ func TestPasswordLinkDoesNotSkipTheSecondFactor(t *testing.T) {
 	ctx := context.Background()
 	enrolTwoFactor(t, e, d)
 	newDash(t, base).do("POST", "/app/forgot-password", url.Values{"email": {"agent@example.com"}}).must(t, http.StatusOK)
-	mails, err := e.db.Read().OutboxByTemplate(ctx, app.MailPasswordReset)
+	mails, err := e.DB.Read().OutboxByTemplate(ctx, app.MailPasswordReset)
 	if err != nil || len(mails) != 1 {
 		t.Fatalf("%d reset e-mails (%v)", len(mails), err)
 	}

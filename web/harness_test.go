@@ -20,33 +20,33 @@ import (
 	"chatsvc/web"
 )
 
-// publicURL is the public root the test services sign file URLs with.
-const publicURL = apienv.PublicURL
+// PublicURL is the public root the test services sign file URLs with.
+const PublicURL = apienv.PublicURL
 
-// env is a running service on a temp data dir, reached over real HTTP.
-type env struct {
-	t       *testing.T
-	db      *storage.DB
-	svc     *app.Service
-	srv     *httptest.Server
-	clock   *testenv.Clock
-	testKey string // csk_test_…
-	liveKey string // csk_live_…
-	site    string // site id
-	member  string // team member id
-	member2 string
-	api     *apienv.Env
+// Env is a running service on a temp data dir, reached over real HTTP.
+type Env struct {
+	T       *testing.T
+	DB      *storage.DB
+	Svc     *app.Service
+	Server  *httptest.Server
+	Clock   *testenv.Clock
+	TestKey string // csk_test_…
+	LiveKey string // csk_live_…
+	Site    string // site id
+	Member  string // team member id
+	Member2 string
+	API     *apienv.Env
 }
 
-// searchIndexed waits until search finds everything written so far.
-func (e *env) searchIndexed() {
-	e.t.Helper()
-	e.api.Search.Indexed(e.t)
+// SearchIndexed waits until search finds everything written so far.
+func (e *Env) SearchIndexed() {
+	e.T.Helper()
+	e.API.Search.Indexed(e.T)
 }
 
-// newEnv starts a service whose attachments come through the SSRF guard
+// New starts a service whose attachments come through the SSRF guard
 // (private addresses refused); opts may change its options.
-func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
+func New(t *testing.T, opts ...func(*app.Options)) *Env {
 	t.Helper()
 	a := apienv.New(t, apienv.Options{Step: time.Millisecond, Handler: web.Handler, App: func(dir string, o *app.Options) {
 		// Sign-in bursts wait for a password check however slow the machine
@@ -58,90 +58,90 @@ func newEnv(t *testing.T, opts ...func(*app.Options)) *env {
 			f(o)
 		}
 	}})
-	return &env{t: t, db: a.DB, svc: a.Svc, srv: a.Server, clock: a.Clock, testKey: a.TestKey, liveKey: a.LiveKey,
-		site: a.Site, member: a.Member, member2: a.Member2, api: a}
+	return &Env{T: t, DB: a.DB, Svc: a.Svc, Server: a.Server, Clock: a.Clock, TestKey: a.TestKey, LiveKey: a.LiveKey,
+		Site: a.Site, Member: a.Member, Member2: a.Member2, API: a}
 }
 
-// resp is a decoded HTTP response.
-type resp struct {
-	status int
-	header http.Header
-	body   map[string]any
-	raw    []byte
+// Resp is a decoded HTTP response.
+type Resp struct {
+	Status int
+	Header http.Header
+	Body   map[string]any
+	Raw    []byte
 }
 
-func toResp(r testenv.Response) resp {
-	return resp{status: r.Status, header: r.Header, body: r.Body, raw: r.Raw}
+func toResp(r testenv.Response) Resp {
+	return Resp{Status: r.Status, Header: r.Header, Body: r.Body, Raw: r.Raw}
 }
 
-func (r resp) shared() testenv.Response {
-	return testenv.Response{Status: r.status, Header: r.header, Body: r.body, Raw: r.raw}
+func (r Resp) shared() testenv.Response {
+	return testenv.Response{Status: r.Status, Header: r.Header, Body: r.Body, Raw: r.Raw}
 }
 
-// do sends a request with the given key; body may be nil, a string (sent
+// Do sends a request with the given key; body may be nil, a string (sent
 // as is) or a value encoded as JSON.
-func (e *env) do(method, path, key string, body any) resp {
-	e.t.Helper()
+func (e *Env) Do(method, path, key string, body any) Resp {
+	e.T.Helper()
 	var auth []string
 	if key != "" {
 		auth = []string{"Authorization", "Bearer " + key}
 	}
-	return toResp(testenv.Call(e.t, e.srv.Client(), method, e.srv.URL+path, body, auth...))
+	return toResp(testenv.Call(e.T, e.Server.Client(), method, e.Server.URL+path, body, auth...))
 }
 
-// send sends a prepared request and decodes the response.
-func (e *env) send(req *http.Request) resp {
-	e.t.Helper()
-	return toResp(testenv.Send(e.t, e.srv.Client(), req))
+// Send sends a prepared request and decodes the response.
+func (e *Env) Send(req *http.Request) Resp {
+	e.T.Helper()
+	return toResp(testenv.Send(e.T, e.Server.Client(), req))
 }
 
-// test and live send a request with the test-mode or live-mode key.
-func (e *env) test(method, path string, body any) resp {
-	e.t.Helper()
-	return e.do(method, path, e.testKey, body)
+// Test and live send a request with the Test-mode or live-mode key.
+func (e *Env) Test(method, path string, body any) Resp {
+	e.T.Helper()
+	return e.Do(method, path, e.TestKey, body)
 }
-func (e *env) live(method, path string, body any) resp {
-	e.t.Helper()
-	return e.do(method, path, e.liveKey, body)
+func (e *Env) Live(method, path string, body any) Resp {
+	e.T.Helper()
+	return e.Do(method, path, e.LiveKey, body)
 }
 
-// ok asserts the status and returns the body.
-func (r resp) ok(t *testing.T, status int) map[string]any {
+// OK asserts the status and returns the body.
+func (r Resp) OK(t *testing.T, status int) map[string]any {
 	t.Helper()
 	return r.shared().OK(t, status)
 }
 
-// fails asserts an error response of the API's shape (docs/api.md, Errors)
+// Fails asserts an error response of the API's shape (docs/api.md, Errors)
 // with the given status, code and param ("" for a null param), and that
 // Request-Id matches.
-func (r resp) fails(t *testing.T, status int, code, param string) {
+func (r Resp) Fails(t *testing.T, status int, code, param string) {
 	t.Helper()
 	r.shared().Fails(t, status, code, param)
 }
 
-// conversation opens a conversation as a visitor would, in the given mode.
-func (e *env) conversation(mode chat.Mode, firstMessage string) string {
-	e.t.Helper()
-	c, _, err := e.svc.StartConversation(context.Background(), mode, app.VisitorStart{
-		SiteID: e.site, VisitorID: "vis_test", PageURL: "https://example.com/pricing", Body: firstMessage})
+// Conversation opens a Conversation as a visitor would, in the given mode.
+func (e *Env) Conversation(mode chat.Mode, firstMessage string) string {
+	e.T.Helper()
+	c, _, err := e.Svc.StartConversation(context.Background(), mode, app.VisitorStart{
+		SiteID: e.Site, VisitorID: "vis_test", PageURL: "https://example.com/pricing", Body: firstMessage})
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return c.ID
 }
 
-// contact creates a contact through the API in test mode and returns its id.
-func (e *env) contact(email string) string {
-	e.t.Helper()
-	return e.test("POST", "/v1/contacts", map[string]any{"email": email}).ok(e.t, 201)["id"].(string)
+// Contact creates a Contact through the API in test mode and returns its id.
+func (e *Env) Contact(email string) string {
+	e.T.Helper()
+	return e.Test("POST", "/v1/contacts", map[string]any{"email": email}).OK(e.T, 201)["id"].(string)
 }
 
-// events returns the types of the events recorded about an object, in order.
-func (e *env) events(objectID string) []string {
-	e.t.Helper()
-	evs, err := e.db.Read().EventsOf(context.Background(), objectID)
+// Events returns the types of the Events recorded about an object, in order.
+func (e *Env) Events(objectID string) []string {
+	e.T.Helper()
+	evs, err := e.DB.Read().EventsOf(context.Background(), objectID)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	types := make([]string, len(evs))
 	for i, ev := range evs {
@@ -150,32 +150,32 @@ func (e *env) events(objectID string) []string {
 	return types
 }
 
-// eventData returns the data.object of the newest event of a type about an object.
-func (e *env) eventData(objectID, typ string) map[string]any {
-	e.t.Helper()
-	evs, err := e.db.Read().EventsOf(context.Background(), objectID)
+// EventData returns the data.object of the newest event of a type about an object.
+func (e *Env) EventData(objectID, typ string) map[string]any {
+	e.T.Helper()
+	evs, err := e.DB.Read().EventsOf(context.Background(), objectID)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
 		if evs[i].Type == typ {
 			var m map[string]any
 			if err := json.Unmarshal(evs[i].Data, &m); err != nil {
-				e.t.Fatal(err)
+				e.T.Fatal(err)
 			}
 			return m
 		}
 	}
-	e.t.Fatalf("no %s event for %s", typ, objectID)
+	e.T.Fatalf("no %s event for %s", typ, objectID)
 	return nil
 }
 
-// mails returns the templates of the e-mails queued about a ticket, in order.
-func (e *env) mails(ticketID string) []string {
-	e.t.Helper()
-	ms, err := e.db.Read().MailsOfTicket(context.Background(), ticketID)
+// Mails returns the templates of the e-Mails queued about a ticket, in order.
+func (e *Env) Mails(ticketID string) []string {
+	e.T.Helper()
+	ms, err := e.DB.Read().MailsOfTicket(context.Background(), ticketID)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	out := make([]string, len(ms))
 	for i, m := range ms {
@@ -184,10 +184,10 @@ func (e *env) mails(ticketID string) []string {
 	return out
 }
 
-// all walks every page of a list with the given page size and returns the ids.
-func (e *env) all(key, path string, limit int) []string {
-	e.t.Helper()
-	return testenv.Walk(e.t, func(p string) map[string]any { return e.do("GET", p, key, nil).ok(e.t, 200) }, path, limit, nil)
+// All walks every page of a list with the given page size and returns the ids.
+func (e *Env) All(key, path string, limit int) []string {
+	e.T.Helper()
+	return testenv.Walk(e.T, func(p string) map[string]any { return e.Do("GET", p, key, nil).OK(e.T, 200) }, path, limit, nil)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

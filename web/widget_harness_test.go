@@ -26,17 +26,17 @@ var helpPages = []knowledgetest.Page{
 		Text: "To reset your password, open Settings, choose Security and press Reset password. A reset link is e-mailed to you and stays valid for one hour."},
 }
 
-// widgetOpts tune newWidgetEnv.
-type widgetOpts struct {
-	responder app.Responder // default: the extractive assistant over helpPages
-	replyWait time.Duration // default: 2s
-	noWorker  bool          // do not run the assistant worker
+// WidgetOptions tune newWidgetEnv.
+type WidgetOptions struct {
+	Responder app.Responder // default: the extractive assistant over helpPages
+	ReplyWait time.Duration // default: 2s
+	NoWorker  bool          // do not run the assistant worker
 }
 
-// newWidgetEnv is newEnv's service with an assistant and its worker running.
-func newWidgetEnv(t *testing.T, o widgetOpts) *env {
+// NewWidget is newEnv's service with an assistant and its worker running.
+func NewWidget(t *testing.T, o WidgetOptions) *Env {
 	t.Helper()
-	if o.responder == nil {
+	if o.Responder == nil {
 		idx := knowledgetest.New()
 		for _, p := range helpPages {
 			for _, m := range []chat.Mode{chat.Live, chat.Test} {
@@ -44,118 +44,118 @@ func newWidgetEnv(t *testing.T, o widgetOpts) *env {
 				idx.Add(p)
 			}
 		}
-		o.responder = assistant.New(idx, assistant.Extractive{})
+		o.Responder = assistant.New(idx, assistant.Extractive{})
 	}
-	if o.replyWait == 0 {
-		o.replyWait = 2 * time.Second
+	if o.ReplyWait == 0 {
+		o.ReplyWait = 2 * time.Second
 	}
-	e := newEnv(t, func(ao *app.Options) { ao.Assistant, ao.ReplyWait = o.responder, o.replyWait })
-	if !o.noWorker {
-		e.runAssistant()
+	e := New(t, func(ao *app.Options) { ao.Assistant, ao.ReplyWait = o.Responder, o.ReplyWait })
+	if !o.NoWorker {
+		e.RunAssistant()
 	}
 	return e
 }
 
-// runAssistant runs the assistant's worker until the test ends.
-func (e *env) runAssistant() {
+// RunAssistant runs the assistant's worker until the test ends.
+func (e *Env) RunAssistant() {
 	wctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	w := e.svc.AssistantWorker()
+	w := e.Svc.AssistantWorker()
 	w.Every = 50 * time.Millisecond // its tick finds retries come due on the fake clock
 	go func() { defer close(done); w.Run(wctx) }()
-	e.t.Cleanup(func() { stop(); <-done }) // runs before newEnv's cleanup closes the database
+	e.T.Cleanup(func() { stop(); <-done }) // runs before newEnv's cleanup closes the database
 }
 
-// wdo sends a widget API request with a visitor token ("" for none) and
+// WidgetDo sends a widget API request with a visitor token ("" for none) and
 // extra headers (name, value pairs).
-func (e *env) wdo(method, path, token string, body any, headers ...string) resp {
-	e.t.Helper()
+func (e *Env) WidgetDo(method, path, token string, body any, headers ...string) Resp {
+	e.T.Helper()
 	if token != "" {
 		headers = append([]string{"X-Visitor-Token", token}, headers...)
 	}
-	return toResp(testenv.Call(e.t, e.srv.Client(), method, e.srv.URL+path, body, headers...))
+	return toResp(testenv.Call(e.T, e.Server.Client(), method, e.Server.URL+path, body, headers...))
 }
 
-// session starts a visitor session on the test site and returns the token.
-func (e *env) session(test bool) string {
-	e.t.Helper()
-	b := e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site,
-		"page_url": "https://example.com/pricing", "test": test}).ok(e.t, 200)
+// Session starts a visitor Session on the test site and returns the token.
+func (e *Env) Session(test bool) string {
+	e.T.Helper()
+	b := e.WidgetDo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.Site,
+		"page_url": "https://example.com/pricing", "test": test}).OK(e.T, 200)
 	return b["visitor_token"].(string)
 }
 
-// say posts a visitor message and returns the response body.
-func (e *env) say(token, text string) map[string]any {
-	e.t.Helper()
-	return e.wdo("POST", "/widget/v1/messages", token, map[string]any{"body": text}).ok(e.t, 201)
+// Say posts a visitor message and returns the response body.
+func (e *Env) Say(token, text string) map[string]any {
+	e.T.Helper()
+	return e.WidgetDo("POST", "/widget/v1/messages", token, map[string]any{"body": text}).OK(e.T, 201)
 }
 
-// sseEvent is one Server-Sent Event.
-type sseEvent struct {
-	id, event string
-	data      map[string]any
+// SSEEvent is one Server-Sent Event.
+type SSEEvent struct {
+	ID, Event string
+	Data      map[string]any
 }
 
-// stream is an open event stream of a visitor.
-type stream struct {
+// Stream is an open event Stream of a visitor.
+type Stream struct {
 	t      *testing.T
-	events chan sseEvent
+	events chan SSEEvent
 	cancel func()
-	status int
+	Status int
 	seen   map[string]bool // message ids received: each must come once
 }
 
-// openStream connects to GET /widget/v1/events (token in the query, as
+// OpenStream connects to GET /widget/v1/events (token in the query, as
 // EventSource sends it) and reads events in the background.
-func (e *env) openStream(token string, headers ...string) *stream {
-	e.t.Helper()
-	return e.openStreamAt(e.srv.URL+"/widget/v1/events?visitor_token="+token, headers...)
+func (e *Env) OpenStream(token string, headers ...string) *Stream {
+	e.T.Helper()
+	return e.OpenStreamAt(e.Server.URL+"/widget/v1/events?visitor_token="+token, headers...)
 }
 
-// openStreamAt connects to the event stream at url (the dashboard's too).
-func (e *env) openStreamAt(url string, headers ...string) *stream {
-	e.t.Helper()
+// OpenStreamAt connects to the event stream at url (the dashboard's too).
+func (e *Env) OpenStreamAt(url string, headers ...string) *Stream {
+	e.T.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.Server.Client().Do(req)
 	if err != nil {
 		cancel()
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
-	s := &stream{t: e.t, events: make(chan sseEvent, 100), cancel: cancel, status: res.StatusCode, seen: map[string]bool{}}
-	e.t.Cleanup(cancel)
+	s := &Stream{t: e.T, events: make(chan SSEEvent, 100), cancel: cancel, Status: res.StatusCode, seen: map[string]bool{}}
+	e.T.Cleanup(cancel)
 	go func() {
 		defer res.Body.Close()
 		defer close(s.events)
 		sc := bufio.NewScanner(res.Body)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		var ev sseEvent
+		var ev SSEEvent
 		for sc.Scan() {
 			line := sc.Text()
 			switch {
 			case line == "":
-				if ev.event != "" {
+				if ev.Event != "" {
 					s.events <- ev
 				}
-				ev = sseEvent{}
+				ev = SSEEvent{}
 			case strings.HasPrefix(line, "id: "):
-				ev.id = line[4:]
+				ev.ID = line[4:]
 			case strings.HasPrefix(line, "event: "):
-				ev.event = line[7:]
+				ev.Event = line[7:]
 			case strings.HasPrefix(line, "data: "):
-				json.Unmarshal([]byte(line[6:]), &ev.data)
+				json.Unmarshal([]byte(line[6:]), &ev.Data)
 			}
 		}
 	}()
 	return s
 }
 
-// next waits (at most a second, the live-update promise) for the next event
+// Next waits (at most a second, the live-update promise) for the Next event
 // matching pred.
-func (s *stream) next(what string, pred func(sseEvent) bool) sseEvent {
+func (s *Stream) Next(what string, pred func(SSEEvent) bool) SSEEvent {
 	s.t.Helper()
 	deadline := time.After(time.Second)
 	for {
@@ -164,11 +164,11 @@ func (s *stream) next(what string, pred func(sseEvent) bool) sseEvent {
 			if !ok {
 				s.t.Fatalf("stream ended while waiting for %s", what)
 			}
-			if ev.event == "message" {
-				if s.seen[ev.id] {
-					s.t.Fatalf("message %s sent twice", ev.id)
+			if ev.Event == "message" {
+				if s.seen[ev.ID] {
+					s.t.Fatalf("message %s sent twice", ev.ID)
 				}
-				s.seen[ev.id] = true
+				s.seen[ev.ID] = true
 			}
 			if pred(ev) {
 				return ev
@@ -179,19 +179,19 @@ func (s *stream) next(what string, pred func(sseEvent) bool) sseEvent {
 	}
 }
 
-// message waits for a message event whose body contains text.
-func (s *stream) message(text string) map[string]any {
+// Message waits for a Message event whose body contains text.
+func (s *Stream) Message(text string) map[string]any {
 	s.t.Helper()
-	return s.next("message "+text, func(ev sseEvent) bool {
-		b, _ := ev.data["body"].(string)
-		return ev.event == "message" && strings.Contains(b, text)
-	}).data
+	return s.Next("message "+text, func(ev SSEEvent) bool {
+		b, _ := ev.Data["body"].(string)
+		return ev.Event == "message" && strings.Contains(b, text)
+	}).Data
 }
 
-// conversation waits for a conversation event with the given status.
-func (s *stream) conversation(status string) map[string]any {
+// Conversation waits for a Conversation event with the given status.
+func (s *Stream) Conversation(status string) map[string]any {
 	s.t.Helper()
-	return s.next("conversation "+status, func(ev sseEvent) bool {
-		return ev.event == "conversation" && ev.data["status"] == status
-	}).data
+	return s.Next("conversation "+status, func(ev SSEEvent) bool {
+		return ev.Event == "conversation" && ev.Data["status"] == status
+	}).Data
 }
