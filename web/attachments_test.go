@@ -19,6 +19,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/files"
+	"chatsvc/testenv/webenv"
 )
 
 // pngBytes is the start of a PNG file: enough for content sniffing.
@@ -66,9 +67,9 @@ func newFileServer(t *testing.T, maxBytes int) *fileServer {
 
 // attEnv is a service allowed to fetch from loopback over http (the
 // development setting network.allow_private), with a small size cap.
-func attEnv(t *testing.T, maxBytes int64) *Env {
+func attEnv(t *testing.T, maxBytes int64) *webenv.Env {
 	dir := t.TempDir()
-	return New(t, func(o *app.Options) {
+	return webenv.New(t, func(o *app.Options) {
 		o.Files = files.New(files.Options{Dir: filepath.Join(dir, "files"), MaxBytes: maxBytes, Timeout: 5 * time.Second,
 			AllowPrivate: true})
 	})
@@ -76,12 +77,12 @@ func attEnv(t *testing.T, maxBytes int64) *Env {
 
 // fetch downloads a signed URL from the service (its host is the public
 // URL's; the path and query go to the test server).
-func (e *Env) fetch(signed string) *http.Response {
+func fetch(e *webenv.Env, signed string) *http.Response {
 	e.T.Helper()
-	if !strings.HasPrefix(signed, PublicURL+"/files/att_") {
-		e.T.Fatalf("attachment URL %q does not start with %s/files/att_", signed, PublicURL)
+	if !strings.HasPrefix(signed, webenv.PublicURL+"/files/att_") {
+		e.T.Fatalf("attachment URL %q does not start with %s/files/att_", signed, webenv.PublicURL)
 	}
-	res, err := e.Server.Client().Get(e.Server.URL + strings.TrimPrefix(signed, PublicURL))
+	res, err := e.Server.Client().Get(e.Server.URL + strings.TrimPrefix(signed, webenv.PublicURL))
 	if err != nil {
 		e.T.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 		a := atts[i]
 		cvEqual(t, "name", a["name"], w.name)
 		cvEqual(t, "size", a["size"], float64(len(w.data)))
-		res := e.fetch(a["url"].(string))
+		res := fetch(e, a["url"].(string))
 		got := body(t, res)
 		if res.StatusCode != 200 || !bytes.Equal(got, w.data) {
 			t.Fatalf("%s: status %d, %d bytes, want the %d bytes sent", w.name, res.StatusCode, len(got), len(w.data))
@@ -158,7 +159,7 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	dup := e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Again", "author_id": e.Member,
 		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).OK(t, 201)
 	cvEqual(t, "name from the URL", attachmentsOf(t, dup)[0]["name"], "notes.txt")
-	if got := body(t, e.fetch(attachmentsOf(t, dup)[0]["url"].(string))); string(got) != string(want[0].data) {
+	if got := body(t, fetch(e, attachmentsOf(t, dup)[0]["url"].(string))); string(got) != string(want[0].data) {
 		t.Fatalf("second copy: %q", got)
 	}
 
@@ -210,10 +211,10 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	delivered := posted.Data.Object
 	cvEqual(t, "delivered body", delivered["body"], "Here you go")
 	late := attachmentsOf(t, delivered)[1]["url"].(string)
-	if res := e.fetch(late); res.StatusCode != 200 || !bytes.Equal(body(t, res), pngBytes) {
+	if res := fetch(e, late); res.StatusCode != 200 || !bytes.Equal(body(t, res), pngBytes) {
 		t.Fatalf("URL of an event delivered two hours later: status %d", res.StatusCode)
 	}
-	res := e.fetch(attachmentsOf(t, ev)[1]["url"].(string))
+	res := fetch(e, attachmentsOf(t, ev)[1]["url"].(string))
 	res.Body.Close()
 	cvEqual(t, "stored event URL two hours later", res.StatusCode, 403)
 }
@@ -241,22 +242,22 @@ func TestAttachmentURLExpiresAfterOneHour(t *testing.T) {
 	signed := attachmentsOf(t, m)[0]["url"].(string)
 	e.Clock.SetStep(0)
 	e.Clock.Advance(59 * time.Minute)
-	if res := e.fetch(signed); res.StatusCode != 200 {
+	if res := fetch(e, signed); res.StatusCode != 200 {
 		t.Fatalf("after 59 minutes: status %d", res.StatusCode)
 	}
 	e.Clock.Advance(61 * time.Second)
-	res := e.fetch(signed)
-	(Resp{Status: res.StatusCode, Header: res.Header, Body: decodeJSON(t, res)}).Fails(t, 403, "url_expired", "")
+	res := fetch(e, signed)
+	(webenv.Resp{Status: res.StatusCode, Header: res.Header, Body: decodeJSON(t, res)}).Fails(t, 403, "url_expired", "")
 	// A fresh read of the message gives a URL that works again.
 	fresh := attachmentsOf(t, e.Test("GET", "/v1/messages/"+m["id"].(string), nil).OK(t, 200))[0]["url"].(string)
-	if res := e.fetch(fresh); res.StatusCode != 200 {
+	if res := fetch(e, fresh); res.StatusCode != 200 {
 		t.Fatalf("fresh URL: status %d", res.StatusCode)
 	}
 }
 
 func decodeJSON(t *testing.T, res *http.Response) map[string]any {
 	t.Helper()
-	r := Resp{}
+	r := webenv.Resp{}
 	raw := body(t, res)
 	if err := json.Unmarshal(raw, &r.Body); err != nil {
 		t.Fatalf("not JSON: %s", raw)
@@ -298,7 +299,7 @@ func TestAttachmentURLTampered(t *testing.T) {
 			e.Do("GET", path, "", nil).Fails(t, 403, "signature_invalid", "")
 		})
 	}
-	if res := e.fetch(a); res.StatusCode != 200 {
+	if res := fetch(e, a); res.StatusCode != 200 {
 		t.Fatalf("untouched URL: status %d", res.StatusCode)
 	}
 }
@@ -308,7 +309,7 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	conv := e.Conversation(chat.Test, "Hello")
-	post := func(atts ...any) Resp {
+	post := func(atts ...any) webenv.Resp {
 		return e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.Member, "attachments": atts})
 	}
 	u := func(p string) map[string]any { return map[string]any{"url": fs.URL + p} }
@@ -364,7 +365,7 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 
 func TestAttachmentPrivateAddressRefused(t *testing.T) {
 	t.Parallel()
-	e := New(t) // network.allow_private false
+	e := webenv.New(t) // network.allow_private false
 	fs := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Error("the guard let a request through to a loopback server")
 	}))
@@ -387,7 +388,7 @@ func TestAttachmentNameLimits(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	conv := e.Conversation(chat.Test, "Hello")
-	post := func(name any) Resp {
+	post := func(name any) webenv.Resp {
 		return e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.Member,
 			"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/notes.txt", "name": name}}})
 	}

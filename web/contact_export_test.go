@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 )
 
 func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
@@ -42,7 +43,7 @@ func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
 		t.Fatalf("messages: %v", msgs)
 	}
 	att := attachmentsOf(t, msgs[1].(map[string]any))[0]
-	if res := e.fetch(att["url"].(string)); res.StatusCode != 200 {
+	if res := fetch(e, att["url"].(string)); res.StatusCode != 200 {
 		t.Errorf("the exported attachment does not download: %d", res.StatusCode)
 	} else {
 		res.Body.Close()
@@ -71,14 +72,14 @@ func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
 
 func TestDashboardContactExportDownload(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
 	ctc := e.Contact("ana@example.com")
 	// Signed out, the export is not served.
 	if r := d.get("/app/contacts/" + ctc + "/export"); r.status == http.StatusOK {
 		t.Fatal("the export was served without a session")
 	}
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	if page := d.get("/app/contacts/"+ctc).must(t, http.StatusOK); !strings.Contains(page, `href="/app/contacts/`+ctc+`/export"`) {
 		t.Error("the contact page has no export link")
 	}

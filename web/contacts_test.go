@@ -11,6 +11,7 @@ import (
 
 	"chatsvc/chat"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 )
 
 // Shape and list helpers (cvFields, cvList, cvWalk, …) are in conversations_test.go.
@@ -28,7 +29,7 @@ func ctContact(t *testing.T, c map[string]any) {
 	cvIdent(t, c, "contact", "ctc_")
 }
 
-func ctGet(t *testing.T, e *Env, id string) map[string]any {
+func ctGet(t *testing.T, e *webenv.Env, id string) map[string]any {
 	t.Helper()
 	c := e.Test("GET", "/v1/contacts/"+id, nil).OK(t, 200)
 	ctContact(t, c)
@@ -36,7 +37,7 @@ func ctGet(t *testing.T, e *Env, id string) map[string]any {
 }
 
 // ctPost upserts a contact and checks the status (201 created, 200 updated).
-func ctPost(t *testing.T, e *Env, status int, body any) map[string]any {
+func ctPost(t *testing.T, e *webenv.Env, status int, body any) map[string]any {
 	t.Helper()
 	c := e.Test("POST", "/v1/contacts", body).OK(t, status)
 	ctContact(t, c)
@@ -45,7 +46,7 @@ func ctPost(t *testing.T, e *Env, status int, body any) map[string]any {
 
 // ctSeen sets a contact's last_seen_at, as opening the widget would (the
 // widget is not part of the REST API, so the row is written directly).
-func ctSeen(t *testing.T, e *Env, id string, at time.Time) {
+func ctSeen(t *testing.T, e *webenv.Env, id string, at time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	err := e.DB.Write(ctx, func(q *storage.Q) error {
@@ -68,7 +69,7 @@ func ctSeen(t *testing.T, e *Env, id string, at time.Time) {
 }
 
 // ctCount is the number of events of a type recorded in a mode (all objects).
-func ctCount(t *testing.T, e *Env, typ string) int {
+func ctCount(t *testing.T, e *webenv.Env, typ string) int {
 	t.Helper()
 	evs, err := e.DB.Read().EventsAfter(context.Background(), 0, 100000)
 	if err != nil {
@@ -88,7 +89,7 @@ func ctCount(t *testing.T, e *Env, typ string) int {
 
 func TestContactCreate(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	in := map[string]any{"email": "ann@example.com", "name": "Ann Lee", "phone": "+33 6 12 34 56 78",
 		"external_id": "user-1", "attributes": map[string]any{"plan": "pro", "seats": 3, "beta": true,
 			"tags": []any{"a", "b"}, "company": map[string]any{"name": "ACME"}}}
@@ -132,7 +133,7 @@ func TestContactCreate(t *testing.T) {
 
 func TestContactUpsert(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	a := ctPost(t, e, 201, map[string]any{"external_id": "u1", "email": "ann@example.com", "name": "Ann",
 		"attributes": map[string]any{"plan": "free", "seats": 1, "keep": "me"}})
 	id := a["id"].(string)
@@ -207,7 +208,7 @@ func TestContactUpsert(t *testing.T) {
 
 func TestContactConflicts(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	a := ctPost(t, e, 201, map[string]any{"external_id": "a1", "email": "a@example.com"})
 	b := ctPost(t, e, 201, map[string]any{"email": "b@example.com"})
 	c := ctPost(t, e, 201, map[string]any{"external_id": "c1", "email": "c@example.com"})
@@ -254,7 +255,7 @@ func TestContactConflicts(t *testing.T) {
 
 func TestContactValidation(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	target := e.Contact("target@example.com")
 	ext := ctPost(t, e, 201, map[string]any{"external_id": "x1"})["id"].(string)
 	type tc struct {
@@ -336,7 +337,7 @@ func TestContactValidation(t *testing.T) {
 
 func TestContactPatch(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	c := ctPost(t, e, 201, map[string]any{"email": "p@example.com", "name": "Pat", "phone": "1",
 		"attributes": map[string]any{"a": 1, "b": "two"}})
 	id := c["id"].(string)
@@ -376,7 +377,7 @@ func TestContactPatch(t *testing.T) {
 
 func TestContactListFilters(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	a := ctPost(t, e, 201, map[string]any{"email": "ann@example.com", "external_id": "U1"})["id"].(string)
 	b := ctPost(t, e, 201, map[string]any{"email": "ann@example.co", "external_id": "u1"})["id"].(string)
 	c := ctPost(t, e, 201, map[string]any{"email": "xann@example.com"})["id"].(string)
@@ -414,7 +415,7 @@ func TestContactListFilters(t *testing.T) {
 
 func TestContactOrdering(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ids := map[string]string{}
 	for _, n := range []string{"a", "b", "c", "d"} {
 		ids[n] = e.Contact(n + "@example.com")
@@ -459,7 +460,7 @@ func TestContactPaginationWithInserts(t *testing.T) {
 	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
-			e := New(t)
+			e := webenv.New(t)
 			if frozen {
 				e.Clock.SetStep(0)
 			}
@@ -512,7 +513,7 @@ func TestContactPaginationWithInserts(t *testing.T) {
 
 func TestContactDelete(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctc := e.Contact("erase.me@example.com")
 	keep := e.Contact("keep@example.com")
 	conv := cvStart(t, e, chat.Test, e.Site, ctc, "Hello, I am Erase Me.")
@@ -565,7 +566,7 @@ func TestContactDelete(t *testing.T) {
 
 func TestContactNotFoundAndModes(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctc := e.Contact("test-mode@example.com")
 	before := ctGet(t, e, ctc)
 	for _, missing := range []string{"ctc_doesnotexist", "nope"} {
@@ -605,7 +606,7 @@ func TestContactNotFoundAndModes(t *testing.T) {
 
 func TestContactUnknownQueryParams(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctc := e.Contact("q@example.com")
 	before := ctGet(t, e, ctc)
 	for _, c := range []struct {

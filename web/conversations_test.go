@@ -11,6 +11,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // ---------------------------------------------------------------------------
@@ -112,7 +113,7 @@ func cvEqual(t *testing.T, what string, got, want any) {
 // cvWalk pages through a list with the given page size, calling between
 // (when not nil) before each following page, and returns the ids seen. It
 // fails on a duplicate id or an inconsistent envelope.
-func cvWalk(t *testing.T, e *Env, key, path string, limit int, between func()) []string {
+func cvWalk(t *testing.T, e *webenv.Env, key, path string, limit int, between func()) []string {
 	t.Helper()
 	get := func(p string) map[string]any { return e.Do("GET", p, key, nil).OK(t, 200) }
 	return testenv.Walk(t, get, path, limit, between)
@@ -120,7 +121,7 @@ func cvWalk(t *testing.T, e *Env, key, path string, limit int, between func()) [
 
 // cvListParams checks the pagination rules of a list endpoint whose list
 // has at least two and at most 100 rows.
-func cvListParams(t *testing.T, e *Env, path string) {
+func cvListParams(t *testing.T, e *webenv.Env, path string) {
 	t.Helper()
 	sep := "?"
 	if strings.Contains(path, "?") {
@@ -155,7 +156,7 @@ func cvPath(conv string, tail ...string) string {
 	return "/v1/conversations/" + conv + strings.Join(tail, "")
 }
 
-func cvGet(t *testing.T, e *Env, conv string) map[string]any {
+func cvGet(t *testing.T, e *webenv.Env, conv string) map[string]any {
 	t.Helper()
 	c := e.Test("GET", cvPath(conv), nil).OK(t, 200)
 	cvConversation(t, c)
@@ -163,7 +164,7 @@ func cvGet(t *testing.T, e *Env, conv string) map[string]any {
 }
 
 // cvSay posts an agent message by e.member and returns it.
-func cvSay(t *testing.T, e *Env, conv, body string) map[string]any {
+func cvSay(t *testing.T, e *webenv.Env, conv, body string) map[string]any {
 	t.Helper()
 	m := e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": body, "author_id": e.Member}).OK(t, 201)
 	cvMessage(t, m)
@@ -171,7 +172,7 @@ func cvSay(t *testing.T, e *Env, conv, body string) map[string]any {
 }
 
 // cvMessages returns every message of a conversation (at most 100).
-func cvMessages(t *testing.T, e *Env, conv string) []map[string]any {
+func cvMessages(t *testing.T, e *webenv.Env, conv string) []map[string]any {
 	t.Helper()
 	b := e.Test("GET", cvPath(conv, "/messages?limit=100"), nil).OK(t, 200)
 	if b["has_more"] != false {
@@ -181,7 +182,7 @@ func cvMessages(t *testing.T, e *Env, conv string) []map[string]any {
 }
 
 // cvInState opens a conversation and brings it to status.
-func cvInState(t *testing.T, e *Env, status string) string {
+func cvInState(t *testing.T, e *webenv.Env, status string) string {
 	t.Helper()
 	conv := e.Conversation(chat.Test, "Hello there. I need help with my invoice")
 	switch status {
@@ -202,7 +203,7 @@ func cvInState(t *testing.T, e *Env, status string) string {
 }
 
 // cvStart opens a conversation through the app layer with options.
-func cvStart(t *testing.T, e *Env, mode chat.Mode, site, contact, body string) string {
+func cvStart(t *testing.T, e *webenv.Env, mode chat.Mode, site, contact, body string) string {
 	t.Helper()
 	c, _, err := e.Svc.StartConversation(context.Background(), mode, app.VisitorStart{
 		SiteID: site, VisitorID: "vis_cv", PageURL: "https://example.com/help", ContactID: contact, Body: body})
@@ -217,7 +218,7 @@ func cvStart(t *testing.T, e *Env, mode chat.Mode, site, contact, body string) s
 
 func TestConversationShape(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello there. I need help with my invoice")
 	c := cvGet(t, e, conv)
 	want := map[string]any{"id": conv, "object": "conversation", "site_id": e.Site, "status": "open",
@@ -252,7 +253,7 @@ func TestConversationShape(t *testing.T) {
 
 func TestMessageShape(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello there. I need help")
 	msgs := cvMessages(t, e, conv)
 	if len(msgs) != 1 {
@@ -295,7 +296,7 @@ func TestMessageShape(t *testing.T) {
 
 func TestMessageValidation(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello")
 	att := func(n int) []any {
 		out := make([]any, n)
@@ -395,9 +396,9 @@ func TestMessageValidation(t *testing.T) {
 
 func TestConversationMetadata(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello")
-	patch := func(md any) Resp {
+	patch := func(md any) webenv.Resp {
 		t.Helper()
 		return e.Test("PATCH", cvPath(conv), map[string]any{"metadata": md})
 	}
@@ -482,7 +483,7 @@ func TestConversationMetadata(t *testing.T) {
 
 func TestConversationPatch(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello")
 	events := e.Events(conv)
 	orig := cvGet(t, e, conv)
@@ -555,7 +556,7 @@ func TestConversationPatch(t *testing.T) {
 
 func TestConversationListFilters(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	site2, err := e.Svc.CreateSite(context.Background(), "Second site", "second.example.com")
 	if err != nil {
 		t.Fatal(err)
@@ -609,7 +610,7 @@ func TestConversationListFilters(t *testing.T) {
 
 func TestMessageListParams(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello")
 	cvSay(t, e, conv, "one")
 	cvSay(t, e, conv, "two")
@@ -622,7 +623,7 @@ func TestMessageListParams(t *testing.T) {
 
 func TestConversationNotFound(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
 	okMsg := map[string]any{"body": "hi", "author_id": e.Member}
@@ -655,7 +656,7 @@ func TestConversationNotFound(t *testing.T) {
 
 func TestConversationModeIsolation(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello from test mode")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
 	liveConv := e.Conversation(chat.Live, "Hello from live mode")
@@ -706,7 +707,7 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
-			e := New(t)
+			e := webenv.New(t)
 			if frozen {
 				e.Clock.SetStep(0)
 			}
@@ -776,7 +777,7 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 
 // cvCheckOrder checks that the conversations ids are ordered by key, then
 // id, ascending or descending: a total order.
-func cvCheckOrder(t *testing.T, e *Env, ids []string, key string, desc bool) {
+func cvCheckOrder(t *testing.T, e *webenv.Env, ids []string, key string, desc bool) {
 	t.Helper()
 	for i := 1; i < len(ids); i++ {
 		a, b := cvGet(t, e, ids[i-1]), cvGet(t, e, ids[i])
@@ -795,7 +796,7 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
-			e := New(t)
+			e := webenv.New(t)
 			if frozen {
 				e.Clock.SetStep(0)
 			}
@@ -850,7 +851,7 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 
 func TestConversationCreated(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	for _, mode := range []chat.Mode{chat.Test, chat.Live} {
 		conv := e.Conversation(mode, "Hello there. Can someone help?")
 		key := e.TestKey
@@ -876,7 +877,7 @@ func TestConversationCreated(t *testing.T) {
 
 func TestConversationHandoff(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	for _, from := range []string{"open", "waiting", "handed_off"} {
 		for _, assign := range []bool{false, true} {
 			name := from + " without assignee"
@@ -994,7 +995,7 @@ func TestConversationHandoff(t *testing.T) {
 
 func TestConversationAgentMessage(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	for _, c := range []struct{ from, want string }{
 		{"open", "handed_off"}, // a person's reply takes over from the assistant
 		{"waiting", "handed_off"},
@@ -1046,7 +1047,7 @@ func TestConversationAgentMessage(t *testing.T) {
 
 func TestConversationClose(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	for _, from := range []string{"open", "waiting", "handed_off"} {
 		t.Run(from, func(t *testing.T) {
 			conv := cvInState(t, e, from)
@@ -1121,7 +1122,7 @@ func TestConversationClose(t *testing.T) {
 
 func TestConversationSubject(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	long := strings.TrimSpace(str("word ", 30)) // 149 characters
 	for _, c := range []struct{ body, want string }{
 		{"Hello there. I need help", "I need help"}, // a greeting says nothing of what it is about
@@ -1153,7 +1154,7 @@ func TestConversationSubject(t *testing.T) {
 
 func TestConversationUnknownQueryParams(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
 	before := cvGet(t, e, conv)
@@ -1180,7 +1181,7 @@ func TestConversationUnknownQueryParams(t *testing.T) {
 // assignee ("none" for the unassigned).
 func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	a, b := e.Conversation(chat.Test, "Refund please"), e.Conversation(chat.Test, "Shipping question")
 	got := e.Test("PATCH", cvPath(a), map[string]any{"tags": []string{"billing", "vip", "billing"}, "assignee_id": e.Member}).OK(t, 200)
 	cvEqual(t, "tags", got["tags"], []any{"billing", "vip"})
@@ -1218,7 +1219,7 @@ func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 // among them), never shown to the visitor.
 func TestConversationNotes(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(true)
 	conv := e.Say(tok, "My parcel is late")["message"].(map[string]any)["conversation_id"].(string)
 	e.Test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "VIP customer, be quick"}).OK(t, 200)

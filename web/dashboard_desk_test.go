@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 )
 
 // TestDashboardDeskViews checks the inbox's views and counts, the one-click
 // assignment from the inbox, and the values canned replies are filled with.
 func TestDashboardDeskViews(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	mine := e.Conversation(chat.Test, "Do you ship to Canada?")
 	other := e.Conversation(chat.Test, "Where is my invoice?")
 	e.Test("PATCH", cvPath(other), map[string]any{"assignee_id": e.Member2}).OK(t, 200)

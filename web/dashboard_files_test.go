@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // postFiles sends the reply box as a browser does with files chosen:
@@ -36,12 +37,12 @@ func (d *dash) postFiles(path string, fields map[string]string, files map[string
 // An agent sends files from the reply box; pictures show as previews in
 // the conversation, other files as links, and the visitor gets them too.
 func TestDeskRepliesWithFiles(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	d.setMode("test")
 	tok := e.Session(true)
-	up := e.upload(tok, "broken.png", testenv.PNG(4, 4)).OK(t, 201)["id"].(string)
+	up := upload(e, tok, "broken.png", testenv.PNG(4, 4)).OK(t, 201)["id"].(string)
 	conv := e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "It broke", "attachments": []string{up}}).
 		OK(t, 201)["message"].(map[string]any)["conversation_id"].(string)
 	path := "/app/conversations/" + conv

@@ -9,6 +9,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 )
 
 // TestDashboardEmptyStatesAndLinks checks what a new install shows: the
@@ -17,12 +18,12 @@ import (
 // without an empty link, and a rank on every button.
 func TestDashboardEmptyStatesAndLinks(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
 	if b := d.get("/app/sign-in").must(t, http.StatusOK); !strings.Contains(b, `<p class="product">chatsvc</p>`) {
 		t.Errorf("the sign-in card lacks the product's name:\n%s", b)
 	}
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	inbox := d.get("/app/").must(t, http.StatusOK)
 	for _, want := range []string{"No conversations are waiting.", "No closed conversations yet."} {
 		if !strings.Contains(inbox, want) {

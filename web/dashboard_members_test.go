@@ -11,12 +11,13 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
 // mailsTo returns the links of the queued e-mails of a template to an
 // address, oldest first.
-func mailsTo(t *testing.T, e *Env, template, to string) []string {
+func mailsTo(t *testing.T, e *webenv.Env, template, to string) []string {
 	t.Helper()
 	due, err := e.Svc.DueMails(context.Background(), 1000)
 	if err != nil {
@@ -50,10 +51,10 @@ func linkPath(t *testing.T, link string) string {
 // and the team always keeps an owner.
 func TestDashboardTeam(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	owner := newDash(t, base)
-	owner.signIn("agent@example.com", DashPassword).must(t, http.StatusSeeOther)
+	owner.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	if b := owner.get("/app/").must(t, http.StatusOK); !strings.Contains(b, `href="/app/members"`) {
 		t.Error("an owner's navigation lacks the Team page")
 	}
@@ -62,11 +63,11 @@ func TestDashboardTeam(t *testing.T) {
 	}
 
 	// An agent neither sees nor uses the Team page.
-	if _, err := e.Svc.SetMemberPassword(t.Context(), "other@example.com", DashPassword); err != nil {
+	if _, err := e.Svc.SetMemberPassword(t.Context(), "other@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	agent := newDash(t, base)
-	agent.signIn("other@example.com", DashPassword).must(t, http.StatusSeeOther)
+	agent.signIn("other@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	if b := agent.get("/app/").must(t, http.StatusOK); strings.Contains(b, `href="/app/members"`) {
 		t.Error("an agent's navigation offers the Team page")
 	}
@@ -148,7 +149,7 @@ func TestDashboardTeam(t *testing.T) {
 // the hour and ends the member's other sessions.
 func TestDashboardPasswordReset(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	anon := newDash(t, base)
 	anon.get("/app/sign-in").must(t, http.StatusOK)
@@ -175,7 +176,7 @@ func TestDashboardPasswordReset(t *testing.T) {
 
 	// A session open before the reset ends with it.
 	before := newDash(t, base)
-	before.signIn("agent@example.com", DashPassword).must(t, http.StatusSeeOther)
+	before.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	path := linkPath(t, links[0])
 	if b := anon.get(path).must(t, http.StatusOK); !strings.Contains(b, "Choose a new password") {
 		t.Errorf("reset page:\n%s", b)
@@ -183,7 +184,7 @@ func TestDashboardPasswordReset(t *testing.T) {
 	token := strings.TrimPrefix(path, "/app/password?token=")
 	anon.do("POST", "/app/password", url.Values{"token": {token}, "password": {"a brand new secret"}}).must(t, http.StatusSeeOther)
 	before.get("/app/").must(t, http.StatusSeeOther)
-	newDash(t, base).signIn("agent@example.com", DashPassword).must(t, http.StatusUnauthorized)
+	newDash(t, base).signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusUnauthorized)
 	newDash(t, base).signIn("agent@example.com", "a brand new secret").must(t, http.StatusSeeOther)
 
 	// A second link expires after an hour.
@@ -226,9 +227,9 @@ func postFromElsewhere(t *testing.T, to string, form url.Values) *http.Response 
 // how to let the member in meanwhile.
 func TestDashboardInviteWithoutMail(t *testing.T) {
 	t.Parallel()
-	e := New(t)
-	owner := newDash(t, dashServerWith(t, e, web.Options{PublicURL: PublicURL, MailOff: true}))
-	owner.signIn("agent@example.com", DashPassword).must(t, http.StatusSeeOther)
+	e := webenv.New(t)
+	owner := newDash(t, dashServerWith(t, e, web.Options{PublicURL: webenv.PublicURL, MailOff: true}))
+	owner.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	r := owner.post("/app/members", url.Values{"email": {"new@example.com"}, "name": {"New"}, "role": {"agent"}})
 	r.must(t, http.StatusSeeOther)
 	flash, _ := url.QueryUnescape(r.header.Get("Location"))

@@ -13,6 +13,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -20,9 +21,9 @@ import (
 // and that unread counts follow what the member has opened.
 func TestDashboardInbox(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	ctx := context.Background()
 	open := e.Conversation(chat.Test, "Just browsing")
 	tok := e.Session(true) // the waiting one comes through the widget
@@ -68,11 +69,11 @@ func TestDashboardInbox(t *testing.T) {
 		t.Errorf("unread after a new visitor message: %s, want 1", got)
 	}
 	// Another member's unread counts are their own.
-	if _, err := e.Svc.SetMemberPassword(ctx, "other@example.com", DashPassword); err != nil {
+	if _, err := e.Svc.SetMemberPassword(ctx, "other@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	other := newDash(t, d.base)
-	other.signIn("other@example.com", DashPassword)
+	other.signIn("other@example.com", webenv.DashPassword)
 	b := other.get("/app/").must(t, http.StatusOK)
 	if !strings.Contains(b, `aria-label="2 unread"`) {
 		t.Errorf("the other member should have 2 unread in the waiting conversation:\n%s", b)
@@ -83,9 +84,9 @@ func TestDashboardInbox(t *testing.T) {
 // through the same rules as the REST API.
 func TestDashboardConversationActions(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	conv := e.Conversation(chat.Test, "My card was charged twice")
 	path := "/app/conversations/" + conv
 
@@ -151,9 +152,9 @@ func TestDashboardConversationActions(t *testing.T) {
 // TestDashboardContactErasure checks that erasure needs the confirmation box.
 func TestDashboardContactErasure(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	ctc := e.Contact("ana@example.com")
 	page := d.get("/app/contacts?q=ana@example.com").must(t, http.StatusOK)
 	if !strings.Contains(page, ctc) {
@@ -173,9 +174,9 @@ func TestDashboardContactErasure(t *testing.T) {
 // the sync rate limit and a plan without webhooks.
 func TestDashboardLimits(t *testing.T) {
 	t.Parallel()
-	e := New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{Disabled: true} })
+	e := webenv.New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{Disabled: true} })
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"FAQ"}, "content": {"We ship."}}).must(t, http.StatusSeeOther)
 	list := d.get("/app/knowledge").must(t, http.StatusOK)
 	i := strings.Index(list, `data-id="src_`)
@@ -206,9 +207,9 @@ func TestDashboardLimits(t *testing.T) {
 // waiting conversation within a second and ends after sign-out.
 func TestDashboardLiveEvents(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", d.base+"/app/events", nil)
@@ -263,9 +264,9 @@ func TestDashboardLiveEvents(t *testing.T) {
 // filters, refuses bad ones as the API does, and that the detail form saves.
 func TestDashboardTicketFilters(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	ctc := e.Contact("ana@example.com")
 	high := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Server down", "contact_id": ctc,
 		"priority": "high", "tags": []string{"outage"}, "notify_contact": false}).OK(t, 201)["id"].(string)
@@ -310,9 +311,9 @@ func TestDashboardTicketFilters(t *testing.T) {
 // TestDashboardAssistantBox checks the knowledge page's "Try a question" box.
 func TestDashboardAssistantBox(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	body := d.post("/app/knowledge/test", url.Values{"question": {"How long does a refund take?"}}).must(t, http.StatusOK)
 	if !strings.Contains(body, "5 business days") || !strings.Contains(body, `href="https://example.com/help/refunds"`) {
 		t.Errorf("the assistant's answer with its source is missing:\n%.2000s", body)
@@ -335,9 +336,9 @@ func TestDashboardAssistantBox(t *testing.T) {
 // on the creation page only, and the enable switch.
 func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 	t.Parallel()
-	e := New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
+	e := webenv.New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	created := d.post("/app/webhooks", url.Values{"url": {"https://hooks.example.com/in"}, "events": {"ticket.created, ticket.solved"}}).
 		must(t, http.StatusOK)
 	i := strings.Index(created, "whsec_")
@@ -374,9 +375,9 @@ func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 // TestDashboardInboxPages checks paging through one status of the inbox.
 func TestDashboardInboxPages(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	var ids []string
 	for i := range 51 {
 		ids = append(ids, e.Conversation(chat.Test, "Question "+itoa(i)))
@@ -402,9 +403,9 @@ func TestDashboardInboxPages(t *testing.T) {
 // lists it, refuses a bad one with the API's message, and deletes it.
 func TestDashboardSynonyms(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	d.post("/app/knowledge/synonyms", url.Values{"words": {"Stash, put aside ,shelve"}}).must(t, http.StatusSeeOther)
 	list := e.Test("GET", "/v1/assistant/synonyms", nil).OK(t, 200)["data"].([]any)
 	if len(list) != 1 || strings.Join(strSlice(list[0].(map[string]any)["words"]), "|") != "stash|put aside|shelve" {
@@ -434,9 +435,9 @@ func TestDashboardSynonyms(t *testing.T) {
 // alone switches nothing, so a link from another site cannot.
 func TestDashboardLinkSwitchesMode(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	conv := e.Conversation(chat.Live, "Where is my order?")
 	path := "/app/conversations/" + conv
 	d.get(path).must(t, http.StatusNotFound) // without the link's mode, the other mode's object is not there

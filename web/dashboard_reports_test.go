@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"html"
 	"net/http"
 	"net/url"
@@ -11,9 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/chromedp/chromedp"
-
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // TestDashboardReports checks the Reports page against the hand-computed
@@ -21,10 +19,10 @@ import (
 // refused period.
 func TestDashboardReports(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
-	ReportFixture(t, e)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	webenv.ReportFixture(t, e)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	day := testenv.T0.Format(time.DateOnly)
 	body := d.get("/app/reports?from="+day+"&to="+day).must(t, http.StatusOK)
 	for _, want := range []string{"33.3%", "1 of 3 conversations", "1m 30s", "7m 15s", "3.50 / 5", "2 ratings",
@@ -66,40 +64,4 @@ func TestDashboardReports(t *testing.T) {
 	if b := d.get("/app/reports?from=2026-09-01&to=2026-09-02").must(t, http.StatusOK); !strings.Contains(b, "the highest day has 0") {
 		t.Error("an empty period's chart claims a busy day")
 	}
-}
-
-// TestBrowserReports signs in, opens the Reports page of the fixture's
-// day with a knowledge gap, checks the chart is drawn and saves it
-// (looks).
-func TestBrowserReports(t *testing.T) {
-	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
-	ReportFixture(t, e)
-	if _, err := e.Svc.SetMemberPassword(context.Background(), "agent@example.com", DashPassword); err != nil {
-		t.Fatal(err)
-	}
-	Ask(e, e.Session(true), "Do you sell gift cards?")
-	ctx := newBrowser(t)
-	day := testenv.T0.Format(time.DateOnly)
-	err := chromedp.Do(ctx,
-		chromedp.Navigate(e.Server.URL+"/app/reports?"+url.Values{"from": {day}, "to": {day}}.Encode()),
-		chromedp.WaitVisible(chromedp.ID("password")),
-		chromedp.SendKeys(chromedp.ID("email"), "agent@example.com"),
-		chromedp.SendKeys(chromedp.ID("password"), DashPassword),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.ID("day-chart")),
-	)
-	if err != nil {
-		t.Fatalf("opening the reports: %v", err)
-	}
-	h, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("#day-chart rect.all").getBoundingClientRect().height`))
-	if err != nil || h <= 0 {
-		t.Fatalf("chart bar height %v (%v)", h, err)
-	}
-	gap, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#unanswered tbody td a")))
-	if err != nil || gap != "Do you sell gift cards?" {
-		t.Fatalf("unanswered question %q (%v)", gap, err)
-	}
-	labelled(t, ctx, "reports")
-	looks(t, ctx, "dashboard-reports")
 }

@@ -10,13 +10,14 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
 // dashObjects are test-mode objects of every kind the dashboard addresses.
 type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site, cnr, mem, syn string }
 
-func makeDashObjects(t *testing.T, e *Env) dashObjects {
+func makeDashObjects(t *testing.T, e *webenv.Env) dashObjects {
 	t.Helper()
 	var o dashObjects
 	o.site, o.mem = e.Site, e.Member2
@@ -106,7 +107,7 @@ func dashRoutes(o dashObjects) []struct {
 // and a session in the other mode; none of them may change anything.
 func TestDashboardRefusesStrangers(t *testing.T) {
 	t.Parallel()
-	e := New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
+	e := webenv.New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
 	base := dashServer(t, e)
 	o := makeDashObjects(t, e)
 	routes := dashRoutes(o)
@@ -158,7 +159,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 
 	t.Run("forged CSRF", func(t *testing.T) {
 		d := newDash(t, base)
-		d.signIn("agent@example.com", DashPassword)
+		d.signIn("agent@example.com", webenv.DashPassword)
 		for _, rt := range routes {
 			if rt.method != "POST" {
 				continue
@@ -210,7 +211,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 
 	t.Run("after sign-out", func(t *testing.T) {
 		d := newDash(t, base)
-		d.signIn("agent@example.com", DashPassword)
+		d.signIn("agent@example.com", webenv.DashPassword)
 		d.get("/app/").must(t, http.StatusOK)
 		out := d.post("/app/sign-out", nil)
 		out.must(t, http.StatusSeeOther)
@@ -237,7 +238,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 
 	t.Run("other mode", func(t *testing.T) {
 		d := newDash(t, base)
-		d.signIn("agent@example.com", DashPassword)
+		d.signIn("agent@example.com", webenv.DashPassword)
 		d.setMode("live")
 		for _, rt := range routes {
 			if !strings.Contains(rt.path, "_") || strings.HasSuffix(rt.path, "/resend") || strings.HasPrefix(rt.path, "/app/settings/") ||
@@ -274,7 +275,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 // lock-out after repeated failures and its end.
 func TestDashboardSignIn(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	d := newDash(t, base)
 
@@ -294,7 +295,7 @@ func TestDashboardSignIn(t *testing.T) {
 		t.Errorf("CSP allows inline code: %s", csp)
 	}
 
-	r := d.signIn("AGENT@example.com", DashPassword)
+	r := d.signIn("AGENT@example.com", webenv.DashPassword)
 	r.must(t, http.StatusSeeOther)
 	cookie := r.header.Get("Set-Cookie")
 	for _, flag := range []string{"HttpOnly", "Secure", "SameSite=Lax", "Path=/app/"} {
@@ -323,7 +324,7 @@ func TestDashboardSignIn(t *testing.T) {
 		}
 	}
 	other.signIn("agent@example.com", "wrong password").must(t, http.StatusTooManyRequests)
-	locked := other.signIn("agent@example.com", DashPassword)
+	locked := other.signIn("agent@example.com", webenv.DashPassword)
 	locked.must(t, http.StatusTooManyRequests)
 	if locked.header.Get("Retry-After") == "" {
 		t.Error("lock-out without Retry-After")
@@ -332,7 +333,7 @@ func TestDashboardSignIn(t *testing.T) {
 		t.Fatal("a locked-out address got a session")
 	}
 	e.Clock.Advance(app.SignInLockout + time.Second)
-	other.signIn("agent@example.com", DashPassword).must(t, http.StatusSeeOther)
+	other.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	other.get("/app/").must(t, http.StatusOK)
 
 	// The first session was not disturbed by the other's failures.
@@ -343,14 +344,14 @@ func TestDashboardSignIn(t *testing.T) {
 	d.get("/app/").must(t, http.StatusSeeOther)
 
 	// A sign-in form posted from another site is refused before the password is checked.
-	res := postFromElsewhere(t, base+"/app/sign-in", url.Values{"email": {"agent@example.com"}, "password": {DashPassword}})
+	res := postFromElsewhere(t, base+"/app/sign-in", url.Values{"email": {"agent@example.com"}, "password": {webenv.DashPassword}})
 	if res.StatusCode != http.StatusForbidden || len(res.Cookies()) > 0 {
 		t.Errorf("cross-site sign-in: status %d, cookies %v", res.StatusCode, res.Cookies())
 	}
 
 	// A redirect after sign-in never leaves the dashboard.
 	r = newDash(t, base).do("POST", "/app/sign-in", url.Values{"email": {"agent@example.com"},
-		"password": {DashPassword}, "next": {"//evil.example/app/"}})
+		"password": {webenv.DashPassword}, "next": {"//evil.example/app/"}})
 	if loc := r.header.Get("Location"); loc != "/app/" {
 		t.Errorf("next=//evil.example: redirected to %q", loc)
 	}
@@ -359,15 +360,15 @@ func TestDashboardSignIn(t *testing.T) {
 // TestDashboardSetPasswordEndsSessions checks that a new password ends the member's sessions.
 func TestDashboardSetPasswordEndsSessions(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	d := newDash(t, base)
-	d.signIn("agent@example.com", DashPassword).must(t, http.StatusSeeOther)
+	d.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	if _, err := e.Svc.SetMemberPassword(t.Context(), "agent@example.com", "another password"); err != nil {
 		t.Fatal(err)
 	}
 	d.get("/app/").must(t, http.StatusSeeOther)
-	newDash(t, base).signIn("agent@example.com", DashPassword).must(t, http.StatusUnauthorized)
+	newDash(t, base).signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusUnauthorized)
 	newDash(t, base).signIn("agent@example.com", "another password").must(t, http.StatusSeeOther)
 	if _, err := e.Svc.SetMemberPassword(t.Context(), "agent@example.com", "short"); err == nil {
 		t.Error("a 5-character password was accepted")
@@ -377,11 +378,11 @@ func TestDashboardSetPasswordEndsSessions(t *testing.T) {
 // TestDashboardSessionsPruned checks that ended and expired sessions are deleted.
 func TestDashboardSessionsPruned(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	ended, kept := newDash(t, base), newDash(t, base)
-	ended.signIn("agent@example.com", DashPassword)
-	kept.signIn("agent@example.com", DashPassword)
+	ended.signIn("agent@example.com", webenv.DashPassword)
+	kept.signIn("agent@example.com", webenv.DashPassword)
 	ended.post("/app/sign-out", nil).must(t, http.StatusSeeOther)
 	e.Clock.Advance(time.Second)
 	if n, err := e.Svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,9 +12,9 @@ import (
 // mistakes are named as the API names them.
 func TestDashboardSettings(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword).must(t, http.StatusSeeOther)
+	d.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	page := d.get("/app/settings").must(t, http.StatusOK)
 	if !strings.Contains(page, `action="/app/settings/`+e.Site+`"`) || !strings.Contains(page, `name="always_open" checked`) {
 		t.Fatalf("settings page:\n%.3000s", page)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 )
 
 // signInFrom posts the sign-in form as a client at ip (the test server's
@@ -66,7 +67,7 @@ func signInBurst(t *testing.T, base string, passwords []string) map[int]int {
 // or alone within the lock-out is refused.
 func TestDashboardSignInBurst(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	wrong := make([]string, 30)
 	for i := range wrong {
@@ -84,11 +85,11 @@ func TestDashboardSignInBurst(t *testing.T) {
 	}
 
 	// The right password among more wrong ones, then alone: still locked.
-	got = signInBurst(t, base, append(wrong, DashPassword))
+	got = signInBurst(t, base, append(wrong, webenv.DashPassword))
 	if got[http.StatusSeeOther] != 0 || got[http.StatusTooManyRequests] != len(wrong)+1 {
 		t.Errorf("burst with the right password: answers by status %v, want all 429", got)
 	}
-	_, err = e.Svc.SignIn(t.Context(), "agent@example.com", DashPassword)
+	_, err = e.Svc.SignIn(t.Context(), "agent@example.com", webenv.DashPassword)
 	var ae *app.Error
 	if !errors.As(err, &ae) || ae.Code != app.CodeSignInLocked {
 		t.Fatalf("right password within the lock-out: %v, want %s", err, app.CodeSignInLocked)
@@ -98,7 +99,7 @@ func TestDashboardSignInBurst(t *testing.T) {
 	}
 
 	e.Clock.Advance(app.SignInLockout)
-	if _, err := e.Svc.SignIn(t.Context(), "agent@example.com", DashPassword); err != nil {
+	if _, err := e.Svc.SignIn(t.Context(), "agent@example.com", webenv.DashPassword); err != nil {
 		t.Fatalf("after the lock-out: %v", err)
 	}
 	if f, _ := e.DB.Read().SignInFailures(t.Context(), "agent@example.com"); f.Count != 0 {
@@ -110,7 +111,7 @@ func TestDashboardSignInBurst(t *testing.T) {
 // rows are deleted, a lock-out window after the latest attempt.
 func TestSignInFailuresPruned(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	dashServer(t, e)
 	fail := func(email string, n int) {
 		t.Helper()
@@ -137,7 +138,7 @@ func TestSignInFailuresPruned(t *testing.T) {
 	}
 	// Old failures no longer count towards a lock-out.
 	fail("agent@example.com", 1)
-	if _, err := e.Svc.SignIn(t.Context(), "agent@example.com", DashPassword); err != nil {
+	if _, err := e.Svc.SignIn(t.Context(), "agent@example.com", webenv.DashPassword); err != nil {
 		t.Fatalf("sign-in after old failures: %v", err)
 	}
 }
@@ -147,7 +148,7 @@ func TestSignInFailuresPruned(t *testing.T) {
 // password is checked, while other addresses sign in as usual.
 func TestDashboardSignInLimitPerAddress(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	const burst = 10 // the documented per-address burst
 	for i := range burst {
@@ -156,7 +157,7 @@ func TestDashboardSignInLimitPerAddress(t *testing.T) {
 			t.Fatalf("attempt %d: status %d, want 401", i+1, res.StatusCode)
 		}
 	}
-	res := signInFrom(t, base, "203.0.113.7", "agent@example.com", DashPassword)
+	res := signInFrom(t, base, "203.0.113.7", "agent@example.com", webenv.DashPassword)
 	if res.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("attempt %d: status %d, want 429", burst+1, res.StatusCode)
 	}
@@ -166,7 +167,7 @@ func TestDashboardSignInLimitPerAddress(t *testing.T) {
 	if f, _ := e.DB.Read().SignInFailures(t.Context(), "agent@example.com"); f.Count != 0 {
 		t.Errorf("a refused attempt was counted against the member: %d failures", f.Count)
 	}
-	if res := signInFrom(t, base, "198.51.100.9", "agent@example.com", DashPassword); res.StatusCode != http.StatusSeeOther {
+	if res := signInFrom(t, base, "198.51.100.9", "agent@example.com", webenv.DashPassword); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("another address: status %d, want 303", res.StatusCode)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -19,9 +20,9 @@ import (
 // author in one minute under one avatar; a reply from the desk assigns an
 // unassigned conversation to the replier.
 func TestDashboardConversationPanel(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	ctx := context.Background()
 
 	// A visitor rates a conversation the team closed, then writes again twice.
@@ -81,9 +82,9 @@ func TestDashboardConversationPanel(t *testing.T) {
 // without a name is listed by its address, and that an error page names no
 // "Field: id".
 func TestDashboardContactsByWords(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	e.Test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada Lovelace"}).OK(t, 201)
 	noName := e.Contact("grace@example.com")
 	e.SearchIndexed()
@@ -110,13 +111,13 @@ func TestDashboardContactsByWords(t *testing.T) {
 // and the replica's lag, last sync and last error as /readyz knows them,
 // or a word that none is configured; an agent is refused.
 func TestDashboardOperations(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	synced := time.Date(2026, 10, 1, 11, 59, 30, 0, time.UTC)
-	base := dashServerWith(t, e, web.Options{PublicURL: PublicURL, Replica: func() web.ReplicaStatus {
+	base := dashServerWith(t, e, web.Options{PublicURL: webenv.PublicURL, Replica: func() web.ReplicaStatus {
 		return web.ReplicaStatus{LastSync: synced, Lag: 3 * time.Second, Err: "s3: access denied"}
 	}})
 	owner := newDash(t, base)
-	owner.signIn("agent@example.com", DashPassword)
+	owner.signIn("agent@example.com", webenv.DashPassword)
 	page := owner.get("/app/operations").must(t, http.StatusOK)
 	for _, want := range []string{"<strong>Ready</strong>", `<dd id="replica-lag">3s</dd>`, "2026-10-01 11:59:30 UTC", "s3: access denied",
 		`href="/app/operations"`} {
@@ -124,17 +125,17 @@ func TestDashboardOperations(t *testing.T) {
 			t.Errorf("the Operations page lacks %s:\n%s", want, page)
 		}
 	}
-	plain := newDash(t, dashServer(t, New(t)))
-	plain.signIn("agent@example.com", DashPassword)
+	plain := newDash(t, dashServer(t, webenv.New(t)))
+	plain.signIn("agent@example.com", webenv.DashPassword)
 	if page := plain.get("/app/operations").must(t, http.StatusOK); !strings.Contains(page, "No replica is configured") {
 		t.Errorf("without a replica:\n%s", page)
 	}
 
-	if _, err := e.Svc.SetMemberPassword(t.Context(), "other@example.com", DashPassword); err != nil {
+	if _, err := e.Svc.SetMemberPassword(t.Context(), "other@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	agent := newDash(t, base)
-	agent.signIn("other@example.com", DashPassword)
+	agent.signIn("other@example.com", webenv.DashPassword)
 	agent.get("/app/operations").must(t, http.StatusForbidden)
 	if b := agent.get("/app/").must(t, http.StatusOK); strings.Contains(b, `href="/app/operations"`) {
 		t.Error("an agent's navigation offers the Operations page")
@@ -145,9 +146,9 @@ func TestDashboardOperations(t *testing.T) {
 // leads back to the desk page it was done from: the conversation open
 // beside the list stays open, the view stays.
 func TestDashboardAssignFromTheList(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	open := e.Conversation(chat.Test, "Where is my parcel?")
 	other := e.Conversation(chat.Test, "Can I pay by card?")
 	for from, want := range map[string]string{

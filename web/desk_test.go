@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 )
 
 func TestCannedReplies(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	c := e.Test("POST", "/v1/canned-replies", map[string]any{"shortcut": "ship-ca", "title": "Shipping to Canada",
 		"body": "Hi {{contact.name}}, yes we ship to Canada."}).OK(t, 201)
 	id := c["id"].(string)
@@ -47,7 +48,7 @@ func TestCannedReplies(t *testing.T) {
 
 func TestCannedReplyLimits(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	valid := func() map[string]any { return map[string]any{"shortcut": "a", "title": "T", "body": "B"} }
 	cases := []struct {
 		field string
@@ -83,7 +84,7 @@ func TestCannedReplyLimits(t *testing.T) {
 }
 
 // searchIDs runs a search and returns "type:id" of each result, in order.
-func searchIDs(t *testing.T, e *Env, key, query string) []string {
+func searchIDs(t *testing.T, e *webenv.Env, key, query string) []string {
 	t.Helper()
 	b := e.Do("GET", "/v1/search?"+query, key, nil).OK(t, 200)
 	var out []string
@@ -99,7 +100,7 @@ func searchIDs(t *testing.T, e *Env, key, query string) []string {
 
 func TestSearch(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Do you ship to Canada? My parcel is late.")
 	noted := e.Conversation(chat.Test, "Hello there")
 	e.Test("POST", cvPath(noted, "/notes"), map[string]any{"body": "Refund approved by finance", "author_id": e.Member}).OK(t, 201)
@@ -158,7 +159,7 @@ func TestSearch(t *testing.T) {
 
 func TestSearchPages(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	want := map[string]bool{}
 	for i := 0; i < 5; i++ {
 		want[e.Conversation(chat.Test, "Where is my invoice?")] = true
@@ -180,7 +181,7 @@ func TestSearchPages(t *testing.T) {
 // the desk-search-index worker does not bring them back.
 func TestSearchErasure(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctc := e.Test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).OK(t, 201)["id"].(string)
 	conv := cvStart(t, e, chat.Test, e.Site, ctc, "I am Ada Lovelace and my order is missing")
 	e.Test("POST", cvPath(conv, "/notes"), map[string]any{"body": "Lovelace is a regular", "author_id": e.Member}).OK(t, 201)

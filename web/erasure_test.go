@@ -11,6 +11,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 )
 
 // The erased person, and the ways their data may be written.
@@ -115,7 +116,7 @@ func TestContactErasure(t *testing.T) {
 	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
 
 	// Every API response about the conversations and tickets.
-	var responses []Resp
+	var responses []webenv.Resp
 	get := func(path string) map[string]any {
 		r := e.Test("GET", path, nil)
 		r.OK(t, 200)
@@ -173,7 +174,7 @@ func TestContactErasure(t *testing.T) {
 	}
 	// The attachment still downloads, under a scrubbed name.
 	shown := attachmentsOf(t, e.Test("GET", "/v1/messages/"+withFile["id"].(string), nil).OK(t, 200))[0]
-	res := e.fetch(shown["url"].(string))
+	res := fetch(e, shown["url"].(string))
 	if res.StatusCode != 200 || len(leaks(res.Header.Get("Content-Disposition"))) > 0 {
 		t.Errorf("download after erasure: %d, %q", res.StatusCode, res.Header.Get("Content-Disposition"))
 	}
@@ -215,7 +216,7 @@ func TestContactErasureWithoutPersonalFields(t *testing.T) {
 	// A contact known by a short external_id and a phone number that is
 	// mostly letters: erasure unlinks, and leaves alone text that does not
 	// repeat them.
-	e := New(t)
+	e := webenv.New(t)
 	ctc := e.Test("POST", "/v1/contacts", map[string]any{"external_id": "u1", "phone": "0800-FLOWERS"}).OK(t, 201)["id"].(string)
 	conv := cvStart(t, e, chat.Test, e.Site, ctc, "Hi, u1 here, is 0800 a good number? Call 0800-FLOWERS.")
 	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
@@ -226,16 +227,16 @@ func TestContactErasureWithoutPersonalFields(t *testing.T) {
 
 func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctx := context.Background()
 	// An address that holds no part of the name, so only the address
 	// patterns can find it.
 	create := `{"email":"countess@analytical.example","name":"Ada Lovelace","phone":"+44 20 7946 0958"}`
-	ctc := e.idem("create-ada", e.TestKey, "/v1/contacts", create).OK(t, 201)["id"].(string)
+	ctc := idem(e, "create-ada", e.TestKey, "/v1/contacts", create).OK(t, 201)["id"].(string)
 	ticket := `{"subject":"Help","contact_id":"` + ctc + `"}`
-	e.idem("ticket-ada", e.TestKey, "/v1/tickets", ticket).OK(t, 201)
+	idem(e, "ticket-ada", e.TestKey, "/v1/tickets", ticket).OK(t, 201)
 	grace := `{"email":"grace@example.com","name":"Grace Hopper"}`
-	kept := e.idem("create-grace", e.TestKey, "/v1/contacts", grace)
+	kept := idem(e, "create-grace", e.TestKey, "/v1/contacts", grace)
 	kept.OK(t, 201)
 
 	// The widget opened on a page whose address carries the person's data.
@@ -276,13 +277,13 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 
 	// Replaying a request whose response named the person is refused: the
 	// response is gone, and running it again would bring the person back.
-	e.idem("create-ada", e.TestKey, "/v1/contacts", create).Fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
-	e.idem("ticket-ada", e.TestKey, "/v1/tickets", ticket).Fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
+	idem(e, "create-ada", e.TestKey, "/v1/contacts", create).Fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
+	idem(e, "ticket-ada", e.TestKey, "/v1/tickets", ticket).Fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
 	if n := len(e.All(e.TestKey, "/v1/contacts", 100)); n != 1 {
 		t.Errorf("%d contacts after the replays, want only the other person", n)
 	}
 	// Another person's stored response is still replayed as it was.
-	if again := e.idem("create-grace", e.TestKey, "/v1/contacts", grace); string(again.Raw) != string(kept.Raw) {
+	if again := idem(e, "create-grace", e.TestKey, "/v1/contacts", grace); string(again.Raw) != string(kept.Raw) {
 		t.Errorf("another contact's replay changed:\n%s\n%s", kept.Raw, again.Raw)
 	}
 }
@@ -291,7 +292,7 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 // person's data too.
 func TestContactErasureScrubsTeamMail(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctx := context.Background()
 	ctc := e.Test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).OK(t, 201)["id"].(string)
 	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: chat.Test, Template: "conversation_waiting", ToEmail: "agent@example.com",
@@ -314,7 +315,7 @@ func TestContactErasureScrubsTeamMail(t *testing.T) {
 // them when the contact is erased.
 func TestContactErasureScrubsQueuedPushes(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctx := context.Background()
 	ctc := e.Test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).OK(t, 201)["id"].(string)
 	payload := `{"title":"New message from a visitor","body":"Hello, this is Ada Lovelace, ada.lovelace@example.com","conversation_id":"cnv_x"}`

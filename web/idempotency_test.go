@@ -10,10 +10,11 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 )
 
 // idem sends a POST with an Idempotency-Key.
-func (e *Env) idem(key, apiKey, path, body string) Resp {
+func idem(e *webenv.Env, key, apiKey, path, body string) webenv.Resp {
 	e.T.Helper()
 	req, err := http.NewRequest("POST", e.Server.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -24,18 +25,18 @@ func (e *Env) idem(key, apiKey, path, body string) Resp {
 	return e.Send(req)
 }
 
-func ticketCount(t *testing.T, e *Env) int {
+func ticketCount(t *testing.T, e *webenv.Env) int {
 	t.Helper()
 	return len(e.All(e.TestKey, "/v1/tickets", 100))
 }
 
 func TestIdempotentPostReplaysTheFirstResponse(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	body := `{"subject":"Refund","contact":{"email":"ada@example.com"}}`
-	first := e.idem("k1", e.TestKey, "/v1/tickets", body)
+	first := idem(e, "k1", e.TestKey, "/v1/tickets", body)
 	id := first.OK(t, 201)["id"]
-	again := e.idem("k1", e.TestKey, "/v1/tickets", body)
+	again := idem(e, "k1", e.TestKey, "/v1/tickets", body)
 	if again.OK(t, 201)["id"] != id || string(again.Raw) != string(first.Raw) {
 		t.Fatalf("replay differs:\n%s\n%s", first.Raw, again.Raw)
 	}
@@ -50,19 +51,19 @@ func TestIdempotentPostReplaysTheFirstResponse(t *testing.T) {
 	}
 
 	// Other parameters with the same key are refused; another key is a new request.
-	e.idem("k1", e.TestKey, "/v1/tickets", `{"subject":"Other","contact":{"email":"ada@example.com"}}`).
+	idem(e, "k1", e.TestKey, "/v1/tickets", `{"subject":"Other","contact":{"email":"ada@example.com"}}`).
 		Fails(t, 400, "idempotency_key_reused", "Idempotency-Key")
-	e.idem("k1", e.TestKey, "/v1/contacts", body).Fails(t, 400, "idempotency_key_reused", "Idempotency-Key")
-	e.idem("k2", e.TestKey, "/v1/tickets", body).OK(t, 201)
+	idem(e, "k1", e.TestKey, "/v1/contacts", body).Fails(t, 400, "idempotency_key_reused", "Idempotency-Key")
+	idem(e, "k2", e.TestKey, "/v1/tickets", body).OK(t, 201)
 	// Keys belong to a mode.
-	e.idem("k1", e.LiveKey, "/v1/tickets", body).OK(t, 201)
+	idem(e, "k1", e.LiveKey, "/v1/tickets", body).OK(t, 201)
 	if n := ticketCount(t, e); n != 2 {
 		t.Fatalf("%d test tickets, want 2", n)
 	}
 
 	// After 24 hours the key starts afresh.
 	e.Clock.Advance(app.IdempotencyWindow + time.Second)
-	if e.idem("k1", e.TestKey, "/v1/tickets", body).OK(t, 201)["id"] == id {
+	if idem(e, "k1", e.TestKey, "/v1/tickets", body).OK(t, 201)["id"] == id {
 		t.Fatal("an expired key replayed the old response")
 	}
 	if n, err := e.Svc.PruneIdempotencyKeys(context.Background()); err != nil || n != 2 {
@@ -72,16 +73,16 @@ func TestIdempotentPostReplaysTheFirstResponse(t *testing.T) {
 
 func TestIdempotentErrorsAndLimits(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	bad := `{"subject":""}`
-	first := e.idem("k", e.TestKey, "/v1/tickets", bad)
+	first := idem(e, "k", e.TestKey, "/v1/tickets", bad)
 	first.Fails(t, 400, "parameter_invalid", "subject")
-	if again := e.idem("k", e.TestKey, "/v1/tickets", bad); again.Status != 400 || string(again.Raw) != string(first.Raw) {
+	if again := idem(e, "k", e.TestKey, "/v1/tickets", bad); again.Status != 400 || string(again.Raw) != string(first.Raw) {
 		t.Fatalf("a validation error is replayed as it was: %s", again.Raw)
 	}
-	e.idem(strings.Repeat("x", 256), e.TestKey, "/v1/tickets", bad).Fails(t, 400, "parameter_invalid", "Idempotency-Key")
-	e.idem(strings.Repeat("x", 255), e.TestKey, "/v1/contacts", `{"email":"a@example.com"}`).OK(t, 201)
-	e.idem("", e.TestKey, "/v1/contacts", `{"email":"b@example.com"}`).Fails(t, 400, "parameter_invalid", "Idempotency-Key")
+	idem(e, strings.Repeat("x", 256), e.TestKey, "/v1/tickets", bad).Fails(t, 400, "parameter_invalid", "Idempotency-Key")
+	idem(e, strings.Repeat("x", 255), e.TestKey, "/v1/contacts", `{"email":"a@example.com"}`).OK(t, 201)
+	idem(e, "", e.TestKey, "/v1/contacts", `{"email":"b@example.com"}`).Fails(t, 400, "parameter_invalid", "Idempotency-Key")
 	// GET ignores the header.
 	req, _ := http.NewRequest("GET", e.Server.URL+"/v1/tickets", nil)
 	req.Header.Set("Authorization", "Bearer "+e.TestKey)
@@ -91,31 +92,31 @@ func TestIdempotentErrorsAndLimits(t *testing.T) {
 
 func TestIdempotencyKeyInUse(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctx := context.Background()
 	body := `{"email":"ann@example.com"}`
 	// A request that claimed the key and has not finished (or died).
 	if _, err := e.Svc.BeginIdempotent(ctx, chat.Test, "busy", app.Fingerprint("POST", "/v1/contacts", []byte(body))); err != nil {
 		t.Fatal(err)
 	}
-	e.idem("busy", e.TestKey, "/v1/contacts", body).Fails(t, 409, "idempotency_key_in_use", "Idempotency-Key")
+	idem(e, "busy", e.TestKey, "/v1/contacts", body).Fails(t, 409, "idempotency_key_in_use", "Idempotency-Key")
 	// Abandoned after a minute: the key can be used again.
 	e.Clock.Advance(2 * time.Minute)
-	e.idem("busy", e.TestKey, "/v1/contacts", body).OK(t, 201)
+	idem(e, "busy", e.TestKey, "/v1/contacts", body).OK(t, 201)
 }
 
 func TestConcurrentDuplicatesCreateOnce(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	body := `{"subject":"Once","contact":{"email":"ada@example.com"}}`
 	const n = 12
 	var wg sync.WaitGroup
-	results := make([]Resp, n)
+	results := make([]webenv.Resp, n)
 	for i := range results {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = e.idem("same", e.TestKey, "/v1/tickets", body)
+			results[i] = idem(e, "same", e.TestKey, "/v1/tickets", body)
 		}()
 	}
 	wg.Wait()

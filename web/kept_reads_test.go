@@ -9,16 +9,17 @@ import (
 
 	"chatsvc/chat"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // reader is a second API client with connections of its own: what one
 // client writes, another reads.
-func (e *Env) reader() func(path string) Resp {
+func reader(e *webenv.Env) func(path string) webenv.Resp {
 	c := &http.Client{Transport: &http.Transport{}}
 	e.T.Cleanup(c.CloseIdleConnections)
-	return func(path string) Resp {
+	return func(path string) webenv.Resp {
 		e.T.Helper()
-		return toResp(testenv.Call(e.T, c, "GET", e.Server.URL+path, nil, "Authorization", "Bearer "+e.TestKey))
+		return webenv.ToResp(testenv.Call(e.T, c, "GET", e.Server.URL+path, nil, "Authorization", "Bearer "+e.TestKey))
 	}
 }
 
@@ -27,8 +28,8 @@ func (e *Env) reader() func(path string) Resp {
 // client's write was acknowledged shows that write; after an erasure or a
 // deletion it shows nothing.
 func TestReadsByIDFollowWrites(t *testing.T) {
-	e := New(t)
-	get := e.reader()
+	e := webenv.New(t)
+	get := reader(e)
 	ctc := e.Contact("ada@example.com")
 	conv := cvStart(t, e, chat.Test, e.Site, ctc, "Hello, my printer is on fire.")
 	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Printer of ada@example.com", "contact_id": ctc, "conversation_id": conv}).OK(t, 201)["id"].(string)
@@ -106,7 +107,7 @@ func TestReadsByIDFollowWrites(t *testing.T) {
 // that began after a message was acknowledged shows fewer messages. A read
 // that a write overtakes must not put back what it read.
 func TestReadsByIDFollowWritesUnderLoad(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	conv := e.Conversation(chat.Test, "Hello")
 	var acked atomic.Int64
 	acked.Store(1)
@@ -115,7 +116,7 @@ func TestReadsByIDFollowWritesUnderLoad(t *testing.T) {
 	var stale atomic.Value
 	var reads atomic.Int64
 	for range 4 {
-		get := e.reader()
+		get := reader(e)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

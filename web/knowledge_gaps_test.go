@@ -1,30 +1,20 @@
 package web_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"testing"
 )
 
-// Ask posts a visitor question and returns the assistant's reply id and the conversation id.
-func Ask(e *Env, token, text string) (replyID, convID string) {
-	e.T.Helper()
-	b := e.Say(token, text)
-	reply, ok := b["reply"].(map[string]any)
-	if !ok {
-		e.T.Fatalf("no reply to %q: %v", text, b)
-	}
-	return reply["id"].(string), b["message"].(map[string]any)["conversation_id"].(string)
-}
-
 func TestUnansweredQuestions(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	first, second, third := e.Session(true), e.Session(true), e.Session(true)
-	Ask(e, first, "Do you sell gift cards?")
-	refundsReply, refundsConv := Ask(e, second, "How long do refunds take?")
-	_, giftConv := Ask(e, third, "  do you sell GIFT cards? ") // shown without its spaces
+	webenv.Ask(e, first, "Do you sell gift cards?")
+	refundsReply, refundsConv := webenv.Ask(e, second, "How long do refunds take?")
+	_, giftConv := webenv.Ask(e, third, "  do you sell GIFT cards? ") // shown without its spaces
 
 	// A helpful answer is no gap; an unhelpful one is, until the visitor changes their mind.
-	feedback := func(tok, id string, helpful any) Resp {
+	feedback := func(tok, id string, helpful any) webenv.Resp {
 		return e.WidgetDo("POST", "/widget/v1/messages/"+id+"/feedback", tok, map[string]any{"helpful": helpful})
 	}
 	if b := feedback(second, refundsReply, false).OK(t, 200); b["helpful"] != false || b["message_id"] != refundsReply {
@@ -58,11 +48,11 @@ func TestUnansweredQuestions(t *testing.T) {
 
 func TestReplyFeedbackRefusals(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	mine, other := e.Session(true), e.Session(true)
-	replyID, _ := Ask(e, mine, "How long do refunds take?")
+	replyID, _ := webenv.Ask(e, mine, "How long do refunds take?")
 	question := e.WidgetDo("GET", "/widget/v1/messages", mine, nil).OK(t, 200)["data"].([]any)[0].(map[string]any)["id"].(string)
-	post := func(tok, id string, body any) Resp {
+	post := func(tok, id string, body any) webenv.Resp {
 		return e.WidgetDo("POST", "/widget/v1/messages/"+id+"/feedback", tok, body)
 	}
 	post(mine, replyID, map[string]any{}).Fails(t, 400, "parameter_missing", "helpful")

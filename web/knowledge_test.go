@@ -17,12 +17,13 @@ import (
 	"chatsvc/chat"
 	"chatsvc/crawler"
 	"chatsvc/knowledge"
+	"chatsvc/testenv/webenv"
 )
 
 // ksEnv is a service with knowledge wired in: a search index in the temp
 // dir and a crawler allowed to reach local test sites.
 type ksEnv struct {
-	*Env
+	*webenv.Env
 	idx *knowledge.Index
 }
 
@@ -39,7 +40,7 @@ func newKsEnvWith(t *testing.T, allowPrivate, withAssistant bool, exempt ...neti
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { idx.Close() })
-	e := New(t, func(o *app.Options) {
+	e := webenv.New(t, func(o *app.Options) {
 		o.Knowledge = &app.Knowledge{Index: idx, SyncMinInterval: 10 * time.Minute, Crawler: crawler.Options{
 			MaxPages: 50, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 5 * time.Second,
 			MaxPageBytes: 1 << 20, AllowPrivate: allowPrivate, Exempt: exempt}}

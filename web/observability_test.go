@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -32,7 +33,7 @@ func get(t *testing.T, url, token string) (int, string) {
 
 func TestHealthAndReadiness(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	if code, body := get(t, e.Server.URL+"/healthz", ""); code != 200 || !strings.Contains(body, `"ok"`) {
 		t.Fatalf("healthz: %d %s", code, body)
 	}
@@ -50,7 +51,7 @@ func TestHealthAndReadiness(t *testing.T) {
 
 func TestMetrics(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	e.Test("POST", "/v1/tickets", map[string]any{"subject": "Hi", "contact": map[string]any{"email": "a@example.com"}}).OK(t, 201)
 	e.Test("GET", "/v1/tickets/T-1", nil).OK(t, 200)
 	e.Test("GET", "/v1/tickets/T-9", nil).Fails(t, 404, "resource_missing", "id")
@@ -102,7 +103,7 @@ func TestLogLinesCarryTheRequestID(t *testing.T) {
 	prev := slog.Default()
 	slog.SetDefault(slog.New(web.LogHandler(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	defer slog.SetDefault(prev)
-	e := New(t)
+	e := webenv.New(t)
 	r := e.Test("POST", "/v1/contacts", map[string]any{"email": "secret-person@example.com", "name": "Secret Name"})
 	r.OK(t, 201)
 	id := r.Header.Get("Request-Id")
@@ -117,7 +118,7 @@ func TestLogLinesCarryTheRequestID(t *testing.T) {
 
 func TestSecureHeaders(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	res, err := http.Get(e.Server.URL + "/demo?site=" + e.Site)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +141,7 @@ func TestSecureHeaders(t *testing.T) {
 // Paths outside the API answer with the API's error shape too.
 func TestUnknownPathsOutsideTheAPI(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	e.Do("GET", "/nothing", "", nil).Fails(t, 404, "resource_missing", "")
 	wrong := e.Do("POST", "/healthz", "", nil)
 	wrong.Fails(t, 405, "method_not_allowed", "")
@@ -157,7 +158,7 @@ func TestUnknownPathsOutsideTheAPI(t *testing.T) {
 // real write fails.
 func TestNotReadyWhenTheDiskIsFull(t *testing.T) {
 	t.Parallel()
-	e := New(t, func(o *app.Options) { o.MinFreeBytes = 1 << 62 }) // more than any disk has free
+	e := webenv.New(t, func(o *app.Options) { o.MinFreeBytes = 1 << 62 }) // more than any disk has free
 	if code, body := get(t, e.Server.URL+"/readyz", ""); code != 503 || !strings.Contains(body, "disk") {
 		t.Fatalf("readyz with a full disk: %d %s", code, body)
 	}

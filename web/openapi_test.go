@@ -27,6 +27,7 @@ import (
 	"chatsvc/files"
 	"chatsvc/knowledge/knowledgetest"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
@@ -133,7 +134,7 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	}
 	// The patterns found are the ones the server answers: each one is
 	// routed (a 404 here would come from the catch-all).
-	e := New(t)
+	e := webenv.New(t)
 	for _, r := range registered {
 		method, path, _ := strings.Cut(r, " ")
 		path = strings.ReplaceAll(path, "{id}", "x_none")
@@ -147,7 +148,7 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 // it needs no API key and loads in a standard validator.
 func TestOpenAPIServed(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	res := e.Do("GET", "/v1/openapi.json", "", nil)
 	if res.Status != 200 || res.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Fatalf("GET /v1/openapi.json: %d %v", res.Status, res.Header)
@@ -160,16 +161,16 @@ func TestOpenAPIServed(t *testing.T) {
 	if err := doc.Validate(loader.Context); err != nil {
 		t.Fatalf("served document does not validate: %v", err)
 	}
-	if len(doc.Servers) != 1 || doc.Servers[0].URL != PublicURL+"/v1" {
-		t.Errorf("servers = %v, want %s/v1", doc.Servers, PublicURL)
+	if len(doc.Servers) != 1 || doc.Servers[0].URL != webenv.PublicURL+"/v1" {
+		t.Errorf("servers = %v, want %s/v1", doc.Servers, webenv.PublicURL)
 	}
 	widget := doc.Paths.Find("/widget/v1/sessions")
-	if widget == nil || len(widget.Servers) != 1 || widget.Servers[0].URL != PublicURL {
-		t.Errorf("the widget's servers = %v, want %s", widget, PublicURL)
+	if widget == nil || len(widget.Servers) != 1 || widget.Servers[0].URL != webenv.PublicURL {
+		t.Errorf("the widget's servers = %v, want %s", widget, webenv.PublicURL)
 	}
 	// Beyond the servers' addresses, the file as it is.
-	served := bytes.ReplaceAll(res.Raw, []byte(`"url": "`+PublicURL+`/v1"`), []byte(`"url": "{public_url}/v1"`))
-	served = bytes.ReplaceAll(served, []byte(`"url": "`+PublicURL+`"`), []byte(`"url": "{public_url}"`))
+	served := bytes.ReplaceAll(res.Raw, []byte(`"url": "`+webenv.PublicURL+`/v1"`), []byte(`"url": "{public_url}/v1"`))
+	served = bytes.ReplaceAll(served, []byte(`"url": "`+webenv.PublicURL+`"`), []byte(`"url": "{public_url}"`))
 	var got, file map[string]any
 	if err := json.Unmarshal(served, &got); err != nil {
 		t.Fatal(err)
@@ -190,7 +191,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // A run through the main flows of every resource, errors included: each
 // response is validated against the document by the client's transport
-// (see newEnv), and every described operation must have been answered.
+// (see webenv.New), and every described operation must have been answered.
 func TestOpenAPIFlows(t *testing.T) {
 	t.Parallel()
 	doc, err := openapicheck.Load()
@@ -214,14 +215,14 @@ func TestOpenAPIFlows(t *testing.T) {
 		}
 		return 200
 	})
-	e := New(t, func(o *app.Options) {
+	e := webenv.New(t, func(o *app.Options) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
 		o.Assistant, o.ReplyWait = assistant.New(knowledgetest.New(), assistant.Extractive{}), 2*time.Second
 	})
 	e.RunAssistant()
 	check := e.Server.Client().Transport.(*openapicheck.Checker)
-	id := func(r Resp, status int) string { return r.OK(t, status)["id"].(string) }
+	id := func(r webenv.Resp, status int) string { return r.OK(t, status)["id"].(string) }
 
 	// Webhook endpoints first, so later changes produce events and deliveries.
 	whe := id(e.Test("POST", "/v1/webhook-endpoints", map[string]any{"url": receiver.URL(), "events": []string{"*"}, "description": "CRM"}), 201)
@@ -307,7 +308,7 @@ func TestOpenAPIFlows(t *testing.T) {
 	e.WidgetDo("GET", "/widget/v1/sites/"+e.Site, "", nil).OK(t, 200)
 	tok := e.Session(true)
 	said := e.Say(tok, "How long does a refund take?")
-	up := e.upload(tok, "receipt.png", testenv.PNG(2, 2)).OK(t, 201)["id"].(string)
+	up := upload(e, tok, "receipt.png", testenv.PNG(2, 2)).OK(t, 201)["id"].(string)
 	e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"attachments": []string{up}}).OK(t, 201)
 	e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)
 	if r := e.WidgetDo("POST", "/widget/v1/typing", tok, nil); r.Status != http.StatusNoContent {
@@ -383,7 +384,7 @@ func TestOpenAPIFlows(t *testing.T) {
 // plan without webhooks (403) and the per-key rate limit (429).
 func TestOpenAPIPlanAndRateLimit(t *testing.T) {
 	t.Parallel()
-	e := New(t, func(o *app.Options) { o.Webhooks.Disabled = true })
+	e := webenv.New(t, func(o *app.Options) { o.Webhooks.Disabled = true })
 	check := e.Server.Client().Transport.(*openapicheck.Checker)
 	e.Test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/"}).Fails(t, 403, "feature_not_available", "")
 	e.Test("GET", "/v1/webhook-endpoints", nil).Fails(t, 403, "feature_not_available", "")

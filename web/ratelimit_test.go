@@ -5,12 +5,13 @@ import (
 	"strconv"
 	"testing"
 
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
 func TestRateLimitPerAPIKey(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	e.Server.Close()
 	e.Server = httptest.NewServer(web.HandlerWith(e.Svc, web.Options{APIPerSecond: 0.01, APIBurst: 3}))
 	for i := 0; i < 3; i++ {
@@ -32,10 +33,10 @@ func TestRateLimitPerAPIKey(t *testing.T) {
 
 func TestRateLimitPerVisitorIP(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	e.Server.Close()
 	e.Server = httptest.NewServer(web.HandlerWith(e.Svc, web.Options{WidgetPerSecond: 0.01, WidgetBurst: 2}))
-	start := func(xff string) Resp {
+	start := func(xff string) webenv.Resp {
 		return e.WidgetDo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.Site, "page_url": "https://example.com/"},
 			"X-Forwarded-For", xff)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -13,7 +14,7 @@ import (
 // /readyz and /metrics; a replica behind or failing keeps the server ready.
 func TestReplicaInReadinessAndMetrics(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	last := time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
 	status := web.ReplicaStatus{LastSync: last, Lag: 3 * time.Second, Err: "s3: connection refused"}
 	srv := httptest.NewServer(web.HandlerWith(e.Svc, web.Options{Replica: func() web.ReplicaStatus { return status }}))

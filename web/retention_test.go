@@ -15,6 +15,7 @@ import (
 	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 )
 
 // storedPath is where the file store under dir keeps content.
@@ -36,7 +37,7 @@ func exists(t *testing.T, path string) bool {
 func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "files")
-	e := New(t, func(o *app.Options) {
+	e := webenv.New(t, func(o *app.Options) {
 		o.Files = files.New(files.Options{Dir: dir, MaxBytes: 1000, Timeout: 5 * time.Second, AllowPrivate: true})
 	})
 	fsrv := newFileServer(t, 1000)
@@ -136,7 +137,7 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 
 func TestRetentionZeroKeepsEverything(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	ctx := context.Background()
 	conv := cvStart(t, e, chat.Test, e.Site, "", "Hello")
 	e.Test("POST", cvPath(conv, "/close"), nil).OK(t, 200)

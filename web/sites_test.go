@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 )
 
 func TestSites(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	list := e.Test("GET", "/v1/sites", nil).OK(t, 200)
 	if data := list["data"].([]any); len(data) != 1 || data[0].(map[string]any)["id"] != e.Site {
 		t.Fatalf("sites %v", list)
@@ -104,7 +105,7 @@ func TestSites(t *testing.T) {
 // The widget learns at session start whether the team is in, and how to look.
 func TestWidgetSessionCarriesTheSite(t *testing.T) {
 	t.Parallel()
-	e := New(t) // the clock stands at Thursday 2026-10-01 12:00 UTC
+	e := webenv.New(t) // the clock stands at Thursday 2026-10-01 12:00 UTC
 	start := func() map[string]any {
 		return e.WidgetDo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.Site, "page_url": "https://example.com/",
 			"test": true}).OK(t, 200)["site"].(map[string]any)
@@ -125,7 +126,7 @@ func TestWidgetSessionCarriesTheSite(t *testing.T) {
 // when the team is back and that the answer comes by e-mail.
 func TestWidgetOfflineHandOff(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{}) // Thursday 2026-10-01 12:00 UTC
+	e := webenv.NewWidget(t, webenv.WidgetOptions{}) // Thursday 2026-10-01 12:00 UTC
 	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"business_hours": map[string]any{"timezone": "Europe/Berlin",
 		"weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}}}).OK(t, 200)
 	tok := e.Session(false)
@@ -154,7 +155,7 @@ func TestWidgetOfflineHandOff(t *testing.T) {
 // With require_email, the first message waits for an e-mail address.
 func TestWidgetPreChatEmail(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"require_email": true}}).OK(t, 200)
 	tok := e.Session(false)
 	e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi"}).Fails(t, 400, "parameter_missing", "email")
@@ -166,7 +167,7 @@ func TestWidgetPreChatEmail(t *testing.T) {
 // conversation, fires conversation.rated and filters the list.
 func TestWidgetRating(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(true)
 	e.WidgetDo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).Fails(t, 404, "resource_missing", "")
 	conv := e.Say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
@@ -211,7 +212,7 @@ func TestWidgetRating(t *testing.T) {
 // rating is an event every webhook endpoint receives.
 func TestWidgetRatingsAreLimited(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(true)
 	conv := e.Say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
 	e.Test("POST", "/v1/conversations/"+conv+"/close", nil).OK(t, 200)
@@ -231,7 +232,7 @@ func TestWidgetRatingsAreLimited(t *testing.T) {
 // A domain is stored as browsers send it in Origin: an internationalised
 // name in its ASCII form, so its pages match.
 func TestSiteDomainsAreStoredAsBrowsersSendThem(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	up := e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"domains": []string{"https://Bücher.Example/", "localhost"}}).OK(t, 200)
 	if d := up["domains"].([]any); d[0] != "xn--bcher-kva.example" || d[1] != "localhost" {
 		t.Fatalf("domains %v", d)
@@ -242,9 +243,9 @@ func TestSiteDomainsAreStoredAsBrowsersSendThem(t *testing.T) {
 // the team and linked from e-mails) must be on one of them.
 func TestPageURLMustBeOnTheSitesDomains(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"domains": []string{"shop.example"}}).OK(t, 200)
-	start := func(page string) Resp {
+	start := func(page string) webenv.Resp {
 		return e.WidgetDo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.Site, "page_url": page, "test": true})
 	}
 	start("https://evil.example/win").Fails(t, 400, "parameter_invalid", "page_url")

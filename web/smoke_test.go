@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"net/http"
 	"strings"
 	"testing"
@@ -8,7 +9,7 @@ import (
 
 func TestHarness(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	e.Test("GET", "/v1/contacts", nil).OK(t, 200)
 	e.Do("GET", "/v1/contacts", "", nil).Fails(t, 401, "api_key_missing", "")
 	e.Do("GET", "/v1/contacts", "csk_test_nope", nil).Fails(t, 401, "api_key_invalid", "")
@@ -22,7 +23,7 @@ func TestHarness(t *testing.T) {
 // how to send it, rather than guessed at.
 func TestAuthorizationNeedsBearer(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	for _, h := range []string{e.TestKey, "Basic " + e.TestKey, "Token " + e.TestKey} {
 		req, _ := http.NewRequest("GET", e.Server.URL+"/v1/contacts", nil)
 		req.Header.Set("Authorization", h)
@@ -37,7 +38,7 @@ func TestAuthorizationNeedsBearer(t *testing.T) {
 // where, and with the Content-Type hint only when the header is missing.
 func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	for _, c := range []struct {
 		body, contentType, want string
 		hint                    bool
@@ -66,7 +67,7 @@ func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
 // is refused as any request's would be, and nothing is deleted.
 func TestDeleteTakesNoBody(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	id := e.Test("POST", "/v1/contacts", map[string]any{"email": "ann@example.com"}).OK(t, 201)["id"].(string)
 	e.Test("DELETE", "/v1/contacts/"+id, map[string]any{"force": true}).Fails(t, 400, "parameter_unknown", "force")
 	e.Test("DELETE", "/v1/contacts/"+id, `{"force": tru`).Fails(t, 400, "body_invalid", "")

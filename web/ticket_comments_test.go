@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 // does; both are listed oldest first and recorded as events.
 func TestTicketComments(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "contact": map[string]any{"email": "ann@example.com"},
 		"notify_contact": false}).OK(t, 201)
 	id := tkt["id"].(string)
@@ -68,7 +69,7 @@ func TestTicketComments(t *testing.T) {
 // and from the events that carried them.
 func TestTicketCommentErasure(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "notify_contact": false,
 		"contact": map[string]any{"email": "ann@example.com", "name": "Ann Lee"}}).OK(t, 201)
 	id := tkt["id"].(string)

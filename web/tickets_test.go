@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // ---------------------------------------------------------------------------
@@ -19,7 +20,7 @@ import (
 
 // tkOn returns a copy of e that reports failures to t, so a subtest can use
 // an environment set up by its parent without calling Fatal on the parent.
-func tkOn(e *Env, t *testing.T) *Env {
+func tkOn(e *webenv.Env, t *testing.T) *webenv.Env {
 	c := *e
 	c.T = t
 	return &c
@@ -46,7 +47,7 @@ func tkBody(contactID string, kv ...any) map[string]any {
 }
 
 // tkCreate creates a ticket in test mode and checks it has the Ticket shape.
-func tkCreate(e *Env, body map[string]any) map[string]any {
+func tkCreate(e *webenv.Env, body map[string]any) map[string]any {
 	e.T.Helper()
 	tk := e.Test("POST", "/v1/tickets", body).OK(e.T, 201)
 	tkShape(e.T, tk)
@@ -64,7 +65,7 @@ func tkID(t *testing.T, o map[string]any) string {
 }
 
 // tkPatch patches a ticket in test mode and checks the result's shape.
-func tkPatch(e *Env, ref string, body any) map[string]any {
+func tkPatch(e *webenv.Env, ref string, body any) map[string]any {
 	e.T.Helper()
 	tk := e.Test("PATCH", "/v1/tickets/"+ref, body).OK(e.T, 200)
 	tkShape(e.T, tk)
@@ -72,7 +73,7 @@ func tkPatch(e *Env, ref string, body any) map[string]any {
 }
 
 // tkGet fetches a ticket in test mode.
-func tkGet(e *Env, ref string) map[string]any {
+func tkGet(e *webenv.Env, ref string) map[string]any {
 	e.T.Helper()
 	tk := e.Test("GET", "/v1/tickets/"+ref, nil).OK(e.T, 200)
 	tkShape(e.T, tk)
@@ -80,14 +81,14 @@ func tkGet(e *Env, ref string) map[string]any {
 }
 
 // tkLiveContact creates a contact in live mode.
-func tkLiveContact(e *Env, email string) string {
+func tkLiveContact(e *webenv.Env, email string) string {
 	e.T.Helper()
 	return e.Live("POST", "/v1/contacts", map[string]any{"email": email}).OK(e.T, 201)["id"].(string)
 }
 
 // tkListIDs fetches one page of GET /v1/tickets with the key and raw query
 // and returns the ids, checking the list envelope and each ticket's shape.
-func tkListIDs(e *Env, key, rawQuery string) []string {
+func tkListIDs(e *webenv.Env, key, rawQuery string) []string {
 	e.T.Helper()
 	path := "/v1/tickets"
 	if rawQuery != "" {
@@ -219,10 +220,16 @@ func tkStrs(s ...string) []string {
 }
 
 // tkEvents returns e.events as a non-nil slice.
-func tkEvents(e *Env, id string) []string { e.T.Helper(); return append([]string{}, e.Events(id)...) }
+func tkEvents(e *webenv.Env, id string) []string {
+	e.T.Helper()
+	return append([]string{}, e.Events(id)...)
+}
 
 // tkMails returns e.mails as a non-nil slice.
-func tkMails(e *Env, id string) []string { e.T.Helper(); return append([]string{}, e.Mails(id)...) }
+func tkMails(e *webenv.Env, id string) []string {
+	e.T.Helper()
+	return append([]string{}, e.Mails(id)...)
+}
 
 // tkNum returns a ticket's number.
 func tkNum(tk map[string]any) int { return int(tk["number"].(float64)) }
@@ -233,7 +240,7 @@ func tkNum(tk map[string]any) int { return int(tk["number"].(float64)) }
 
 func TestTicketCreateMinimalShape(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	r := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Cannot log in", "contact_id": cid})
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
@@ -270,7 +277,7 @@ func TestTicketCreateMinimalShape(t *testing.T) {
 
 func TestTicketCreateAllFields(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	conv := e.Conversation("test", "Hello, my invoice is wrong")
 	tk := tkCreate(e, map[string]any{
@@ -331,7 +338,7 @@ func tkManyTags(n int) []any {
 
 func TestTicketCreateValidation(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	liveConv := e.Conversation("live", "Hello from live mode")
 	k40, k41 := str("k", 40), str("k", 41)
@@ -446,7 +453,7 @@ func TestTicketCreateValidation(t *testing.T) {
 
 func TestTicketCreateRefusedLeavesNoContact(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	// The contact is found or created inside the ticket's transaction: a
 	// ticket refused after that point must not leave the contact behind.
 	for _, c := range []struct {
@@ -477,7 +484,7 @@ func TestTicketCreateRefusedLeavesNoContact(t *testing.T) {
 
 func TestTicketCreateContactFindOrCreate(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 
 	// A new address creates the contact, with a contact.created event.
 	tk1 := tkCreate(e, tkBody("", "contact_id", tkOmit,
@@ -531,7 +538,7 @@ func TestTicketCreateContactFindOrCreate(t *testing.T) {
 
 func TestTicketNotFound(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	tkCreate(e, tkBody(e.Contact("ann@example.com")))
 	for _, ref := range []string{"tkt_doesnotexist", "2", "T-2", "0", "T-0", "T-abc", "-1"} {
 		t.Run(ref, func(t *testing.T) {
@@ -548,7 +555,7 @@ func TestTicketNotFound(t *testing.T) {
 
 func TestTicketByNumber(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	var byNumber []map[string]any
 	for i := 1; i <= 43; i++ {
@@ -593,7 +600,7 @@ func TestTicketByNumber(t *testing.T) {
 
 func TestTicketDeleteByID(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	keep := tkCreate(e, tkBody(cid, "tags", tkStrList("billing")))
 	gone := tkCreate(e, tkBody(cid, "tags", tkStrList("billing")))
@@ -608,7 +615,7 @@ func TestTicketDeleteByID(t *testing.T) {
 
 func TestTicketModeIsolation(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	tk := tkCreate(e, tkBody(cid, "tags", tkStrList("billing")))
 	id := tkID(t, tk)
@@ -660,7 +667,7 @@ func TestTicketModeIsolation(t *testing.T) {
 
 func TestTicketListQueryValidation(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	for i := 0; i < 3; i++ {
 		tkCreate(e, tkBody(cid))
@@ -718,7 +725,7 @@ func TestTicketListQueryValidation(t *testing.T) {
 
 func TestTicketListFilters(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	a := e.Contact("a@example.com")
 	b := e.Contact("b@example.com")
 	mk := func(contact, priority string, tags ...string) map[string]any {
@@ -816,7 +823,7 @@ func TestTicketListFilters(t *testing.T) {
 
 func TestTicketListCreatedBoundsSubMillisecond(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	tk := tkCreate(e, tkBody(cid))
 	at := tkTime(t, "created_at", tk["created_at"])
@@ -832,7 +839,7 @@ func TestTicketListCreatedBoundsSubMillisecond(t *testing.T) {
 
 func TestTicketListCreatedBoundsFrozenClock(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	e.Clock.SetStep(0)
 	var want []string
@@ -865,7 +872,7 @@ func TestTicketPaginationWhileInserting(t *testing.T) {
 	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen clock %v", frozen), func(t *testing.T) {
-			e := New(t)
+			e := webenv.New(t)
 			cid := e.Contact("ann@example.com")
 			if frozen {
 				e.Clock.SetStep(0)
@@ -932,7 +939,7 @@ func TestTicketPaginationWhileInserting(t *testing.T) {
 
 func TestTicketListDefaultLimit(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	for i := 0; i < 21; i++ {
 		tkCreate(e, tkBody(cid))
@@ -957,7 +964,7 @@ func TestTicketListDefaultLimit(t *testing.T) {
 
 func TestTicketUpdateValidation(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	k40, k41 := str("k", 40), str("k", 41)
 	cases := []tkCase{
@@ -1017,7 +1024,7 @@ func TestTicketUpdateValidation(t *testing.T) {
 
 func TestTicketUpdateMetadata(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	tk := tkCreate(e, tkBody(e.Contact("ann@example.com"), "metadata", meta(20)))
 	id := tkID(t, tk)
 	k40 := str("k", 40)
@@ -1071,7 +1078,7 @@ func TestTicketUpdateMetadata(t *testing.T) {
 
 func TestTicketCreateEventsAndMail(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	for _, c := range []struct {
 		name   string
@@ -1095,7 +1102,7 @@ func TestTicketCreateEventsAndMail(t *testing.T) {
 
 func TestTicketStatusFromOpen(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	const created, updated, solved = "test:ticket.created", "test:ticket.updated", "test:ticket.solved"
 	const mCreated, mUpdated, mSolved = "ticket_created:ann@example.com", "ticket_updated:ann@example.com", "ticket_solved:ann@example.com"
@@ -1145,7 +1152,7 @@ func TestTicketStatusFromOpen(t *testing.T) {
 
 func TestTicketStatusLifecycle(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	tk := tkCreate(e, tkBody(e.Contact("ann@example.com")))
 	id := tkID(t, tk)
 	const (
@@ -1213,7 +1220,7 @@ func TestTicketStatusLifecycle(t *testing.T) {
 
 func TestTicketUpdateEventsWithoutStatus(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	tk := tkCreate(e, tkBody(e.Contact("ann@example.com")))
 	id := tkID(t, tk)
 	steps := []struct {
@@ -1278,7 +1285,7 @@ type tkRawResult struct {
 }
 
 // tkRawPost posts body with the test key; safe to call from any goroutine.
-func tkRawPost(e *Env, path string, body any) tkRawResult {
+func tkRawPost(e *webenv.Env, path string, body any) tkRawResult {
 	req, err := testenv.NewRequest("POST", e.Server.URL+path, body, "Authorization", "Bearer "+e.TestKey)
 	if err != nil {
 		return tkRawResult{err: err}
@@ -1289,7 +1296,7 @@ func tkRawPost(e *Env, path string, body any) tkRawResult {
 
 func TestTicketConcurrentCreates(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	cid := e.Contact("ann@example.com")
 	// Writes arriving together share a transaction; a refused one among
 	// them must not disturb the others (nor leave events or numbers behind),

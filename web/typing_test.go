@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"net/http"
 	"net/url"
 	"testing"
@@ -11,16 +12,16 @@ import (
 // and a member typing reaches the visitor's widget stream.
 func TestTypingBothWays(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{NoWorker: true})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true})
 	base := dashServer(t, e)
 	token := e.Session(true) // the dashboard starts on test data
 	conv := e.Say(token, "Hello?")["message"].(map[string]any)["conversation_id"].(string)
 	d := newDash(t, base)
-	d.signIn("agent@example.com", DashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 
 	widget := e.OpenStream(token)
 	dash := e.OpenStreamAt(base+"/app/events?conversation="+url.QueryEscape(conv), "Cookie", "chatsvc_session="+d.cookie)
-	isTyping := func(ev SSEEvent) bool { return ev.Event == "typing" && ev.Data["conversation_id"] == conv }
+	isTyping := func(ev webenv.SSEEvent) bool { return ev.Event == "typing" && ev.Data["conversation_id"] == conv }
 
 	if r := e.WidgetDo("POST", "/widget/v1/typing", token, map[string]any{}); r.Status != http.StatusNoContent {
 		t.Fatalf("visitor typing: status %d", r.Status)

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"chatsvc/testenv/webenv"
 	"compress/gzip"
 	"io"
 	"regexp"
@@ -15,7 +16,7 @@ import (
 // replaced, get the same script cached a few minutes.
 func TestWidgetJSCompressedAndCached(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{NoWorker: true})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true})
 	plain := e.WidgetDo("GET", "/widget.js", "", nil, "Accept-Encoding", "identity")
 	if plain.Status != 200 || plain.Header.Get("Content-Encoding") != "" || !strings.Contains(string(plain.Raw), "/widget/v1") {
 		t.Fatalf("plain widget.js: %d %v", plain.Status, plain.Header)
@@ -74,7 +75,7 @@ func TestWidgetJSCompressedAndCached(t *testing.T) {
 // domains, and may be cached a minute.
 func TestWidgetSiteLook(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{NoWorker: true})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true})
 	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"domains": []string{"example.com"},
 		"widget": map[string]any{"color": "#FFD600", "position": "left", "locale": "de"}}).OK(t, 200)
 	r := e.WidgetDo("GET", "/widget/v1/sites/"+e.Site, "", nil, "Origin", "https://shop.example.com")

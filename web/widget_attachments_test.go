@@ -26,7 +26,7 @@ func TestVisitorSeesAgentAttachments(t *testing.T) {
 	if a["name"] != "notes.txt" || a["size"] != float64(len("Order 42: refund approved.\n")) {
 		t.Fatalf("attachment %v", a)
 	}
-	if got := string(body(t, e.fetch(a["url"].(string)))); got != "Order 42: refund approved.\n" {
+	if got := string(body(t, fetch(e, a["url"].(string)))); got != "Order 42: refund approved.\n" {
 		t.Fatalf("downloaded %q", got)
 	}
 }

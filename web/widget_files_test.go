@@ -12,17 +12,18 @@ import (
 	"chatsvc/app"
 	"chatsvc/files"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
-// filesEnv is newEnv with its file store in dir and a limit of maxBytes.
-func filesEnv(t *testing.T, dir string, maxBytes int64) *Env {
-	return New(t, func(o *app.Options) {
+// filesEnv is webenv.New with its file store in dir and a limit of maxBytes.
+func filesEnv(t *testing.T, dir string, maxBytes int64) *webenv.Env {
+	return webenv.New(t, func(o *app.Options) {
 		o.Files = files.New(files.Options{Dir: dir, MaxBytes: maxBytes, Timeout: 5 * time.Second})
 	})
 }
 
 // upload sends a visitor's file to POST /widget/v1/attachments.
-func (e *Env) upload(token, name string, data []byte) Resp {
+func upload(e *webenv.Env, token, name string, data []byte) webenv.Resp {
 	e.T.Helper()
 	body, ct := testenv.Multipart("file", name, data)
 	return e.WidgetDo("POST", "/widget/v1/attachments", token, string(body), "Content-Type", ct)
@@ -44,15 +45,15 @@ func stored(t *testing.T, dir string) []string {
 // A visitor uploads a picture, sends it with no text, and sees it in their
 // messages; the file downloads as the picture it is.
 func TestVisitorSendsAFile(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	tok := e.Session(true)
 	pic := testenv.PNG(8, 6)
-	up := e.upload(tok, "../screen shot.png", pic).OK(t, 201)
+	up := upload(e, tok, "../screen shot.png", pic).OK(t, 201)
 	if up["object"] != "attachment" || up["name"] != "screen shot.png" || up["content_type"] != "image/png" ||
 		up["size"] != float64(len(pic)) || !strings.HasPrefix(up["id"].(string), "att_") {
 		t.Fatalf("upload: %v", up)
 	}
-	res := e.fetch(up["url"].(string))
+	res := fetch(e, up["url"].(string))
 	if got := body(t, res); !bytes.Equal(got, pic) || res.Header.Get("Content-Type") != "image/png" {
 		t.Fatalf("download: %s, %d bytes", res.Header.Get("Content-Type"), len(got))
 	}
@@ -65,7 +66,7 @@ func TestVisitorSendsAFile(t *testing.T) {
 	}
 	list := e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)["data"].([]any)
 	shown := list[0].(map[string]any)["attachments"].([]any)[0].(map[string]any)
-	if got := body(t, e.fetch(shown["url"].(string))); !bytes.Equal(got, pic) {
+	if got := body(t, fetch(e, shown["url"].(string))); !bytes.Equal(got, pic) {
 		t.Fatal("the sent file does not download from the visitor's list")
 	}
 	// The team sees it through the REST API, and an upload is sent once.
@@ -82,11 +83,11 @@ func TestVisitorFileRefusals(t *testing.T) {
 	dir := t.TempDir()
 	e := filesEnv(t, dir, 1000)
 	tok, other := e.Session(true), e.Session(true)
-	up := e.upload(tok, "a.png", testenv.PNG(2, 2)).OK(t, 201)["id"].(string)
+	up := upload(e, tok, "a.png", testenv.PNG(2, 2)).OK(t, 201)["id"].(string)
 
-	e.upload(tok, "big.png", append(testenv.PNG(2, 2), make([]byte, 1000)...)).Fails(t, 400, "attachment_too_large", "file")
-	e.upload(tok, "page.html", []byte("<html><script>alert(1)</script></html>")).Fails(t, 400, "attachment_type_unsupported", "file")
-	e.upload(tok, "run.exe", []byte("MZ\x90\x00\x03\x00\x00\x00")).Fails(t, 400, "attachment_type_unsupported", "file")
+	upload(e, tok, "big.png", append(testenv.PNG(2, 2), make([]byte, 1000)...)).Fails(t, 400, "attachment_too_large", "file")
+	upload(e, tok, "page.html", []byte("<html><script>alert(1)</script></html>")).Fails(t, 400, "attachment_type_unsupported", "file")
+	upload(e, tok, "run.exe", []byte("MZ\x90\x00\x03\x00\x00\x00")).Fails(t, 400, "attachment_type_unsupported", "file")
 	if got := stored(t, dir); len(got) != 1 {
 		t.Errorf("refused files were kept: %v", got)
 	}
@@ -95,7 +96,7 @@ func TestVisitorFileRefusals(t *testing.T) {
 	e.WidgetDo("POST", "/widget/v1/attachments", tok, string(b), "Content-Type", ct).Fails(t, 400, "parameter_unknown", "photo")
 	e.WidgetDo("POST", "/widget/v1/attachments", "", string(b), "Content-Type", ct).Fails(t, 401, "visitor_token_missing", "")
 
-	send := func(token string, body map[string]any) Resp {
+	send := func(token string, body map[string]any) webenv.Resp {
 		return e.WidgetDo("POST", "/widget/v1/messages", token, body)
 	}
 	send(other, map[string]any{"attachments": []string{up}}).Fails(t, 400, "resource_missing", "attachments.0")
@@ -113,18 +114,18 @@ func TestVisitorFileRefusals(t *testing.T) {
 
 // Uploads are rate-limited per visitor, like the widget's other writes.
 func TestVisitorUploadRateLimit(t *testing.T) {
-	e := New(t)
+	e := webenv.New(t)
 	tok := e.Session(true)
 	pic := testenv.PNG(2, 2)
 	for range app.VisitorUploadsPerHour {
-		e.upload(tok, "a.png", pic).OK(t, 201)
+		upload(e, tok, "a.png", pic).OK(t, 201)
 	}
-	r := e.upload(tok, "a.png", pic)
+	r := upload(e, tok, "a.png", pic)
 	r.Fails(t, 429, "rate_limited", "")
 	if r.Header.Get("Retry-After") == "" {
 		t.Error("no Retry-After")
 	}
-	e.upload(e.Session(true), "a.png", pic).OK(t, 201) // another visitor is not held back
+	upload(e, e.Session(true), "a.png", pic).OK(t, 201) // another visitor is not held back
 }
 
 // Uploads never sent are removed after a day by the retention job.
@@ -132,9 +133,9 @@ func TestUnsentUploadsArePruned(t *testing.T) {
 	dir := t.TempDir()
 	e := filesEnv(t, dir, 1<<20)
 	tok := e.Session(true)
-	sent := e.upload(tok, "sent.png", testenv.PNG(3, 3)).OK(t, 201)["id"].(string)
+	sent := upload(e, tok, "sent.png", testenv.PNG(3, 3)).OK(t, 201)["id"].(string)
 	e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Look", "attachments": []string{sent}}).OK(t, 201)
-	left := e.upload(tok, "left.png", testenv.PNG(4, 4)).OK(t, 201)
+	left := upload(e, tok, "left.png", testenv.PNG(4, 4)).OK(t, 201)
 	e.Clock.Advance(app.UploadsKept + time.Hour)
 	if err := e.Svc.RetentionStep(t.Context(), app.Retention{}); err != nil {
 		t.Fatal(err)
@@ -153,11 +154,11 @@ func TestContactErasureDeletesVisitorFiles(t *testing.T) {
 	e := filesEnv(t, dir, 1<<20)
 	tok := e.Session(true)
 	ctc := e.WidgetDo("POST", "/widget/v1/identify", tok, map[string]any{"email": "ada@example.com", "name": "Ada"}).OK(t, 200)["id"].(string)
-	sent := e.upload(tok, "ada-passport.png", testenv.PNG(5, 5)).OK(t, 201)
+	sent := upload(e, tok, "ada-passport.png", testenv.PNG(5, 5)).OK(t, 201)
 	msg := e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "My ID",
 		"attachments": []string{sent["id"].(string)}}).OK(t, 201)["message"].(map[string]any)
 	signed := msg["attachments"].([]any)[0].(map[string]any)["url"].(string)
-	e.upload(tok, "unsent.png", testenv.PNG(6, 6)).OK(t, 201)
+	upload(e, tok, "unsent.png", testenv.PNG(6, 6)).OK(t, 201)
 	conv := msg["conversation_id"].(string)
 	// The team's reply carries a file of its own, made by the desk.
 	_, err := e.Svc.PostAgentMessage(t.Context(), "test", conv, app.AgentMessage{Body: app.Value("Thanks"),
@@ -173,7 +174,7 @@ func TestContactErasureDeletesVisitorFiles(t *testing.T) {
 	if got := stored(t, dir); len(got) != 1 {
 		t.Fatalf("files after erasure: %v, want only the team's", got)
 	}
-	res := e.fetch(signed)
+	res := fetch(e, signed)
 	res.Body.Close()
 	if res.StatusCode != http.StatusNotFound {
 		t.Errorf("the person's file downloads after erasure: %d", res.StatusCode)

@@ -14,6 +14,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -22,7 +23,7 @@ import (
 // and the visitor sees each change live.
 func TestWidgetAndRESTAgree(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(true)
 	live := e.OpenStream(tok)
 	if live.Status != 200 {
@@ -86,12 +87,12 @@ func TestWidgetAndRESTAgree(t *testing.T) {
 
 func TestWidgetEventsResumeAndIsolation(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	alice, bob := e.Session(false), e.Session(false)
 	first := e.Say(alice, "alice: first question about refunds")["message"].(map[string]any)["id"].(string)
 	// Resuming after the first message sends only what came later.
 	s := e.OpenStream(alice, "Last-Event-ID", first)
-	ev := s.Next("a message", func(ev SSEEvent) bool { return ev.Event == "message" })
+	ev := s.Next("a message", func(ev webenv.SSEEvent) bool { return ev.Event == "message" })
 	if ev.ID == first || ev.Data["author"].(map[string]any)["type"] != "bot" {
 		t.Fatalf("resumed stream sent %v %v", ev.ID, ev.Data)
 	}
@@ -103,7 +104,7 @@ func TestWidgetEventsResumeAndIsolation(t *testing.T) {
 	// Bob's stream never carries Alice's messages: everything it sent before
 	// Bob's next message, written after Alice's, is Bob's.
 	e.Say(bob, "bob: one more")
-	bobs.Next("bob's next message", func(ev SSEEvent) bool {
+	bobs.Next("bob's next message", func(ev webenv.SSEEvent) bool {
 		b, _ := ev.Data["body"].(string)
 		if strings.Contains(b, "alice") {
 			t.Fatalf("bob received %v", ev.Data)
@@ -132,7 +133,7 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	srv.Config = real
 	srv.Start()
 	defer srv.Close()
-	e := &Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
+	e := &webenv.Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
 	tok := e.Session(false)
 	s := e.OpenStream(tok)
 	// The real write timeout is what is tested: the stream must outlive it,
@@ -147,7 +148,7 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	}
 	for end := time.After(time.Second); ; {
 		select {
-		case _, ok := <-s.events:
+		case _, ok := <-s.Events:
 			if !ok {
 				return
 			}
@@ -191,7 +192,7 @@ func (s *slowResponder) Respond(ctx context.Context, q app.Question) (app.Answer
 func TestWidgetSlowAssistant(t *testing.T) {
 	t.Parallel()
 	r := &slowResponder{release: make(chan struct{})}
-	e := NewWidget(t, WidgetOptions{Responder: r, ReplyWait: 100 * time.Millisecond})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{Responder: r, ReplyWait: 100 * time.Millisecond})
 	tok := e.Session(false)
 	s := e.OpenStream(tok)
 	start := time.Now()
@@ -213,7 +214,7 @@ func TestWidgetSlowAssistant(t *testing.T) {
 func TestWidgetFailingAssistant(t *testing.T) {
 	t.Parallel()
 	r := &slowResponder{release: make(chan struct{}), fail: true}
-	e := NewWidget(t, WidgetOptions{Responder: r, ReplyWait: 100 * time.Millisecond})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{Responder: r, ReplyWait: 100 * time.Millisecond})
 	tok := e.Session(false)
 	s := e.OpenStream(tok)
 	b := e.Say(tok, "is anyone there?")
@@ -226,7 +227,7 @@ func TestWidgetFailingAssistant(t *testing.T) {
 	msgID := b["message"].(map[string]any)["id"].(string)
 	for i := 0; i < 2; i++ {
 		// Once the failed attempt is recorded, move past its retry time.
-		e.waitFor(func() bool {
+		waitFor(e, func() bool {
 			j, err := e.DB.Read().AssistantJob(context.Background(), msgID)
 			return err == nil && j.Attempts > i
 		})
@@ -247,7 +248,7 @@ func TestWidgetFailingAssistant(t *testing.T) {
 
 // waitFor waits until cond holds, looking again after every write the
 // service commits.
-func (e *Env) waitFor(cond func() bool) {
+func waitFor(e *webenv.Env, cond func() bool) {
 	e.T.Helper()
 	sub := e.Svc.Changes()
 	defer sub.Stop()
@@ -266,7 +267,7 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	svc := app.New(db, app.Options{Assistant: r, ReplyWait: -1})
 	site, _ := svc.CreateSite(ctx, "s", "")
 	srv := httptest.NewServer(web.Handler(svc))
-	e := &Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
+	e := &webenv.Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
 	tok := e.Session(false)
 	b := e.Say(tok, "queued question") // no worker runs: the question waits
 	if b["reply"] != nil {
@@ -283,8 +284,8 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	go func() { defer close(done); svc.AssistantWorker().Run(wctx) }()
 	srv = httptest.NewServer(web.Handler(svc))
 	defer srv.Close()
-	e = &Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
-	e.waitFor(func() bool {
+	e = &webenv.Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
+	waitFor(e, func() bool {
 		return len(e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)["data"].([]any)) == 2
 	})
 	stop()
@@ -309,7 +310,7 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 	t.Parallel()
 	for _, action := range []string{"handoff", "close"} {
 		t.Run(action, func(t *testing.T) {
-			e := NewWidget(t, WidgetOptions{NoWorker: true, ReplyWait: -1})
+			e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true, ReplyWait: -1})
 			tok := e.Session(false)
 			convID := e.Say(tok, "How long does a refund take?")["message"].(map[string]any)["conversation_id"].(string)
 			e.Live("POST", "/v1/conversations/"+convID+"/"+action, nil).OK(t, 200)
@@ -341,13 +342,13 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 func TestWidgetHandOffWhileAssistantThinks(t *testing.T) {
 	t.Parallel()
 	r := &slowResponder{release: make(chan struct{}), asked: make(chan struct{}, 1)}
-	e := NewWidget(t, WidgetOptions{Responder: r, ReplyWait: -1})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{Responder: r, ReplyWait: -1})
 	tok := e.Session(false)
 	convID := e.Say(tok, "hello?")["message"].(map[string]any)["conversation_id"].(string)
 	testenv.Until(t, r.asked, "the assistant asked", func() bool { r.mu.Lock(); defer r.mu.Unlock(); return r.calls == 1 })
 	e.Live("POST", "/v1/conversations/"+convID+"/handoff", nil).OK(t, 200)
 	close(r.release)
-	e.waitFor(func() bool {
+	waitFor(e, func() bool {
 		jobs, err := e.DB.Read().DueAssistantJobs(context.Background(), chat.At(e.Clock.Now().Add(time.Hour)), 10)
 		return err == nil && len(jobs) == 0
 	})
@@ -357,7 +358,7 @@ func TestWidgetHandOffWhileAssistantThinks(t *testing.T) {
 }
 
 // hasBot reports whether the assistant wrote in a conversation.
-func hasBot(e *Env, convID string) bool {
+func hasBot(e *webenv.Env, convID string) bool {
 	for _, o := range e.Live("GET", "/v1/conversations/"+convID+"/messages", nil).OK(e.T, 200)["data"].([]any) {
 		if o.(map[string]any)["author"].(map[string]any)["type"] == "bot" {
 			return true
@@ -385,7 +386,7 @@ func (p pickyResponder) Respond(ctx context.Context, q app.Question) (app.Answer
 func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 	t.Parallel()
 	p := pickyResponder{release: make(chan struct{})}
-	e := NewWidget(t, WidgetOptions{Responder: p, ReplyWait: 2 * time.Second})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{Responder: p, ReplyWait: 2 * time.Second})
 	slow, fast := e.Session(false), e.Session(false)
 	go func() {
 		req, _ := http.NewRequest("POST", e.Server.URL+"/widget/v1/messages", strings.NewReader(`{"body":"a slow question"}`))
@@ -395,7 +396,7 @@ func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 			res.Body.Close()
 		}
 	}()
-	e.waitFor(func() bool {
+	waitFor(e, func() bool {
 		jobs, _ := e.DB.Read().DueAssistantJobs(context.Background(), chat.At(e.Clock.Now().Add(time.Hour)), 10)
 		return len(jobs) == 1
 	})
@@ -409,9 +410,9 @@ func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 // closed one frees its slot.
 func TestWidgetEventStreamsPerVisitor(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(false)
-	var streams []*Stream
+	var streams []*webenv.Stream
 	for range app.VisitorStreamsMax {
 		s := e.OpenStream(tok)
 		if s.Status != 200 {
@@ -425,12 +426,12 @@ func TestWidgetEventStreamsPerVisitor(t *testing.T) {
 	if s := e.OpenStream(e.Session(false)); s.Status != 200 {
 		t.Fatalf("another visitor's stream: status %d", s.Status)
 	}
-	streams[0].cancel()
+	streams[0].Cancel()
 	// The slot is freed when the server sees the connection go, which sends
 	// no signal a test can wait on.
 	testenv.Eventually(t, "the closed stream's slot freed", func() bool {
 		s := e.OpenStream(tok)
-		s.cancel()
+		s.Cancel()
 		return s.Status == 200
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 )
 
 // An agent's answer reaches a visitor whose widget stream is open: it is
@@ -14,7 +15,7 @@ import (
 func TestMissedReplyFollowsTheWidgetStream(t *testing.T) {
 	t.Parallel()
 	const after = 5 * time.Minute
-	e := New(t, func(o *app.Options) { o.Notify.VisitorAfter = after })
+	e := webenv.New(t, func(o *app.Options) { o.Notify.VisitorAfter = after })
 	ctx := context.Background()
 	secret, err := e.Svc.SetIdentitySecret(ctx, e.Site, false)
 	if err != nil {
@@ -57,7 +58,7 @@ func TestMissedReplyFollowsTheWidgetStream(t *testing.T) {
 	if n := mails(); n != 0 {
 		t.Fatalf("%d e-mails to a visitor whose stream showed the answer", n)
 	}
-	live.cancel()
+	live.Cancel()
 
 	_, gone := chat("gone@example.com")
 	answer(gone)

@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 )
 
 func TestWidgetSession(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	url := "https://example.com/pricing"
 	b := e.WidgetDo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.Site, "page_url": url}).OK(t, 200)
 	tok, _ := b["visitor_token"].(string)
@@ -45,7 +46,7 @@ func TestWidgetSession(t *testing.T) {
 
 func TestWidgetSessionBadInput(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	live, test := e.Session(false), e.Session(true)
 	url := "https://example.com/"
 	cases := []struct {
@@ -78,7 +79,7 @@ func TestWidgetSessionBadInput(t *testing.T) {
 
 func TestWidgetTokenRequired(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(false)
 	calls := []struct{ method, path string }{
 		{"POST", "/widget/v1/messages"}, {"GET", "/widget/v1/messages"}, {"GET", "/widget/v1/events"},
@@ -95,7 +96,7 @@ func TestWidgetTokenRequired(t *testing.T) {
 
 func TestWidgetMessages(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(true)
 	for _, c := range []struct {
 		name        string
@@ -177,7 +178,7 @@ func TestWidgetMessages(t *testing.T) {
 
 func TestWidgetListIsolation(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	alice, bob, carol := e.Session(false), e.Session(false), e.Session(true)
 	e.Say(alice, "alice asks about shipping")
 	e.Say(bob, "bob asks about refunds")
@@ -217,7 +218,7 @@ func TestWidgetListIsolation(t *testing.T) {
 
 func TestWidgetHandOffAndAssistantByStatus(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(false)
 	e.WidgetDo("POST", "/widget/v1/handoff", tok, nil).Fails(t, 404, "resource_missing", "")
 	b := e.Say(tok, "How fast is shipping?")
@@ -274,7 +275,7 @@ func TestWidgetHandOffAndAssistantByStatus(t *testing.T) {
 
 func TestWidgetVisitorAsksForPerson(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(false)
 	b := e.Say(tok, "Can I talk to a human please?")
 	reply, _ := b["reply"].(map[string]any)
@@ -301,7 +302,7 @@ func TestWidgetVisitorAsksForPerson(t *testing.T) {
 // when the message is too short to tell; a hand-off is understood in each.
 func TestWidgetSpeaksTheVisitorsLanguage(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	e.Live("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"locale": "fr"}}).OK(t, 200)
 	for _, c := range []struct{ text, want string }{
 		{"Bonjour", "Bonjour ! Comment puis-je vous aider ?"}, // too short to tell: the widget's language
@@ -317,7 +318,7 @@ func TestWidgetSpeaksTheVisitorsLanguage(t *testing.T) {
 
 func TestWidgetIdentify(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(false)
 	convID := e.Say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
 	// A known contact's details are not revealed or overwritten by an unverified claim.
@@ -392,7 +393,7 @@ func TestWidgetIdentify(t *testing.T) {
 // attributes.
 func TestWidgetIdentifyCannotTakeOverAContact(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	secret, err := e.Svc.SetIdentitySecret(context.Background(), e.Site, false)
 	if err != nil {
 		t.Fatal(err)
@@ -423,7 +424,7 @@ func TestWidgetIdentifyCannotTakeOverAContact(t *testing.T) {
 
 func TestWidgetTickets(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(true)
 	for _, c := range []struct {
 		name        string
@@ -464,7 +465,7 @@ func TestWidgetTickets(t *testing.T) {
 
 func TestWidgetPreflightAndAssets(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	r := e.WidgetDo("OPTIONS", "/widget/v1/messages", "", nil, "Origin", "https://example.com",
 		"Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type,x-visitor-token")
 	if r.Status != 204 || !strings.Contains(r.Header.Get("Access-Control-Allow-Headers"), "X-Visitor-Token") ||
@@ -496,7 +497,7 @@ func TestWidgetPreflightAndAssets(t *testing.T) {
 // identify and ticket touch only their own conversation, in their own mode.
 func TestWidgetVisitorActionsStayWithTheVisitor(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	a, b, c := e.Session(false), e.Session(false), e.Session(true)
 	conv := map[string]string{}
 	for tok, who := range map[string]string{a: "a", b: "b", c: "c"} {
@@ -524,7 +525,7 @@ func TestWidgetVisitorActionsStayWithTheVisitor(t *testing.T) {
 
 func TestWidgetMessageRate(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{ReplyWait: -1})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{ReplyWait: -1})
 	tok, other := e.Session(false), e.Session(false)
 	for i := 0; i < app.VisitorMessagesPerMinute; i++ {
 		e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "hi " + itoa(i)}).OK(t, 201)
@@ -543,7 +544,7 @@ func TestWidgetMessageRate(t *testing.T) {
 // the widget with the test key, so a pasted snippet matches the key in hand.
 func TestDemoPageShowsBothSnippets(t *testing.T) {
 	t.Parallel()
-	e := New(t)
+	e := webenv.New(t)
 	res, err := http.Get(e.Server.URL + "/demo?site=" + e.Site)
 	if err != nil {
 		t.Fatal(err)
@@ -561,7 +562,7 @@ func TestDemoPageShowsBothSnippets(t *testing.T) {
 // message gets no assistant answer.
 func TestWidgetAgentReplyTakesOver(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(true)
 	first := e.Say(tok, "How long does a refund take?")
 	if first["reply"] == nil {

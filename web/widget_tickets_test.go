@@ -5,15 +5,16 @@ import (
 	"testing"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 )
 
 // TestWidgetTicketsRateLimited checks that a visitor opening tickets beyond
 // the hourly limit gets 429 rate_limited with Retry-After.
 func TestWidgetTicketsRateLimited(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	tok := e.Session(true)
-	open := func(i int) Resp {
+	open := func(i int) webenv.Resp {
 		return e.WidgetDo("POST", "/widget/v1/tickets", tok, map[string]any{"subject": "Help",
 			"email": "person" + strconv.Itoa(i) + "@example.com"})
 	}

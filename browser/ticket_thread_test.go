@@ -1,6 +1,7 @@
-package web_test
+package browser_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"context"
 	"slices"
 	"testing"
@@ -14,8 +15,8 @@ import (
 // and adds an internal comment (it is not), and both show in the thread.
 func TestBrowserTicketThread(t *testing.T) {
 	t.Parallel()
-	e := New(t)
-	if _, err := e.Svc.SetMemberPassword(context.Background(), "agent@example.com", DashPassword); err != nil {
+	e := webenv.New(t)
+	if _, err := e.Svc.SetMemberPassword(context.Background(), "agent@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "notify_contact": false,
@@ -39,7 +40,7 @@ func TestBrowserTicketThread(t *testing.T) {
 		}
 		return texts
 	}
-	signIn(t, ctx, e.Server.URL, "agent@example.com", DashPassword)
+	signIn(t, ctx, e.Server.URL, "agent@example.com", webenv.DashPassword)
 	run("opening the ticket", chromedp.Navigate(e.Server.URL+"/app/tickets/"+id), chromedp.WaitVisible(chromedp.ID("ticket-thread")))
 	if got := thread(); !slices.Equal(got, []string{"public: Looking into it."}) {
 		t.Fatalf("thread %q", got)

@@ -1,4 +1,4 @@
-package web_test
+package browser_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // TestBrowserWidget drives the demo page in headless Chromium: open the
@@ -22,7 +23,7 @@ import (
 // folder in the system's temp dir).
 func TestBrowserWidget(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := browserTab(t, 60*time.Second)
 
 	source := chromedp.CSS(`.csw-bot .csw-src a[href="https://example.com/help/refunds"]`)
@@ -70,7 +71,7 @@ func TestBrowserWidget(t *testing.T) {
 
 // askInDemo opens the demo page of e's site, opens the widget and sends
 // question, as a visitor would.
-func askInDemo(e *Env, question string) []chromedp.Action[chromedp.Void] {
+func askInDemo(e *webenv.Env, question string) []chromedp.Action[chromedp.Void] {
 	return []chromedp.Action[chromedp.Void]{
 		chromedp.Navigate(e.Server.URL + "/demo?site=" + e.Site),
 		chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
@@ -152,7 +153,7 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 // conversation. Screenshots of each are saved.
 func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{}) // the clock stands on a Thursday at 12:00 UTC
+	e := webenv.NewWidget(t, webenv.WidgetOptions{}) // the clock stands on a Thursday at 12:00 UTC
 	ctx := browserTab(t, 90*time.Second)
 	site := func(body map[string]any) { e.Test("PATCH", "/v1/sites/"+e.Site, body).OK(t, 200) }
 	visible := func(sel string) chromedp.Action[chromedp.Void] {

@@ -1,4 +1,4 @@
-package web_test
+package webenv
 
 import (
 	"bufio"
@@ -26,14 +26,14 @@ var helpPages = []knowledgetest.Page{
 		Text: "To reset your password, open Settings, choose Security and press Reset password. A reset link is e-mailed to you and stays valid for one hour."},
 }
 
-// WidgetOptions tune newWidgetEnv.
+// WidgetOptions tune NewWidget.
 type WidgetOptions struct {
 	Responder app.Responder // default: the extractive assistant over helpPages
 	ReplyWait time.Duration // default: 2s
 	NoWorker  bool          // do not run the assistant worker
 }
 
-// NewWidget is newEnv's service with an assistant and its worker running.
+// NewWidget is New's service with an assistant and its worker running.
 func NewWidget(t *testing.T, o WidgetOptions) *Env {
 	t.Helper()
 	if o.Responder == nil {
@@ -63,7 +63,7 @@ func (e *Env) RunAssistant() {
 	w := e.Svc.AssistantWorker()
 	w.Every = 50 * time.Millisecond // its tick finds retries come due on the fake clock
 	go func() { defer close(done); w.Run(wctx) }()
-	e.T.Cleanup(func() { stop(); <-done }) // runs before newEnv's cleanup closes the database
+	e.T.Cleanup(func() { stop(); <-done }) // runs before New's cleanup closes the database
 }
 
 // WidgetDo sends a widget API request with a visitor token ("" for none) and
@@ -73,7 +73,7 @@ func (e *Env) WidgetDo(method, path, token string, body any, headers ...string) 
 	if token != "" {
 		headers = append([]string{"X-Visitor-Token", token}, headers...)
 	}
-	return toResp(testenv.Call(e.T, e.Server.Client(), method, e.Server.URL+path, body, headers...))
+	return ToResp(testenv.Call(e.T, e.Server.Client(), method, e.Server.URL+path, body, headers...))
 }
 
 // Session starts a visitor Session on the test site and returns the token.
@@ -99,8 +99,8 @@ type SSEEvent struct {
 // Stream is an open event Stream of a visitor.
 type Stream struct {
 	t      *testing.T
-	events chan SSEEvent
-	cancel func()
+	Events chan SSEEvent // closed when the stream ends
+	Cancel func()        // closes the stream
 	Status int
 	seen   map[string]bool // message ids received: each must come once
 }
@@ -125,11 +125,11 @@ func (e *Env) OpenStreamAt(url string, headers ...string) *Stream {
 		cancel()
 		e.T.Fatal(err)
 	}
-	s := &Stream{t: e.T, events: make(chan SSEEvent, 100), cancel: cancel, Status: res.StatusCode, seen: map[string]bool{}}
+	s := &Stream{t: e.T, Events: make(chan SSEEvent, 100), Cancel: cancel, Status: res.StatusCode, seen: map[string]bool{}}
 	e.T.Cleanup(cancel)
 	go func() {
 		defer res.Body.Close()
-		defer close(s.events)
+		defer close(s.Events)
 		sc := bufio.NewScanner(res.Body)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		var ev SSEEvent
@@ -138,7 +138,7 @@ func (e *Env) OpenStreamAt(url string, headers ...string) *Stream {
 			switch {
 			case line == "":
 				if ev.Event != "" {
-					s.events <- ev
+					s.Events <- ev
 				}
 				ev = SSEEvent{}
 			case strings.HasPrefix(line, "id: "):
@@ -160,7 +160,7 @@ func (s *Stream) Next(what string, pred func(SSEEvent) bool) SSEEvent {
 	deadline := time.After(time.Second)
 	for {
 		select {
-		case ev, ok := <-s.events:
+		case ev, ok := <-s.Events:
 			if !ok {
 				s.t.Fatalf("stream ended while waiting for %s", what)
 			}
@@ -194,4 +194,15 @@ func (s *Stream) Conversation(status string) map[string]any {
 	return s.Next("conversation "+status, func(ev SSEEvent) bool {
 		return ev.Event == "conversation" && ev.Data["status"] == status
 	}).Data
+}
+
+// Ask posts a visitor question and returns the assistant's reply id and the conversation id.
+func Ask(e *Env, token, text string) (replyID, convID string) {
+	e.T.Helper()
+	b := e.Say(token, text)
+	reply, ok := b["reply"].(map[string]any)
+	if !ok {
+		e.T.Fatalf("no reply to %q: %v", text, b)
+	}
+	return reply["id"].(string), b["message"].(map[string]any)["conversation_id"].(string)
 }

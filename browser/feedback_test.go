@@ -1,6 +1,7 @@
-package web_test
+package browser_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"context"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 // widget-feedback.png.
 func TestBrowserReplyFeedback(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := newBrowser(t)
 
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {

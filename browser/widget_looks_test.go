@@ -1,6 +1,7 @@
-package web_test
+package browser_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -43,7 +44,7 @@ func watchLauncher(ctx context.Context) error {
 // the server, and on the next, from the look the browser kept.
 func TestBrowserWidgetLauncherInSiteColour(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{NoWorker: true})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true})
 	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"color": "#0F766E"}}).OK(t, 200)
 	ctx := browserTab(t, 30*time.Second)
 	if err := watchLauncher(ctx); err != nil {
@@ -103,7 +104,7 @@ const contrastJS = `((selectors) => {
 // measured from the page's computed styles in light and dark mode.
 func TestBrowserWidgetYellowSiteReadable(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"color": "#FFD600"}}).OK(t, 200)
 	ctx := browserTab(t, 60*time.Second)
 	err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"),
@@ -140,7 +141,7 @@ func jsList(list []string) string {
 // refusingServer serves e's service, except that while refuse is set it
 // answers a visitor's message with 503, as a server in maintenance would,
 // holding such requests until release is called.
-func refusingServer(t *testing.T, e *Env, refuse *atomic.Bool) (srv *httptest.Server, release func()) {
+func refusingServer(t *testing.T, e *webenv.Env, refuse *atomic.Bool) (srv *httptest.Server, release func()) {
 	t.Helper()
 	next, hold, once := e.Server.Config.Handler, make(chan struct{}), sync.Once{}
 	release = func() { once.Do(func() { close(hold) }) }
@@ -163,14 +164,14 @@ func refusingServer(t *testing.T, e *Env, refuse *atomic.Bool) (srv *httptest.Se
 // with a button that sends it again once the server is back.
 func TestBrowserWidgetPendingAndRetry(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	var refuse atomic.Bool
 	refuse.Store(true)
 	srv, release := refusingServer(t, e, &refuse)
 	ctx := browserTab(t, 60*time.Second)
 	const question = "Has my parcel left the warehouse?"
 
-	err := chromedp.Do(ctx, append(askInDemo(&Env{Server: srv, Site: e.Site}, question),
+	err := chromedp.Do(ctx, append(askInDemo(&webenv.Env{Server: srv, Site: e.Site}, question),
 		chromedp.WaitVisible(chromedp.CSS(".csw-contact.csw-pending")))...)
 	if err != nil {
 		t.Fatalf("the message did not show as sending: %v", err)
@@ -219,7 +220,7 @@ func TestBrowserWidgetPendingAndRetry(t *testing.T) {
 // screen and the launcher is out of the way; closing brings it back.
 func TestBrowserWidgetPhoneFullScreen(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := browserTab(t, 60*time.Second)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
@@ -255,7 +256,7 @@ func TestBrowserWidgetPhoneFullScreen(t *testing.T) {
 // counted on the launcher until the visitor opens it.
 func TestBrowserWidgetUnreadBadge(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := browserTab(t, 60*time.Second)
 	if err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"),
 		chromedp.WaitVisible(chromedp.CSS(".csw-bot .csw-body")),

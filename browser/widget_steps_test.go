@@ -1,6 +1,7 @@
-package web_test
+package browser_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"context"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ new MutationObserver(function () {
 // that takes the composer's place without hiding the last reply.
 func TestBrowserWidgetConversationSteps(t *testing.T) {
 	t.Parallel()
-	e := NewWidget(t, WidgetOptions{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := browserTab(t, 60*time.Second)
 	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: toneWatch})
