@@ -11,19 +11,19 @@ import (
 func TestAssistantAnswersFromTheKnowledgeOfTheKeysMode(t *testing.T) {
 	t.Parallel()
 	k := newKsEnvWith(t, true, true)
-	other, err := k.svc.CreateSite(context.Background(), "Other", "")
+	other, err := k.Svc.CreateSite(context.Background(), "Other", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "Returns",
-		"content": "# Returns\n\nReturns are free for thirty days after delivery.", "site_id": k.site}).ok(t, 201)
+	k.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "Returns",
+		"content": "# Returns\n\nReturns are free for thirty days after delivery.", "site_id": k.Site}).OK(t, 201)
 	k.work()
 	ask := func(key string, body map[string]any) map[string]any {
 		t.Helper()
-		return k.do("POST", "/v1/assistant/answers", key, body).ok(t, 200)
+		return k.Do("POST", "/v1/assistant/answers", key, body).OK(t, 200)
 	}
 
-	a := ask(k.testKey, map[string]any{"question": "Are returns free?", "site_id": k.site})
+	a := ask(k.TestKey, map[string]any{"question": "Are returns free?", "site_id": k.Site})
 	srcs, _ := a["sources"].([]any)
 	if a["object"] != "assistant_answer" || a["known"] != true || !strings.Contains(a["body"].(string), "thirty days") || len(srcs) != 1 {
 		t.Fatalf("answer %v", a)
@@ -36,16 +36,16 @@ func TestAssistantAnswersFromTheKnowledgeOfTheKeysMode(t *testing.T) {
 		key  string
 		body map[string]any
 	}{
-		{k.testKey, map[string]any{"question": "Are returns free?", "site_id": other.ID}},
-		{k.testKey, map[string]any{"question": "Are returns free?", "site_id": nil}},
-		{k.liveKey, map[string]any{"question": "Are returns free?", "site_id": k.site}},
+		{k.TestKey, map[string]any{"question": "Are returns free?", "site_id": other.ID}},
+		{k.TestKey, map[string]any{"question": "Are returns free?", "site_id": nil}},
+		{k.LiveKey, map[string]any{"question": "Are returns free?", "site_id": k.Site}},
 	} {
 		if a := ask(c.key, c.body); a["known"] != false || len(a["sources"].([]any)) != 0 || a["body"] != assistant.UnknownReply {
 			t.Errorf("%v: %v", c.body, a)
 		}
 	}
 	// Nothing is stored: no conversation was opened.
-	if list := k.test("GET", "/v1/conversations", nil).ok(t, 200); len(list["data"].([]any)) != 0 {
+	if list := k.Test("GET", "/v1/conversations", nil).OK(t, 200); len(list["data"].([]any)) != 0 {
 		t.Fatalf("conversations %v", list)
 	}
 }
@@ -68,9 +68,9 @@ func TestAssistantAnswersValidation(t *testing.T) {
 		{"not an object", "[1]", "body_invalid", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			k.test("POST", "/v1/assistant/answers", c.body).fails(t, 400, c.code, c.param)
+			k.Test("POST", "/v1/assistant/answers", c.body).Fails(t, 400, c.code, c.param)
 		})
 	}
-	k.test("POST", "/v1/assistant/answers", map[string]any{"question": strings.Repeat("a", 4000)}).ok(t, 200)
-	k.do("POST", "/v1/assistant/answers", "", map[string]any{"question": "hours?"}).fails(t, 401, "api_key_missing", "")
+	k.Test("POST", "/v1/assistant/answers", map[string]any{"question": strings.Repeat("a", 4000)}).OK(t, 200)
+	k.Do("POST", "/v1/assistant/answers", "", map[string]any{"question": "hours?"}).Fails(t, 401, "api_key_missing", "")
 }

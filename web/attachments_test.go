@@ -19,6 +19,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/files"
+	"chatsvc/testenv/webenv"
 )
 
 // pngBytes is the start of a PNG file: enough for content sniffing.
@@ -66,9 +67,9 @@ func newFileServer(t *testing.T, maxBytes int) *fileServer {
 
 // attEnv is a service allowed to fetch from loopback over http (the
 // development setting network.allow_private), with a small size cap.
-func attEnv(t *testing.T, maxBytes int64) *env {
+func attEnv(t *testing.T, maxBytes int64) *webenv.Env {
 	dir := t.TempDir()
-	return newEnv(t, func(o *app.Options) {
+	return webenv.New(t, func(o *app.Options) {
 		o.Files = files.New(files.Options{Dir: filepath.Join(dir, "files"), MaxBytes: maxBytes, Timeout: 5 * time.Second,
 			AllowPrivate: true})
 	})
@@ -76,14 +77,14 @@ func attEnv(t *testing.T, maxBytes int64) *env {
 
 // fetch downloads a signed URL from the service (its host is the public
 // URL's; the path and query go to the test server).
-func (e *env) fetch(signed string) *http.Response {
-	e.t.Helper()
-	if !strings.HasPrefix(signed, publicURL+"/files/att_") {
-		e.t.Fatalf("attachment URL %q does not start with %s/files/att_", signed, publicURL)
+func fetch(e *webenv.Env, signed string) *http.Response {
+	e.T.Helper()
+	if !strings.HasPrefix(signed, webenv.PublicURL+"/files/att_") {
+		e.T.Fatalf("attachment URL %q does not start with %s/files/att_", signed, webenv.PublicURL)
 	}
-	res, err := e.srv.Client().Get(e.srv.URL + strings.TrimPrefix(signed, publicURL))
+	res, err := e.Server.Client().Get(e.Server.URL + strings.TrimPrefix(signed, webenv.PublicURL))
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return res
 }
@@ -112,17 +113,17 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	// An endpoint that will be sent the message, late.
-	whe := e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/in",
-		"events": []string{"message.created"}}).ok(t, 201)["id"].(string)
-	conv := e.conversation(chat.Test, "Where is my refund?")
-	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Here you go", "author_id": e.member,
+	whe := e.Test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/in",
+		"events": []string{"message.created"}}).OK(t, 201)["id"].(string)
+	conv := e.Conversation(chat.Test, "Where is my refund?")
+	m := e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Here you go", "author_id": e.Member,
 		"attachments": []any{
 			map[string]any{"url": fs.URL + "/notes.txt", "name": "Refund notes.txt"},
 			map[string]any{"url": fs.URL + "/img/photo%20one.png"},
 			map[string]any{"url": fs.URL + "/download"},
 			map[string]any{"url": fs.URL + "/page.html", "name": "page.html"},
 			map[string]any{"url": fs.URL + "/exact"},
-		}}).ok(t, 201)
+		}}).OK(t, 201)
 	cvMessage(t, m)
 	atts := attachmentsOf(t, m)
 	want := []struct {
@@ -142,7 +143,7 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 		a := atts[i]
 		cvEqual(t, "name", a["name"], w.name)
 		cvEqual(t, "size", a["size"], float64(len(w.data)))
-		res := e.fetch(a["url"].(string))
+		res := fetch(e, a["url"].(string))
 		got := body(t, res)
 		if res.StatusCode != 200 || !bytes.Equal(got, w.data) {
 			t.Fatalf("%s: status %d, %d bytes, want the %d bytes sent", w.name, res.StatusCode, len(got), len(w.data))
@@ -155,17 +156,17 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 		}
 	}
 	// The same bytes sent twice are stored once, under their hash.
-	dup := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Again", "author_id": e.member,
-		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).ok(t, 201)
+	dup := e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Again", "author_id": e.Member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).OK(t, 201)
 	cvEqual(t, "name from the URL", attachmentsOf(t, dup)[0]["name"], "notes.txt")
-	if got := body(t, e.fetch(attachmentsOf(t, dup)[0]["url"].(string))); string(got) != string(want[0].data) {
+	if got := body(t, fetch(e, attachmentsOf(t, dup)[0]["url"].(string))); string(got) != string(want[0].data) {
 		t.Fatalf("second copy: %q", got)
 	}
 
 	// Every response that shows the message signs its URLs afresh.
-	e.clock.Advance(10 * time.Minute)
+	e.Clock.Advance(10 * time.Minute)
 	id := m["id"].(string)
-	again := e.test("GET", "/v1/messages/"+id, nil).ok(t, 200)
+	again := e.Test("GET", "/v1/messages/"+id, nil).OK(t, 200)
 	listed := cvMessages(t, e, conv)[1]
 	cvEqual(t, "listed message", listed["id"], id)
 	for _, shown := range []map[string]any{again, listed} {
@@ -176,19 +177,19 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	}
 	// The event carries the message with its attachments, signed at the
 	// event's time; delivered later, it is signed afresh.
-	ev := e.eventData(id, "message.created")
+	ev := e.EventData(id, "message.created")
 	cvEqual(t, "event attachment names", len(attachmentsOf(t, ev)), 5)
 	cvEqual(t, "event attachment name", attachmentsOf(t, ev)[1]["name"], "photo one.png")
-	evs, err := e.db.Read().EventsOf(context.Background(), id)
+	evs, err := e.DB.Read().EventsOf(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.clock.Advance(2 * time.Hour)
+	e.Clock.Advance(2 * time.Hour)
 	// What the delivery worker sends now.
-	if _, _, err := e.svc.FanOutWebhooks(context.Background(), 100); err != nil {
+	if _, _, err := e.Svc.FanOutWebhooks(context.Background(), 100); err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := e.svc.DueWebhookJobs(context.Background(), whe, 10)
+	jobs, err := e.Svc.DueWebhookJobs(context.Background(), whe, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,10 +211,10 @@ func TestAttachmentsDownloadedAndServed(t *testing.T) {
 	delivered := posted.Data.Object
 	cvEqual(t, "delivered body", delivered["body"], "Here you go")
 	late := attachmentsOf(t, delivered)[1]["url"].(string)
-	if res := e.fetch(late); res.StatusCode != 200 || !bytes.Equal(body(t, res), pngBytes) {
+	if res := fetch(e, late); res.StatusCode != 200 || !bytes.Equal(body(t, res), pngBytes) {
 		t.Fatalf("URL of an event delivered two hours later: status %d", res.StatusCode)
 	}
-	res := e.fetch(attachmentsOf(t, ev)[1]["url"].(string))
+	res := fetch(e, attachmentsOf(t, ev)[1]["url"].(string))
 	res.Body.Close()
 	cvEqual(t, "stored event URL two hours later", res.StatusCode, 403)
 }
@@ -235,42 +236,42 @@ func TestAttachmentURLExpiresAfterOneHour(t *testing.T) {
 	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(chat.Test, "Hello")
-	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "File", "author_id": e.member,
-		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).ok(t, 201)
+	conv := e.Conversation(chat.Test, "Hello")
+	m := e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "File", "author_id": e.Member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}}}).OK(t, 201)
 	signed := attachmentsOf(t, m)[0]["url"].(string)
-	e.clock.SetStep(0)
-	e.clock.Advance(59 * time.Minute)
-	if res := e.fetch(signed); res.StatusCode != 200 {
+	e.Clock.SetStep(0)
+	e.Clock.Advance(59 * time.Minute)
+	if res := fetch(e, signed); res.StatusCode != 200 {
 		t.Fatalf("after 59 minutes: status %d", res.StatusCode)
 	}
-	e.clock.Advance(61 * time.Second)
-	res := e.fetch(signed)
-	(resp{status: res.StatusCode, header: res.Header, body: decodeJSON(t, res)}).fails(t, 403, "url_expired", "")
+	e.Clock.Advance(61 * time.Second)
+	res := fetch(e, signed)
+	(webenv.Resp{Status: res.StatusCode, Header: res.Header, Body: decodeJSON(t, res)}).Fails(t, 403, "url_expired", "")
 	// A fresh read of the message gives a URL that works again.
-	fresh := attachmentsOf(t, e.test("GET", "/v1/messages/"+m["id"].(string), nil).ok(t, 200))[0]["url"].(string)
-	if res := e.fetch(fresh); res.StatusCode != 200 {
+	fresh := attachmentsOf(t, e.Test("GET", "/v1/messages/"+m["id"].(string), nil).OK(t, 200))[0]["url"].(string)
+	if res := fetch(e, fresh); res.StatusCode != 200 {
 		t.Fatalf("fresh URL: status %d", res.StatusCode)
 	}
 }
 
 func decodeJSON(t *testing.T, res *http.Response) map[string]any {
 	t.Helper()
-	r := resp{}
+	r := webenv.Resp{}
 	raw := body(t, res)
-	if err := json.Unmarshal(raw, &r.body); err != nil {
+	if err := json.Unmarshal(raw, &r.Body); err != nil {
 		t.Fatalf("not JSON: %s", raw)
 	}
-	return r.body
+	return r.Body
 }
 
 func TestAttachmentURLTampered(t *testing.T) {
 	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(chat.Test, "Hello")
-	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.member,
-		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/download"}}}).ok(t, 201)
+	conv := e.Conversation(chat.Test, "Hello")
+	m := e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.Member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/download"}}}).OK(t, 201)
 	a, b := attachmentsOf(t, m)[0]["url"].(string), attachmentsOf(t, m)[1]["url"].(string)
 	ua, _ := url.Parse(a)
 	ub, _ := url.Parse(b)
@@ -295,10 +296,10 @@ func TestAttachmentURLTampered(t *testing.T) {
 	}
 	for name, path := range cases {
 		t.Run(name, func(t *testing.T) {
-			e.do("GET", path, "", nil).fails(t, 403, "signature_invalid", "")
+			e.Do("GET", path, "", nil).Fails(t, 403, "signature_invalid", "")
 		})
 	}
-	if res := e.fetch(a); res.StatusCode != 200 {
+	if res := fetch(e, a); res.StatusCode != 200 {
 		t.Fatalf("untouched URL: status %d", res.StatusCode)
 	}
 }
@@ -307,9 +308,9 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(chat.Test, "Hello")
-	post := func(atts ...any) resp {
-		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.member, "attachments": atts})
+	conv := e.Conversation(chat.Test, "Hello")
+	post := func(atts ...any) webenv.Resp {
+		return e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Files", "author_id": e.Member, "attachments": atts})
 	}
 	u := func(p string) map[string]any { return map[string]any{"url": fs.URL + p} }
 	cases := []struct {
@@ -323,12 +324,12 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 		{"not found", []any{u("/notes.txt"), u("/notes.txt"), u("/missing")}, "attachment_unavailable", "attachments.2.url", "HTTP 404"},
 		{"nobody listening", []any{map[string]any{"url": "http://127.0.0.1:1/x"}}, "attachment_unavailable", "attachments.0.url", "(connection refused)"},
 	}
-	before := e.events(conv)
+	before := e.Events(conv)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := post(c.atts...)
-			r.fails(t, 400, c.code, c.param)
-			if msg := r.body["error"].(map[string]any)["message"].(string); !strings.Contains(msg, c.says) {
+			r.Fails(t, 400, c.code, c.param)
+			if msg := r.Body["error"].(map[string]any)["message"].(string); !strings.Contains(msg, c.says) {
 				t.Errorf("message %q does not say %q", msg, c.says)
 			}
 		})
@@ -336,8 +337,8 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 	// A sixth attachment is refused before anything is downloaded.
 	hits := fs.hits.Load()
 	six := []any{u("/notes.txt"), u("/notes.txt"), u("/notes.txt"), u("/notes.txt"), u("/notes.txt"), u("/notes.txt")}
-	post(six...).fails(t, 400, "parameter_invalid", "attachments")
-	post(six[:5]...).ok(t, 201)
+	post(six...).Fails(t, 400, "parameter_invalid", "attachments")
+	post(six[:5]...).OK(t, 201)
 	if got := fs.hits.Load() - hits; got != 5 {
 		t.Fatalf("%d downloads for a refused 6 and an accepted 5, want 5", got)
 	}
@@ -348,15 +349,15 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 	}
 	cvEqual(t, "message_count", cvGet(t, e, conv)["message_count"], float64(2))
 	// The accepted message, the first from a person, took the conversation over.
-	cvEqual(t, "conversation events", e.events(conv), append(before, "test:conversation.handed_off"))
+	cvEqual(t, "conversation events", e.Events(conv), append(before, "test:conversation.handed_off"))
 
 	// A closed conversation refuses before downloading.
 	closed := cvInState(t, e, "closed")
 	hits = fs.hits.Load()
-	e.test("POST", cvPath(closed, "/messages"), map[string]any{"body": "x", "author_id": e.member,
-		"attachments": []any{u("/notes.txt")}}).fails(t, 409, "conversation_closed", "")
-	e.test("POST", cvPath("conv_nope", "/messages"), map[string]any{"body": "x", "author_id": e.member,
-		"attachments": []any{u("/notes.txt")}}).fails(t, 404, "resource_missing", "id")
+	e.Test("POST", cvPath(closed, "/messages"), map[string]any{"body": "x", "author_id": e.Member,
+		"attachments": []any{u("/notes.txt")}}).Fails(t, 409, "conversation_closed", "")
+	e.Test("POST", cvPath("conv_nope", "/messages"), map[string]any{"body": "x", "author_id": e.Member,
+		"attachments": []any{u("/notes.txt")}}).Fails(t, 404, "resource_missing", "id")
 	if fs.hits.Load() != hits {
 		t.Fatal("a refused message downloaded its attachments")
 	}
@@ -364,19 +365,19 @@ func TestAttachmentFailuresLeaveNoMessage(t *testing.T) {
 
 func TestAttachmentPrivateAddressRefused(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t) // network.allow_private false
+	e := webenv.New(t) // network.allow_private false
 	fs := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t.Error("the guard let a request through to a loopback server")
 	}))
 	defer fs.Close()
-	conv := e.conversation(chat.Test, "Hello")
+	conv := e.Conversation(chat.Test, "Hello")
 	for _, u := range []string{fs.URL + "/a.txt", "https://localhost:" + fs.URL[strings.LastIndex(fs.URL, ":")+1:] + "/a.txt"} {
-		e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
-			"attachments": []any{map[string]any{"url": u}}}).fails(t, 400, "parameter_invalid", "attachments.0.url")
+		e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.Member,
+			"attachments": []any{map[string]any{"url": u}}}).Fails(t, 400, "parameter_invalid", "attachments.0.url")
 	}
 	// http:// is for development only.
-	e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
-		"attachments": []any{map[string]any{"url": "http://files.example.com/a.txt"}}}).fails(t, 400, "parameter_invalid", "attachments.0.url")
+	e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.Member,
+		"attachments": []any{map[string]any{"url": "http://files.example.com/a.txt"}}}).Fails(t, 400, "parameter_invalid", "attachments.0.url")
 	if n := len(cvMessages(t, e, conv)); n != 1 {
 		t.Fatalf("%d messages", n)
 	}
@@ -386,19 +387,19 @@ func TestAttachmentNameLimits(t *testing.T) {
 	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	conv := e.conversation(chat.Test, "Hello")
-	post := func(name any) resp {
-		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.member,
+	conv := e.Conversation(chat.Test, "Hello")
+	post := func(name any) webenv.Resp {
+		return e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "x", "author_id": e.Member,
 			"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt"}, map[string]any{"url": fs.URL + "/notes.txt", "name": name}}})
 	}
 	hits := fs.hits.Load()
-	post("").fails(t, 400, "parameter_invalid", "attachments.1.name")
-	post("  ").fails(t, 400, "parameter_invalid", "attachments.1.name")
-	post(str("é", 256)).fails(t, 400, "parameter_invalid", "attachments.1.name")
-	post(nil).fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post("").Fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post("  ").Fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post(str("é", 256)).Fails(t, 400, "parameter_invalid", "attachments.1.name")
+	post(nil).Fails(t, 400, "parameter_invalid", "attachments.1.name")
 	if fs.hits.Load() != hits {
 		t.Fatal("a refused request downloaded its attachments")
 	}
-	cvEqual(t, "255 characters", attachmentsOf(t, post(str("é", 255)).ok(t, 201))[1]["name"], str("é", 255))
-	cvEqual(t, "folders dropped", attachmentsOf(t, post("../../etc/passwd").ok(t, 201))[1]["name"], "passwd")
+	cvEqual(t, "255 characters", attachmentsOf(t, post(str("é", 255)).OK(t, 201))[1]["name"], str("é", 255))
+	cvEqual(t, "folders dropped", attachmentsOf(t, post("../../etc/passwd").OK(t, 201))[1]["name"], "passwd")
 }

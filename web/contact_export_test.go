@@ -7,28 +7,29 @@ import (
 	"testing"
 
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 )
 
 func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
 	t.Parallel()
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
-	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada Lovelace"}).ok(t, 201)["id"].(string)
-	other := e.test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com"}).ok(t, 201)["id"].(string)
+	ctc := e.Test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada Lovelace"}).OK(t, 201)["id"].(string)
+	other := e.Test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com"}).OK(t, 201)["id"].(string)
 
-	conv := cvStart(t, e, chat.Test, e.site, ctc, "Hello, I need a refund")
-	e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "Refund over the limit"}).ok(t, 200)
-	e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice", "author_id": e.member,
-		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "invoice.pdf"}}}).ok(t, 201)
+	conv := cvStart(t, e, chat.Test, e.Site, ctc, "Hello, I need a refund")
+	e.Test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "Refund over the limit"}).OK(t, 200)
+	e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice", "author_id": e.Member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "invoice.pdf"}}}).OK(t, 201)
 	// A conversation she had before leaving her address, which her ticket came from.
-	anon := cvStart(t, e, chat.Test, e.site, "", "Hi, not signed in")
-	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "contact_id": ctc,
-		"conversation_id": anon}).ok(t, 201)["id"].(string)
+	anon := cvStart(t, e, chat.Test, e.Site, "", "Hi, not signed in")
+	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "contact_id": ctc,
+		"conversation_id": anon}).OK(t, 201)["id"].(string)
 	// Someone else's conversation and ticket are no part of it.
-	cvStart(t, e, chat.Test, e.site, other, "Grace here")
-	e.test("POST", "/v1/tickets", map[string]any{"subject": "Grace's", "contact_id": other}).ok(t, 201)
+	cvStart(t, e, chat.Test, e.Site, other, "Grace here")
+	e.Test("POST", "/v1/tickets", map[string]any{"subject": "Grace's", "contact_id": other}).OK(t, 201)
 
-	x := e.test("GET", "/v1/contacts/"+ctc+"/export", nil).ok(t, 200)
+	x := e.Test("GET", "/v1/contacts/"+ctc+"/export", nil).OK(t, 200)
 	cvEqual(t, "object", x["object"], "contact_export")
 	cvEqual(t, "contact", x["contact"].(map[string]any)["email"], "ada@example.com")
 	convs := x["conversations"].([]any)
@@ -42,7 +43,7 @@ func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
 		t.Fatalf("messages: %v", msgs)
 	}
 	att := attachmentsOf(t, msgs[1].(map[string]any))[0]
-	if res := e.fetch(att["url"].(string)); res.StatusCode != 200 {
+	if res := fetch(e, att["url"].(string)); res.StatusCode != 200 {
 		t.Errorf("the exported attachment does not download: %d", res.StatusCode)
 	} else {
 		res.Body.Close()
@@ -61,24 +62,24 @@ func TestContactExportHoldsEverythingAboutThePerson(t *testing.T) {
 
 	// A contact of the other mode, or none, is not found; unknown query
 	// parameters are refused as everywhere.
-	e.live("GET", "/v1/contacts/"+ctc+"/export", nil).fails(t, 404, "resource_missing", "id")
-	e.test("GET", "/v1/contacts/ctc_nope/export", nil).fails(t, 404, "resource_missing", "id")
-	e.test("GET", "/v1/contacts/"+ctc+"/export?x=1", nil).fails(t, 400, "parameter_unknown", "x")
+	e.Live("GET", "/v1/contacts/"+ctc+"/export", nil).Fails(t, 404, "resource_missing", "id")
+	e.Test("GET", "/v1/contacts/ctc_nope/export", nil).Fails(t, 404, "resource_missing", "id")
+	e.Test("GET", "/v1/contacts/"+ctc+"/export?x=1", nil).Fails(t, 400, "parameter_unknown", "x")
 	// An erased contact has nothing left to export.
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
-	e.test("GET", "/v1/contacts/"+ctc+"/export", nil).fails(t, 404, "resource_missing", "id")
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
+	e.Test("GET", "/v1/contacts/"+ctc+"/export", nil).Fails(t, 404, "resource_missing", "id")
 }
 
 func TestDashboardContactExportDownload(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	ctc := e.contact("ana@example.com")
+	ctc := e.Contact("ana@example.com")
 	// Signed out, the export is not served.
 	if r := d.get("/app/contacts/" + ctc + "/export"); r.status == http.StatusOK {
 		t.Fatal("the export was served without a session")
 	}
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	if page := d.get("/app/contacts/"+ctc).must(t, http.StatusOK); !strings.Contains(page, `href="/app/contacts/`+ctc+`/export"`) {
 		t.Error("the contact page has no export link")
 	}

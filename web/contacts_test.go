@@ -11,6 +11,7 @@ import (
 
 	"chatsvc/chat"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 )
 
 // Shape and list helpers (cvFields, cvList, cvWalk, …) are in conversations_test.go.
@@ -28,27 +29,27 @@ func ctContact(t *testing.T, c map[string]any) {
 	cvIdent(t, c, "contact", "ctc_")
 }
 
-func ctGet(t *testing.T, e *env, id string) map[string]any {
+func ctGet(t *testing.T, e *webenv.Env, id string) map[string]any {
 	t.Helper()
-	c := e.test("GET", "/v1/contacts/"+id, nil).ok(t, 200)
+	c := e.Test("GET", "/v1/contacts/"+id, nil).OK(t, 200)
 	ctContact(t, c)
 	return c
 }
 
 // ctPost upserts a contact and checks the status (201 created, 200 updated).
-func ctPost(t *testing.T, e *env, status int, body any) map[string]any {
+func ctPost(t *testing.T, e *webenv.Env, status int, body any) map[string]any {
 	t.Helper()
-	c := e.test("POST", "/v1/contacts", body).ok(t, status)
+	c := e.Test("POST", "/v1/contacts", body).OK(t, status)
 	ctContact(t, c)
 	return c
 }
 
 // ctSeen sets a contact's last_seen_at, as opening the widget would (the
 // widget is not part of the REST API, so the row is written directly).
-func ctSeen(t *testing.T, e *env, id string, at time.Time) {
+func ctSeen(t *testing.T, e *webenv.Env, id string, at time.Time) {
 	t.Helper()
 	ctx := context.Background()
-	err := e.db.Write(ctx, func(q *storage.Q) error {
+	err := e.DB.Write(ctx, func(q *storage.Q) error {
 		c, err := q.Contact(ctx, chat.Test, id)
 		if err != nil {
 			return err
@@ -68,9 +69,9 @@ func ctSeen(t *testing.T, e *env, id string, at time.Time) {
 }
 
 // ctCount is the number of events of a type recorded in a mode (all objects).
-func ctCount(t *testing.T, e *env, typ string) int {
+func ctCount(t *testing.T, e *webenv.Env, typ string) int {
 	t.Helper()
-	evs, err := e.db.Read().EventsAfter(context.Background(), 0, 100000)
+	evs, err := e.DB.Read().EventsAfter(context.Background(), 0, 100000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func ctCount(t *testing.T, e *env, typ string) int {
 
 func TestContactCreate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	in := map[string]any{"email": "ann@example.com", "name": "Ann Lee", "phone": "+33 6 12 34 56 78",
 		"external_id": "user-1", "attributes": map[string]any{"plan": "pro", "seats": 3, "beta": true,
 			"tags": []any{"a", "b"}, "company": map[string]any{"name": "ACME"}}}
@@ -105,10 +106,10 @@ func TestContactCreate(t *testing.T) {
 		t.Errorf("created_at %v != updated_at %v on creation", c["created_at"], c["updated_at"])
 	}
 	id := c["id"].(string)
-	cvEqual(t, "events", e.events(id), []string{"test:contact.created"})
-	cvEqual(t, "contact.created data", e.eventData(id, "contact.created"), c)
+	cvEqual(t, "events", e.Events(id), []string{"test:contact.created"})
+	cvEqual(t, "contact.created data", e.EventData(id, "contact.created"), c)
 	cvEqual(t, "GET", ctGet(t, e, id), c)
-	cvEqual(t, "list", cvList(t, e.test("GET", "/v1/contacts", nil).ok(t, 200)), []map[string]any{c})
+	cvEqual(t, "list", cvList(t, e.Test("GET", "/v1/contacts", nil).OK(t, 200)), []map[string]any{c})
 
 	// By external_id alone, or by e-mail alone: the other fields are null.
 	x := ctPost(t, e, 201, map[string]any{"external_id": "user-2"})
@@ -123,8 +124,8 @@ func TestContactCreate(t *testing.T) {
 	if y["external_id"] != nil || y["name"] != nil {
 		t.Errorf("email-only contact: %v", y)
 	}
-	cvEqual(t, "events of x", e.events(x["id"].(string)), []string{"test:contact.created"})
-	cvEqual(t, "events of y", e.events(y["id"].(string)), []string{"test:contact.created"})
+	cvEqual(t, "events of x", e.Events(x["id"].(string)), []string{"test:contact.created"})
+	cvEqual(t, "events of y", e.Events(y["id"].(string)), []string{"test:contact.created"})
 	// Attributes given as null on creation are simply absent.
 	z := ctPost(t, e, 201, map[string]any{"email": "z@example.com", "attributes": map[string]any{"gone": nil, "kept": "1"}})
 	cvEqual(t, "attributes with null on create", z["attributes"], map[string]any{"kept": "1"})
@@ -132,7 +133,7 @@ func TestContactCreate(t *testing.T) {
 
 func TestContactUpsert(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	a := ctPost(t, e, 201, map[string]any{"external_id": "u1", "email": "ann@example.com", "name": "Ann",
 		"attributes": map[string]any{"plan": "free", "seats": 1, "keep": "me"}})
 	id := a["id"].(string)
@@ -201,13 +202,13 @@ func TestContactUpsert(t *testing.T) {
 		if n := ctCount(t, e, "contact.created"); n != created {
 			t.Fatalf("%d contact.created events, want %d", n, created)
 		}
-		cvEqual(t, "events of the upserted contact", e.events(id), []string{"test:contact.created"})
+		cvEqual(t, "events of the upserted contact", e.Events(id), []string{"test:contact.created"})
 	})
 }
 
 func TestContactConflicts(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	a := ctPost(t, e, 201, map[string]any{"external_id": "a1", "email": "a@example.com"})
 	b := ctPost(t, e, 201, map[string]any{"email": "b@example.com"})
 	c := ctPost(t, e, 201, map[string]any{"external_id": "c1", "email": "c@example.com"})
@@ -235,7 +236,7 @@ func TestContactConflicts(t *testing.T) {
 			map[string]any{"email": "A@Example.Com", "name": "Would be lost"}, "email"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e.test(tc.method, tc.path, tc.body).fails(t, 409, "resource_conflict", tc.param)
+			e.Test(tc.method, tc.path, tc.body).Fails(t, 409, "resource_conflict", tc.param)
 		})
 	}
 	cvEqual(t, "contacts after conflicts", snapshot(), before)
@@ -243,10 +244,10 @@ func TestContactConflicts(t *testing.T) {
 		t.Fatalf("%d contact.created events, want %d", got, n)
 	}
 	// Changing one's own e-mail's case is not a conflict.
-	got := e.test("PATCH", "/v1/contacts/"+a["id"].(string), map[string]any{"email": "A@example.com"}).ok(t, 200)
+	got := e.Test("PATCH", "/v1/contacts/"+a["id"].(string), map[string]any{"email": "A@example.com"}).OK(t, 200)
 	cvEqual(t, "email", got["email"], "A@example.com")
 	// Same e-mail in the other mode is another workspace namespace.
-	live := e.live("POST", "/v1/contacts", map[string]any{"email": "a@example.com", "external_id": "a1"}).ok(t, 201)
+	live := e.Live("POST", "/v1/contacts", map[string]any{"email": "a@example.com", "external_id": "a1"}).OK(t, 201)
 	if live["id"] == a["id"] {
 		t.Fatal("live upsert matched a test contact")
 	}
@@ -254,8 +255,8 @@ func TestContactConflicts(t *testing.T) {
 
 func TestContactValidation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	target := e.contact("target@example.com")
+	e := webenv.New(t)
+	target := e.Contact("target@example.com")
 	ext := ctPost(t, e, 201, map[string]any{"external_id": "x1"})["id"].(string)
 	type tc struct {
 		name   string
@@ -310,14 +311,14 @@ func TestContactValidation(t *testing.T) {
 		)
 	}
 	before := ctGet(t, e, target)
-	list := e.all(e.testKey, "/v1/contacts", 100)
+	list := e.All(e.TestKey, "/v1/contacts", 100)
 	for _, c := range cases {
 		t.Run(c.method+" "+c.name, func(t *testing.T) {
-			e.test(c.method, c.path, c.body).fails(t, 400, c.code, c.param)
+			e.Test(c.method, c.path, c.body).Fails(t, 400, c.code, c.param)
 		})
 	}
 	cvEqual(t, "contact after refusals", ctGet(t, e, target), before)
-	cvEqual(t, "contacts after refusals", e.all(e.testKey, "/v1/contacts", 100), list)
+	cvEqual(t, "contacts after refusals", e.All(e.TestKey, "/v1/contacts", 100), list)
 
 	// Valid but unusual addresses are accepted.
 	for _, ok := range []string{"first.last+tag@sub.example.co.uk", "o'brien@example.ie", "UPPER@EXAMPLE.COM"} {
@@ -325,9 +326,9 @@ func TestContactValidation(t *testing.T) {
 		cvEqual(t, "email", c["email"], ok)
 	}
 	// A contact with an external_id may drop its e-mail.
-	got := e.test("PATCH", "/v1/contacts/"+ext, map[string]any{"email": "x1@example.com"}).ok(t, 200)
+	got := e.Test("PATCH", "/v1/contacts/"+ext, map[string]any{"email": "x1@example.com"}).OK(t, 200)
 	cvEqual(t, "email set", got["email"], "x1@example.com")
-	got = e.test("PATCH", "/v1/contacts/"+ext, map[string]any{"email": nil}).ok(t, 200)
+	got = e.Test("PATCH", "/v1/contacts/"+ext, map[string]any{"email": nil}).OK(t, 200)
 	cvEqual(t, "email cleared", got["email"], nil)
 }
 
@@ -336,13 +337,13 @@ func TestContactValidation(t *testing.T) {
 
 func TestContactPatch(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	c := ctPost(t, e, 201, map[string]any{"email": "p@example.com", "name": "Pat", "phone": "1",
 		"attributes": map[string]any{"a": 1, "b": "two"}})
 	id := c["id"].(string)
 	path := "/v1/contacts/" + id
 
-	got := e.test("PATCH", path, map[string]any{"name": "Pat Smith"}).ok(t, 200)
+	got := e.Test("PATCH", path, map[string]any{"name": "Pat Smith"}).OK(t, 200)
 	ctContact(t, got)
 	cvEqual(t, "name", got["name"], "Pat Smith")
 	for _, k := range []string{"email", "phone", "external_id", "attributes", "created_at", "last_seen_at"} {
@@ -351,24 +352,24 @@ func TestContactPatch(t *testing.T) {
 	if got["updated_at"].(string) <= c["updated_at"].(string) {
 		t.Errorf("updated_at %v not after %v", got["updated_at"], c["updated_at"])
 	}
-	got = e.test("PATCH", path, map[string]any{"attributes": map[string]any{"a": nil, "c": []any{1}}, "phone": nil}).ok(t, 200)
+	got = e.Test("PATCH", path, map[string]any{"attributes": map[string]any{"a": nil, "c": []any{1}}, "phone": nil}).OK(t, 200)
 	cvEqual(t, "merged attributes", got["attributes"], map[string]any{"b": "two", "c": []any{float64(1)}})
 	cvEqual(t, "phone removed", got["phone"], nil)
-	got = e.test("PATCH", path, map[string]any{"email": "Pat@New.example.com"}).ok(t, 200)
+	got = e.Test("PATCH", path, map[string]any{"email": "Pat@New.example.com"}).OK(t, 200)
 	cvEqual(t, "email", got["email"], "Pat@New.example.com")
 	cvEqual(t, "GET", ctGet(t, e, id), got)
 	// The old address is free, the new one is found case-insensitively.
-	cvEqual(t, "filter by new e-mail", e.all(e.testKey, "/v1/contacts?email=pat@new.example.com", 10), []string{id})
-	cvEqual(t, "old e-mail gone", len(e.all(e.testKey, "/v1/contacts?email=p@example.com", 10)), 0)
+	cvEqual(t, "filter by new e-mail", e.All(e.TestKey, "/v1/contacts?email=pat@new.example.com", 10), []string{id})
+	cvEqual(t, "old e-mail gone", len(e.All(e.TestKey, "/v1/contacts?email=p@example.com", 10)), 0)
 	// Empty PATCH changes none of the fields.
 	for _, body := range []any{nil, map[string]any{}} {
-		again := e.test("PATCH", path, body).ok(t, 200)
+		again := e.Test("PATCH", path, body).OK(t, 200)
 		for _, k := range []string{"email", "name", "phone", "external_id", "attributes"} {
 			cvEqual(t, "empty PATCH "+k, again[k], got[k])
 		}
 	}
 	// PATCH records no event.
-	cvEqual(t, "events", e.events(id), []string{"test:contact.created"})
+	cvEqual(t, "events", e.Events(id), []string{"test:contact.created"})
 }
 
 // ---------------------------------------------------------------------------
@@ -376,11 +377,11 @@ func TestContactPatch(t *testing.T) {
 
 func TestContactListFilters(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	a := ctPost(t, e, 201, map[string]any{"email": "ann@example.com", "external_id": "U1"})["id"].(string)
 	b := ctPost(t, e, 201, map[string]any{"email": "ann@example.co", "external_id": "u1"})["id"].(string)
 	c := ctPost(t, e, 201, map[string]any{"email": "xann@example.com"})["id"].(string)
-	e.live("POST", "/v1/contacts", map[string]any{"email": "ann@example.com", "external_id": "U1"}).ok(t, 201)
+	e.Live("POST", "/v1/contacts", map[string]any{"email": "ann@example.com", "external_id": "U1"}).OK(t, 201)
 	for _, tc := range []struct {
 		query string
 		want  []string
@@ -398,7 +399,7 @@ func TestContactListFilters(t *testing.T) {
 		{"?email=ann@example.com&external_id=u1", nil},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			objs := cvList(t, e.test("GET", "/v1/contacts"+tc.query, nil).ok(t, 200))
+			objs := cvList(t, e.Test("GET", "/v1/contacts"+tc.query, nil).OK(t, 200))
 			for _, o := range objs {
 				ctContact(t, o)
 			}
@@ -407,23 +408,23 @@ func TestContactListFilters(t *testing.T) {
 			}
 		})
 	}
-	e.test("GET", "/v1/contacts?name=Ann", nil).fails(t, 400, "parameter_unknown", "name")
-	e.test("GET", "/v1/contacts?email=a@example.com&email=b@example.com", nil).fails(t, 400, "parameter_invalid", "email")
+	e.Test("GET", "/v1/contacts?name=Ann", nil).Fails(t, 400, "parameter_unknown", "name")
+	e.Test("GET", "/v1/contacts?email=a@example.com&email=b@example.com", nil).Fails(t, 400, "parameter_invalid", "email")
 	cvListParams(t, e, "/v1/contacts")
 }
 
 func TestContactOrdering(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	ids := map[string]string{}
 	for _, n := range []string{"a", "b", "c", "d"} {
-		ids[n] = e.contact(n + "@example.com")
+		ids[n] = e.Contact(n + "@example.com")
 	}
 	order := func() []string {
 		t.Helper()
-		got := e.all(e.testKey, "/v1/contacts", 100)
+		got := e.All(e.TestKey, "/v1/contacts", 100)
 		for _, limit := range []int{1, 2, 3} { // every row in turn is a page's last
-			cvEqual(t, fmt.Sprintf("walk with limit %d", limit), e.all(e.testKey, "/v1/contacts", limit), got)
+			cvEqual(t, fmt.Sprintf("walk with limit %d", limit), e.All(e.TestKey, "/v1/contacts", limit), got)
 		}
 		names := make([]string, len(got))
 		for i, id := range got {
@@ -437,7 +438,7 @@ func TestContactOrdering(t *testing.T) {
 	}
 	cvEqual(t, "by updated_at", order(), []string{"d", "c", "b", "a"})
 	// An update makes a contact more recently active.
-	e.test("PATCH", "/v1/contacts/"+ids["b"], map[string]any{"name": "B"}).ok(t, 200)
+	e.Test("PATCH", "/v1/contacts/"+ids["b"], map[string]any{"name": "B"}).OK(t, 200)
 	cvEqual(t, "after PATCH b", order(), []string{"b", "d", "c", "a"})
 	ctPost(t, e, 200, map[string]any{"email": "A@example.com", "name": "A"})
 	cvEqual(t, "after upsert a", order(), []string{"a", "b", "d", "c"})
@@ -450,7 +451,7 @@ func TestContactOrdering(t *testing.T) {
 	got := ctGet(t, e, ids["c"])
 	cvEqual(t, "last_seen_at", got["last_seen_at"], "2026-10-01T13:00:00.000Z")
 	// Updating a seen contact does not move it: its activity is last_seen_at.
-	e.test("PATCH", "/v1/contacts/"+ids["a"], map[string]any{"name": "Still old"}).ok(t, 200)
+	e.Test("PATCH", "/v1/contacts/"+ids["a"], map[string]any{"name": "Still old"}).OK(t, 200)
 	cvEqual(t, "after PATCH of a seen contact", order(), []string{"c", "b", "d", "a"})
 	cvEqual(t, "last_seen_at kept by PATCH", ctGet(t, e, ids["a"])["last_seen_at"], "2026-09-30T13:00:00.000Z")
 }
@@ -459,13 +460,13 @@ func TestContactPaginationWithInserts(t *testing.T) {
 	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
-			e := newEnv(t)
+			e := webenv.New(t)
 			if frozen {
-				e.clock.SetStep(0)
+				e.Clock.SetStep(0)
 			}
 			var made []string
 			for i := 0; i < 22; i++ {
-				made = append(made, e.contact(fmt.Sprintf("p%02d@example.com", i)))
+				made = append(made, e.Contact(fmt.Sprintf("p%02d@example.com", i)))
 			}
 			if frozen {
 				if a, b := ctGet(t, e, made[0]), ctGet(t, e, made[21]); a["updated_at"] != b["updated_at"] {
@@ -474,26 +475,26 @@ func TestContactPaginationWithInserts(t *testing.T) {
 			}
 			want := slices.Clone(made)
 			slices.Reverse(want) // most recently active first
-			b := e.test("GET", "/v1/contacts", nil).ok(t, 200)
+			b := e.Test("GET", "/v1/contacts", nil).OK(t, 200)
 			cvEqual(t, "default page of 20", cvIDs(cvList(t, b)), want[:20])
 			if b["has_more"] != true {
 				t.Fatal("default page: has_more false")
 			}
 			for _, limit := range []int{1, 4, 22, 100} {
-				cvEqual(t, fmt.Sprintf("walk limit %d", limit), cvWalk(t, e, e.testKey, "/v1/contacts", limit, nil), want)
+				cvEqual(t, fmt.Sprintf("walk limit %d", limit), cvWalk(t, e, e.TestKey, "/v1/contacts", limit, nil), want)
 			}
 			// Contacts created while a client pages are more recently active
 			// than the walk's start: the walk sees exactly the rows that were there.
 			var added []string
-			got := cvWalk(t, e, e.testKey, "/v1/contacts", 5, func() {
-				added = append(added, e.contact(fmt.Sprintf("new%02d@example.com", len(added))))
-				e.live("POST", "/v1/contacts", map[string]any{"email": fmt.Sprintf("live%02d@example.com", len(added))}).ok(t, 201)
+			got := cvWalk(t, e, e.TestKey, "/v1/contacts", 5, func() {
+				added = append(added, e.Contact(fmt.Sprintf("new%02d@example.com", len(added))))
+				e.Live("POST", "/v1/contacts", map[string]any{"email": fmt.Sprintf("live%02d@example.com", len(added))}).OK(t, 201)
 			})
 			cvEqual(t, "walk with inserts", got, want)
 			if len(added) != 4 {
 				t.Fatalf("%d inserts during the walk, want 4", len(added))
 			}
-			all := e.all(e.testKey, "/v1/contacts", 7)
+			all := e.All(e.TestKey, "/v1/contacts", 7)
 			slices.Reverse(added)
 			cvEqual(t, "final list", all, append(added, want...))
 			if frozen { // ties on activity are broken by id, newest id first
@@ -512,30 +513,30 @@ func TestContactPaginationWithInserts(t *testing.T) {
 
 func TestContactDelete(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	ctc := e.contact("erase.me@example.com")
-	keep := e.contact("keep@example.com")
-	conv := cvStart(t, e, chat.Test, e.site, ctc, "Hello, I am Erase Me.")
-	other := cvStart(t, e, chat.Test, e.site, keep, "Hello")
+	e := webenv.New(t)
+	ctc := e.Contact("erase.me@example.com")
+	keep := e.Contact("keep@example.com")
+	conv := cvStart(t, e, chat.Test, e.Site, ctc, "Hello, I am Erase Me.")
+	other := cvStart(t, e, chat.Test, e.Site, keep, "Hello")
 	cvSay(t, e, conv, "Hi!")
-	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "contact_id": ctc}).ok(t, 201)["id"].(string)
-	if len(e.mails(tkt)) == 0 {
+	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "contact_id": ctc}).OK(t, 201)["id"].(string)
+	if len(e.Mails(tkt)) == 0 {
 		t.Fatal("setup: no confirmation e-mail queued")
 	}
-	cvEqual(t, "conversations of the contact", e.all(e.testKey, "/v1/conversations?contact_id="+ctc, 10), []string{conv})
+	cvEqual(t, "conversations of the contact", e.All(e.TestKey, "/v1/conversations?contact_id="+ctc, 10), []string{conv})
 
 	// Another mode cannot delete it.
-	e.live("DELETE", "/v1/contacts/"+ctc, nil).fails(t, 404, "resource_missing", "id")
+	e.Live("DELETE", "/v1/contacts/"+ctc, nil).Fails(t, 404, "resource_missing", "id")
 	ctGet(t, e, ctc)
 
-	d := e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	d := e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
 	cvEqual(t, "deleted envelope", d, map[string]any{"id": ctc, "object": "contact", "deleted": true})
 
-	e.test("GET", "/v1/contacts/"+ctc, nil).fails(t, 404, "resource_missing", "id")
-	e.test("PATCH", "/v1/contacts/"+ctc, map[string]any{"name": "x"}).fails(t, 404, "resource_missing", "id")
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).fails(t, 404, "resource_missing", "id")
-	cvEqual(t, "list after delete", e.all(e.testKey, "/v1/contacts", 10), []string{keep})
-	cvEqual(t, "email filter after delete", len(e.all(e.testKey, "/v1/contacts?email=erase.me@example.com", 10)), 0)
+	e.Test("GET", "/v1/contacts/"+ctc, nil).Fails(t, 404, "resource_missing", "id")
+	e.Test("PATCH", "/v1/contacts/"+ctc, map[string]any{"name": "x"}).Fails(t, 404, "resource_missing", "id")
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).Fails(t, 404, "resource_missing", "id")
+	cvEqual(t, "list after delete", e.All(e.TestKey, "/v1/contacts", 10), []string{keep})
+	cvEqual(t, "email filter after delete", len(e.All(e.TestKey, "/v1/contacts?email=erase.me@example.com", 10)), 0)
 
 	// The conversation stays, unlinked; the contact's message no longer names them.
 	c := cvGet(t, e, conv)
@@ -544,14 +545,14 @@ func TestContactDelete(t *testing.T) {
 	}
 	msgs := cvMessages(t, e, conv)
 	cvEqual(t, "erased author", msgs[0]["author"], map[string]any{"type": "contact", "id": nil, "name": nil})
-	cvEqual(t, "agent author kept", msgs[1]["author"].(map[string]any)["id"], e.member)
-	if n := len(e.all(e.testKey, "/v1/conversations?contact_id="+ctc, 10)); n != 0 {
+	cvEqual(t, "agent author kept", msgs[1]["author"].(map[string]any)["id"], e.Member)
+	if n := len(e.All(e.TestKey, "/v1/conversations?contact_id="+ctc, 10)); n != 0 {
 		t.Fatalf("%d conversations still filed under the erased contact", n)
 	}
 	cvEqual(t, "other contact's conversation", cvGet(t, e, other)["contact_id"], keep)
 	// The ticket stays; e-mails not yet sent to the contact are dropped.
-	e.test("GET", "/v1/tickets/"+tkt, nil).ok(t, 200)
-	if m := e.mails(tkt); len(m) != 0 {
+	e.Test("GET", "/v1/tickets/"+tkt, nil).OK(t, 200)
+	if m := e.Mails(tkt); len(m) != 0 {
 		t.Fatalf("mails still queued for the erased contact: %v", m)
 	}
 	// The address can be used again, by a new contact.
@@ -560,20 +561,20 @@ func TestContactDelete(t *testing.T) {
 		t.Fatal("deleted contact came back")
 	}
 	// An id of another kind is no contact.
-	e.test("DELETE", "/v1/contacts/"+conv, nil).fails(t, 404, "resource_missing", "id")
+	e.Test("DELETE", "/v1/contacts/"+conv, nil).Fails(t, 404, "resource_missing", "id")
 }
 
 func TestContactNotFoundAndModes(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	ctc := e.contact("test-mode@example.com")
+	e := webenv.New(t)
+	ctc := e.Contact("test-mode@example.com")
 	before := ctGet(t, e, ctc)
 	for _, missing := range []string{"ctc_doesnotexist", "nope"} {
 		for _, c := range []struct {
 			method string
 			body   any
 		}{{"GET", nil}, {"PATCH", map[string]any{"name": "x"}}, {"DELETE", nil}} {
-			e.test(c.method, "/v1/contacts/"+missing, c.body).fails(t, 404, "resource_missing", "id")
+			e.Test(c.method, "/v1/contacts/"+missing, c.body).Fails(t, 404, "resource_missing", "id")
 		}
 	}
 	// A test-mode contact does not exist for the live key.
@@ -581,32 +582,32 @@ func TestContactNotFoundAndModes(t *testing.T) {
 		method string
 		body   any
 	}{{"GET", nil}, {"PATCH", map[string]any{"name": "x"}}, {"DELETE", nil}} {
-		e.live(c.method, "/v1/contacts/"+ctc, c.body).fails(t, 404, "resource_missing", "id")
+		e.Live(c.method, "/v1/contacts/"+ctc, c.body).Fails(t, 404, "resource_missing", "id")
 	}
-	if n := len(e.all(e.liveKey, "/v1/contacts", 10)); n != 0 {
+	if n := len(e.All(e.LiveKey, "/v1/contacts", 10)); n != 0 {
 		t.Fatalf("live list has %d contacts", n)
 	}
-	if n := len(e.all(e.liveKey, "/v1/contacts?email=test-mode@example.com", 10)); n != 0 {
+	if n := len(e.All(e.LiveKey, "/v1/contacts?email=test-mode@example.com", 10)); n != 0 {
 		t.Fatalf("live e-mail filter found %d contacts", n)
 	}
 	cvEqual(t, "test contact after live requests", ctGet(t, e, ctc), before)
 	// The same address in live mode is a new contact, with a live event.
-	live := e.live("POST", "/v1/contacts", map[string]any{"email": "test-mode@example.com"}).ok(t, 201)
+	live := e.Live("POST", "/v1/contacts", map[string]any{"email": "test-mode@example.com"}).OK(t, 201)
 	ctContact(t, live)
 	lid := live["id"].(string)
-	cvEqual(t, "live events", e.events(lid), []string{"live:contact.created"})
-	e.test("GET", "/v1/contacts/"+lid, nil).fails(t, 404, "resource_missing", "id")
-	cvEqual(t, "live list", e.all(e.liveKey, "/v1/contacts", 10), []string{lid})
-	cvEqual(t, "test list", e.all(e.testKey, "/v1/contacts", 10), []string{ctc})
+	cvEqual(t, "live events", e.Events(lid), []string{"live:contact.created"})
+	e.Test("GET", "/v1/contacts/"+lid, nil).Fails(t, 404, "resource_missing", "id")
+	cvEqual(t, "live list", e.All(e.LiveKey, "/v1/contacts", 10), []string{lid})
+	cvEqual(t, "test list", e.All(e.TestKey, "/v1/contacts", 10), []string{ctc})
 	// Deleting the live contact leaves the test one alone.
-	e.live("DELETE", "/v1/contacts/"+lid, nil).ok(t, 200)
-	cvEqual(t, "test list after live delete", e.all(e.testKey, "/v1/contacts", 10), []string{ctc})
+	e.Live("DELETE", "/v1/contacts/"+lid, nil).OK(t, 200)
+	cvEqual(t, "test list after live delete", e.All(e.TestKey, "/v1/contacts", 10), []string{ctc})
 }
 
 func TestContactUnknownQueryParams(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	ctc := e.contact("q@example.com")
+	e := webenv.New(t)
+	ctc := e.Contact("q@example.com")
 	before := ctGet(t, e, ctc)
 	for _, c := range []struct {
 		method, path string
@@ -618,9 +619,9 @@ func TestContactUnknownQueryParams(t *testing.T) {
 		{"DELETE", "/v1/contacts/" + ctc, nil},
 	} {
 		t.Run(c.method+" "+c.path, func(t *testing.T) {
-			e.test(c.method, c.path+"?dry_run=true", c.body).fails(t, 400, "parameter_unknown", "dry_run")
+			e.Test(c.method, c.path+"?dry_run=true", c.body).Fails(t, 400, "parameter_unknown", "dry_run")
 		})
 	}
 	cvEqual(t, "contact after refused requests", ctGet(t, e, ctc), before)
-	cvEqual(t, "contacts after refused requests", e.all(e.testKey, "/v1/contacts", 10), []string{ctc})
+	cvEqual(t, "contacts after refused requests", e.All(e.TestKey, "/v1/contacts", 10), []string{ctc})
 }

@@ -11,6 +11,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // ---------------------------------------------------------------------------
@@ -112,40 +113,40 @@ func cvEqual(t *testing.T, what string, got, want any) {
 // cvWalk pages through a list with the given page size, calling between
 // (when not nil) before each following page, and returns the ids seen. It
 // fails on a duplicate id or an inconsistent envelope.
-func cvWalk(t *testing.T, e *env, key, path string, limit int, between func()) []string {
+func cvWalk(t *testing.T, e *webenv.Env, key, path string, limit int, between func()) []string {
 	t.Helper()
-	get := func(p string) map[string]any { return e.do("GET", p, key, nil).ok(t, 200) }
+	get := func(p string) map[string]any { return e.Do("GET", p, key, nil).OK(t, 200) }
 	return testenv.Walk(t, get, path, limit, between)
 }
 
 // cvListParams checks the pagination rules of a list endpoint whose list
 // has at least two and at most 100 rows.
-func cvListParams(t *testing.T, e *env, path string) {
+func cvListParams(t *testing.T, e *webenv.Env, path string) {
 	t.Helper()
 	sep := "?"
 	if strings.Contains(path, "?") {
 		sep = "&"
 	}
-	b := e.test("GET", path+sep+"limit=1", nil).ok(t, 200)
+	b := e.Test("GET", path+sep+"limit=1", nil).OK(t, 200)
 	if n := len(cvList(t, b)); n != 1 || b["has_more"] != true {
 		t.Fatalf("limit=1: %d rows, has_more %v", n, b["has_more"])
 	}
 	if c, _ := b["next_cursor"].(string); c == "" {
 		t.Fatalf("limit=1: next_cursor %v", b["next_cursor"])
 	}
-	b = e.test("GET", path+sep+"limit=100", nil).ok(t, 200)
+	b = e.Test("GET", path+sep+"limit=100", nil).OK(t, 200)
 	if n := len(cvList(t, b)); n < 2 || b["has_more"] != false || b["next_cursor"] != nil {
 		t.Fatalf("limit=100: %d rows, has_more %v, next_cursor %v", n, b["has_more"], b["next_cursor"])
 	}
 	for _, bad := range []string{"0", "101", "-1", "abc", "1.5", "1e2", " 5"} {
-		e.test("GET", path+sep+"limit="+url.QueryEscape(bad), nil).fails(t, 400, "parameter_invalid", "limit")
+		e.Test("GET", path+sep+"limit="+url.QueryEscape(bad), nil).Fails(t, 400, "parameter_invalid", "limit")
 	}
 	// "Zm9v" is "foo" (no dot), "eC55" is "x.y" (no number): well-formed base64, not cursors.
 	for _, bad := range []string{"nope!", "Zm9v", "eC55", "%%%"} {
-		e.test("GET", path+sep+"cursor="+url.QueryEscape(bad), nil).fails(t, 400, "parameter_invalid", "cursor")
+		e.Test("GET", path+sep+"cursor="+url.QueryEscape(bad), nil).Fails(t, 400, "parameter_invalid", "cursor")
 	}
-	e.test("GET", path+sep+"limit=1&limit=2", nil).fails(t, 400, "parameter_invalid", "limit")
-	e.test("GET", path+sep+"bogus=1", nil).fails(t, 400, "parameter_unknown", "bogus")
+	e.Test("GET", path+sep+"limit=1&limit=2", nil).Fails(t, 400, "parameter_invalid", "limit")
+	e.Test("GET", path+sep+"bogus=1", nil).Fails(t, 400, "parameter_unknown", "bogus")
 }
 
 // ---------------------------------------------------------------------------
@@ -155,25 +156,25 @@ func cvPath(conv string, tail ...string) string {
 	return "/v1/conversations/" + conv + strings.Join(tail, "")
 }
 
-func cvGet(t *testing.T, e *env, conv string) map[string]any {
+func cvGet(t *testing.T, e *webenv.Env, conv string) map[string]any {
 	t.Helper()
-	c := e.test("GET", cvPath(conv), nil).ok(t, 200)
+	c := e.Test("GET", cvPath(conv), nil).OK(t, 200)
 	cvConversation(t, c)
 	return c
 }
 
 // cvSay posts an agent message by e.member and returns it.
-func cvSay(t *testing.T, e *env, conv, body string) map[string]any {
+func cvSay(t *testing.T, e *webenv.Env, conv, body string) map[string]any {
 	t.Helper()
-	m := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": body, "author_id": e.member}).ok(t, 201)
+	m := e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": body, "author_id": e.Member}).OK(t, 201)
 	cvMessage(t, m)
 	return m
 }
 
 // cvMessages returns every message of a conversation (at most 100).
-func cvMessages(t *testing.T, e *env, conv string) []map[string]any {
+func cvMessages(t *testing.T, e *webenv.Env, conv string) []map[string]any {
 	t.Helper()
-	b := e.test("GET", cvPath(conv, "/messages?limit=100"), nil).ok(t, 200)
+	b := e.Test("GET", cvPath(conv, "/messages?limit=100"), nil).OK(t, 200)
 	if b["has_more"] != false {
 		t.Fatalf("more than 100 messages")
 	}
@@ -181,17 +182,17 @@ func cvMessages(t *testing.T, e *env, conv string) []map[string]any {
 }
 
 // cvInState opens a conversation and brings it to status.
-func cvInState(t *testing.T, e *env, status string) string {
+func cvInState(t *testing.T, e *webenv.Env, status string) string {
 	t.Helper()
-	conv := e.conversation(chat.Test, "Hello there. I need help with my invoice")
+	conv := e.Conversation(chat.Test, "Hello there. I need help with my invoice")
 	switch status {
 	case "open":
 	case "waiting":
-		e.test("POST", cvPath(conv, "/handoff"), nil).ok(t, 200)
+		e.Test("POST", cvPath(conv, "/handoff"), nil).OK(t, 200)
 	case "handed_off":
-		e.test("POST", cvPath(conv, "/handoff"), map[string]any{"assignee_id": e.member2}).ok(t, 200)
+		e.Test("POST", cvPath(conv, "/handoff"), map[string]any{"assignee_id": e.Member2}).OK(t, 200)
 	case "closed":
-		e.test("POST", cvPath(conv, "/close"), nil).ok(t, 200)
+		e.Test("POST", cvPath(conv, "/close"), nil).OK(t, 200)
 	default:
 		t.Fatalf("unknown status %s", status)
 	}
@@ -202,9 +203,9 @@ func cvInState(t *testing.T, e *env, status string) string {
 }
 
 // cvStart opens a conversation through the app layer with options.
-func cvStart(t *testing.T, e *env, mode chat.Mode, site, contact, body string) string {
+func cvStart(t *testing.T, e *webenv.Env, mode chat.Mode, site, contact, body string) string {
 	t.Helper()
-	c, _, err := e.svc.StartConversation(context.Background(), mode, app.VisitorStart{
+	c, _, err := e.Svc.StartConversation(context.Background(), mode, app.VisitorStart{
 		SiteID: site, VisitorID: "vis_cv", PageURL: "https://example.com/help", ContactID: contact, Body: body})
 	if err != nil {
 		t.Fatal(err)
@@ -217,10 +218,10 @@ func cvStart(t *testing.T, e *env, mode chat.Mode, site, contact, body string) s
 
 func TestConversationShape(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello there. I need help with my invoice")
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello there. I need help with my invoice")
 	c := cvGet(t, e, conv)
-	want := map[string]any{"id": conv, "object": "conversation", "site_id": e.site, "status": "open",
+	want := map[string]any{"id": conv, "object": "conversation", "site_id": e.Site, "status": "open",
 		"subject": "I need help with my invoice", "contact_id": nil, "assignee_id": nil, "message_count": float64(1),
 		"page_url": "https://example.com/pricing", "metadata": map[string]any{}}
 	for k, v := range want {
@@ -234,7 +235,7 @@ func TestConversationShape(t *testing.T) {
 	}
 
 	// The list shows the same object.
-	list := cvList(t, e.test("GET", "/v1/conversations", nil).ok(t, 200))
+	list := cvList(t, e.Test("GET", "/v1/conversations", nil).OK(t, 200))
 	if len(list) != 1 {
 		t.Fatalf("list has %d conversations", len(list))
 	}
@@ -242,8 +243,8 @@ func TestConversationShape(t *testing.T) {
 	cvEqual(t, "listed conversation", list[0], c)
 
 	// A conversation opened by an identified contact carries its id.
-	ctc := e.contact("cv-shape@example.com")
-	conv2 := cvStart(t, e, chat.Test, e.site, ctc, "Hi")
+	ctc := e.Contact("cv-shape@example.com")
+	conv2 := cvStart(t, e, chat.Test, e.Site, ctc, "Hi")
 	c2 := cvGet(t, e, conv2)
 	if c2["contact_id"] != ctc || c2["subject"] != "Hi" {
 		t.Errorf("contact_id %v subject %v", c2["contact_id"], c2["subject"])
@@ -252,8 +253,8 @@ func TestConversationShape(t *testing.T) {
 
 func TestMessageShape(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello there. I need help")
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello there. I need help")
 	msgs := cvMessages(t, e, conv)
 	if len(msgs) != 1 {
 		t.Fatalf("%d messages, want 1", len(msgs))
@@ -265,18 +266,18 @@ func TestMessageShape(t *testing.T) {
 	cvEqual(t, "first message conversation_id", first["conversation_id"], conv)
 	cvEqual(t, "attachments", first["attachments"], []any{})
 	cvEqual(t, "sources", first["sources"], []any{})
-	got := e.test("GET", "/v1/messages/"+first["id"].(string), nil).ok(t, 200)
+	got := e.Test("GET", "/v1/messages/"+first["id"].(string), nil).OK(t, 200)
 	cvMessage(t, got)
 	cvEqual(t, "GET /messages/{id}", got, first)
 
 	// An agent message, as POST returns it and as GET returns it.
 	m := cvSay(t, e, conv, "Hi, I am on it.")
-	cvEqual(t, "agent author", m["author"], map[string]any{"type": "agent", "id": e.member, "name": "Agent Smith"})
+	cvEqual(t, "agent author", m["author"], map[string]any{"type": "agent", "id": e.Member, "name": "Agent Smith"})
 	cvEqual(t, "agent body", m["body"], "Hi, I am on it.")
 	cvEqual(t, "agent conversation_id", m["conversation_id"], conv)
 	cvEqual(t, "agent attachments", m["attachments"], []any{})
 	cvEqual(t, "agent sources", m["sources"], []any{})
-	cvEqual(t, "GET agent message", e.test("GET", "/v1/messages/"+m["id"].(string), nil).ok(t, 200), m)
+	cvEqual(t, "GET agent message", e.Test("GET", "/v1/messages/"+m["id"].(string), nil).OK(t, 200), m)
 	msgs = cvMessages(t, e, conv)
 	if len(msgs) != 2 {
 		t.Fatalf("%d messages, want 2", len(msgs))
@@ -284,8 +285,8 @@ func TestMessageShape(t *testing.T) {
 	cvEqual(t, "listed agent message", msgs[1], m)
 
 	// A contact's message names the contact.
-	ctc := e.contact("cv-msg@example.com")
-	conv2 := cvStart(t, e, chat.Test, e.site, ctc, "Hi from a known person")
+	ctc := e.Contact("cv-msg@example.com")
+	conv2 := cvStart(t, e, chat.Test, e.Site, ctc, "Hi from a known person")
 	m2 := cvMessages(t, e, conv2)[0]
 	cvEqual(t, "contact author", m2["author"].(map[string]any)["id"], ctc)
 }
@@ -295,8 +296,8 @@ func TestMessageShape(t *testing.T) {
 
 func TestMessageValidation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello")
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello")
 	att := func(n int) []any {
 		out := make([]any, n)
 		for i := range out {
@@ -304,7 +305,7 @@ func TestMessageValidation(t *testing.T) {
 		}
 		return out
 	}
-	ctc := e.contact("cv-author@example.com")
+	ctc := e.Contact("cv-author@example.com")
 	type tc struct {
 		name   string
 		body   any // nil: no body
@@ -317,7 +318,7 @@ func TestMessageValidation(t *testing.T) {
 		return tc{name, body, status, code, param}
 	}
 	m := func(kv ...any) map[string]any {
-		out := map[string]any{"body": "hi", "author_id": e.member}
+		out := map[string]any{"body": "hi", "author_id": e.Member}
 		for i := 0; i < len(kv); i += 2 {
 			if kv[i+1] == "<absent>" {
 				delete(out, kv[i].(string))
@@ -342,7 +343,7 @@ func TestMessageValidation(t *testing.T) {
 		bad("empty author_id", m("author_id", ""), 400, "parameter_missing", "author_id"),
 		bad("author_id not a member", m("author_id", "mem_doesnotexist"), 400, "resource_missing", "author_id"),
 		bad("author_id of a contact", m("author_id", ctc), 400, "resource_missing", "author_id"),
-		bad("author_id not a string", m("author_id", []any{e.member}), 400, "parameter_invalid", "author_id"),
+		bad("author_id not a string", m("author_id", []any{e.Member}), 400, "parameter_invalid", "author_id"),
 		ok("empty attachments", m("attachments", []any{})),
 		// Valid requests that reach the download, which the SSRF guard stops
 		// at a loopback address; attachment_test.go covers real downloads.
@@ -373,12 +374,12 @@ func TestMessageValidation(t *testing.T) {
 	count := 1
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := e.test("POST", cvPath(conv, "/messages"), c.body)
+			r := e.Test("POST", cvPath(conv, "/messages"), c.body)
 			if c.code == "" {
-				cvMessage(t, r.ok(t, c.status))
+				cvMessage(t, r.OK(t, c.status))
 				count++
 			} else {
-				r.fails(t, c.status, c.code, c.param)
+				r.Fails(t, c.status, c.code, c.param)
 			}
 			if got := cvGet(t, e, conv)["message_count"]; got != float64(count) {
 				t.Fatalf("message_count %v, want %d (refused requests must create nothing)", got, count)
@@ -395,11 +396,11 @@ func TestMessageValidation(t *testing.T) {
 
 func TestConversationMetadata(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello")
-	patch := func(md any) resp {
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello")
+	patch := func(md any) webenv.Resp {
 		t.Helper()
-		return e.test("PATCH", cvPath(conv), map[string]any{"metadata": md})
+		return e.Test("PATCH", cvPath(conv), map[string]any{"metadata": md})
 	}
 	meta20 := meta(20)
 	k40, k41 := str("k", 40), str("k", 41)
@@ -435,18 +436,18 @@ func TestConversationMetadata(t *testing.T) {
 			for k := range cvGet(t, e, conv)["metadata"].(map[string]any) {
 				reset[k] = nil
 			}
-			patch(reset).ok(t, 200)
+			patch(reset).OK(t, 200)
 			before := cvGet(t, e, conv)
 			if len(before["metadata"].(map[string]any)) != 0 {
 				t.Fatalf("metadata not cleared: %v", before["metadata"])
 			}
 			r := patch(c.md)
 			if c.code != "" {
-				r.fails(t, 400, c.code, c.param)
+				r.Fails(t, 400, c.code, c.param)
 				cvEqual(t, "conversation after a refused PATCH", cvGet(t, e, conv), before)
 				return
 			}
-			got := r.ok(t, 200)
+			got := r.OK(t, 200)
 			cvConversation(t, got)
 			cvEqual(t, "metadata", got["metadata"], c.want)
 			cvEqual(t, "GET after PATCH", cvGet(t, e, conv), got)
@@ -454,26 +455,26 @@ func TestConversationMetadata(t *testing.T) {
 	}
 
 	t.Run("merge, delete with null, count after merge", func(t *testing.T) {
-		got := patch(map[string]any{"a": "1", "b": "2"}).ok(t, 200)
+		got := patch(map[string]any{"a": "1", "b": "2"}).OK(t, 200)
 		cvEqual(t, "metadata", got["metadata"], map[string]any{"a": "1", "b": "2"})
-		got = patch(map[string]any{"b": nil, "c": "3", "missing": nil}).ok(t, 200)
+		got = patch(map[string]any{"b": nil, "c": "3", "missing": nil}).OK(t, 200)
 		cvEqual(t, "metadata after merge", got["metadata"], map[string]any{"a": "1", "c": "3"})
 		// Fill up to 20, then one more is refused, one more with one deleted is not.
 		fill := map[string]any{}
 		for i := 0; i < 18; i++ {
 			fill["f"+itoa(i)] = "x"
 		}
-		if got = patch(fill).ok(t, 200); len(got["metadata"].(map[string]any)) != 20 {
+		if got = patch(fill).OK(t, 200); len(got["metadata"].(map[string]any)) != 20 {
 			t.Fatalf("%d pairs, want 20", len(got["metadata"].(map[string]any)))
 		}
-		patch(map[string]any{"extra": "x"}).fails(t, 400, "parameter_invalid", "metadata")
-		got = patch(map[string]any{"extra": "x", "a": nil}).ok(t, 200)
+		patch(map[string]any{"extra": "x"}).Fails(t, 400, "parameter_invalid", "metadata")
+		got = patch(map[string]any{"extra": "x", "a": nil}).OK(t, 200)
 		md := got["metadata"].(map[string]any)
 		if len(md) != 20 || md["extra"] != "x" || md["a"] != nil {
 			t.Fatalf("metadata %v", md)
 		}
 		// Replacing a value in a full set is allowed.
-		got = patch(map[string]any{"extra": "y"}).ok(t, 200)
+		got = patch(map[string]any{"extra": "y"}).OK(t, 200)
 		if got["metadata"].(map[string]any)["extra"] != "y" {
 			t.Fatalf("metadata %v", got["metadata"])
 		}
@@ -482,14 +483,14 @@ func TestConversationMetadata(t *testing.T) {
 
 func TestConversationPatch(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello")
-	events := e.events(conv)
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello")
+	events := e.Events(conv)
 	orig := cvGet(t, e, conv)
 
-	got := e.test("PATCH", cvPath(conv), map[string]any{"assignee_id": e.member}).ok(t, 200)
+	got := e.Test("PATCH", cvPath(conv), map[string]any{"assignee_id": e.Member}).OK(t, 200)
 	cvConversation(t, got)
-	if got["assignee_id"] != e.member || got["status"] != "open" {
+	if got["assignee_id"] != e.Member || got["status"] != "open" {
 		t.Fatalf("assignee_id %v status %v", got["assignee_id"], got["status"])
 	}
 	if got["updated_at"].(string) <= orig["updated_at"].(string) {
@@ -498,23 +499,23 @@ func TestConversationPatch(t *testing.T) {
 	cvEqual(t, "GET after PATCH", cvGet(t, e, conv), got)
 
 	// Omitted fields stay unchanged; metadata alone keeps the assignee.
-	got = e.test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{"plan": "pro"}}).ok(t, 200)
-	if got["assignee_id"] != e.member || got["metadata"].(map[string]any)["plan"] != "pro" {
+	got = e.Test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{"plan": "pro"}}).OK(t, 200)
+	if got["assignee_id"] != e.Member || got["metadata"].(map[string]any)["plan"] != "pro" {
 		t.Fatalf("after metadata PATCH: %v", got)
 	}
-	got = e.test("PATCH", cvPath(conv), map[string]any{"assignee_id": e.member2}).ok(t, 200)
-	if got["assignee_id"] != e.member2 || got["metadata"].(map[string]any)["plan"] != "pro" {
+	got = e.Test("PATCH", cvPath(conv), map[string]any{"assignee_id": e.Member2}).OK(t, 200)
+	if got["assignee_id"] != e.Member2 || got["metadata"].(map[string]any)["plan"] != "pro" {
 		t.Fatalf("after reassign: %v", got)
 	}
 	// An empty body (or none) changes nothing that the caller sees but updated_at.
 	for _, body := range []any{nil, map[string]any{}} {
-		got2 := e.test("PATCH", cvPath(conv), body).ok(t, 200)
+		got2 := e.Test("PATCH", cvPath(conv), body).OK(t, 200)
 		for _, k := range []string{"assignee_id", "metadata", "status", "message_count", "subject"} {
 			cvEqual(t, "empty PATCH "+k, got2[k], got[k])
 		}
 	}
 	// null removes the assignment.
-	got = e.test("PATCH", cvPath(conv), map[string]any{"assignee_id": nil}).ok(t, 200)
+	got = e.Test("PATCH", cvPath(conv), map[string]any{"assignee_id": nil}).OK(t, 200)
 	if got["assignee_id"] != nil || got["status"] != "open" {
 		t.Fatalf("after assignee_id null: %v", got)
 	}
@@ -531,23 +532,23 @@ func TestConversationPatch(t *testing.T) {
 		{"unknown assignee", map[string]any{"assignee_id": "mem_nope"}, 400, "resource_missing", "assignee_id"},
 		{"empty assignee", map[string]any{"assignee_id": ""}, 400, "resource_missing", "assignee_id"},
 		{"assignee a number", map[string]any{"assignee_id": 5}, 400, "parameter_invalid", "assignee_id"},
-		{"assignee an object", map[string]any{"assignee_id": map[string]any{"id": e.member}}, 400, "parameter_invalid", "assignee_id"},
+		{"assignee an object", map[string]any{"assignee_id": map[string]any{"id": e.Member}}, 400, "parameter_invalid", "assignee_id"},
 		{"status is not writable", map[string]any{"status": "closed"}, 400, "parameter_unknown", "status"},
 		{"subject is not writable", map[string]any{"subject": "x"}, 400, "parameter_unknown", "subject"},
 		{"unknown fields, first in order", map[string]any{"zeta": 1, "alpha": 2}, 400, "parameter_unknown", "alpha"},
-		{"unknown field beside a valid one", map[string]any{"assignee_id": e.member, "note": "x"}, 400, "parameter_unknown", "note"},
+		{"unknown field beside a valid one", map[string]any{"assignee_id": e.Member, "note": "x"}, 400, "parameter_unknown", "note"},
 		{"body an array", "[]", 400, "body_invalid", ""},
 		{"body a number", "12", 400, "body_invalid", ""},
 		{"body null", "null", 400, "body_invalid", ""},
 		{"body not JSON", "{assignee_id: 1}", 400, "body_invalid", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e.test("PATCH", cvPath(conv), c.body).fails(t, c.status, c.code, c.param)
+			e.Test("PATCH", cvPath(conv), c.body).Fails(t, c.status, c.code, c.param)
 			cvEqual(t, "conversation after refused PATCH", cvGet(t, e, conv), before)
 		})
 	}
 	// PATCH records no event.
-	cvEqual(t, "events", e.events(conv), events)
+	cvEqual(t, "events", e.Events(conv), events)
 }
 
 // ---------------------------------------------------------------------------
@@ -555,19 +556,19 @@ func TestConversationPatch(t *testing.T) {
 
 func TestConversationListFilters(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	site2, err := e.svc.CreateSite(context.Background(), "Second site", "second.example.com")
+	e := webenv.New(t)
+	site2, err := e.Svc.CreateSite(context.Background(), "Second site", "second.example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctc := e.contact("cv-filter@example.com")
+	ctc := e.Contact("cv-filter@example.com")
 	open := cvInState(t, e, "open")
 	waiting := cvInState(t, e, "waiting")
 	handed := cvInState(t, e, "handed_off")
 	closed := cvInState(t, e, "closed")
 	other := cvStart(t, e, chat.Test, site2.ID, ctc, "From the second site")
-	mine := cvStart(t, e, chat.Test, e.site, ctc, "Known contact")
-	e.conversation(chat.Live, "Live one") // never listed with the test key
+	mine := cvStart(t, e, chat.Test, e.Site, ctc, "Known contact")
+	e.Conversation(chat.Live, "Live one") // never listed with the test key
 
 	for _, c := range []struct {
 		query string
@@ -579,15 +580,15 @@ func TestConversationListFilters(t *testing.T) {
 		{"?status=handed_off", []string{handed}},
 		{"?status=closed", []string{closed}},
 		{"?site_id=" + site2.ID, []string{other}},
-		{"?site_id=" + e.site, []string{mine, closed, handed, waiting, open}},
+		{"?site_id=" + e.Site, []string{mine, closed, handed, waiting, open}},
 		{"?site_id=site_nope", nil},
 		{"?contact_id=" + ctc, []string{mine, other}},
 		{"?contact_id=ctc_nope", nil},
-		{"?contact_id=" + ctc + "&site_id=" + e.site + "&status=open", []string{mine}},
+		{"?contact_id=" + ctc + "&site_id=" + e.Site + "&status=open", []string{mine}},
 		{"?contact_id=" + ctc + "&status=closed", nil},
 	} {
 		t.Run(c.query, func(t *testing.T) {
-			objs := cvList(t, e.test("GET", "/v1/conversations"+c.query, nil).ok(t, 200))
+			objs := cvList(t, e.Test("GET", "/v1/conversations"+c.query, nil).OK(t, 200))
 			for _, o := range objs {
 				cvConversation(t, o)
 			}
@@ -599,22 +600,22 @@ func TestConversationListFilters(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"bogus", "OPEN", "handed-off", "new"} {
-		e.test("GET", "/v1/conversations?status="+bad, nil).fails(t, 400, "parameter_invalid", "status")
+		e.Test("GET", "/v1/conversations?status="+bad, nil).Fails(t, 400, "parameter_invalid", "status")
 	}
-	e.test("GET", "/v1/conversations?assignee="+e.member, nil).fails(t, 400, "parameter_unknown", "assignee")
-	e.test("GET", "/v1/conversations?status=open&status=closed", nil).fails(t, 400, "parameter_invalid", "status")
+	e.Test("GET", "/v1/conversations?assignee="+e.Member, nil).Fails(t, 400, "parameter_unknown", "assignee")
+	e.Test("GET", "/v1/conversations?status=open&status=closed", nil).Fails(t, 400, "parameter_invalid", "status")
 	cvListParams(t, e, "/v1/conversations")
 	cvListParams(t, e, "/v1/conversations?status=open")
 }
 
 func TestMessageListParams(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello")
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello")
 	cvSay(t, e, conv, "one")
 	cvSay(t, e, conv, "two")
 	cvListParams(t, e, cvPath(conv, "/messages"))
-	e.test("GET", cvPath(conv, "/messages?status=open"), nil).fails(t, 400, "parameter_unknown", "status")
+	e.Test("GET", cvPath(conv, "/messages?status=open"), nil).Fails(t, 400, "parameter_unknown", "status")
 }
 
 // ---------------------------------------------------------------------------
@@ -622,29 +623,29 @@ func TestMessageListParams(t *testing.T) {
 
 func TestConversationNotFound(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello")
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
-	okMsg := map[string]any{"body": "hi", "author_id": e.member}
+	okMsg := map[string]any{"body": "hi", "author_id": e.Member}
 	for _, missing := range []string{"conv_doesnotexist", msg, "nope"} {
 		for _, c := range []struct {
 			method, path string
 			body         any
 		}{
 			{"GET", cvPath(missing), nil},
-			{"PATCH", cvPath(missing), map[string]any{"assignee_id": e.member}},
+			{"PATCH", cvPath(missing), map[string]any{"assignee_id": e.Member}},
 			{"POST", cvPath(missing, "/handoff"), nil},
 			{"POST", cvPath(missing, "/close"), nil},
 			{"GET", cvPath(missing, "/messages"), nil},
 			{"POST", cvPath(missing, "/messages"), okMsg},
 		} {
 			t.Run(c.method+" "+c.path, func(t *testing.T) {
-				e.test(c.method, c.path, c.body).fails(t, 404, "resource_missing", "id")
+				e.Test(c.method, c.path, c.body).Fails(t, 404, "resource_missing", "id")
 			})
 		}
 	}
 	for _, missing := range []string{"msg_doesnotexist", conv} {
-		e.test("GET", "/v1/messages/"+missing, nil).fails(t, 404, "resource_missing", "id")
+		e.Test("GET", "/v1/messages/"+missing, nil).Fails(t, 404, "resource_missing", "id")
 	}
 	// Nothing changed the real conversation.
 	c := cvGet(t, e, conv)
@@ -655,48 +656,48 @@ func TestConversationNotFound(t *testing.T) {
 
 func TestConversationModeIsolation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello from test mode")
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello from test mode")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
-	liveConv := e.conversation(chat.Live, "Hello from live mode")
+	liveConv := e.Conversation(chat.Live, "Hello from live mode")
 	before := cvGet(t, e, conv)
-	events := e.events(conv)
+	events := e.Events(conv)
 
 	for _, c := range []struct {
 		method, path string
 		body         any
 	}{
 		{"GET", cvPath(conv), nil},
-		{"PATCH", cvPath(conv), map[string]any{"assignee_id": e.member}},
-		{"POST", cvPath(conv, "/handoff"), map[string]any{"assignee_id": e.member}},
+		{"PATCH", cvPath(conv), map[string]any{"assignee_id": e.Member}},
+		{"POST", cvPath(conv, "/handoff"), map[string]any{"assignee_id": e.Member}},
 		{"POST", cvPath(conv, "/close"), nil},
 		{"GET", cvPath(conv, "/messages"), nil},
-		{"POST", cvPath(conv, "/messages"), map[string]any{"body": "hi", "author_id": e.member}},
+		{"POST", cvPath(conv, "/messages"), map[string]any{"body": "hi", "author_id": e.Member}},
 		{"GET", "/v1/messages/" + msg, nil},
 	} {
 		t.Run("live "+c.method+" "+c.path, func(t *testing.T) {
-			e.live(c.method, c.path, c.body).fails(t, 404, "resource_missing", "id")
+			e.Live(c.method, c.path, c.body).Fails(t, 404, "resource_missing", "id")
 		})
 	}
 	cvEqual(t, "test conversation after live requests", cvGet(t, e, conv), before)
-	cvEqual(t, "events after live requests", e.events(conv), events)
+	cvEqual(t, "events after live requests", e.Events(conv), events)
 
-	liveIDs := e.all(e.liveKey, "/v1/conversations", 10)
+	liveIDs := e.All(e.LiveKey, "/v1/conversations", 10)
 	cvEqual(t, "live list", liveIDs, []string{liveConv})
-	cvEqual(t, "test list", e.all(e.testKey, "/v1/conversations", 10), []string{conv})
-	if got := e.all(e.liveKey, "/v1/conversations?status=open", 10); !slices.Equal(got, []string{liveConv}) {
+	cvEqual(t, "test list", e.All(e.TestKey, "/v1/conversations", 10), []string{conv})
+	if got := e.All(e.LiveKey, "/v1/conversations?status=open", 10); !slices.Equal(got, []string{liveConv}) {
 		t.Fatalf("live open list %v", got)
 	}
 	// The other way round: a live conversation is invisible to the test key.
-	e.test("GET", cvPath(liveConv), nil).fails(t, 404, "resource_missing", "id")
-	e.test("GET", cvPath(liveConv, "/messages"), nil).fails(t, 404, "resource_missing", "id")
-	lc := e.live("GET", cvPath(liveConv), nil).ok(t, 200)
+	e.Test("GET", cvPath(liveConv), nil).Fails(t, 404, "resource_missing", "id")
+	e.Test("GET", cvPath(liveConv, "/messages"), nil).Fails(t, 404, "resource_missing", "id")
+	lc := e.Live("GET", cvPath(liveConv), nil).OK(t, 200)
 	cvConversation(t, lc)
-	cvEqual(t, "live events", e.events(liveConv), []string{"live:conversation.created"})
+	cvEqual(t, "live events", e.Events(liveConv), []string{"live:conversation.created"})
 	// Live-mode writes work and record live events.
-	h := e.live("POST", cvPath(liveConv, "/handoff"), nil).ok(t, 200)
-	cvEqual(t, "live events after hand-off", e.events(liveConv), []string{"live:conversation.created", "live:conversation.handed_off"})
-	cvEqual(t, "live hand-off event data", e.eventData(liveConv, "conversation.handed_off"), h)
+	h := e.Live("POST", cvPath(liveConv, "/handoff"), nil).OK(t, 200)
+	cvEqual(t, "live events after hand-off", e.Events(liveConv), []string{"live:conversation.created", "live:conversation.handed_off"})
+	cvEqual(t, "live hand-off event data", e.EventData(liveConv, "conversation.handed_off"), h)
 }
 
 // ---------------------------------------------------------------------------
@@ -706,13 +707,13 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
-			e := newEnv(t)
+			e := webenv.New(t)
 			if frozen {
-				e.clock.SetStep(0)
+				e.Clock.SetStep(0)
 			}
 			var made []string
 			for i := 0; i < 23; i++ {
-				made = append(made, e.conversation(chat.Test, "Hello "+itoa(i)))
+				made = append(made, e.Conversation(chat.Test, "Hello "+itoa(i)))
 			}
 			if frozen {
 				a, b := cvGet(t, e, made[0]), cvGet(t, e, made[22])
@@ -723,21 +724,21 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 			want := slices.Clone(made)
 			slices.Reverse(want) // newest first
 			// Default page size is 20.
-			b := e.test("GET", "/v1/conversations", nil).ok(t, 200)
+			b := e.Test("GET", "/v1/conversations", nil).OK(t, 200)
 			if n := len(cvList(t, b)); n != 20 || b["has_more"] != true {
 				t.Fatalf("default page: %d rows, has_more %v", n, b["has_more"])
 			}
 			cvEqual(t, "default page", cvIDs(cvList(t, b)), want[:20])
 
 			for _, limit := range []int{1, 3, 7, 23, 100} {
-				cvEqual(t, fmt.Sprintf("walk limit %d", limit), cvWalk(t, e, e.testKey, "/v1/conversations", limit, nil), want)
+				cvEqual(t, fmt.Sprintf("walk limit %d", limit), cvWalk(t, e, e.TestKey, "/v1/conversations", limit, nil), want)
 			}
 			// New conversations arriving while a client pages are newer than the
 			// walk's start: the walk sees exactly the rows that were there.
 			var added []string
-			got := cvWalk(t, e, e.testKey, "/v1/conversations", 4, func() {
-				added = append(added, e.conversation(chat.Test, "Arrived during the walk"))
-				e.conversation(chat.Live, "Live, elsewhere")
+			got := cvWalk(t, e, e.TestKey, "/v1/conversations", 4, func() {
+				added = append(added, e.Conversation(chat.Test, "Arrived during the walk"))
+				e.Conversation(chat.Live, "Live, elsewhere")
 			})
 			cvEqual(t, "walk with inserts", got, want)
 			if len(added) != 5 {
@@ -747,20 +748,20 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 			closedWant := []string{}
 			for i, id := range made {
 				if i%3 == 0 {
-					e.test("POST", cvPath(id, "/close"), nil).ok(t, 200)
+					e.Test("POST", cvPath(id, "/close"), nil).OK(t, 200)
 					closedWant = append([]string{id}, closedWant...)
 				}
 			}
 			extra := 0
-			got = cvWalk(t, e, e.testKey, "/v1/conversations?status=closed", 2, func() {
-				c := e.conversation(chat.Test, "Another")
-				e.test("POST", cvPath(c, "/close"), nil).ok(t, 200)
+			got = cvWalk(t, e, e.TestKey, "/v1/conversations?status=closed", 2, func() {
+				c := e.Conversation(chat.Test, "Another")
+				e.Test("POST", cvPath(c, "/close"), nil).OK(t, 200)
 				extra++
 			})
 			cvEqual(t, "closed walk", got, closedWant)
 			// Everything, now, in order with no gaps.
 			all := append(slices.Clone(added), made...)
-			got = e.all(e.testKey, "/v1/conversations", 100)
+			got = e.All(e.TestKey, "/v1/conversations", 100)
 			if len(got) != 23+5+extra {
 				t.Fatalf("%d conversations, want %d", len(got), 23+5+extra)
 			}
@@ -776,7 +777,7 @@ func TestConversationPaginationWithInserts(t *testing.T) {
 
 // cvCheckOrder checks that the conversations ids are ordered by key, then
 // id, ascending or descending: a total order.
-func cvCheckOrder(t *testing.T, e *env, ids []string, key string, desc bool) {
+func cvCheckOrder(t *testing.T, e *webenv.Env, ids []string, key string, desc bool) {
 	t.Helper()
 	for i := 1; i < len(ids); i++ {
 		a, b := cvGet(t, e, ids[i-1]), cvGet(t, e, ids[i])
@@ -795,29 +796,29 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen=%v", frozen), func(t *testing.T) {
-			e := newEnv(t)
+			e := webenv.New(t)
 			if frozen {
-				e.clock.SetStep(0)
+				e.Clock.SetStep(0)
 			}
-			conv := e.conversation(chat.Test, "First")
-			other := e.conversation(chat.Test, "Another conversation")
+			conv := e.Conversation(chat.Test, "First")
+			other := e.Conversation(chat.Test, "Another conversation")
 			want := []string{cvMessages(t, e, conv)[0]["id"].(string)}
 			for i := 0; i < 10; i++ {
 				want = append(want, cvSay(t, e, conv, "Message "+itoa(i))["id"].(string))
 			}
 			for _, limit := range []int{1, 3, 11, 100} {
-				cvEqual(t, fmt.Sprintf("walk limit %d", limit), cvWalk(t, e, e.testKey, cvPath(conv, "/messages"), limit, nil), want)
+				cvEqual(t, fmt.Sprintf("walk limit %d", limit), cvWalk(t, e, e.TestKey, cvPath(conv, "/messages"), limit, nil), want)
 			}
 			// Default page size is 20, from the oldest.
 			for i := 0; i < 10; i++ {
 				want = append(want, cvSay(t, e, conv, "More "+itoa(i))["id"].(string))
 			}
-			b := e.test("GET", cvPath(conv, "/messages"), nil).ok(t, 200)
+			b := e.Test("GET", cvPath(conv, "/messages"), nil).OK(t, 200)
 			cvEqual(t, "default page", cvIDs(cvList(t, b)), want[:20])
 			// Messages appended while a client pages are at the end of the list:
 			// the walk ends with all of them, in order.
 			n := 0
-			got := cvWalk(t, e, e.testKey, cvPath(conv, "/messages"), 3, func() {
+			got := cvWalk(t, e, e.TestKey, cvPath(conv, "/messages"), 3, func() {
 				n++
 				want = append(want, cvSay(t, e, conv, "Appended "+itoa(n))["id"].(string))
 				cvSay(t, e, other, "Elsewhere")
@@ -850,33 +851,33 @@ func TestMessagePaginationWithAppends(t *testing.T) {
 
 func TestConversationCreated(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	for _, mode := range []chat.Mode{chat.Test, chat.Live} {
-		conv := e.conversation(mode, "Hello there. Can someone help?")
-		key := e.testKey
+		conv := e.Conversation(mode, "Hello there. Can someone help?")
+		key := e.TestKey
 		if mode == chat.Live {
-			key = e.liveKey
+			key = e.LiveKey
 		}
-		c := e.do("GET", cvPath(conv), key, nil).ok(t, 200)
+		c := e.Do("GET", cvPath(conv), key, nil).OK(t, 200)
 		cvConversation(t, c)
 		if c["status"] != "open" || c["message_count"] != float64(1) {
 			t.Fatalf("new conversation: %v", c)
 		}
-		cvEqual(t, "events", e.events(conv), []string{string(mode) + ":conversation.created"})
-		cvEqual(t, "conversation.created data", e.eventData(conv, "conversation.created"), c)
-		msgs := cvList(t, e.do("GET", cvPath(conv, "/messages"), key, nil).ok(t, 200))
+		cvEqual(t, "events", e.Events(conv), []string{string(mode) + ":conversation.created"})
+		cvEqual(t, "conversation.created data", e.EventData(conv, "conversation.created"), c)
+		msgs := cvList(t, e.Do("GET", cvPath(conv, "/messages"), key, nil).OK(t, 200))
 		if len(msgs) != 1 {
 			t.Fatalf("%d messages", len(msgs))
 		}
 		msg := msgs[0]["id"].(string)
-		cvEqual(t, "message events", e.events(msg), []string{string(mode) + ":message.created"})
-		cvEqual(t, "message.created data", e.eventData(msg, "message.created"), msgs[0])
+		cvEqual(t, "message events", e.Events(msg), []string{string(mode) + ":message.created"})
+		cvEqual(t, "message.created data", e.EventData(msg, "message.created"), msgs[0])
 	}
 }
 
 func TestConversationHandoff(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	for _, from := range []string{"open", "waiting", "handed_off"} {
 		for _, assign := range []bool{false, true} {
 			name := from + " without assignee"
@@ -886,22 +887,22 @@ func TestConversationHandoff(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				conv := cvInState(t, e, from)
 				before := cvGet(t, e, conv)
-				events := e.events(conv)
+				events := e.Events(conv)
 				var body any
 				want := "waiting"
 				if assign {
-					body = map[string]any{"assignee_id": e.member}
+					body = map[string]any{"assignee_id": e.Member}
 					want = "handed_off"
 				} else if from == "waiting" {
 					body = map[string]any{} // an empty object is as good as no body
 				}
-				got := e.test("POST", cvPath(conv, "/handoff"), body).ok(t, 200)
+				got := e.Test("POST", cvPath(conv, "/handoff"), body).OK(t, 200)
 				cvConversation(t, got)
 				if got["status"] != want {
 					t.Fatalf("status %v, want %s", got["status"], want)
 				}
-				if assign && got["assignee_id"] != e.member {
-					t.Fatalf("assignee_id %v, want %s", got["assignee_id"], e.member)
+				if assign && got["assignee_id"] != e.Member {
+					t.Fatalf("assignee_id %v, want %s", got["assignee_id"], e.Member)
 				}
 				if got["message_count"] != before["message_count"] || got["last_message_at"] != before["last_message_at"] {
 					t.Fatalf("hand-off changed the messages: %v", got)
@@ -909,8 +910,8 @@ func TestConversationHandoff(t *testing.T) {
 				if got["updated_at"].(string) <= before["updated_at"].(string) {
 					t.Errorf("updated_at %v not after %v", got["updated_at"], before["updated_at"])
 				}
-				cvEqual(t, "events", e.events(conv), append(events, "test:conversation.handed_off"))
-				cvEqual(t, "conversation.handed_off data", e.eventData(conv, "conversation.handed_off"), got)
+				cvEqual(t, "events", e.Events(conv), append(events, "test:conversation.handed_off"))
+				cvEqual(t, "conversation.handed_off data", e.EventData(conv, "conversation.handed_off"), got)
 				cvEqual(t, "GET after hand-off", cvGet(t, e, conv), got)
 			})
 		}
@@ -919,19 +920,19 @@ func TestConversationHandoff(t *testing.T) {
 	t.Run("note is stored and never shown as a message", func(t *testing.T) {
 		conv := cvInState(t, e, "open")
 		const secret = "VIP customer: offer the 20% discount"
-		got := e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": secret, "assignee_id": e.member}).ok(t, 200)
+		got := e.Test("POST", cvPath(conv, "/handoff"), map[string]any{"note": secret, "assignee_id": e.Member}).OK(t, 200)
 		if got["status"] != "handed_off" || got["message_count"] != float64(1) {
 			t.Fatalf("after hand-off with note: %v", got)
 		}
-		notes, err := e.db.Read().Notes(context.Background(), conv)
+		notes, err := e.DB.Read().Notes(context.Background(), conv)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(notes) != 1 || notes[0].Body != secret || notes[0].Mode != chat.Test {
 			t.Fatalf("notes %+v", notes)
 		}
-		if notes[0].AuthorID == nil || *notes[0].AuthorID != e.member {
-			t.Errorf("note author %v, want %s", notes[0].AuthorID, e.member)
+		if notes[0].AuthorID == nil || *notes[0].AuthorID != e.Member {
+			t.Errorf("note author %v, want %s", notes[0].AuthorID, e.Member)
 		}
 		msgs := cvMessages(t, e, conv)
 		if len(msgs) != 1 {
@@ -943,17 +944,17 @@ func TestConversationHandoff(t *testing.T) {
 			}
 		}
 		// A note without assignee also stays internal.
-		got = e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "second note"}).ok(t, 200)
+		got = e.Test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "second note"}).OK(t, 200)
 		if got["status"] != "waiting" || got["message_count"] != float64(1) {
 			t.Fatalf("after second hand-off: %v", got)
 		}
-		if notes, _ = e.db.Read().Notes(context.Background(), conv); len(notes) != 2 || notes[1].Body != "second note" {
+		if notes, _ = e.DB.Read().Notes(context.Background(), conv); len(notes) != 2 || notes[1].Body != "second note" {
 			t.Fatalf("notes %+v", notes)
 		}
 		if n := len(cvMessages(t, e, conv)); n != 1 {
 			t.Fatalf("%d messages, want 1", n)
 		}
-		data, _ := e.eventData(conv, "conversation.handed_off")["status"].(string)
+		data, _ := e.EventData(conv, "conversation.handed_off")["status"].(string)
 		if data != "waiting" {
 			t.Fatalf("event data status %v", data)
 		}
@@ -962,7 +963,7 @@ func TestConversationHandoff(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
 		conv := cvInState(t, e, "open")
 		before := cvGet(t, e, conv)
-		events := e.events(conv)
+		events := e.Events(conv)
 		for _, c := range []struct {
 			name   string
 			body   any
@@ -981,12 +982,12 @@ func TestConversationHandoff(t *testing.T) {
 			{"body a string", `"handoff"`, 400, "body_invalid", ""},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				e.test("POST", cvPath(conv, "/handoff"), c.body).fails(t, c.status, c.code, c.param)
+				e.Test("POST", cvPath(conv, "/handoff"), c.body).Fails(t, c.status, c.code, c.param)
 			})
 		}
 		cvEqual(t, "conversation after refused hand-offs", cvGet(t, e, conv), before)
-		cvEqual(t, "events after refused hand-offs", e.events(conv), events)
-		if notes, _ := e.db.Read().Notes(context.Background(), conv); len(notes) != 0 {
+		cvEqual(t, "events after refused hand-offs", e.Events(conv), events)
+		if notes, _ := e.DB.Read().Notes(context.Background(), conv); len(notes) != 0 {
 			t.Fatalf("notes stored by refused hand-offs: %+v", notes)
 		}
 	})
@@ -994,7 +995,7 @@ func TestConversationHandoff(t *testing.T) {
 
 func TestConversationAgentMessage(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	for _, c := range []struct{ from, want string }{
 		{"open", "handed_off"}, // a person's reply takes over from the assistant
 		{"waiting", "handed_off"},
@@ -1003,13 +1004,13 @@ func TestConversationAgentMessage(t *testing.T) {
 		t.Run(c.from, func(t *testing.T) {
 			conv := cvInState(t, e, c.from)
 			before := cvGet(t, e, conv)
-			events := e.events(conv)
+			events := e.Events(conv)
 			m := cvSay(t, e, conv, "Hello, Agent Smith here.")
 			if m["conversation_id"] != conv {
 				t.Fatalf("conversation_id %v", m["conversation_id"])
 			}
-			cvEqual(t, "message events", e.events(m["id"].(string)), []string{"test:message.created"})
-			cvEqual(t, "message.created data", e.eventData(m["id"].(string), "message.created"), m)
+			cvEqual(t, "message events", e.Events(m["id"].(string)), []string{"test:message.created"})
+			cvEqual(t, "message.created data", e.EventData(m["id"].(string), "message.created"), m)
 			got := cvGet(t, e, conv)
 			if got["status"] != c.want {
 				t.Fatalf("status %v, want %s", got["status"], c.want)
@@ -1030,7 +1031,7 @@ func TestConversationAgentMessage(t *testing.T) {
 			// conversation, which is handed off (once) to the replier.
 			if c.from == "open" {
 				events = append(events, "test:conversation.handed_off")
-				if got["assignee_id"] != e.member {
+				if got["assignee_id"] != e.Member {
 					t.Fatalf("assignee after taking over: %v", got["assignee_id"])
 				}
 			}
@@ -1039,20 +1040,20 @@ func TestConversationAgentMessage(t *testing.T) {
 			if c.from == "open" {
 				cvSay(t, e, conv, "Still here.") // no second hand-off
 			}
-			cvEqual(t, "conversation events", e.events(conv), events)
+			cvEqual(t, "conversation events", e.Events(conv), events)
 		})
 	}
 }
 
 func TestConversationClose(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	for _, from := range []string{"open", "waiting", "handed_off"} {
 		t.Run(from, func(t *testing.T) {
 			conv := cvInState(t, e, from)
 			before := cvGet(t, e, conv)
-			events := e.events(conv)
-			got := e.test("POST", cvPath(conv, "/close"), nil).ok(t, 200)
+			events := e.Events(conv)
+			got := e.Test("POST", cvPath(conv, "/close"), nil).OK(t, 200)
 			cvConversation(t, got)
 			if got["status"] != "closed" {
 				t.Fatalf("status %v", got["status"])
@@ -1060,58 +1061,58 @@ func TestConversationClose(t *testing.T) {
 			for _, k := range []string{"assignee_id", "message_count", "last_message_at", "metadata", "contact_id", "created_at"} {
 				cvEqual(t, "close keeps "+k, got[k], before[k])
 			}
-			cvEqual(t, "events", e.events(conv), append(events, "test:conversation.closed"))
-			cvEqual(t, "conversation.closed data", e.eventData(conv, "conversation.closed"), got)
+			cvEqual(t, "events", e.Events(conv), append(events, "test:conversation.closed"))
+			cvEqual(t, "conversation.closed data", e.EventData(conv, "conversation.closed"), got)
 			cvEqual(t, "GET after close", cvGet(t, e, conv), got)
 
 			// Closing again: 200, same object, no second event.
 			for _, body := range []any{nil, map[string]any{}} {
-				again := e.test("POST", cvPath(conv, "/close"), body).ok(t, 200)
+				again := e.Test("POST", cvPath(conv, "/close"), body).OK(t, 200)
 				cvEqual(t, "second close", again, got)
 			}
-			cvEqual(t, "events after second close", e.events(conv), append(events, "test:conversation.closed"))
+			cvEqual(t, "events after second close", e.Events(conv), append(events, "test:conversation.closed"))
 		})
 	}
 
 	t.Run("closed conversations refuse hand-off and agent messages", func(t *testing.T) {
 		conv := cvInState(t, e, "closed")
 		before := cvGet(t, e, conv)
-		events := e.events(conv)
-		e.test("POST", cvPath(conv, "/handoff"), nil).fails(t, 409, "conversation_closed", "")
-		e.test("POST", cvPath(conv, "/handoff"), map[string]any{"assignee_id": e.member, "note": "x"}).fails(t, 409, "conversation_closed", "")
-		e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Are you there?", "author_id": e.member}).fails(t, 409, "conversation_closed", "")
+		events := e.Events(conv)
+		e.Test("POST", cvPath(conv, "/handoff"), nil).Fails(t, 409, "conversation_closed", "")
+		e.Test("POST", cvPath(conv, "/handoff"), map[string]any{"assignee_id": e.Member, "note": "x"}).Fails(t, 409, "conversation_closed", "")
+		e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Are you there?", "author_id": e.Member}).Fails(t, 409, "conversation_closed", "")
 		cvEqual(t, "closed conversation after refusals", cvGet(t, e, conv), before)
-		cvEqual(t, "events after refusals", e.events(conv), events)
+		cvEqual(t, "events after refusals", e.Events(conv), events)
 		if n := len(cvMessages(t, e, conv)); n != 1 {
 			t.Fatalf("%d messages, want 1", n)
 		}
-		if notes, _ := e.db.Read().Notes(context.Background(), conv); len(notes) != 0 {
+		if notes, _ := e.DB.Read().Notes(context.Background(), conv); len(notes) != 0 {
 			t.Fatalf("notes stored on a closed conversation: %+v", notes)
 		}
 	})
 
 	t.Run("close takes no body", func(t *testing.T) {
 		conv := cvInState(t, e, "open")
-		e.test("POST", cvPath(conv, "/close"), map[string]any{"reason": "spam"}).fails(t, 400, "parameter_unknown", "reason")
-		e.test("POST", cvPath(conv, "/close"), "[]").fails(t, 400, "body_invalid", "")
+		e.Test("POST", cvPath(conv, "/close"), map[string]any{"reason": "spam"}).Fails(t, 400, "parameter_unknown", "reason")
+		e.Test("POST", cvPath(conv, "/close"), "[]").Fails(t, 400, "body_invalid", "")
 		if got := cvGet(t, e, conv)["status"]; got != "open" {
 			t.Fatalf("status %v after refused close", got)
 		}
-		cvEqual(t, "events", e.events(conv), []string{"test:conversation.created"})
+		cvEqual(t, "events", e.Events(conv), []string{"test:conversation.created"})
 	})
 
 	t.Run("whole life cycle", func(t *testing.T) {
 		conv := cvInState(t, e, "open")
 		cvSay(t, e, conv, "Hi")
-		e.test("POST", cvPath(conv, "/handoff"), nil).ok(t, 200)
+		e.Test("POST", cvPath(conv, "/handoff"), nil).OK(t, 200)
 		cvSay(t, e, conv, "A person now")
-		e.test("PATCH", cvPath(conv), map[string]any{"assignee_id": e.member}).ok(t, 200)
-		e.test("POST", cvPath(conv, "/close"), nil).ok(t, 200)
+		e.Test("PATCH", cvPath(conv), map[string]any{"assignee_id": e.Member}).OK(t, 200)
+		e.Test("POST", cvPath(conv, "/close"), nil).OK(t, 200)
 		c := cvGet(t, e, conv)
-		if c["status"] != "closed" || c["message_count"] != float64(3) || c["assignee_id"] != e.member {
+		if c["status"] != "closed" || c["message_count"] != float64(3) || c["assignee_id"] != e.Member {
 			t.Fatalf("end state %v", c)
 		}
-		cvEqual(t, "events", e.events(conv), []string{"test:conversation.created", "test:conversation.handed_off",
+		cvEqual(t, "events", e.Events(conv), []string{"test:conversation.created", "test:conversation.handed_off",
 			"test:conversation.handed_off", "test:conversation.closed"}) // the first reply took over, then a hand-off
 	})
 }
@@ -1121,7 +1122,7 @@ func TestConversationClose(t *testing.T) {
 
 func TestConversationSubject(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	long := strings.TrimSpace(str("word ", 30)) // 149 characters
 	for _, c := range []struct{ body, want string }{
 		{"Hello there. I need help", "I need help"}, // a greeting says nothing of what it is about
@@ -1142,7 +1143,7 @@ func TestConversationSubject(t *testing.T) {
 		{str("é", 30) + " " + str("b", 60), str("é", 30) + " " + str("b", 49) + "…"}, // the same, counted in characters
 		{str("ü", 45) + " " + str("b", 60), str("ü", 45) + "…"},
 	} {
-		conv := e.conversation(chat.Test, c.body)
+		conv := e.Conversation(chat.Test, c.body)
 		got := cvGet(t, e, conv)["subject"]
 		cvEqual(t, fmt.Sprintf("subject of %.30q", c.body), got, c.want)
 		if s, _ := got.(string); len([]rune(s)) > 81 {
@@ -1153,8 +1154,8 @@ func TestConversationSubject(t *testing.T) {
 
 func TestConversationUnknownQueryParams(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello")
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello")
 	msg := cvMessages(t, e, conv)[0]["id"].(string)
 	before := cvGet(t, e, conv)
 	for _, c := range []struct {
@@ -1162,29 +1163,29 @@ func TestConversationUnknownQueryParams(t *testing.T) {
 		body         any
 	}{
 		{"GET", cvPath(conv), nil},
-		{"PATCH", cvPath(conv), map[string]any{"assignee_id": e.member}},
+		{"PATCH", cvPath(conv), map[string]any{"assignee_id": e.Member}},
 		{"POST", cvPath(conv, "/handoff"), nil},
 		{"POST", cvPath(conv, "/close"), nil},
-		{"POST", cvPath(conv, "/messages"), map[string]any{"body": "hi", "author_id": e.member}},
+		{"POST", cvPath(conv, "/messages"), map[string]any{"body": "hi", "author_id": e.Member}},
 		{"GET", "/v1/messages/" + msg, nil},
 	} {
 		t.Run(c.method+" "+c.path, func(t *testing.T) {
-			e.test(c.method, c.path+"?expand=contact", c.body).fails(t, 400, "parameter_unknown", "expand")
+			e.Test(c.method, c.path+"?expand=contact", c.body).Fails(t, 400, "parameter_unknown", "expand")
 		})
 	}
 	cvEqual(t, "conversation after refused requests", cvGet(t, e, conv), before)
-	cvEqual(t, "events after refused requests", e.events(conv), []string{"test:conversation.created"})
+	cvEqual(t, "events after refused requests", e.Events(conv), []string{"test:conversation.created"})
 }
 
 // Tags are set by PATCH (replacing), filter the list, and so does the
 // assignee ("none" for the unassigned).
 func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	a, b := e.conversation(chat.Test, "Refund please"), e.conversation(chat.Test, "Shipping question")
-	got := e.test("PATCH", cvPath(a), map[string]any{"tags": []string{"billing", "vip", "billing"}, "assignee_id": e.member}).ok(t, 200)
+	e := webenv.New(t)
+	a, b := e.Conversation(chat.Test, "Refund please"), e.Conversation(chat.Test, "Shipping question")
+	got := e.Test("PATCH", cvPath(a), map[string]any{"tags": []string{"billing", "vip", "billing"}, "assignee_id": e.Member}).OK(t, 200)
 	cvEqual(t, "tags", got["tags"], []any{"billing", "vip"})
-	e.test("PATCH", cvPath(b), map[string]any{"tags": []string{"shipping"}}).ok(t, 200)
+	e.Test("PATCH", cvPath(b), map[string]any{"tags": []string{"shipping"}}).OK(t, 200)
 	for _, c := range []struct {
 		query string
 		want  []string
@@ -1192,15 +1193,15 @@ func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 		{"tag=billing", []string{a}},
 		{"tag=shipping", []string{b}},
 		{"tag=none-such", nil},
-		{"assignee_id=" + e.member, []string{a}},
+		{"assignee_id=" + e.Member, []string{a}},
 		{"assignee_id=none", []string{b}},
 		{"tag=vip&assignee_id=none", nil},
 	} {
-		cvEqual(t, c.query, e.all(e.testKey, "/v1/conversations?"+c.query, 10), c.want)
+		cvEqual(t, c.query, e.All(e.TestKey, "/v1/conversations?"+c.query, 10), c.want)
 	}
 	// Replacing drops the old tags from the filter too.
-	e.test("PATCH", cvPath(a), map[string]any{"tags": []string{}}).ok(t, 200)
-	cvEqual(t, "after clearing", e.all(e.testKey, "/v1/conversations?tag=billing", 10), []string(nil))
+	e.Test("PATCH", cvPath(a), map[string]any{"tags": []string{}}).OK(t, 200)
+	cvEqual(t, "after clearing", e.All(e.TestKey, "/v1/conversations?tag=billing", 10), []string(nil))
 	for _, c := range []struct {
 		body  map[string]any
 		param string
@@ -1210,7 +1211,7 @@ func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 		{map[string]any{"tags": []string{str("x", 51)}}, "tags.0"},
 		{map[string]any{"tags": "billing"}, "tags"},
 	} {
-		e.test("PATCH", cvPath(a), c.body).fails(t, 400, "parameter_invalid", c.param)
+		e.Test("PATCH", cvPath(a), c.body).Fails(t, 400, "parameter_invalid", c.param)
 	}
 }
 
@@ -1218,20 +1219,20 @@ func TestConversationTagsAndAssigneeFilter(t *testing.T) {
 // among them), never shown to the visitor.
 func TestConversationNotes(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	tok := e.session(true)
-	conv := e.say(tok, "My parcel is late")["message"].(map[string]any)["conversation_id"].(string)
-	e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "VIP customer, be quick"}).ok(t, 200)
-	n := e.test("POST", cvPath(conv, "/notes"), map[string]any{"body": "Called the carrier.", "author_id": e.member}).ok(t, 201)
-	if n["object"] != "note" || n["conversation_id"] != conv || n["author_id"] != e.member || n["body"] != "Called the carrier." {
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	tok := e.Session(true)
+	conv := e.Say(tok, "My parcel is late")["message"].(map[string]any)["conversation_id"].(string)
+	e.Test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "VIP customer, be quick"}).OK(t, 200)
+	n := e.Test("POST", cvPath(conv, "/notes"), map[string]any{"body": "Called the carrier.", "author_id": e.Member}).OK(t, 201)
+	if n["object"] != "note" || n["conversation_id"] != conv || n["author_id"] != e.Member || n["body"] != "Called the carrier." {
 		t.Fatalf("note %v", n)
 	}
-	list := e.test("GET", cvPath(conv, "/notes?limit=1"), nil).ok(t, 200)
+	list := e.Test("GET", cvPath(conv, "/notes?limit=1"), nil).OK(t, 200)
 	first := list["data"].([]any)[0].(map[string]any)
 	if first["body"] != "VIP customer, be quick" || list["has_more"] != true {
 		t.Fatalf("first page %v", list)
 	}
-	next := e.test("GET", cvPath(conv, "/notes?limit=1&cursor="+list["next_cursor"].(string)), nil).ok(t, 200)
+	next := e.Test("GET", cvPath(conv, "/notes?limit=1&cursor="+list["next_cursor"].(string)), nil).OK(t, 200)
 	if d := next["data"].([]any); len(d) != 1 || d[0].(map[string]any)["id"] != n["id"] || next["has_more"] != false {
 		t.Fatalf("second page %v", next)
 	}
@@ -1239,18 +1240,18 @@ func TestConversationNotes(t *testing.T) {
 		body        map[string]any
 		code, param string
 	}{
-		{map[string]any{"author_id": e.member}, "parameter_missing", "body"},
+		{map[string]any{"author_id": e.Member}, "parameter_missing", "body"},
 		{map[string]any{"body": "x"}, "parameter_missing", "author_id"},
-		{map[string]any{"body": " ", "author_id": e.member}, "parameter_invalid", "body"},
-		{map[string]any{"body": str("x", 4001), "author_id": e.member}, "parameter_invalid", "body"},
+		{map[string]any{"body": " ", "author_id": e.Member}, "parameter_invalid", "body"},
+		{map[string]any{"body": str("x", 4001), "author_id": e.Member}, "parameter_invalid", "body"},
 		{map[string]any{"body": "x", "author_id": "mem_nope"}, "resource_missing", "author_id"},
 	} {
-		e.test("POST", cvPath(conv, "/notes"), c.body).fails(t, 400, c.code, c.param)
+		e.Test("POST", cvPath(conv, "/notes"), c.body).Fails(t, 400, c.code, c.param)
 	}
-	e.test("POST", cvPath("conv_nope", "/notes"), map[string]any{"body": "x", "author_id": e.member}).fails(t, 404, "resource_missing", "id")
-	e.live("GET", cvPath(conv, "/notes"), nil).fails(t, 404, "resource_missing", "id")
+	e.Test("POST", cvPath("conv_nope", "/notes"), map[string]any{"body": "x", "author_id": e.Member}).Fails(t, 404, "resource_missing", "id")
+	e.Live("GET", cvPath(conv, "/notes"), nil).Fails(t, 404, "resource_missing", "id")
 	// The visitor sees neither note.
-	for _, m := range e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any) {
+	for _, m := range e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)["data"].([]any) {
 		if b := m.(map[string]any)["body"].(string); strings.Contains(b, "VIP") || strings.Contains(b, "carrier") {
 			t.Fatalf("the visitor sees a note: %q", b)
 		}

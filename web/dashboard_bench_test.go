@@ -11,6 +11,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkDashboardInbox(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", dashPassword)
+	m, err := svc.CreateMember(ctx, "agent@example.com", "Agent", webenv.DashPassword)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func BenchmarkDashboardInbox(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	in, err := svc.SignIn(ctx, "agent@example.com", dashPassword)
+	in, err := svc.SignIn(ctx, "agent@example.com", webenv.DashPassword)
 	if err != nil {
 		b.Fatal(err)
 	}

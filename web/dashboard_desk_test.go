@@ -7,19 +7,20 @@ import (
 	"testing"
 
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 )
 
 // TestDashboardDeskViews checks the inbox's views and counts, the one-click
 // assignment from the inbox, and the values canned replies are filled with.
 func TestDashboardDeskViews(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
-	mine := e.conversation(chat.Test, "Do you ship to Canada?")
-	other := e.conversation(chat.Test, "Where is my invoice?")
-	e.test("PATCH", cvPath(other), map[string]any{"assignee_id": e.member2}).ok(t, 200)
-	e.conversation(chat.Test, "Another question")
+	d.signIn("agent@example.com", webenv.DashPassword)
+	mine := e.Conversation(chat.Test, "Do you ship to Canada?")
+	other := e.Conversation(chat.Test, "Where is my invoice?")
+	e.Test("PATCH", cvPath(other), map[string]any{"assignee_id": e.Member2}).OK(t, 200)
+	e.Conversation(chat.Test, "Another question")
 
 	page := d.get("/app/").must(t, http.StatusOK)
 	for _, want := range []string{`id="count-mine">0<`, `id="count-unassigned">2<`, `id="count-all">3<`, "Anonymous visitor", "Other Agent"} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // postFiles sends the reply box as a browser does with files chosen:
@@ -36,14 +37,14 @@ func (d *dash) postFiles(path string, fields map[string]string, files map[string
 // An agent sends files from the reply box; pictures show as previews in
 // the conversation, other files as links, and the visitor gets them too.
 func TestDeskRepliesWithFiles(t *testing.T) {
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	d.setMode("test")
-	tok := e.session(true)
-	up := e.upload(tok, "broken.png", testenv.PNG(4, 4)).ok(t, 201)["id"].(string)
-	conv := e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "It broke", "attachments": []string{up}}).
-		ok(t, 201)["message"].(map[string]any)["conversation_id"].(string)
+	tok := e.Session(true)
+	up := upload(e, tok, "broken.png", testenv.PNG(4, 4)).OK(t, 201)["id"].(string)
+	conv := e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "It broke", "attachments": []string{up}}).
+		OK(t, 201)["message"].(map[string]any)["conversation_id"].(string)
 	path := "/app/conversations/" + conv
 
 	page := d.get(path).must(t, 200)
@@ -60,7 +61,7 @@ func TestDeskRepliesWithFiles(t *testing.T) {
 	if strings.Count(page, `<img src="/files/att_`) != 2 || !strings.Contains(page, ">steps.txt</a>") || strings.Contains(page, `alt="steps.txt"`) {
 		t.Fatalf("the reply's files are not shown as expected:\n%s", page)
 	}
-	msgs := e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any)
+	msgs := e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)["data"].([]any)
 	last := msgs[len(msgs)-1].(map[string]any)
 	if n := len(last["attachments"].([]any)); n != 2 {
 		t.Fatalf("the visitor sees %d files, want 2", n)

@@ -10,11 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
-
-// dashPassword is the password the dashboard tests give the first member.
-const dashPassword = "correct horse battery"
 
 // dash is a browser-like client of the dashboard: it keeps the session
 // cookie itself (the cookie is Secure, the test server plain HTTP) and
@@ -29,17 +27,17 @@ type dash struct {
 }
 
 // dashServer serves e's service with the dashboard's public URL on https.
-func dashServer(t *testing.T, e *env) string {
+func dashServer(t *testing.T, e *webenv.Env) string {
 	t.Helper()
-	return dashServerWith(t, e, web.Options{PublicURL: publicURL})
+	return dashServerWith(t, e, web.Options{PublicURL: webenv.PublicURL})
 }
 
 // dashServerWith is dashServer with the server's options.
-func dashServerWith(t *testing.T, e *env, o web.Options) string {
+func dashServerWith(t *testing.T, e *webenv.Env, o web.Options) string {
 	t.Helper()
-	srv := httptest.NewServer(web.HandlerWith(e.svc, o))
+	srv := httptest.NewServer(web.HandlerWith(e.Svc, o))
 	t.Cleanup(srv.Close)
-	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
+	if _, err := e.Svc.SetMemberPassword(context.Background(), "agent@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	return srv.URL

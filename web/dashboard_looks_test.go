@@ -9,6 +9,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 )
 
 // TestDashboardEmptyStatesAndLinks checks what a new install shows: the
@@ -17,20 +18,20 @@ import (
 // without an empty link, and a rank on every button.
 func TestDashboardEmptyStatesAndLinks(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
 	if b := d.get("/app/sign-in").must(t, http.StatusOK); !strings.Contains(b, `<p class="product">chatsvc</p>`) {
 		t.Errorf("the sign-in card lacks the product's name:\n%s", b)
 	}
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	inbox := d.get("/app/").must(t, http.StatusOK)
 	for _, want := range []string{"No conversations are waiting.", "No closed conversations yet."} {
 		if !strings.Contains(inbox, want) {
 			t.Errorf("the empty inbox lacks %q", want)
 		}
 	}
-	c, _, err := e.svc.StartConversation(context.Background(), chat.Test, app.VisitorStart{
-		SiteID: e.site, VisitorID: "vis_nopage", Body: "Written from an app, not a page"})
+	c, _, err := e.Svc.StartConversation(context.Background(), chat.Test, app.VisitorStart{
+		SiteID: e.Site, VisitorID: "vis_nopage", Body: "Written from an app, not a page"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,14 +11,15 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
 // mailsTo returns the links of the queued e-mails of a template to an
 // address, oldest first.
-func mailsTo(t *testing.T, e *env, template, to string) []string {
+func mailsTo(t *testing.T, e *webenv.Env, template, to string) []string {
 	t.Helper()
-	due, err := e.svc.DueMails(context.Background(), 1000)
+	due, err := e.Svc.DueMails(context.Background(), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +51,10 @@ func linkPath(t *testing.T, link string) string {
 // and the team always keeps an owner.
 func TestDashboardTeam(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	owner := newDash(t, base)
-	owner.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)
+	owner.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	if b := owner.get("/app/").must(t, http.StatusOK); !strings.Contains(b, `href="/app/members"`) {
 		t.Error("an owner's navigation lacks the Team page")
 	}
@@ -62,17 +63,17 @@ func TestDashboardTeam(t *testing.T) {
 	}
 
 	// An agent neither sees nor uses the Team page.
-	if _, err := e.svc.SetMemberPassword(t.Context(), "other@example.com", dashPassword); err != nil {
+	if _, err := e.Svc.SetMemberPassword(t.Context(), "other@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	agent := newDash(t, base)
-	agent.signIn("other@example.com", dashPassword).must(t, http.StatusSeeOther)
+	agent.signIn("other@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	if b := agent.get("/app/").must(t, http.StatusOK); strings.Contains(b, `href="/app/members"`) {
 		t.Error("an agent's navigation offers the Team page")
 	}
 	agent.get("/app/members").must(t, http.StatusForbidden)
 	agent.post("/app/members", url.Values{"email": {"x@example.com"}, "name": {"X"}, "role": {"owner"}}).must(t, http.StatusForbidden)
-	agent.post("/app/members/"+e.member2+"/role", url.Values{"role": {"owner"}}).must(t, http.StatusForbidden)
+	agent.post("/app/members/"+e.Member2+"/role", url.Values{"role": {"owner"}}).must(t, http.StatusForbidden)
 	if got := mailsTo(t, e, app.MailMemberInvitation, "x@example.com"); len(got) != 0 {
 		t.Errorf("an agent's invitation was queued: %v", got)
 	}
@@ -101,7 +102,7 @@ func TestDashboardTeam(t *testing.T) {
 	}
 	path := linkPath(t, links[0])
 	token := strings.TrimPrefix(path, "/app/password?token=")
-	if _, err := e.db.Read().MemberLink(t.Context(), token); err != storage.ErrNotFound {
+	if _, err := e.DB.Read().MemberLink(t.Context(), token); err != storage.ErrNotFound {
 		t.Errorf("the link's token is stored in clear (%v)", err)
 	}
 	newbie := newDash(t, base)
@@ -131,14 +132,14 @@ func TestDashboardTeam(t *testing.T) {
 	}
 
 	// The team keeps an owner: the only one cannot step down until another is made one.
-	if b := owner.post("/app/members/"+e.member+"/role", url.Values{"role": {"agent"}}).
+	if b := owner.post("/app/members/"+e.Member+"/role", url.Values{"role": {"agent"}}).
 		must(t, http.StatusConflict); !strings.Contains(b, "only owner") {
 		t.Errorf("the last owner stepped down:\n%s", b)
 	}
-	owner.post("/app/members/"+e.member2+"/role", url.Values{"role": {"chief"}}).must(t, http.StatusBadRequest)
+	owner.post("/app/members/"+e.Member2+"/role", url.Values{"role": {"chief"}}).must(t, http.StatusBadRequest)
 	owner.post("/app/members/mem_nobody/role", url.Values{"role": {"owner"}}).must(t, http.StatusNotFound)
-	owner.post("/app/members/"+e.member2+"/role", url.Values{"role": {"owner"}}).must(t, http.StatusSeeOther)
-	owner.post("/app/members/"+e.member+"/role", url.Values{"role": {"agent"}}).must(t, http.StatusSeeOther)
+	owner.post("/app/members/"+e.Member2+"/role", url.Values{"role": {"owner"}}).must(t, http.StatusSeeOther)
+	owner.post("/app/members/"+e.Member+"/role", url.Values{"role": {"agent"}}).must(t, http.StatusSeeOther)
 	owner.get("/app/members").must(t, http.StatusForbidden)
 	agent.get("/app/members").must(t, http.StatusOK)
 }
@@ -148,7 +149,7 @@ func TestDashboardTeam(t *testing.T) {
 // the hour and ends the member's other sessions.
 func TestDashboardPasswordReset(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	anon := newDash(t, base)
 	anon.get("/app/sign-in").must(t, http.StatusOK)
@@ -175,7 +176,7 @@ func TestDashboardPasswordReset(t *testing.T) {
 
 	// A session open before the reset ends with it.
 	before := newDash(t, base)
-	before.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)
+	before.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	path := linkPath(t, links[0])
 	if b := anon.get(path).must(t, http.StatusOK); !strings.Contains(b, "Choose a new password") {
 		t.Errorf("reset page:\n%s", b)
@@ -183,7 +184,7 @@ func TestDashboardPasswordReset(t *testing.T) {
 	token := strings.TrimPrefix(path, "/app/password?token=")
 	anon.do("POST", "/app/password", url.Values{"token": {token}, "password": {"a brand new secret"}}).must(t, http.StatusSeeOther)
 	before.get("/app/").must(t, http.StatusSeeOther)
-	newDash(t, base).signIn("agent@example.com", dashPassword).must(t, http.StatusUnauthorized)
+	newDash(t, base).signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusUnauthorized)
 	newDash(t, base).signIn("agent@example.com", "a brand new secret").must(t, http.StatusSeeOther)
 
 	// A second link expires after an hour.
@@ -191,7 +192,7 @@ func TestDashboardPasswordReset(t *testing.T) {
 	links = mailsTo(t, e, app.MailPasswordReset, "agent@example.com")
 	late := linkPath(t, links[len(links)-1])
 	anon.get(late).must(t, http.StatusOK)
-	e.clock.Advance(app.PasswordResetTTL + time.Second)
+	e.Clock.Advance(app.PasswordResetTTL + time.Second)
 	anon.get(late).must(t, http.StatusBadRequest)
 	anon.get("/app/password?token=made-up").must(t, http.StatusBadRequest)
 	// Both forms refuse a post a browser says comes from another site.
@@ -202,7 +203,7 @@ func TestDashboardPasswordReset(t *testing.T) {
 			t.Errorf("cross-site POST %s: status %d, want 403", form, res.StatusCode)
 		}
 	}
-	if n, err := e.svc.PruneMemberLinks(t.Context()); err != nil || n != 2 {
+	if n, err := e.Svc.PruneMemberLinks(t.Context()); err != nil || n != 2 {
 		t.Errorf("pruned %d used or expired links (%v), want 2", n, err)
 	}
 }
@@ -226,9 +227,9 @@ func postFromElsewhere(t *testing.T, to string, form url.Values) *http.Response 
 // how to let the member in meanwhile.
 func TestDashboardInviteWithoutMail(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	owner := newDash(t, dashServerWith(t, e, web.Options{PublicURL: publicURL, MailOff: true}))
-	owner.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)
+	e := webenv.New(t)
+	owner := newDash(t, dashServerWith(t, e, web.Options{PublicURL: webenv.PublicURL, MailOff: true}))
+	owner.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	r := owner.post("/app/members", url.Values{"email": {"new@example.com"}, "name": {"New"}, "role": {"agent"}})
 	r.must(t, http.StatusSeeOther)
 	flash, _ := url.QueryUnescape(r.header.Get("Location"))

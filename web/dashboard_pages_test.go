@@ -13,6 +13,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -20,19 +21,19 @@ import (
 // and that unread counts follow what the member has opened.
 func TestDashboardInbox(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	ctx := context.Background()
-	open := e.conversation(chat.Test, "Just browsing")
-	tok := e.session(true) // the waiting one comes through the widget
-	e.say(tok, "I need a person")
-	e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
-	waiting := e.all(e.testKey, "/v1/conversations?status=waiting", 10)[0]
-	handed := e.conversation(chat.Test, "Billing question")
-	closed := e.conversation(chat.Test, "Thanks, bye")
-	e.test("POST", "/v1/conversations/"+handed+"/handoff", map[string]any{"assignee_id": e.member2}).ok(t, 200)
-	e.test("POST", "/v1/conversations/"+closed+"/close", nil).ok(t, 200)
+	open := e.Conversation(chat.Test, "Just browsing")
+	tok := e.Session(true) // the waiting one comes through the widget
+	e.Say(tok, "I need a person")
+	e.WidgetDo("POST", "/widget/v1/handoff", tok, nil).OK(t, 200)
+	waiting := e.All(e.TestKey, "/v1/conversations?status=waiting", 10)[0]
+	handed := e.Conversation(chat.Test, "Billing question")
+	closed := e.Conversation(chat.Test, "Thanks, bye")
+	e.Test("POST", "/v1/conversations/"+handed+"/handoff", map[string]any{"assignee_id": e.Member2}).OK(t, 200)
+	e.Test("POST", "/v1/conversations/"+closed+"/close", nil).OK(t, 200)
 
 	body := d.get("/app/").must(t, http.StatusOK)
 	pos := func(s string) int {
@@ -63,16 +64,16 @@ func TestDashboardInbox(t *testing.T) {
 	if got := unread(waiting); got != "0" {
 		t.Errorf("unread after opening: %s, want 0", got)
 	}
-	e.say(tok, "Hello?")
+	e.Say(tok, "Hello?")
 	if got := unread(waiting); got != "1" {
 		t.Errorf("unread after a new visitor message: %s, want 1", got)
 	}
 	// Another member's unread counts are their own.
-	if _, err := e.svc.SetMemberPassword(ctx, "other@example.com", dashPassword); err != nil {
+	if _, err := e.Svc.SetMemberPassword(ctx, "other@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	other := newDash(t, d.base)
-	other.signIn("other@example.com", dashPassword)
+	other.signIn("other@example.com", webenv.DashPassword)
 	b := other.get("/app/").must(t, http.StatusOK)
 	if !strings.Contains(b, `aria-label="2 unread"`) {
 		t.Errorf("the other member should have 2 unread in the waiting conversation:\n%s", b)
@@ -83,14 +84,14 @@ func TestDashboardInbox(t *testing.T) {
 // through the same rules as the REST API.
 func TestDashboardConversationActions(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
-	conv := e.conversation(chat.Test, "My card was charged twice")
+	d.signIn("agent@example.com", webenv.DashPassword)
+	conv := e.Conversation(chat.Test, "My card was charged twice")
 	path := "/app/conversations/" + conv
 
 	d.post(path+"/assign", url.Values{"assignee_id": {"me"}}).must(t, http.StatusSeeOther)
-	if c := e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200); c["assignee_id"] != e.member {
+	if c := e.Test("GET", "/v1/conversations/"+conv, nil).OK(t, 200); c["assignee_id"] != e.Member {
 		t.Errorf("assign to me: assignee %v", c["assignee_id"])
 	}
 	// A refused form leads back to the page it was sent from.
@@ -103,7 +104,7 @@ func TestDashboardConversationActions(t *testing.T) {
 	if !strings.Contains(d.get(path).must(t, http.StatusOK), "Refund approved by finance") {
 		t.Error("the hand-off note is not shown to the team")
 	}
-	msgs := e.test("GET", "/v1/conversations/"+conv+"/messages", nil).ok(t, 200)
+	msgs := e.Test("GET", "/v1/conversations/"+conv+"/messages", nil).OK(t, 200)
 	if b, _ := json.Marshal(msgs); strings.Contains(string(b), "Refund approved") {
 		t.Error("the internal note is among the messages")
 	}
@@ -129,13 +130,13 @@ func TestDashboardConversationActions(t *testing.T) {
 			}
 		})
 	}
-	m := e.test("GET", "/v1/conversations/"+conv+"/messages", nil).ok(t, 200)["data"].([]any)
+	m := e.Test("GET", "/v1/conversations/"+conv+"/messages", nil).OK(t, 200)["data"].([]any)
 	last := m[len(m)-1].(map[string]any)
-	if a := last["author"].(map[string]any); a["type"] != "agent" || a["id"] != e.member || last["body"] != "We refunded the second charge." {
+	if a := last["author"].(map[string]any); a["type"] != "agent" || a["id"] != e.Member || last["body"] != "We refunded the second charge." {
 		t.Errorf("reply stored as %v", last)
 	}
 	d.post(path+"/close", nil).must(t, http.StatusSeeOther)
-	if c := e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200); c["status"] != "closed" {
+	if c := e.Test("GET", "/v1/conversations/"+conv, nil).OK(t, 200); c["status"] != "closed" {
 		t.Errorf("status after close: %v", c["status"])
 	}
 	body := d.post(path+"/reply", url.Values{"body": {"Anything else?"}}).must(t, http.StatusConflict)
@@ -151,10 +152,10 @@ func TestDashboardConversationActions(t *testing.T) {
 // TestDashboardContactErasure checks that erasure needs the confirmation box.
 func TestDashboardContactErasure(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
-	ctc := e.contact("ana@example.com")
+	d.signIn("agent@example.com", webenv.DashPassword)
+	ctc := e.Contact("ana@example.com")
 	page := d.get("/app/contacts?q=ana@example.com").must(t, http.StatusOK)
 	if !strings.Contains(page, ctc) {
 		t.Fatalf("search by e-mail does not find the contact:\n%s", page)
@@ -164,18 +165,18 @@ func TestDashboardContactErasure(t *testing.T) {
 		t.Error("the erase form does not say what erasure does")
 	}
 	d.post("/app/contacts/"+ctc+"/erase", nil).must(t, http.StatusBadRequest)
-	e.test("GET", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	e.Test("GET", "/v1/contacts/"+ctc, nil).OK(t, 200)
 	d.post("/app/contacts/"+ctc+"/erase", url.Values{"confirm": {"erase"}}).must(t, http.StatusSeeOther)
-	e.test("GET", "/v1/contacts/"+ctc, nil).fails(t, 404, "resource_missing", "id")
+	e.Test("GET", "/v1/contacts/"+ctc, nil).Fails(t, 404, "resource_missing", "id")
 }
 
 // TestDashboardLimits checks that the dashboard shows the API's refusals:
 // the sync rate limit and a plan without webhooks.
 func TestDashboardLimits(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{Disabled: true} })
+	e := webenv.New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{Disabled: true} })
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"FAQ"}, "content": {"We ship."}}).must(t, http.StatusSeeOther)
 	list := d.get("/app/knowledge").must(t, http.StatusOK)
 	i := strings.Index(list, `data-id="src_`)
@@ -193,7 +194,7 @@ func TestDashboardLimits(t *testing.T) {
 	// A source's language, as the API takes it.
 	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"Versand"}, "content": {"Wir liefern."},
 		"language": {"de"}}).must(t, http.StatusSeeOther)
-	if l := e.test("GET", "/v1/knowledge-sources", nil).ok(t, 200)["data"].([]any); l[0].(map[string]any)["language"] != "de" {
+	if l := e.Test("GET", "/v1/knowledge-sources", nil).OK(t, 200)["data"].([]any); l[0].(map[string]any)["language"] != "de" {
 		t.Errorf("the newest source %v, want language de", l[0])
 	}
 	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"X"}, "content": {"x"}, "language": {"x y"}}).
@@ -206,9 +207,9 @@ func TestDashboardLimits(t *testing.T) {
 // waiting conversation within a second and ends after sign-out.
 func TestDashboardLiveEvents(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", d.base+"/app/events", nil)
@@ -249,11 +250,11 @@ func TestDashboardLiveEvents(t *testing.T) {
 	if v := next(); v["waiting"] != 0.0 {
 		t.Fatalf("first state %v", v)
 	}
-	conv := e.conversation(chat.Test, "Hello")
+	conv := e.Conversation(chat.Test, "Hello")
 	if v := next(); v["unread"] != 1.0 {
 		t.Fatalf("after a new conversation: %v", v)
 	}
-	e.test("POST", "/v1/conversations/"+conv+"/handoff", nil).ok(t, 200)
+	e.Test("POST", "/v1/conversations/"+conv+"/handoff", nil).OK(t, 200)
 	if v := next(); v["waiting"] != 1.0 {
 		t.Fatalf("after a hand-off: %v", v)
 	}
@@ -263,14 +264,14 @@ func TestDashboardLiveEvents(t *testing.T) {
 // filters, refuses bad ones as the API does, and that the detail form saves.
 func TestDashboardTicketFilters(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
-	ctc := e.contact("ana@example.com")
-	high := e.test("POST", "/v1/tickets", map[string]any{"subject": "Server down", "contact_id": ctc,
-		"priority": "high", "tags": []string{"outage"}, "notify_contact": false}).ok(t, 201)["id"].(string)
-	low := e.test("POST", "/v1/tickets", map[string]any{"subject": "Typo on page", "contact_id": ctc,
-		"priority": "low", "notify_contact": false}).ok(t, 201)["id"].(string)
+	d.signIn("agent@example.com", webenv.DashPassword)
+	ctc := e.Contact("ana@example.com")
+	high := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Server down", "contact_id": ctc,
+		"priority": "high", "tags": []string{"outage"}, "notify_contact": false}).OK(t, 201)["id"].(string)
+	low := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Typo on page", "contact_id": ctc,
+		"priority": "low", "notify_contact": false}).OK(t, 201)["id"].(string)
 	tests := []struct {
 		query      string
 		status     int
@@ -289,20 +290,20 @@ func TestDashboardTicketFilters(t *testing.T) {
 			t.Errorf("%s: want %q and not %q:\n%.1500s", tc.query, tc.with, tc.none, body)
 		}
 	}
-	d.post("/app/tickets/"+high, url.Values{"status": {"solved"}, "priority": {"urgent"}, "assignee_id": {e.member},
+	d.post("/app/tickets/"+high, url.Values{"status": {"solved"}, "priority": {"urgent"}, "assignee_id": {e.Member},
 		"tags": {"outage, db"}}).must(t, http.StatusSeeOther)
-	tk := e.test("GET", "/v1/tickets/"+high, nil).ok(t, 200)
-	if tk["status"] != "solved" || tk["priority"] != "urgent" || tk["assignee_id"] != e.member || tk["solved_at"] == nil ||
+	tk := e.Test("GET", "/v1/tickets/"+high, nil).OK(t, 200)
+	if tk["status"] != "solved" || tk["priority"] != "urgent" || tk["assignee_id"] != e.Member || tk["solved_at"] == nil ||
 		len(tk["tags"].([]any)) != 2 {
 		t.Errorf("ticket after the form: %v", tk)
 	}
-	if got := e.events(high); strings.Join(got, ",") != "test:ticket.created,test:ticket.updated,test:ticket.solved" {
+	if got := e.Events(high); strings.Join(got, ",") != "test:ticket.created,test:ticket.updated,test:ticket.solved" {
 		t.Errorf("events %v", got)
 	}
 	empty := url.Values{"status": {"open"}, "priority": {"low"}, "subject": {""}}
 	d.post("/app/tickets/"+low, empty).must(t, http.StatusSeeOther) // the form has no subject field: ignored
 	d.post("/app/tickets/"+low, url.Values{"status": {"done"}, "priority": {"low"}}).must(t, http.StatusBadRequest)
-	if tk := e.test("GET", "/v1/tickets/"+low, nil).ok(t, 200); tk["status"] != "open" || len(tk["tags"].([]any)) != 0 {
+	if tk := e.Test("GET", "/v1/tickets/"+low, nil).OK(t, 200); tk["status"] != "open" || len(tk["tags"].([]any)) != 0 {
 		t.Errorf("refused forms changed the ticket: %v", tk)
 	}
 }
@@ -310,9 +311,9 @@ func TestDashboardTicketFilters(t *testing.T) {
 // TestDashboardAssistantBox checks the knowledge page's "Try a question" box.
 func TestDashboardAssistantBox(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	body := d.post("/app/knowledge/test", url.Values{"question": {"How long does a refund take?"}}).must(t, http.StatusOK)
 	if !strings.Contains(body, "5 business days") || !strings.Contains(body, `href="https://example.com/help/refunds"`) {
 		t.Errorf("the assistant's answer with its source is missing:\n%.2000s", body)
@@ -326,7 +327,7 @@ func TestDashboardAssistantBox(t *testing.T) {
 	}
 	d.post("/app/knowledge/test", url.Values{"question": {"Refund?"}, "site_id": {"site_nope"}}).must(t, http.StatusBadRequest)
 	d.post("/app/knowledge/test", url.Values{"question": {str("a", 4001)}}).must(t, http.StatusBadRequest)
-	if n := len(e.all(e.testKey, "/v1/conversations", 10)); n != 0 {
+	if n := len(e.All(e.TestKey, "/v1/conversations", 10)); n != 0 {
 		t.Errorf("testing the assistant made %d conversations", n)
 	}
 }
@@ -335,9 +336,9 @@ func TestDashboardAssistantBox(t *testing.T) {
 // on the creation page only, and the enable switch.
 func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
+	e := webenv.New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	created := d.post("/app/webhooks", url.Values{"url": {"https://hooks.example.com/in"}, "events": {"ticket.created, ticket.solved"}}).
 		must(t, http.StatusOK)
 	i := strings.Index(created, "whsec_")
@@ -351,17 +352,17 @@ func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 	if strings.Contains(list, secret) || strings.Contains(d.get("/app/webhooks/"+id).must(t, http.StatusOK), secret) {
 		t.Error("the secret is shown again")
 	}
-	w := e.test("GET", "/v1/webhook-endpoints/"+id, nil).ok(t, 200)
+	w := e.Test("GET", "/v1/webhook-endpoints/"+id, nil).OK(t, 200)
 	if ev := w["events"].([]any); len(ev) != 2 || w["enabled"] != true {
 		t.Errorf("endpoint %v", w)
 	}
 	// A test ping is logged, but it is no event: nothing to resend.
-	e.test("POST", "/v1/webhook-endpoints/"+id+"/test", nil).ok(t, 200)
+	e.Test("POST", "/v1/webhook-endpoints/"+id+"/test", nil).OK(t, 200)
 	if page := d.get("/app/webhooks/"+id).must(t, http.StatusOK); !strings.Contains(page, "ping") || strings.Contains(page, "/resend") {
 		t.Error("a ping's row offers a resend, or is missing")
 	}
 	d.post("/app/webhooks/"+id+"/enabled", url.Values{"enabled": {"false"}}).must(t, http.StatusSeeOther)
-	if w := e.test("GET", "/v1/webhook-endpoints/"+id, nil).ok(t, 200); w["enabled"] != false {
+	if w := e.Test("GET", "/v1/webhook-endpoints/"+id, nil).OK(t, 200); w["enabled"] != false {
 		t.Errorf("after disable: %v", w["enabled"])
 	}
 	d.post("/app/webhooks", url.Values{"url": {"ftp://hooks.example.com"}, "events": {"*"}}).must(t, http.StatusBadRequest)
@@ -374,12 +375,12 @@ func TestDashboardWebhookSecretShownOnce(t *testing.T) {
 // TestDashboardInboxPages checks paging through one status of the inbox.
 func TestDashboardInboxPages(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	var ids []string
 	for i := range 51 {
-		ids = append(ids, e.conversation(chat.Test, "Question "+itoa(i)))
+		ids = append(ids, e.Conversation(chat.Test, "Question "+itoa(i)))
 	}
 	first := d.get("/app/").must(t, http.StatusOK)
 	if strings.Contains(first, ids[0]) || !strings.Contains(first, ids[50]) {
@@ -402,11 +403,11 @@ func TestDashboardInboxPages(t *testing.T) {
 // lists it, refuses a bad one with the API's message, and deletes it.
 func TestDashboardSynonyms(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	d.post("/app/knowledge/synonyms", url.Values{"words": {"Stash, put aside ,shelve"}}).must(t, http.StatusSeeOther)
-	list := e.test("GET", "/v1/assistant/synonyms", nil).ok(t, 200)["data"].([]any)
+	list := e.Test("GET", "/v1/assistant/synonyms", nil).OK(t, 200)["data"].([]any)
 	if len(list) != 1 || strings.Join(strSlice(list[0].(map[string]any)["words"]), "|") != "stash|put aside|shelve" {
 		t.Fatalf("synonyms %v", list)
 	}
@@ -425,7 +426,7 @@ func TestDashboardSynonyms(t *testing.T) {
 	big := d.post("/app/knowledge/synonyms", url.Values{"words": {strings.Repeat("x", web.MaxBodyBytes)}})
 	big.must(t, http.StatusRequestEntityTooLarge)
 	d.post("/app/knowledge/synonyms/"+id+"/delete", nil).must(t, http.StatusSeeOther)
-	e.test("GET", "/v1/assistant/synonyms/"+id, nil).fails(t, 404, "resource_missing", "id")
+	e.Test("GET", "/v1/assistant/synonyms/"+id, nil).Fails(t, 404, "resource_missing", "id")
 }
 
 // A notification's link to a live conversation, which names its mode,
@@ -434,10 +435,10 @@ func TestDashboardSynonyms(t *testing.T) {
 // alone switches nothing, so a link from another site cannot.
 func TestDashboardLinkSwitchesMode(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
-	conv := e.conversation(chat.Live, "Where is my order?")
+	d.signIn("agent@example.com", webenv.DashPassword)
+	conv := e.Conversation(chat.Live, "Where is my order?")
 	path := "/app/conversations/" + conv
 	d.get(path).must(t, http.StatusNotFound) // without the link's mode, the other mode's object is not there
 	offer := d.get(path+"?mode=live").must(t, http.StatusOK)

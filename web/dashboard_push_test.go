@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 )
 
 // pushP256DH is a browser's subscription key (a P-256 point), not a secret.
@@ -24,9 +25,9 @@ func pushForm(endpoint string) url.Values {
 // exactly, and unsubscribing, which forgets it.
 func TestDashboardPushSubscription(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 
 	var key struct {
 		PublicKey string `json:"public_key"`
@@ -58,12 +59,12 @@ func TestDashboardPushSubscription(t *testing.T) {
 
 	d.post("/app/push/subscriptions", pushForm("https://push.example/send/1")).must(t, http.StatusNoContent)
 	d.post("/app/push/subscriptions", pushForm("https://push.example/send/1")).must(t, http.StatusNoContent) // again: one subscription
-	if n := e.pushSubscriptions(t); n != 1 {
+	if n := pushSubscriptions(e, t); n != 1 {
 		t.Fatalf("%d subscriptions stored, want 1", n)
 	}
 	d.post("/app/push/unsubscribe", url.Values{"endpoint": {"https://push.example/send/1"}}).must(t, http.StatusNoContent)
 	d.post("/app/push/unsubscribe", url.Values{"endpoint": {"https://push.example/send/1"}}).must(t, http.StatusNoContent)
-	if n := e.pushSubscriptions(t); n != 0 {
+	if n := pushSubscriptions(e, t); n != 0 {
 		t.Fatalf("%d subscriptions left after unsubscribing", n)
 	}
 }
@@ -72,7 +73,7 @@ func TestDashboardPushSubscription(t *testing.T) {
 // so that its scope is the dashboard, as JavaScript and without a session.
 func TestServiceWorkerIsServed(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	r := newDash(t, dashServer(t, e)).get("/app/sw.js")
 	body := r.must(t, http.StatusOK)
 	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") || !strings.Contains(body, `addEventListener("push"`) {
@@ -82,9 +83,9 @@ func TestServiceWorkerIsServed(t *testing.T) {
 
 // pushSubscriptions counts the stored subscriptions through the push
 // queue's own reader: every member's, as a waiting conversation would use.
-func (e *env) pushSubscriptions(t *testing.T) int {
+func pushSubscriptions(e *webenv.Env, t *testing.T) int {
 	t.Helper()
-	n, err := e.svc.PushSubscriptionCount(t.Context())
+	n, err := e.Svc.PushSubscriptionCount(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,13 +97,13 @@ func (e *env) pushSubscriptions(t *testing.T) int {
 // loop cannot grow the table or the pushes each event queues.
 func TestPushSubscriptionsPerMemberAreBounded(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	for i := range app.MaxPushSubscriptions + 5 {
 		d.post("/app/push/subscriptions", pushForm("https://push.example/send/"+strconv.Itoa(i))).must(t, http.StatusNoContent)
 	}
-	if n := e.pushSubscriptions(t); n != app.MaxPushSubscriptions {
+	if n := pushSubscriptions(e, t); n != app.MaxPushSubscriptions {
 		t.Fatalf("%d subscriptions stored, want %d", n, app.MaxPushSubscriptions)
 	}
 }

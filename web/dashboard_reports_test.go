@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"html"
 	"net/http"
 	"net/url"
@@ -11,9 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/chromedp/chromedp"
-
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // TestDashboardReports checks the Reports page against the hand-computed
@@ -21,10 +19,10 @@ import (
 // refused period.
 func TestDashboardReports(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	reportFixture(t, e)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	webenv.ReportFixture(t, e)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	day := testenv.T0.Format(time.DateOnly)
 	body := d.get("/app/reports?from="+day+"&to="+day).must(t, http.StatusOK)
 	for _, want := range []string{"33.3%", "1 of 3 conversations", "1m 30s", "7m 15s", "3.50 / 5", "2 ratings",
@@ -45,18 +43,18 @@ func TestDashboardReports(t *testing.T) {
 	}
 	d.post("/app/knowledge", url.Values{"type": {"text"}, "name": {"Can I pay by invoice?"},
 		"content": {"Question: Can I pay by invoice?\nAnswer: Yes, on the Business plan."}}).must(t, http.StatusSeeOther)
-	if src := e.test("GET", "/v1/knowledge-sources", nil).ok(t, 200)["data"].([]any); len(src) != 1 ||
+	if src := e.Test("GET", "/v1/knowledge-sources", nil).OK(t, 200)["data"].([]any); len(src) != 1 ||
 		src[0].(map[string]any)["name"] != "Can I pay by invoice?" || src[0].(map[string]any)["type"] != "text" {
 		t.Errorf("sources after answering: %v", src)
 	}
 	d.get("/app/reports?from="+day+"&to=2026-09-01").must(t, http.StatusBadRequest)
 	d.get("/app/reports?site_id=site_nothing").must(t, http.StatusBadRequest)
-	if b := d.get("/app/reports?from="+day+"&to="+day+"&site_id="+e.site).must(t, http.StatusOK); !strings.Contains(b, "1 of 3") {
+	if b := d.get("/app/reports?from="+day+"&to="+day+"&site_id="+e.Site).must(t, http.StatusOK); !strings.Contains(b, "1 of 3") {
 		t.Error("the site filter drops the site's conversations")
 	}
 	// A question longer than a source's name can be is answered under a name cut short.
 	long := strings.Repeat("Where exactly do I find the settings for my order history export ", 4) + "?"
-	e.say(e.session(true), long)
+	e.Say(e.Session(true), long)
 	page := d.get("/app/reports").must(t, http.StatusOK)
 	m := regexp.MustCompile(`name="name" value="(Where exactly[^"]*)"`).FindStringSubmatch(page)
 	if m == nil || utf8.RuneCountInString(html.UnescapeString(m[1])) != 200 || !strings.HasSuffix(m[1], "…") {
@@ -66,40 +64,4 @@ func TestDashboardReports(t *testing.T) {
 	if b := d.get("/app/reports?from=2026-09-01&to=2026-09-02").must(t, http.StatusOK); !strings.Contains(b, "the highest day has 0") {
 		t.Error("an empty period's chart claims a busy day")
 	}
-}
-
-// TestBrowserReports signs in, opens the Reports page of the fixture's
-// day with a knowledge gap, checks the chart is drawn and saves it
-// (looks).
-func TestBrowserReports(t *testing.T) {
-	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	reportFixture(t, e)
-	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
-		t.Fatal(err)
-	}
-	ask(e, e.session(true), "Do you sell gift cards?")
-	ctx := newBrowser(t)
-	day := testenv.T0.Format(time.DateOnly)
-	err := chromedp.Do(ctx,
-		chromedp.Navigate(e.srv.URL+"/app/reports?"+url.Values{"from": {day}, "to": {day}}.Encode()),
-		chromedp.WaitVisible(chromedp.ID("password")),
-		chromedp.SendKeys(chromedp.ID("email"), "agent@example.com"),
-		chromedp.SendKeys(chromedp.ID("password"), dashPassword),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.ID("day-chart")),
-	)
-	if err != nil {
-		t.Fatalf("opening the reports: %v", err)
-	}
-	h, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("#day-chart rect.all").getBoundingClientRect().height`))
-	if err != nil || h <= 0 {
-		t.Fatalf("chart bar height %v (%v)", h, err)
-	}
-	gap, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#unanswered tbody td a")))
-	if err != nil || gap != "Do you sell gift cards?" {
-		t.Fatalf("unanswered question %q (%v)", gap, err)
-	}
-	labelled(t, ctx, "reports")
-	looks(t, ctx, "dashboard-reports")
 }

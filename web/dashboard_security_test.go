@@ -10,27 +10,28 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
 // dashObjects are test-mode objects of every kind the dashboard addresses.
 type dashObjects struct{ conv, tkt, ctc, src, whe, evt, site, cnr, mem, syn string }
 
-func makeDashObjects(t *testing.T, e *env) dashObjects {
+func makeDashObjects(t *testing.T, e *webenv.Env) dashObjects {
 	t.Helper()
 	var o dashObjects
-	o.site, o.mem = e.site, e.member2
-	o.conv = e.conversation(chat.Test, "Where is my order?")
-	o.ctc = e.contact("ana@example.com")
-	o.tkt = e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken zipper", "contact_id": o.ctc,
-		"notify_contact": false}).ok(t, 201)["id"].(string)
-	o.src = e.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ",
-		"content": "We ship worldwide."}).ok(t, 201)["id"].(string)
-	o.whe = e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/in",
-		"events": []string{"*"}}).ok(t, 201)["id"].(string)
-	o.cnr = e.test("POST", "/v1/canned-replies", map[string]any{"shortcut": "hi", "title": "Hi",
-		"body": "Hello"}).ok(t, 201)["id"].(string)
-	o.syn = e.test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"stash", "put aside"}}).ok(t, 201)["id"].(string)
+	o.site, o.mem = e.Site, e.Member2
+	o.conv = e.Conversation(chat.Test, "Where is my order?")
+	o.ctc = e.Contact("ana@example.com")
+	o.tkt = e.Test("POST", "/v1/tickets", map[string]any{"subject": "Broken zipper", "contact_id": o.ctc,
+		"notify_contact": false}).OK(t, 201)["id"].(string)
+	o.src = e.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ",
+		"content": "We ship worldwide."}).OK(t, 201)["id"].(string)
+	o.whe = e.Test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/in",
+		"events": []string{"*"}}).OK(t, 201)["id"].(string)
+	o.cnr = e.Test("POST", "/v1/canned-replies", map[string]any{"shortcut": "hi", "title": "Hi",
+		"body": "Hello"}).OK(t, 201)["id"].(string)
+	o.syn = e.Test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"stash", "put aside"}}).OK(t, 201)["id"].(string)
 	return o
 }
 
@@ -106,7 +107,7 @@ func dashRoutes(o dashObjects) []struct {
 // and a session in the other mode; none of them may change anything.
 func TestDashboardRefusesStrangers(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
+	e := webenv.New(t, func(o *app.Options) { o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true} })
 	base := dashServer(t, e)
 	o := makeDashObjects(t, e)
 	routes := dashRoutes(o)
@@ -158,7 +159,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 
 	t.Run("forged CSRF", func(t *testing.T) {
 		d := newDash(t, base)
-		d.signIn("agent@example.com", dashPassword)
+		d.signIn("agent@example.com", webenv.DashPassword)
 		for _, rt := range routes {
 			if rt.method != "POST" {
 				continue
@@ -193,24 +194,24 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 		}
 		// Nothing changed: the session still works and every object is as it was.
 		d.get("/app/").must(t, http.StatusOK)
-		c := e.test("GET", "/v1/conversations/"+o.conv, nil).ok(t, 200)
+		c := e.Test("GET", "/v1/conversations/"+o.conv, nil).OK(t, 200)
 		if c["status"] != "open" || c["assignee_id"] != nil || c["message_count"].(float64) != 1 {
 			t.Errorf("conversation changed by forged requests: %v", c)
 		}
-		if tk := e.test("GET", "/v1/tickets/"+o.tkt, nil).ok(t, 200); tk["status"] != "open" {
+		if tk := e.Test("GET", "/v1/tickets/"+o.tkt, nil).OK(t, 200); tk["status"] != "open" {
 			t.Errorf("ticket changed by a forged request: %v", tk["status"])
 		}
-		e.test("GET", "/v1/contacts/"+o.ctc, nil).ok(t, 200)
-		e.test("GET", "/v1/knowledge-sources/"+o.src, nil).ok(t, 200)
-		e.test("GET", "/v1/assistant/synonyms/"+o.syn, nil).ok(t, 200)
-		if w := e.test("GET", "/v1/webhook-endpoints/"+o.whe, nil).ok(t, 200); w["enabled"] != true {
+		e.Test("GET", "/v1/contacts/"+o.ctc, nil).OK(t, 200)
+		e.Test("GET", "/v1/knowledge-sources/"+o.src, nil).OK(t, 200)
+		e.Test("GET", "/v1/assistant/synonyms/"+o.syn, nil).OK(t, 200)
+		if w := e.Test("GET", "/v1/webhook-endpoints/"+o.whe, nil).OK(t, 200); w["enabled"] != true {
 			t.Errorf("endpoint changed by a forged request: %v", w)
 		}
 	})
 
 	t.Run("after sign-out", func(t *testing.T) {
 		d := newDash(t, base)
-		d.signIn("agent@example.com", dashPassword)
+		d.signIn("agent@example.com", webenv.DashPassword)
 		d.get("/app/").must(t, http.StatusOK)
 		out := d.post("/app/sign-out", nil)
 		out.must(t, http.StatusSeeOther)
@@ -237,7 +238,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 
 	t.Run("other mode", func(t *testing.T) {
 		d := newDash(t, base)
-		d.signIn("agent@example.com", dashPassword)
+		d.signIn("agent@example.com", webenv.DashPassword)
 		d.setMode("live")
 		for _, rt := range routes {
 			if !strings.Contains(rt.path, "_") || strings.HasSuffix(rt.path, "/resend") || strings.HasPrefix(rt.path, "/app/settings/") ||
@@ -263,7 +264,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 				}
 			}
 		}
-		c := e.test("GET", "/v1/conversations/"+o.conv, nil).ok(t, 200)
+		c := e.Test("GET", "/v1/conversations/"+o.conv, nil).OK(t, 200)
 		if c["status"] != "open" || c["message_count"].(float64) != 1 {
 			t.Errorf("a live session changed a test conversation: %v", c)
 		}
@@ -274,7 +275,7 @@ func TestDashboardRefusesStrangers(t *testing.T) {
 // lock-out after repeated failures and its end.
 func TestDashboardSignIn(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	d := newDash(t, base)
 
@@ -294,7 +295,7 @@ func TestDashboardSignIn(t *testing.T) {
 		t.Errorf("CSP allows inline code: %s", csp)
 	}
 
-	r := d.signIn("AGENT@example.com", dashPassword)
+	r := d.signIn("AGENT@example.com", webenv.DashPassword)
 	r.must(t, http.StatusSeeOther)
 	cookie := r.header.Get("Set-Cookie")
 	for _, flag := range []string{"HttpOnly", "Secure", "SameSite=Lax", "Path=/app/"} {
@@ -306,7 +307,7 @@ func TestDashboardSignIn(t *testing.T) {
 		t.Error("the CSRF token is in the cookie")
 	}
 	// The database keeps only a hash of the token.
-	if _, err := e.db.Read().DashboardSession(t.Context(), d.cookie); err == nil {
+	if _, err := e.DB.Read().DashboardSession(t.Context(), d.cookie); err == nil {
 		t.Error("the session token is stored in clear")
 	}
 
@@ -323,7 +324,7 @@ func TestDashboardSignIn(t *testing.T) {
 		}
 	}
 	other.signIn("agent@example.com", "wrong password").must(t, http.StatusTooManyRequests)
-	locked := other.signIn("agent@example.com", dashPassword)
+	locked := other.signIn("agent@example.com", webenv.DashPassword)
 	locked.must(t, http.StatusTooManyRequests)
 	if locked.header.Get("Retry-After") == "" {
 		t.Error("lock-out without Retry-After")
@@ -331,26 +332,26 @@ func TestDashboardSignIn(t *testing.T) {
 	if other.cookie != "" {
 		t.Fatal("a locked-out address got a session")
 	}
-	e.clock.Advance(app.SignInLockout + time.Second)
-	other.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)
+	e.Clock.Advance(app.SignInLockout + time.Second)
+	other.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	other.get("/app/").must(t, http.StatusOK)
 
 	// The first session was not disturbed by the other's failures.
 	d.get("/app/").must(t, http.StatusOK)
 
 	// Sessions expire.
-	e.clock.Advance(app.DashboardSessionTTL)
+	e.Clock.Advance(app.DashboardSessionTTL)
 	d.get("/app/").must(t, http.StatusSeeOther)
 
 	// A sign-in form posted from another site is refused before the password is checked.
-	res := postFromElsewhere(t, base+"/app/sign-in", url.Values{"email": {"agent@example.com"}, "password": {dashPassword}})
+	res := postFromElsewhere(t, base+"/app/sign-in", url.Values{"email": {"agent@example.com"}, "password": {webenv.DashPassword}})
 	if res.StatusCode != http.StatusForbidden || len(res.Cookies()) > 0 {
 		t.Errorf("cross-site sign-in: status %d, cookies %v", res.StatusCode, res.Cookies())
 	}
 
 	// A redirect after sign-in never leaves the dashboard.
 	r = newDash(t, base).do("POST", "/app/sign-in", url.Values{"email": {"agent@example.com"},
-		"password": {dashPassword}, "next": {"//evil.example/app/"}})
+		"password": {webenv.DashPassword}, "next": {"//evil.example/app/"}})
 	if loc := r.header.Get("Location"); loc != "/app/" {
 		t.Errorf("next=//evil.example: redirected to %q", loc)
 	}
@@ -359,17 +360,17 @@ func TestDashboardSignIn(t *testing.T) {
 // TestDashboardSetPasswordEndsSessions checks that a new password ends the member's sessions.
 func TestDashboardSetPasswordEndsSessions(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	d := newDash(t, base)
-	d.signIn("agent@example.com", dashPassword).must(t, http.StatusSeeOther)
-	if _, err := e.svc.SetMemberPassword(t.Context(), "agent@example.com", "another password"); err != nil {
+	d.signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
+	if _, err := e.Svc.SetMemberPassword(t.Context(), "agent@example.com", "another password"); err != nil {
 		t.Fatal(err)
 	}
 	d.get("/app/").must(t, http.StatusSeeOther)
-	newDash(t, base).signIn("agent@example.com", dashPassword).must(t, http.StatusUnauthorized)
+	newDash(t, base).signIn("agent@example.com", webenv.DashPassword).must(t, http.StatusUnauthorized)
 	newDash(t, base).signIn("agent@example.com", "another password").must(t, http.StatusSeeOther)
-	if _, err := e.svc.SetMemberPassword(t.Context(), "agent@example.com", "short"); err == nil {
+	if _, err := e.Svc.SetMemberPassword(t.Context(), "agent@example.com", "short"); err == nil {
 		t.Error("a 5-character password was accepted")
 	}
 }
@@ -377,19 +378,19 @@ func TestDashboardSetPasswordEndsSessions(t *testing.T) {
 // TestDashboardSessionsPruned checks that ended and expired sessions are deleted.
 func TestDashboardSessionsPruned(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	ended, kept := newDash(t, base), newDash(t, base)
-	ended.signIn("agent@example.com", dashPassword)
-	kept.signIn("agent@example.com", dashPassword)
+	ended.signIn("agent@example.com", webenv.DashPassword)
+	kept.signIn("agent@example.com", webenv.DashPassword)
 	ended.post("/app/sign-out", nil).must(t, http.StatusSeeOther)
-	e.clock.Advance(time.Second)
-	if n, err := e.svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {
+	e.Clock.Advance(time.Second)
+	if n, err := e.Svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {
 		t.Fatalf("pruned %d (%v), want the ended session", n, err)
 	}
 	kept.get("/app/").must(t, http.StatusOK)
-	e.clock.Advance(app.DashboardSessionTTL)
-	if n, err := e.svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {
+	e.Clock.Advance(app.DashboardSessionTTL)
+	if n, err := e.Svc.PruneDashboardSessions(t.Context()); err != nil || n != 1 {
 		t.Fatalf("pruned %d (%v), want the expired session", n, err)
 	}
 }

@@ -3,25 +3,21 @@ package web_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"chatsvc/app"
-	"chatsvc/testenv"
-	"chatsvc/web"
+	"chatsvc/testenv/webenv"
 )
 
 var twoFactorSecret = regexp.MustCompile(`id="two-factor-secret">([A-Z2-7]+)<`)
 
 // enrolTwoFactor sets up two-factor sign-in for d's member and returns the
 // secret and the recovery codes.
-func enrolTwoFactor(t *testing.T, e *env, d *dash) (string, []string) {
+func enrolTwoFactor(t *testing.T, e *webenv.Env, d *dash) (string, []string) {
 	t.Helper()
 	page := d.get("/app/two-factor").must(t, http.StatusOK)
 	m := twoFactorSecret.FindStringSubmatch(page)
@@ -41,19 +37,19 @@ func enrolTwoFactor(t *testing.T, e *env, d *dash) (string, []string) {
 	return m[1], out
 }
 
-// ownerSignedIn is an env, its dashboard's address, and the owner signed in.
-func ownerSignedIn(t *testing.T) (*env, string, *dash) {
+// ownerSignedIn is an Env, its dashboard's address, and the owner signed in.
+func ownerSignedIn(t *testing.T) (*webenv.Env, string, *dash) {
 	t.Helper()
-	e := newEnv(t)
+	e := webenv.New(t)
 	base := dashServer(t, e)
 	d := newDash(t, base)
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	return e, base, d
 }
 
-func totp(t *testing.T, e *env, secret string) string {
+func totp(t *testing.T, e *webenv.Env, secret string) string {
 	t.Helper()
-	c, err := app.TOTPCode(secret, e.clock.Now())
+	c, err := app.TOTPCode(secret, e.Clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,13 +68,13 @@ func TestDashboardTwoFactorSignIn(t *testing.T) {
 		t.Fatalf("the page after set-up:\n%.2000s", page)
 	}
 
-	form := url.Values{"email": {"agent@example.com"}, "password": {dashPassword}}
+	form := url.Values{"email": {"agent@example.com"}, "password": {webenv.DashPassword}}
 	if body := newDash(t, base).signInWith(form).must(t, http.StatusUnauthorized); !strings.Contains(body, "authenticator app") {
 		t.Fatalf("a password alone:\n%.2000s", body)
 	}
 	form.Set("code", "123456")
 	newDash(t, base).signInWith(form).must(t, http.StatusUnauthorized)
-	e.clock.Advance(30 * time.Second) // the set-up's code is used
+	e.Clock.Advance(30 * time.Second) // the set-up's code is used
 	form.Set("code", totp(t, e, secret))
 	newDash(t, base).signInWith(form).must(t, http.StatusSeeOther)
 	form.Set("code", recovery[0])
@@ -93,7 +89,7 @@ func TestDashboardTwoFactorRequiredAndReset(t *testing.T) {
 	t.Parallel()
 	e, base, owner := ownerSignedIn(t)
 	ctx := context.Background()
-	other, err := e.svc.SetMemberPassword(ctx, "other@example.com", dashPassword)
+	other, err := e.Svc.SetMemberPassword(ctx, "other@example.com", webenv.DashPassword)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +97,7 @@ func TestDashboardTwoFactorRequiredAndReset(t *testing.T) {
 	owner.post("/app/two-factor/required", url.Values{"required": {"true"}}).must(t, http.StatusSeeOther)
 
 	agent := newDash(t, base)
-	agent.signIn("other@example.com", dashPassword).must(t, http.StatusSeeOther)
+	agent.signIn("other@example.com", webenv.DashPassword).must(t, http.StatusSeeOther)
 	if r := agent.get("/app/tickets"); r.status != http.StatusSeeOther || r.header.Get("Location") != "/app/two-factor" {
 		t.Fatalf("a page before the set-up: %d %q", r.status, r.header.Get("Location"))
 	}
@@ -119,70 +115,12 @@ func TestDashboardTwoFactorRequiredAndReset(t *testing.T) {
 		t.Fatalf("the member's session after the reset: %d %q", r.status, r.header.Get("Location"))
 	}
 	agent = newDash(t, base)
-	agent.signIn("other@example.com", dashPassword).must(t, http.StatusSeeOther) // no code asked; the set-up again
+	agent.signIn("other@example.com", webenv.DashPassword).must(t, http.StatusSeeOther) // no code asked; the set-up again
 	if r := agent.get("/app/"); r.header.Get("Location") != "/app/two-factor" {
 		t.Fatalf("after the reset, with the team requirement: %d %q", r.status, r.header.Get("Location"))
 	}
 	// Only an owner resets or requires.
 	agent.post("/app/two-factor/required", url.Values{"required": {"false"}}).must(t, http.StatusForbidden)
-}
-
-// TestBrowserTwoFactorSignIn drives headless Chromium: a member sets up
-// two-factor sign-in from the page's secret, signs out, is refused with
-// the password alone, and signs in with a code computed from the secret.
-func TestBrowserTwoFactorSignIn(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	clock := testenv.NewClock(testenv.T0, 0)
-	svc := app.New(testenv.OpenDB(t, ""), app.Options{Now: clock.Now})
-	srv := httptest.NewServer(web.Handler(svc))
-	t.Cleanup(srv.Close)
-	if _, err := svc.CreateMember(ctx, "agent@example.com", "Agent Smith", dashPassword); err != nil {
-		t.Fatal(err)
-	}
-	tab := browserTab(t, 60*time.Second)
-	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(tab, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text := func(js string) string {
-		t.Helper()
-		s, err := chromedp.Run(tab, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	signIn(t, tab, srv.URL, "agent@example.com", dashPassword)
-	run("opening the set-up", chromedp.Navigate(srv.URL+"/app/two-factor"), chromedp.WaitVisible(chromedp.ID("two-factor-qr")))
-	labelled(t, tab, "the two-factor set-up")
-	secret := text(`document.getElementById("two-factor-secret").textContent`)
-	code, err := app.TOTPCode(secret, clock.Now())
-	if err != nil {
-		t.Fatalf("secret %q: %v", secret, err)
-	}
-	run("confirming the set-up", chromedp.SendKeys(chromedp.ID("code"), code), chromedp.Submit(chromedp.ID("code")),
-		chromedp.WaitVisible(chromedp.ID("recovery-codes")))
-	if n := text(`String(document.querySelectorAll("#recovery-codes li").length)`); n != "10" {
-		t.Fatalf("%s recovery codes shown", n)
-	}
-	run("signing out", chromedp.Evaluate[chromedp.Void](`document.querySelector('form[action="/app/sign-out"]').submit()`),
-		chromedp.WaitVisible(chromedp.ID("email")))
-
-	signInForm := func(code string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{chromedp.Navigate(srv.URL + "/app/sign-in"), chromedp.WaitVisible(chromedp.ID("email")),
-			chromedp.SendKeys(chromedp.ID("email"), "agent@example.com"), chromedp.SendKeys(chromedp.ID("password"), dashPassword),
-			chromedp.SendKeys(chromedp.ID("code"), code), chromedp.Submit(chromedp.ID("password"))}
-	}
-	run("signing in without a code", append(signInForm(""), chromedp.WaitVisible(chromedp.ID("sign-in-error")))...)
-	if msg := text(`document.getElementById("sign-in-error").textContent`); !strings.Contains(msg, "authenticator app") {
-		t.Fatalf("refusal without a code: %q", msg)
-	}
-	clock.Advance(30 * time.Second) // the set-up's code is used
-	code, _ = app.TOTPCode(secret, clock.Now())
-	run("signing in with the code", append(signInForm(code), chromedp.WaitVisible(chromedp.ID("mode")))...)
 }
 
 // A password reset link sets the password of a member with two-factor
@@ -194,7 +132,7 @@ func TestPasswordLinkDoesNotSkipTheSecondFactor(t *testing.T) {
 	ctx := context.Background()
 	enrolTwoFactor(t, e, d)
 	newDash(t, base).do("POST", "/app/forgot-password", url.Values{"email": {"agent@example.com"}}).must(t, http.StatusOK)
-	mails, err := e.db.Read().OutboxByTemplate(ctx, app.MailPasswordReset)
+	mails, err := e.DB.Read().OutboxByTemplate(ctx, app.MailPasswordReset)
 	if err != nil || len(mails) != 1 {
 		t.Fatalf("%d reset e-mails (%v)", len(mails), err)
 	}

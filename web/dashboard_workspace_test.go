@@ -10,6 +10,7 @@ import (
 
 	"chatsvc/app"
 	"chatsvc/chat"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -19,25 +20,25 @@ import (
 // author in one minute under one avatar; a reply from the desk assigns an
 // unassigned conversation to the replier.
 func TestDashboardConversationPanel(t *testing.T) {
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
+	d.signIn("agent@example.com", webenv.DashPassword)
 	ctx := context.Background()
 
 	// A visitor rates a conversation the team closed, then writes again twice.
-	token := e.session(true)
-	e.say(token, "Where is my parcel?")
-	first := e.all(e.testKey, "/v1/conversations", 1)[0]
-	e.test("POST", "/v1/conversations/"+first+"/close", nil).ok(t, 200)
-	e.wdo("POST", "/widget/v1/rating", token, map[string]any{"score": 4, "comment": "Quick and kind."}).ok(t, 200)
-	e.wdo("POST", "/widget/v1/identify", token, map[string]any{"email": "ada@example.com"}).ok(t, 200)
-	e.say(token, "It came, thanks.")
-	convs := e.all(e.testKey, "/v1/conversations", 2)
+	token := e.Session(true)
+	e.Say(token, "Where is my parcel?")
+	first := e.All(e.TestKey, "/v1/conversations", 1)[0]
+	e.Test("POST", "/v1/conversations/"+first+"/close", nil).OK(t, 200)
+	e.WidgetDo("POST", "/widget/v1/rating", token, map[string]any{"score": 4, "comment": "Quick and kind."}).OK(t, 200)
+	e.WidgetDo("POST", "/widget/v1/identify", token, map[string]any{"email": "ada@example.com"}).OK(t, 200)
+	e.Say(token, "It came, thanks.")
+	convs := e.All(e.TestKey, "/v1/conversations", 2)
 	second := convs[0]
 	if second == first {
 		second = convs[1]
 	}
-	e.test("POST", "/v1/conversations/"+second+"/handoff", nil).ok(t, 200)
+	e.Test("POST", "/v1/conversations/"+second+"/handoff", nil).OK(t, 200)
 
 	page := d.get("/app/conversations/"+first).must(t, http.StatusOK)
 	for _, want := range []string{`id="rating"`, "Quick and kind.", `aria-label="4 out of 5"`, `id="list-pane"`,
@@ -56,7 +57,7 @@ func TestDashboardConversationPanel(t *testing.T) {
 
 	// Two agent messages in one minute: one group, one avatar.
 	for _, body := range []string{"Glad to hear it.", "Anything else?"} {
-		if _, err := e.svc.PostAgentMessage(ctx, chat.Test, second, app.AgentMessage{Body: app.Value(body), AuthorID: app.Value(e.member2)}); err != nil {
+		if _, err := e.Svc.PostAgentMessage(ctx, chat.Test, second, app.AgentMessage{Body: app.Value(body), AuthorID: app.Value(e.Member2)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -66,12 +67,12 @@ func TestDashboardConversationPanel(t *testing.T) {
 	}
 
 	// A reply from the desk to a conversation nobody has makes it the replier's.
-	c, err := e.svc.Conversation(ctx, chat.Test, second)
+	c, err := e.Svc.Conversation(ctx, chat.Test, second)
 	if err != nil || c.AssigneeID != nil {
 		t.Fatalf("before the reply: %+v (%v)", c, err)
 	}
 	d.post("/app/conversations/"+second+"/reply", url.Values{"body": {"We're here if you need us."}}).must(t, http.StatusSeeOther)
-	if c, err = e.svc.Conversation(ctx, chat.Test, second); err != nil || c.AssigneeID == nil || *c.AssigneeID != e.member {
+	if c, err = e.Svc.Conversation(ctx, chat.Test, second); err != nil || c.AssigneeID == nil || *c.AssigneeID != e.Member {
 		t.Fatalf("after the reply the conversation is assigned to %v (%v), want the replier", c.AssigneeID, err)
 	}
 }
@@ -81,12 +82,12 @@ func TestDashboardConversationPanel(t *testing.T) {
 // without a name is listed by its address, and that an error page names no
 // "Field: id".
 func TestDashboardContactsByWords(t *testing.T) {
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
-	e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada Lovelace"}).ok(t, 201)
-	noName := e.contact("grace@example.com")
-	e.searchIndexed()
+	d.signIn("agent@example.com", webenv.DashPassword)
+	e.Test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada Lovelace"}).OK(t, 201)
+	noName := e.Contact("grace@example.com")
+	e.SearchIndexed()
 
 	list := d.get("/app/contacts").must(t, http.StatusOK)
 	if !strings.Contains(list, `href="/app/contacts/`+noName+`">grace@example.com</a>`) {
@@ -110,13 +111,13 @@ func TestDashboardContactsByWords(t *testing.T) {
 // and the replica's lag, last sync and last error as /readyz knows them,
 // or a word that none is configured; an agent is refused.
 func TestDashboardOperations(t *testing.T) {
-	e := newEnv(t)
+	e := webenv.New(t)
 	synced := time.Date(2026, 10, 1, 11, 59, 30, 0, time.UTC)
-	base := dashServerWith(t, e, web.Options{PublicURL: publicURL, Replica: func() web.ReplicaStatus {
+	base := dashServerWith(t, e, web.Options{PublicURL: webenv.PublicURL, Replica: func() web.ReplicaStatus {
 		return web.ReplicaStatus{LastSync: synced, Lag: 3 * time.Second, Err: "s3: access denied"}
 	}})
 	owner := newDash(t, base)
-	owner.signIn("agent@example.com", dashPassword)
+	owner.signIn("agent@example.com", webenv.DashPassword)
 	page := owner.get("/app/operations").must(t, http.StatusOK)
 	for _, want := range []string{"<strong>Ready</strong>", `<dd id="replica-lag">3s</dd>`, "2026-10-01 11:59:30 UTC", "s3: access denied",
 		`href="/app/operations"`} {
@@ -124,17 +125,17 @@ func TestDashboardOperations(t *testing.T) {
 			t.Errorf("the Operations page lacks %s:\n%s", want, page)
 		}
 	}
-	plain := newDash(t, dashServer(t, newEnv(t)))
-	plain.signIn("agent@example.com", dashPassword)
+	plain := newDash(t, dashServer(t, webenv.New(t)))
+	plain.signIn("agent@example.com", webenv.DashPassword)
 	if page := plain.get("/app/operations").must(t, http.StatusOK); !strings.Contains(page, "No replica is configured") {
 		t.Errorf("without a replica:\n%s", page)
 	}
 
-	if _, err := e.svc.SetMemberPassword(t.Context(), "other@example.com", dashPassword); err != nil {
+	if _, err := e.Svc.SetMemberPassword(t.Context(), "other@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	agent := newDash(t, base)
-	agent.signIn("other@example.com", dashPassword)
+	agent.signIn("other@example.com", webenv.DashPassword)
 	agent.get("/app/operations").must(t, http.StatusForbidden)
 	if b := agent.get("/app/").must(t, http.StatusOK); strings.Contains(b, `href="/app/operations"`) {
 		t.Error("an agent's navigation offers the Operations page")
@@ -145,11 +146,11 @@ func TestDashboardOperations(t *testing.T) {
 // leads back to the desk page it was done from: the conversation open
 // beside the list stays open, the view stays.
 func TestDashboardAssignFromTheList(t *testing.T) {
-	e := newEnv(t)
+	e := webenv.New(t)
 	d := newDash(t, dashServer(t, e))
-	d.signIn("agent@example.com", dashPassword)
-	open := e.conversation(chat.Test, "Where is my parcel?")
-	other := e.conversation(chat.Test, "Can I pay by card?")
+	d.signIn("agent@example.com", webenv.DashPassword)
+	open := e.Conversation(chat.Test, "Where is my parcel?")
+	other := e.Conversation(chat.Test, "Can I pay by card?")
 	for from, want := range map[string]string{
 		"/app/conversations/" + open + "?view=unassigned": "/app/conversations/" + open + "?view=unassigned&flash=",
 		"/app/?view=waiting":                              "/app/?view=waiting&flash=",

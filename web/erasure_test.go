@@ -11,6 +11,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 )
 
 // The erased person, and the ways their data may be written.
@@ -50,25 +51,25 @@ func TestContactErasure(t *testing.T) {
 	e := attEnv(t, 1000)
 	fs := newFileServer(t, 1000)
 	ctx := context.Background()
-	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName, "phone": erasedPhone,
-		"external_id": "user-lovelace-1815"}).ok(t, 201)["id"].(string)
-	other := e.test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com", "name": "Grace Hopper"}).ok(t, 201)["id"].(string)
+	ctc := e.Test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName, "phone": erasedPhone,
+		"external_id": "user-lovelace-1815"}).OK(t, 201)["id"].(string)
+	other := e.Test("POST", "/v1/contacts", map[string]any{"email": "grace@example.com", "name": "Grace Hopper"}).OK(t, 201)["id"].(string)
 
 	// A conversation full of personal data, in every field that can hold it.
-	conv := cvStart(t, e, chat.Test, e.site, ctc,
+	conv := cvStart(t, e, chat.Test, e.Site, ctc,
 		"Hello, I am Ada Lovelace. Write to ada.lovelace@example.com or call +44 (20) 7946-0958, user-lovelace-1815.")
-	e.test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{
+	e.Test("PATCH", cvPath(conv), map[string]any{"metadata": map[string]any{
 		"email": erasedEmail, "caller": "ADA LOVELACE", "plan": "pro", "ada.lovelace@example.com": "by address"},
-		"tags": []string{"vip", "ada lovelace"}}).ok(t, 200)
-	e.test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "Ada wants a refund; phone 442079460958"}).ok(t, 200)
+		"tags": []string{"vip", "ada lovelace"}}).OK(t, 200)
+	e.Test("POST", cvPath(conv, "/handoff"), map[string]any{"note": "Ada wants a refund; phone 442079460958"}).OK(t, 200)
 	cvSay(t, e, conv, "Dear Ada, we will call you at +44 20 7946 0958.")
-	withFile := e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice, Lovelace.", "author_id": e.member,
-		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "Ada Lovelace invoice.pdf"}}}).ok(t, 201)
+	withFile := e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Your invoice, Lovelace.", "author_id": e.Member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/download", "name": "Ada Lovelace invoice.pdf"}}}).OK(t, 201)
 	// A second conversation of the same contact.
-	conv2 := cvStart(t, e, chat.Test, e.site, ctc, "It's ada again")
+	conv2 := cvStart(t, e, chat.Test, e.Site, ctc, "It's ada again")
 	// The second one is closed and rated, with a comment that names her.
-	e.test("POST", cvPath(conv2, "/close"), nil).ok(t, 200)
-	err := e.db.Write(ctx, func(q *storage.Q) error {
+	e.Test("POST", cvPath(conv2, "/close"), nil).OK(t, 200)
+	err := e.DB.Write(ctx, func(q *storage.Q) error {
 		c, err := q.Conversation(ctx, chat.Test, conv2)
 		if err != nil {
 			return err
@@ -81,46 +82,46 @@ func TestContactErasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Another person's conversation, which must not change.
-	keep := cvStart(t, e, chat.Test, e.site, other, "Hello, Grace Hopper here")
-	keepBefore := string(e.test("GET", cvPath(keep, "/messages"), nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["body"].(string))
+	keep := cvStart(t, e, chat.Test, e.Site, other, "Hello, Grace Hopper here")
+	keepBefore := string(e.Test("GET", cvPath(keep, "/messages"), nil).OK(t, 200)["data"].([]any)[0].(map[string]any)["body"].(string))
 
-	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund for Ada Lovelace",
+	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Refund for Ada Lovelace",
 		"description": "Contact: ada.lovelace@example.com, +442079460958. Ada asked twice.", "contact_id": ctc,
-		"conversation_id": conv, "tags": []any{"vip", erasedEmail}, "metadata": map[string]any{"phone": erasedPhone, "order": "42"}}).ok(t, 201)["id"].(string)
-	e.test("PATCH", "/v1/tickets/"+tkt, map[string]any{"status": "solved"}).ok(t, 200)
-	tkt2 := e.test("POST", "/v1/tickets", map[string]any{"subject": "Second question",
-		"contact": map[string]any{"email": strings.ToLower(erasedEmail)}}).ok(t, 201)["id"].(string)
-	otherTkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Grace's ticket", "contact_id": other}).ok(t, 201)["id"].(string)
+		"conversation_id": conv, "tags": []any{"vip", erasedEmail}, "metadata": map[string]any{"phone": erasedPhone, "order": "42"}}).OK(t, 201)["id"].(string)
+	e.Test("PATCH", "/v1/tickets/"+tkt, map[string]any{"status": "solved"}).OK(t, 200)
+	tkt2 := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Second question",
+		"contact": map[string]any{"email": strings.ToLower(erasedEmail)}}).OK(t, 201)["id"].(string)
+	otherTkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Grace's ticket", "contact_id": other}).OK(t, 201)["id"].(string)
 	// A conversation the visitor had before leaving an address, which a
 	// ticket of theirs came from; and a ticket of theirs pointing at
 	// someone else's conversation, which must not change.
-	anon := cvStart(t, e, chat.Test, e.site, "", "This is Ada Lovelace, not signed in")
-	e.test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc, "conversation_id": anon}).ok(t, 201)
-	e.test("POST", "/v1/tickets", map[string]any{"subject": "Linked", "contact_id": ctc, "conversation_id": keep}).ok(t, 201)
-	if len(e.mails(tkt)) != 2 || len(e.mails(tkt2)) != 1 {
-		t.Fatalf("setup: mails %v %v", e.mails(tkt), e.mails(tkt2))
+	anon := cvStart(t, e, chat.Test, e.Site, "", "This is Ada Lovelace, not signed in")
+	e.Test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc, "conversation_id": anon}).OK(t, 201)
+	e.Test("POST", "/v1/tickets", map[string]any{"subject": "Linked", "contact_id": ctc, "conversation_id": keep}).OK(t, 201)
+	if len(e.Mails(tkt)) != 2 || len(e.Mails(tkt2)) != 1 {
+		t.Fatalf("setup: mails %v %v", e.Mails(tkt), e.Mails(tkt2))
 	}
 	// She answers a ticket's e-mail: a comment of hers.
-	if got, err := e.svc.ReceiveMail(ctx, app.InboundMail{MessageID: "r1@example.com", From: strings.ToLower(erasedEmail),
+	if got, err := e.Svc.ReceiveMail(ctx, app.InboundMail{MessageID: "r1@example.com", From: strings.ToLower(erasedEmail),
 		FromName: erasedName, Subject: "Re: Refund", Refs: []string{"ticket." + tkt + "@example.com"},
 		Text: "Thanks, Ada"}); err != nil || got != app.InboundComment {
 		t.Fatalf("her reply by e-mail: %q %v", got, err)
 	}
 
 	// The setup does put the data where the test looks for it.
-	if len(leaks(string(e.test("GET", cvPath(conv, "/messages"), nil).raw))) == 0 {
+	if len(leaks(string(e.Test("GET", cvPath(conv, "/messages"), nil).Raw))) == 0 {
 		t.Fatal("setup: no personal data in the messages")
 	}
 
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
 
 	// Every API response about the conversations and tickets.
-	var responses []resp
+	var responses []webenv.Resp
 	get := func(path string) map[string]any {
-		r := e.test("GET", path, nil)
-		r.ok(t, 200)
+		r := e.Test("GET", path, nil)
+		r.OK(t, 200)
 		responses = append(responses, r)
-		return r.body
+		return r.Body
 	}
 	var msgIDs []string
 	for _, c := range []string{conv, conv2, anon} {
@@ -144,14 +145,14 @@ func TestContactErasure(t *testing.T) {
 		commentIDs = append(commentIDs, c.(map[string]any)["id"].(string))
 	}
 	for i, r := range responses {
-		if l := leaks(string(r.raw)); len(l) > 0 {
-			t.Errorf("response %d still holds %v:\n%s", i, l, r.raw)
+		if l := leaks(string(r.Raw)); len(l) > 0 {
+			t.Errorf("response %d still holds %v:\n%s", i, l, r.Raw)
 		}
 	}
 	// The stored events of those objects (what webhooks deliver), and the
 	// e-mails that were queued.
 	for _, id := range append(append([]string{conv, conv2, anon, tkt, tkt2, ctc}, msgIDs...), commentIDs...) {
-		evs, err := e.db.Read().EventsOf(ctx, id)
+		evs, err := e.DB.Read().EventsOf(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +161,7 @@ func TestContactErasure(t *testing.T) {
 				t.Errorf("event %s of %s still holds %v: %s", ev.Type, id, l, ev.Data)
 			}
 		}
-		obj, err := e.svc.DeliveryPayload(ctx, evs[len(evs)-1])
+		obj, err := e.Svc.DeliveryPayload(ctx, evs[len(evs)-1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,12 +169,12 @@ func TestContactErasure(t *testing.T) {
 			t.Errorf("delivered event of %s holds %v", id, l)
 		}
 	}
-	if m := append(e.mails(tkt), e.mails(tkt2)...); len(m) != 0 {
+	if m := append(e.Mails(tkt), e.Mails(tkt2)...); len(m) != 0 {
 		t.Errorf("e-mails to the erased contact remain: %v", m)
 	}
 	// The attachment still downloads, under a scrubbed name.
-	shown := attachmentsOf(t, e.test("GET", "/v1/messages/"+withFile["id"].(string), nil).ok(t, 200))[0]
-	res := e.fetch(shown["url"].(string))
+	shown := attachmentsOf(t, e.Test("GET", "/v1/messages/"+withFile["id"].(string), nil).OK(t, 200))[0]
+	res := fetch(e, shown["url"].(string))
 	if res.StatusCode != 200 || len(leaks(res.Header.Get("Content-Disposition"))) > 0 {
 		t.Errorf("download after erasure: %d, %q", res.StatusCode, res.Header.Get("Content-Disposition"))
 	}
@@ -192,22 +193,22 @@ func TestContactErasure(t *testing.T) {
 	cvEqual(t, "visitor body", msgs[0]["body"],
 		"Hello, I am [redacted]. Write to [redacted] or call [redacted], [redacted].")
 	cvEqual(t, "attachment name", attachmentsOf(t, msgs[2])[0]["name"], "[redacted] invoice.pdf")
-	tk := e.test("GET", "/v1/tickets/"+tkt, nil).ok(t, 200)
+	tk := e.Test("GET", "/v1/tickets/"+tkt, nil).OK(t, 200)
 	cvEqual(t, "ticket subject", tk["subject"], "Refund for [redacted]")
 	cvEqual(t, "ticket tags", tk["tags"], []any{"vip", "[redacted]"})
 	cvEqual(t, "ticket metadata", tk["metadata"], map[string]any{"phone": "[redacted]", "order": "42"})
 	cvEqual(t, "ticket status", tk["status"], "open") // her e-mail reopened it
 	cvEqual(t, "ticket conversation", tk["conversation_id"], conv)
-	notes, err := e.db.Read().Notes(ctx, conv)
+	notes, err := e.DB.Read().Notes(ctx, conv)
 	if err != nil || len(notes) != 1 || len(leaks(notes[0].Body)) > 0 {
 		t.Errorf("internal note after erasure: %v %v", notes, err)
 	}
 	// Nobody else is touched.
-	cvEqual(t, "other contact", e.test("GET", "/v1/contacts/"+other, nil).ok(t, 200)["name"], "Grace Hopper")
-	cvEqual(t, "other conversation", e.test("GET", cvPath(keep, "/messages"), nil).ok(t, 200)["data"].([]any)[0].(map[string]any)["body"], keepBefore)
+	cvEqual(t, "other contact", e.Test("GET", "/v1/contacts/"+other, nil).OK(t, 200)["name"], "Grace Hopper")
+	cvEqual(t, "other conversation", e.Test("GET", cvPath(keep, "/messages"), nil).OK(t, 200)["data"].([]any)[0].(map[string]any)["body"], keepBefore)
 	cvEqual(t, "other contact_id", cvGet(t, e, keep)["contact_id"], other)
-	cvEqual(t, "other ticket", e.test("GET", "/v1/tickets/"+otherTkt, nil).ok(t, 200)["subject"], "Grace's ticket")
-	cvEqual(t, "other mails", e.mails(otherTkt), []string{"ticket_created:grace@example.com"})
+	cvEqual(t, "other ticket", e.Test("GET", "/v1/tickets/"+otherTkt, nil).OK(t, 200)["subject"], "Grace's ticket")
+	cvEqual(t, "other mails", e.Mails(otherTkt), []string{"ticket_created:grace@example.com"})
 }
 
 func TestContactErasureWithoutPersonalFields(t *testing.T) {
@@ -215,10 +216,10 @@ func TestContactErasureWithoutPersonalFields(t *testing.T) {
 	// A contact known by a short external_id and a phone number that is
 	// mostly letters: erasure unlinks, and leaves alone text that does not
 	// repeat them.
-	e := newEnv(t)
-	ctc := e.test("POST", "/v1/contacts", map[string]any{"external_id": "u1", "phone": "0800-FLOWERS"}).ok(t, 201)["id"].(string)
-	conv := cvStart(t, e, chat.Test, e.site, ctc, "Hi, u1 here, is 0800 a good number? Call 0800-FLOWERS.")
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	e := webenv.New(t)
+	ctc := e.Test("POST", "/v1/contacts", map[string]any{"external_id": "u1", "phone": "0800-FLOWERS"}).OK(t, 201)["id"].(string)
+	conv := cvStart(t, e, chat.Test, e.Site, ctc, "Hi, u1 here, is 0800 a good number? Call 0800-FLOWERS.")
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
 	// A phone number with few digits is found only as written.
 	cvEqual(t, "body", cvMessages(t, e, conv)[0]["body"], "Hi, u1 here, is 0800 a good number? Call [redacted].")
 	cvEqual(t, "contact_id", cvGet(t, e, conv)["contact_id"], nil)
@@ -226,31 +227,31 @@ func TestContactErasureWithoutPersonalFields(t *testing.T) {
 
 func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	ctx := context.Background()
 	// An address that holds no part of the name, so only the address
 	// patterns can find it.
 	create := `{"email":"countess@analytical.example","name":"Ada Lovelace","phone":"+44 20 7946 0958"}`
-	ctc := e.idem("create-ada", e.testKey, "/v1/contacts", create).ok(t, 201)["id"].(string)
+	ctc := idem(e, "create-ada", e.TestKey, "/v1/contacts", create).OK(t, 201)["id"].(string)
 	ticket := `{"subject":"Help","contact_id":"` + ctc + `"}`
-	e.idem("ticket-ada", e.testKey, "/v1/tickets", ticket).ok(t, 201)
+	idem(e, "ticket-ada", e.TestKey, "/v1/tickets", ticket).OK(t, 201)
 	grace := `{"email":"grace@example.com","name":"Grace Hopper"}`
-	kept := e.idem("create-grace", e.testKey, "/v1/contacts", grace)
-	kept.ok(t, 201)
+	kept := idem(e, "create-grace", e.TestKey, "/v1/contacts", grace)
+	kept.OK(t, 201)
 
 	// The widget opened on a page whose address carries the person's data.
 	page := "https://example.com/account?email=countess%40analytical.example&name=Ada%20Lovelace#profile"
-	tok := e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": page, "test": true}).ok(t, 200)["visitor_token"].(string)
-	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "countess@analytical.example"}).ok(t, 200)
-	conv := e.say(tok, "Hello")["message"].(map[string]any)["conversation_id"].(string)
+	tok := e.WidgetDo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.Site, "page_url": page, "test": true}).OK(t, 200)["visitor_token"].(string)
+	e.WidgetDo("POST", "/widget/v1/identify", tok, map[string]any{"email": "countess@analytical.example"}).OK(t, 200)
+	conv := e.Say(tok, "Hello")["message"].(map[string]any)["conversation_id"].(string)
 	cvSay(t, e, conv, "Your link: https://example.com/reset?for=countess%40analytical.example&who=Ada%20Lovelace")
-	stored, err := e.db.Read().Conversation(ctx, chat.Test, conv)
+	stored, err := e.DB.Read().Conversation(ctx, chat.Test, conv)
 	if err != nil || stored.VisitorID == nil || stored.PageURL != page {
 		t.Fatalf("setup: conversation %+v, %v", stored, err)
 	}
 	visitor := *stored.VisitorID
 
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
 
 	encodedLeak := regexp.MustCompile(`(?i)countess|analytical|lovelace`)
 	c := cvGet(t, e, conv)
@@ -260,11 +261,11 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 			t.Errorf("message body after erasure: %q", body)
 		}
 	}
-	v, err := e.db.Read().Visitor(ctx, chat.Test, visitor)
+	v, err := e.DB.Read().Visitor(ctx, chat.Test, visitor)
 	if err != nil || v.PageURL != "https://example.com/account" {
 		t.Errorf("visitor page after erasure: %q, %v", v.PageURL, err)
 	}
-	evs, err := e.db.Read().EventsOf(ctx, conv)
+	evs, err := e.DB.Read().EventsOf(ctx, conv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,14 +277,14 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 
 	// Replaying a request whose response named the person is refused: the
 	// response is gone, and running it again would bring the person back.
-	e.idem("create-ada", e.testKey, "/v1/contacts", create).fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
-	e.idem("ticket-ada", e.testKey, "/v1/tickets", ticket).fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
-	if n := len(e.all(e.testKey, "/v1/contacts", 100)); n != 1 {
+	idem(e, "create-ada", e.TestKey, "/v1/contacts", create).Fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
+	idem(e, "ticket-ada", e.TestKey, "/v1/tickets", ticket).Fails(t, 409, "idempotency_key_erased", "Idempotency-Key")
+	if n := len(e.All(e.TestKey, "/v1/contacts", 100)); n != 1 {
 		t.Errorf("%d contacts after the replays, want only the other person", n)
 	}
 	// Another person's stored response is still replayed as it was.
-	if again := e.idem("create-grace", e.testKey, "/v1/contacts", grace); string(again.raw) != string(kept.raw) {
-		t.Errorf("another contact's replay changed:\n%s\n%s", kept.raw, again.raw)
+	if again := idem(e, "create-grace", e.TestKey, "/v1/contacts", grace); string(again.Raw) != string(kept.Raw) {
+		t.Errorf("another contact's replay changed:\n%s\n%s", kept.Raw, again.Raw)
 	}
 }
 
@@ -291,17 +292,17 @@ func TestContactErasureScrubsPageURLsEncodedDataAndStoredResponses(t *testing.T)
 // person's data too.
 func TestContactErasureScrubsTeamMail(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	ctx := context.Background()
-	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
+	ctc := e.Test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).OK(t, 201)["id"].(string)
 	alert := &storage.Mail{ID: app.NewID("eml_"), Mode: chat.Test, Template: "conversation_waiting", ToEmail: "agent@example.com",
 		Data:   []byte(`{"title":"Ada Lovelace needs help","conversation":{"subject":"Write to Ada.Lovelace@example.com"}}`),
-		Status: "pending", NextAttemptAt: chat.At(e.clock.Now()), CreatedAt: chat.At(e.clock.Now())}
-	if err := e.db.Write(ctx, func(q *storage.Q) error { return q.InsertMail(ctx, alert) }); err != nil {
+		Status: "pending", NextAttemptAt: chat.At(e.Clock.Now()), CreatedAt: chat.At(e.Clock.Now())}
+	if err := e.DB.Write(ctx, func(q *storage.Q) error { return q.InsertMail(ctx, alert) }); err != nil {
 		t.Fatal(err)
 	}
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
-	m, err := e.db.Read().Mail(ctx, alert.ID)
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
+	m, err := e.DB.Read().Mail(ctx, alert.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,23 +315,23 @@ func TestContactErasureScrubsTeamMail(t *testing.T) {
 // them when the contact is erased.
 func TestContactErasureScrubsQueuedPushes(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	ctx := context.Background()
-	ctc := e.test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).ok(t, 201)["id"].(string)
+	ctc := e.Test("POST", "/v1/contacts", map[string]any{"email": erasedEmail, "name": erasedName}).OK(t, 201)["id"].(string)
 	payload := `{"title":"New message from a visitor","body":"Hello, this is Ada Lovelace, ada.lovelace@example.com","conversation_id":"cnv_x"}`
-	err := e.db.Write(ctx, func(q *storage.Q) error {
-		sub, err := q.SavePushSubscription(ctx, &storage.PushSubscription{ID: app.NewID("psb_"), MemberID: e.member,
-			Endpoint: "https://push.example.com/1", P256DH: "k", Auth: "a", CreatedAt: chat.At(e.clock.Now())})
+	err := e.DB.Write(ctx, func(q *storage.Q) error {
+		sub, err := q.SavePushSubscription(ctx, &storage.PushSubscription{ID: app.NewID("psb_"), MemberID: e.Member,
+			Endpoint: "https://push.example.com/1", P256DH: "k", Auth: "a", CreatedAt: chat.At(e.Clock.Now())})
 		if err != nil {
 			return err
 		}
-		return q.QueuePush(ctx, app.NewID("psh_"), sub.ID, payload, chat.At(e.clock.Now().Add(time.Hour)))
+		return q.QueuePush(ctx, app.NewID("psh_"), sub.ID, payload, chat.At(e.Clock.Now().Add(time.Hour)))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
-	pushes, err := e.db.Read().DuePushes(ctx, chat.At(e.clock.Now().Add(2*time.Hour)), 10)
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
+	pushes, err := e.DB.Read().DuePushes(ctx, chat.At(e.Clock.Now().Add(2*time.Hour)), 10)
 	if err != nil || len(pushes) != 1 {
 		t.Fatalf("%d pushes, %v", len(pushes), err)
 	}

@@ -9,16 +9,17 @@ import (
 
 	"chatsvc/chat"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // reader is a second API client with connections of its own: what one
 // client writes, another reads.
-func (e *env) reader() func(path string) resp {
+func reader(e *webenv.Env) func(path string) webenv.Resp {
 	c := &http.Client{Transport: &http.Transport{}}
-	e.t.Cleanup(c.CloseIdleConnections)
-	return func(path string) resp {
-		e.t.Helper()
-		return toResp(testenv.Call(e.t, c, "GET", e.srv.URL+path, nil, "Authorization", "Bearer "+e.testKey))
+	e.T.Cleanup(c.CloseIdleConnections)
+	return func(path string) webenv.Resp {
+		e.T.Helper()
+		return webenv.ToResp(testenv.Call(e.T, c, "GET", e.Server.URL+path, nil, "Authorization", "Bearer "+e.TestKey))
 	}
 }
 
@@ -27,26 +28,26 @@ func (e *env) reader() func(path string) resp {
 // client's write was acknowledged shows that write; after an erasure or a
 // deletion it shows nothing.
 func TestReadsByIDFollowWrites(t *testing.T) {
-	e := newEnv(t)
-	get := e.reader()
-	ctc := e.contact("ada@example.com")
-	conv := cvStart(t, e, chat.Test, e.site, ctc, "Hello, my printer is on fire.")
-	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Printer of ada@example.com", "contact_id": ctc, "conversation_id": conv}).ok(t, 201)["id"].(string)
-	number := fmt.Sprint(get("/v1/tickets/"+tkt).ok(t, 200)["number"])
+	e := webenv.New(t)
+	get := reader(e)
+	ctc := e.Contact("ada@example.com")
+	conv := cvStart(t, e, chat.Test, e.Site, ctc, "Hello, my printer is on fire.")
+	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Printer of ada@example.com", "contact_id": ctc, "conversation_id": conv}).OK(t, 201)["id"].(string)
+	number := fmt.Sprint(get("/v1/tickets/"+tkt).OK(t, 200)["number"])
 
 	// Each object read twice: the second answer comes from memory.
 	for _, path := range []string{cvPath(conv), "/v1/tickets/" + tkt, "/v1/contacts/" + ctc} {
 		first, second := get(path), get(path)
-		first.ok(t, 200)
-		if string(first.raw) != string(second.raw) {
-			t.Fatalf("%s: two reads differ:\n%s\n%s", path, first.raw, second.raw)
+		first.OK(t, 200)
+		if string(first.Raw) != string(second.Raw) {
+			t.Fatalf("%s: two reads differ:\n%s\n%s", path, first.Raw, second.Raw)
 		}
 	}
-	if n := e.db.KeptRows(); n != 3 {
+	if n := e.DB.KeptRows(); n != 3 {
 		t.Fatalf("%d rows kept after reading three objects, want 3", n)
 	}
 	// A live-mode key does not see a test-mode object kept in memory.
-	e.live("GET", cvPath(conv), nil).fails(t, 404, "resource_missing", "id")
+	e.Live("GET", cvPath(conv), nil).Fails(t, 404, "resource_missing", "id")
 
 	steps := []struct {
 		name        string
@@ -55,48 +56,48 @@ func TestReadsByIDFollowWrites(t *testing.T) {
 		want        any
 	}{
 		{"conversation tags", func() {
-			e.test("PATCH", cvPath(conv), map[string]any{"tags": []string{"billing"}}).ok(t, 200)
+			e.Test("PATCH", cvPath(conv), map[string]any{"tags": []string{"billing"}}).OK(t, 200)
 		}, cvPath(conv), "tags", []any{"billing"}},
 		{"agent message", func() { cvSay(t, e, conv, "On it.") }, cvPath(conv), "message_count", 2.0},
-		{"close", func() { e.test("POST", cvPath(conv, "/close"), map[string]any{}).ok(t, 200) }, cvPath(conv), "status", "closed"},
+		{"close", func() { e.Test("POST", cvPath(conv, "/close"), map[string]any{}).OK(t, 200) }, cvPath(conv), "status", "closed"},
 		{"ticket status", func() {
-			e.test("PATCH", "/v1/tickets/"+tkt, map[string]any{"status": "pending"}).ok(t, 200)
+			e.Test("PATCH", "/v1/tickets/"+tkt, map[string]any{"status": "pending"}).OK(t, 200)
 		}, "/v1/tickets/" + tkt, "status", "pending"},
 		{"ticket by number", func() {
-			e.test("PATCH", "/v1/tickets/"+tkt, map[string]any{"priority": "high"}).ok(t, 200)
+			e.Test("PATCH", "/v1/tickets/"+tkt, map[string]any{"priority": "high"}).OK(t, 200)
 		}, "/v1/tickets/T-" + number, "priority", "high"},
 		{"contact name", func() {
-			e.test("PATCH", "/v1/contacts/"+ctc, map[string]any{"name": "Ada L."}).ok(t, 200)
+			e.Test("PATCH", "/v1/contacts/"+ctc, map[string]any{"name": "Ada L."}).OK(t, 200)
 		}, "/v1/contacts/" + ctc, "name", "Ada L."},
 		{"contact upsert", func() {
-			e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "phone": "+1 555 0100"}).ok(t, 200)
+			e.Test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "phone": "+1 555 0100"}).OK(t, 200)
 		}, "/v1/contacts/" + ctc, "phone", "+1 555 0100"},
 	}
 	for _, s := range steps {
-		get(s.path).ok(t, 200) // kept before the write
+		get(s.path).OK(t, 200) // kept before the write
 		s.write()
-		if got := get(s.path).ok(t, 200)[s.field]; fmt.Sprint(got) != fmt.Sprint(s.want) {
+		if got := get(s.path).OK(t, 200)[s.field]; fmt.Sprint(got) != fmt.Sprint(s.want) {
 			t.Fatalf("%s: %s is %v right after the write, want %v", s.name, s.field, got, s.want)
 		}
 	}
 
-	other := e.contact("grace@example.com")
-	otherTkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Grace's", "contact_id": other}).ok(t, 201)["id"].(string)
-	get("/v1/tickets/"+otherTkt).ok(t, 200)
-	e.test("DELETE", "/v1/tickets/"+otherTkt, nil).ok(t, 200)
-	get("/v1/tickets/"+otherTkt).fails(t, 404, "resource_missing", "id")
+	other := e.Contact("grace@example.com")
+	otherTkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Grace's", "contact_id": other}).OK(t, 201)["id"].(string)
+	get("/v1/tickets/"+otherTkt).OK(t, 200)
+	e.Test("DELETE", "/v1/tickets/"+otherTkt, nil).OK(t, 200)
+	get("/v1/tickets/"+otherTkt).Fails(t, 404, "resource_missing", "id")
 
 	// Erasure: the contact is gone, and what was kept of its conversation
 	// and ticket is not shown again.
 	for _, path := range []string{cvPath(conv), "/v1/tickets/" + tkt, "/v1/contacts/" + ctc} {
-		get(path).ok(t, 200)
+		get(path).OK(t, 200)
 	}
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
-	get("/v1/contacts/"+ctc).fails(t, 404, "resource_missing", "id")
-	if c := get(cvPath(conv)).ok(t, 200); c["contact_id"] != nil {
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
+	get("/v1/contacts/"+ctc).Fails(t, 404, "resource_missing", "id")
+	if c := get(cvPath(conv)).OK(t, 200); c["contact_id"] != nil {
 		t.Fatalf("conversation after its contact's erasure: contact_id %v", c["contact_id"])
 	}
-	if tk := get("/v1/tickets/"+tkt).ok(t, 200); tk["subject"] != "Printer of [redacted]" {
+	if tk := get("/v1/tickets/"+tkt).OK(t, 200); tk["subject"] != "Printer of [redacted]" {
 		t.Fatalf("ticket after its contact's erasure: subject %v", tk["subject"])
 	}
 }
@@ -106,8 +107,8 @@ func TestReadsByIDFollowWrites(t *testing.T) {
 // that began after a message was acknowledged shows fewer messages. A read
 // that a write overtakes must not put back what it read.
 func TestReadsByIDFollowWritesUnderLoad(t *testing.T) {
-	e := newEnv(t)
-	conv := e.conversation(chat.Test, "Hello")
+	e := webenv.New(t)
+	conv := e.Conversation(chat.Test, "Hello")
 	var acked atomic.Int64
 	acked.Store(1)
 	done := make(chan struct{})
@@ -115,7 +116,7 @@ func TestReadsByIDFollowWritesUnderLoad(t *testing.T) {
 	var stale atomic.Value
 	var reads atomic.Int64
 	for range 4 {
-		get := e.reader()
+		get := reader(e)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -127,12 +128,12 @@ func TestReadsByIDFollowWritesUnderLoad(t *testing.T) {
 				}
 				want := acked.Load()
 				c := get(cvPath(conv))
-				if c.status != 200 {
-					stale.Store(fmt.Sprintf("status %d: %s", c.status, c.raw))
+				if c.Status != 200 {
+					stale.Store(fmt.Sprintf("status %d: %s", c.Status, c.Raw))
 					return
 				}
 				reads.Add(1)
-				if got := int64(c.body["message_count"].(float64)); got < want {
+				if got := int64(c.Body["message_count"].(float64)); got < want {
 					stale.Store(fmt.Sprintf("message_count %d after %d were acknowledged", got, want))
 					return
 				}

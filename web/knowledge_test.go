@@ -17,12 +17,13 @@ import (
 	"chatsvc/chat"
 	"chatsvc/crawler"
 	"chatsvc/knowledge"
+	"chatsvc/testenv/webenv"
 )
 
 // ksEnv is a service with knowledge wired in: a search index in the temp
 // dir and a crawler allowed to reach local test sites.
 type ksEnv struct {
-	*env
+	*webenv.Env
 	idx *knowledge.Index
 }
 
@@ -39,7 +40,7 @@ func newKsEnvWith(t *testing.T, allowPrivate, withAssistant bool, exempt ...neti
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { idx.Close() })
-	e := newEnv(t, func(o *app.Options) {
+	e := webenv.New(t, func(o *app.Options) {
 		o.Knowledge = &app.Knowledge{Index: idx, SyncMinInterval: 10 * time.Minute, Crawler: crawler.Options{
 			MaxPages: 50, MaxDepth: 3, RespectRobots: true, Parallelism: 4, Timeout: 5 * time.Second,
 			MaxPageBytes: 1 << 20, AllowPrivate: allowPrivate, Exempt: exempt}}
@@ -47,34 +48,34 @@ func newKsEnvWith(t *testing.T, allowPrivate, withAssistant bool, exempt ...neti
 			o.Assistant = assistant.New(idx, assistant.Extractive{})
 		}
 	})
-	return &ksEnv{env: e, idx: idx}
+	return &ksEnv{Env: e, idx: idx}
 }
 
 // work runs the knowledge workers until none has anything left to do.
 func (k *ksEnv) work() {
-	k.t.Helper()
+	k.T.Helper()
 	ctx := context.Background()
 	for more := true; more; {
 		more = false
-		for _, step := range []func(context.Context) (bool, error){k.svc.SyncStep, k.svc.IndexStep} {
+		for _, step := range []func(context.Context) (bool, error){k.Svc.SyncStep, k.Svc.IndexStep} {
 			m, err := step(ctx)
 			if err != nil {
-				k.t.Fatal(err)
+				k.T.Fatal(err)
 			}
 			more = more || m
 		}
 	}
-	if n, err := k.svc.IndexStep(ctx); n || err != nil {
-		k.t.Fatalf("index queue not drained: %v %v", n, err)
+	if n, err := k.Svc.IndexStep(ctx); n || err != nil {
+		k.T.Fatalf("index queue not drained: %v %v", n, err)
 	}
 }
 
 // find returns the source ids of the passages matching text for a site in test mode.
 func (k *ksEnv) find(site, text string) []string {
-	k.t.Helper()
+	k.T.Helper()
 	ps, err := k.idx.Search(context.Background(), knowledge.Query{Mode: chat.Test, SiteID: site, Text: text, Limit: 50})
 	if err != nil {
-		k.t.Fatal(err)
+		k.T.Fatal(err)
 	}
 	var ids []string
 	for _, p := range ps {
@@ -111,8 +112,8 @@ func TestKnowledgeSourceObjectAndLifecycle(t *testing.T) {
 	t.Parallel()
 	k := newKsEnv(t, true)
 	site := helpSite(t)
-	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Help centre",
-		"url": site.URL + "/"}).ok(t, 201)
+	src := k.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Help centre",
+		"url": site.URL + "/"}).OK(t, 201)
 	keys := make([]string, 0, len(src))
 	for key := range src {
 		keys = append(keys, key)
@@ -127,42 +128,42 @@ func TestKnowledgeSourceObjectAndLifecycle(t *testing.T) {
 		src["page_count"] != 0.0 || src["last_synced_at"] != nil || src["url"] != site.URL+"/" || src["type"] != "url" {
 		t.Fatalf("created %v", src)
 	}
-	if len(k.find(k.site, "refunds")) != 0 {
+	if len(k.find(k.Site, "refunds")) != 0 {
 		t.Fatal("searchable before the sync")
 	}
 
 	k.work()
-	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+	got := k.Test("GET", "/v1/knowledge-sources/"+id, nil).OK(t, 200)
 	if got["status"] != "ready" || got["page_count"] != 3.0 || got["last_synced_at"] == nil {
 		t.Fatalf("after sync %v", got)
 	}
-	if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.ready"}) {
+	if ev := k.Events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.ready"}) {
 		t.Fatalf("events %v", ev)
 	}
-	if data := k.eventData(id, "knowledge_source.ready"); data["status"] != "ready" || data["page_count"] != 3.0 {
+	if data := k.EventData(id, "knowledge_source.ready"); data["status"] != "ready" || data["page_count"] != 3.0 {
 		t.Fatalf("event data %v", data)
 	}
-	if got := k.find(k.site, "how long do refunds take"); !reflect.DeepEqual(got, []string{id}) {
+	if got := k.find(k.Site, "how long do refunds take"); !reflect.DeepEqual(got, []string{id}) {
 		t.Fatalf("search found %v", got)
 	}
 
 	// Another mode sees nothing of it.
-	k.live("GET", "/v1/knowledge-sources/"+id, nil).fails(t, 404, "resource_missing", "id")
-	k.live("DELETE", "/v1/knowledge-sources/"+id, nil).fails(t, 404, "resource_missing", "id")
+	k.Live("GET", "/v1/knowledge-sources/"+id, nil).Fails(t, 404, "resource_missing", "id")
+	k.Live("DELETE", "/v1/knowledge-sources/"+id, nil).Fails(t, 404, "resource_missing", "id")
 
-	d := k.test("DELETE", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+	d := k.Test("DELETE", "/v1/knowledge-sources/"+id, nil).OK(t, 200)
 	if !reflect.DeepEqual(d, map[string]any{"id": id, "object": "knowledge_source", "deleted": true}) {
 		t.Fatalf("deleted envelope %v", d)
 	}
 	k.work()
-	if got := k.find(k.site, "refunds"); len(got) != 0 {
+	if got := k.find(k.Site, "refunds"); len(got) != 0 {
 		t.Fatalf("deleted source still found: %v", got)
 	}
 	if n, _ := k.idx.Count(); n != 0 {
 		t.Fatalf("%d documents left in the index", n)
 	}
-	k.test("GET", "/v1/knowledge-sources/"+id, nil).fails(t, 404, "resource_missing", "id")
-	k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).fails(t, 404, "resource_missing", "id")
+	k.Test("GET", "/v1/knowledge-sources/"+id, nil).Fails(t, 404, "resource_missing", "id")
+	k.Test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).Fails(t, 404, "resource_missing", "id")
 }
 
 func TestKnowledgeSourceValidation(t *testing.T) {
@@ -207,19 +208,19 @@ func TestKnowledgeSourceValidation(t *testing.T) {
 		{"not an object", "[1]", 400, "body_invalid", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			k.do("POST", "/v1/knowledge-sources", k.testKey, c.body).fails(t, c.status, c.code, c.param)
+			k.Do("POST", "/v1/knowledge-sources", k.TestKey, c.body).Fails(t, c.status, c.code, c.param)
 		})
 	}
 	for _, body := range []map[string]any{
 		{"type": "text", "name": long(200), "content": long(100000)},
 		{"type": "text", "name": "x", "content": "x", "url": nil, "site_id": nil},
-		{"type": "sitemap", "name": "x", "url": "https://example.com/sitemap.xml", "site_id": k.site},
+		{"type": "sitemap", "name": "x", "url": "https://example.com/sitemap.xml", "site_id": k.Site},
 		{"type": "text", "name": "x", "content": "x", "language": nil},
 	} {
-		k.test("POST", "/v1/knowledge-sources", body).ok(t, 201)
+		k.Test("POST", "/v1/knowledge-sources", body).OK(t, 201)
 	}
 	// A language tag is stored in its canonical form, and shown.
-	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "x", "content": "x", "language": "fr_ca"}).ok(t, 201)
+	src := k.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "x", "content": "x", "language": "fr_ca"}).OK(t, 201)
 	if src["language"] != "fr-CA" {
 		t.Fatalf("language %v, want fr-CA", src["language"])
 	}
@@ -229,17 +230,17 @@ func TestKnowledgeSourceValidation(t *testing.T) {
 		`{"type":"url","name":"x","url":"https://example.com/","politeness":"polite"}`:       "polite",
 		`{"type":"sitemap","name":"x","url":"https://example.com/s.xml","politeness":"own"}`: "own",
 	} {
-		src := k.test("POST", "/v1/knowledge-sources", body).ok(t, 201)
+		src := k.Test("POST", "/v1/knowledge-sources", body).OK(t, 201)
 		if src["politeness"] != want {
 			t.Fatalf("%s: politeness %v, want %s", body, src["politeness"], want)
 		}
-		if got := k.test("GET", "/v1/knowledge-sources/"+src["id"].(string), nil).ok(t, 200); got["politeness"] != want {
+		if got := k.Test("GET", "/v1/knowledge-sources/"+src["id"].(string), nil).OK(t, 200); got["politeness"] != want {
 			t.Fatalf("%s read back: politeness %v, want %s", body, got["politeness"], want)
 		}
 	}
-	k.test("GET", "/v1/knowledge-sources?page=2", nil).fails(t, 400, "parameter_unknown", "page")
-	k.test("GET", "/v1/knowledge-sources?limit=101", nil).fails(t, 400, "parameter_invalid", "limit")
-	k.test("POST", "/v1/knowledge-sources/src_nope/sync", map[string]any{"force": true}).fails(t, 400, "parameter_unknown", "force")
+	k.Test("GET", "/v1/knowledge-sources?page=2", nil).Fails(t, 400, "parameter_unknown", "page")
+	k.Test("GET", "/v1/knowledge-sources?limit=101", nil).Fails(t, 400, "parameter_invalid", "limit")
+	k.Test("POST", "/v1/knowledge-sources/src_nope/sync", map[string]any{"force": true}).Fails(t, 400, "parameter_unknown", "force")
 }
 
 func TestKnowledgeSourceListNewestFirst(t *testing.T) {
@@ -247,12 +248,12 @@ func TestKnowledgeSourceListNewestFirst(t *testing.T) {
 	k := newKsEnv(t, true)
 	var ids []string
 	for i := 0; i < 5; i++ {
-		ids = append(ids, k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": itoa(i),
-			"content": "Text " + itoa(i)}).ok(t, 201)["id"].(string))
+		ids = append(ids, k.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": itoa(i),
+			"content": "Text " + itoa(i)}).OK(t, 201)["id"].(string))
 	}
-	k.live("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "live", "content": "x"}).ok(t, 201)
+	k.Live("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "live", "content": "x"}).OK(t, 201)
 	slices.Reverse(ids)
-	if got := k.all(k.testKey, "/v1/knowledge-sources", 2); !reflect.DeepEqual(got, ids) {
+	if got := k.All(k.TestKey, "/v1/knowledge-sources", 2); !reflect.DeepEqual(got, ids) {
 		t.Fatalf("list %v, want %v", got, ids)
 	}
 }
@@ -260,32 +261,32 @@ func TestKnowledgeSourceListNewestFirst(t *testing.T) {
 func TestSyncIsRateLimitedFromTheCreation(t *testing.T) {
 	t.Parallel()
 	k := newKsEnv(t, true)
-	k.clock.SetStep(0)
-	src := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ",
-		"content": "# Opening hours\nWe are open from nine to five."}).ok(t, 201)
+	k.Clock.SetStep(0)
+	src := k.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ",
+		"content": "# Opening hours\nWe are open from nine to five."}).OK(t, 201)
 	id := src["id"].(string)
 	created, _ := time.Parse(time.RFC3339, src["created_at"].(string))
 	k.work()
 
-	k.clock.Advance(4 * time.Minute)
-	r := k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil)
-	r.fails(t, 429, "sync_rate_limited", "")
-	if r.body["error"].(map[string]any)["type"] != "rate_limit_error" || r.header.Get("Retry-After") != "360" {
-		t.Fatalf("429 %s with Retry-After %q, want 360", r.raw, r.header.Get("Retry-After"))
+	k.Clock.Advance(4 * time.Minute)
+	r := k.Test("POST", "/v1/knowledge-sources/"+id+"/sync", nil)
+	r.Fails(t, 429, "sync_rate_limited", "")
+	if r.Body["error"].(map[string]any)["type"] != "rate_limit_error" || r.Header.Get("Retry-After") != "360" {
+		t.Fatalf("429 %s with Retry-After %q, want 360", r.Raw, r.Header.Get("Retry-After"))
 	}
 
-	k.clock.Advance(6 * time.Minute)
-	s := k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).ok(t, 202)
+	k.Clock.Advance(6 * time.Minute)
+	s := k.Test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).OK(t, 202)
 	if s["status"] != "indexing" || s["id"] != id {
 		t.Fatalf("sync answered %v", s)
 	}
-	k.test("POST", "/v1/knowledge-sources/"+id+"/sync", "").fails(t, 429, "sync_rate_limited", "")
+	k.Test("POST", "/v1/knowledge-sources/"+id+"/sync", "").Fails(t, 429, "sync_rate_limited", "")
 	k.work()
-	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+	got := k.Test("GET", "/v1/knowledge-sources/"+id, nil).OK(t, 200)
 	if got["status"] != "ready" || got["last_synced_at"] != created.Add(10*time.Minute).Format(chat.TimeLayout) {
 		t.Fatalf("after the sync %v", got)
 	}
-	if ev := k.events(id); len(ev) != 2 {
+	if ev := k.Events(id); len(ev) != 2 {
 		t.Fatalf("events %v, want two ready events", ev)
 	}
 }
@@ -293,23 +294,23 @@ func TestSyncIsRateLimitedFromTheCreation(t *testing.T) {
 func TestSourcesAreSearchedBySiteAndMode(t *testing.T) {
 	t.Parallel()
 	k := newKsEnv(t, true)
-	other, err := k.svc.CreateSite(context.Background(), "Other", "")
+	other, err := k.Svc.CreateSite(context.Background(), "Other", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := map[string]any{"type": "text", "name": "Returns", "content": "Returns are free for thirty days."}
-	all := k.test("POST", "/v1/knowledge-sources", text).ok(t, 201)["id"].(string)
-	text["site_id"] = k.site
-	mine := k.test("POST", "/v1/knowledge-sources", text).ok(t, 201)["id"].(string)
+	all := k.Test("POST", "/v1/knowledge-sources", text).OK(t, 201)["id"].(string)
+	text["site_id"] = k.Site
+	mine := k.Test("POST", "/v1/knowledge-sources", text).OK(t, 201)["id"].(string)
 	text["site_id"] = other.ID
-	theirs := k.test("POST", "/v1/knowledge-sources", text).ok(t, 201)["id"].(string)
+	theirs := k.Test("POST", "/v1/knowledge-sources", text).OK(t, 201)["id"].(string)
 	delete(text, "site_id")
-	k.live("POST", "/v1/knowledge-sources", text).ok(t, 201)
+	k.Live("POST", "/v1/knowledge-sources", text).OK(t, 201)
 	k.work()
 	for _, c := range []struct {
 		site string
 		want []string
-	}{{k.site, []string{all, mine}}, {other.ID, []string{all, theirs}}, {"", []string{all}}} {
+	}{{k.Site, []string{all, mine}}, {other.ID, []string{all, theirs}}, {"", []string{all}}} {
 		want := slices.Clone(c.want)
 		slices.Sort(want)
 		if got := k.find(c.site, "free returns"); !reflect.DeepEqual(got, want) {
@@ -339,21 +340,21 @@ func TestPrivateSourceFailsWithAReasonForTheTeam(t *testing.T) {
 		{"redirect", front.URL + "/"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			k := &ksEnv{env: tkOn(k.env, t), idx: k.idx}
-			id := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Intranet",
-				"url": c.url}).ok(t, 201)["id"].(string)
+			k := &ksEnv{Env: tkOn(k.Env, t), idx: k.idx}
+			id := k.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Intranet",
+				"url": c.url}).OK(t, 201)["id"].(string)
 			k.work()
-			got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+			got := k.Test("GET", "/v1/knowledge-sources/"+id, nil).OK(t, 200)
 			if got["status"] != "failed" || got["page_count"] != 0.0 || got["last_synced_at"] != nil {
 				t.Fatalf("source %v", got)
 			}
 			if reason, _ := got["failure_reason"].(string); !strings.Contains(reason, "private or local network address") {
 				t.Fatalf("failure_reason %v", got["failure_reason"])
 			}
-			if ev := k.events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.failed"}) {
+			if ev := k.Events(id); !reflect.DeepEqual(ev, []string{"test:knowledge_source.failed"}) {
 				t.Fatalf("events %v", ev)
 			}
-			src, err := k.db.Read().KnowledgeSource(context.Background(), chat.Test, id)
+			src, err := k.DB.Read().KnowledgeSource(context.Background(), chat.Test, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -380,17 +381,17 @@ func TestFailedSyncSaysWhyAndMayBeRetriedAtOnce(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	t.Cleanup(down.Close)
 	k := newKsEnv(t, true)
-	k.clock.SetStep(0)
-	id := k.test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Help",
-		"url": down.URL + "/"}).ok(t, 201)["id"].(string)
+	k.Clock.SetStep(0)
+	id := k.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "url", "name": "Help",
+		"url": down.URL + "/"}).OK(t, 201)["id"].(string)
 	k.work()
-	got := k.test("GET", "/v1/knowledge-sources/"+id, nil).ok(t, 200)
+	got := k.Test("GET", "/v1/knowledge-sources/"+id, nil).OK(t, 200)
 	if reason, _ := got["failure_reason"].(string); got["status"] != "failed" || !strings.Contains(reason, "404") {
 		t.Fatalf("failed source %v", got)
 	}
-	s := k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).ok(t, 202)
+	s := k.Test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).OK(t, 202)
 	if s["status"] != "indexing" {
 		t.Fatalf("sync answered %v", s)
 	}
-	k.test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).fails(t, 429, "sync_rate_limited", "")
+	k.Test("POST", "/v1/knowledge-sources/"+id+"/sync", nil).Fails(t, 429, "sync_rate_limited", "")
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -32,14 +33,14 @@ func get(t *testing.T, url, token string) (int, string) {
 
 func TestHealthAndReadiness(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	if code, body := get(t, e.srv.URL+"/healthz", ""); code != 200 || !strings.Contains(body, `"ok"`) {
+	e := webenv.New(t)
+	if code, body := get(t, e.Server.URL+"/healthz", ""); code != 200 || !strings.Contains(body, `"ok"`) {
 		t.Fatalf("healthz: %d %s", code, body)
 	}
-	if code, body := get(t, e.srv.URL+"/readyz", ""); code != 200 {
+	if code, body := get(t, e.Server.URL+"/readyz", ""); code != 200 {
 		t.Fatalf("readyz: %d %s", code, body)
 	}
-	failing := httptest.NewServer(web.HandlerWith(e.svc, web.Options{Ready: func(context.Context) error {
+	failing := httptest.NewServer(web.HandlerWith(e.Svc, web.Options{Ready: func(context.Context) error {
 		return errors.New("1 of 2 background workers are running")
 	}}))
 	defer failing.Close()
@@ -50,11 +51,11 @@ func TestHealthAndReadiness(t *testing.T) {
 
 func TestMetrics(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.test("POST", "/v1/tickets", map[string]any{"subject": "Hi", "contact": map[string]any{"email": "a@example.com"}}).ok(t, 201)
-	e.test("GET", "/v1/tickets/T-1", nil).ok(t, 200)
-	e.test("GET", "/v1/tickets/T-9", nil).fails(t, 404, "resource_missing", "id")
-	code, body := get(t, e.srv.URL+"/metrics", "")
+	e := webenv.New(t)
+	e.Test("POST", "/v1/tickets", map[string]any{"subject": "Hi", "contact": map[string]any{"email": "a@example.com"}}).OK(t, 201)
+	e.Test("GET", "/v1/tickets/T-1", nil).OK(t, 200)
+	e.Test("GET", "/v1/tickets/T-9", nil).Fails(t, 404, "resource_missing", "id")
+	code, body := get(t, e.Server.URL+"/metrics", "")
 	if code != 200 {
 		t.Fatalf("metrics: %d", code)
 	}
@@ -76,7 +77,7 @@ func TestMetrics(t *testing.T) {
 
 	// Without a token, only a scraper on this machine is served, not one
 	// relayed by a proxy here.
-	req, _ := http.NewRequest("GET", e.srv.URL+"/metrics", nil)
+	req, _ := http.NewRequest("GET", e.Server.URL+"/metrics", nil)
 	req.Header.Set("X-Forwarded-For", "203.0.113.9")
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 403 {
 		t.Fatalf("metrics through a proxy: %v %v, want 403", res.StatusCode, err)
@@ -84,7 +85,7 @@ func TestMetrics(t *testing.T) {
 		res.Body.Close()
 	}
 
-	guarded := httptest.NewServer(web.HandlerWith(e.svc, web.Options{MetricsToken: "s3cret"}))
+	guarded := httptest.NewServer(web.HandlerWith(e.Svc, web.Options{MetricsToken: "s3cret"}))
 	defer guarded.Close()
 	for _, tok := range []string{"", "wrong"} {
 		if code, _ := get(t, guarded.URL+"/metrics", tok); code != 401 {
@@ -102,23 +103,23 @@ func TestLogLinesCarryTheRequestID(t *testing.T) {
 	prev := slog.Default()
 	slog.SetDefault(slog.New(web.LogHandler(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	defer slog.SetDefault(prev)
-	e := newEnv(t)
-	r := e.test("POST", "/v1/contacts", map[string]any{"email": "secret-person@example.com", "name": "Secret Name"})
-	r.ok(t, 201)
-	id := r.header.Get("Request-Id")
+	e := webenv.New(t)
+	r := e.Test("POST", "/v1/contacts", map[string]any{"email": "secret-person@example.com", "name": "Secret Name"})
+	r.OK(t, 201)
+	id := r.Header.Get("Request-Id")
 	logs := buf.String()
 	if !strings.Contains(logs, `"request_id":"`+id+`"`) || !strings.Contains(logs, `"route":"POST /v1/contacts"`) {
 		t.Fatalf("no log line with request_id %s:\n%s", id, logs)
 	}
-	if strings.Contains(logs, "secret-person") || strings.Contains(logs, "Secret Name") || strings.Contains(logs, e.testKey) {
+	if strings.Contains(logs, "secret-person") || strings.Contains(logs, "Secret Name") || strings.Contains(logs, e.TestKey) {
 		t.Fatalf("request bodies or keys leaked into the logs:\n%s", logs)
 	}
 }
 
 func TestSecureHeaders(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	res, err := http.Get(e.srv.URL + "/demo?site=" + e.site)
+	e := webenv.New(t)
+	res, err := http.Get(e.Server.URL + "/demo?site=" + e.Site)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestSecureHeaders(t *testing.T) {
 	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "script-src 'self'") {
 		t.Errorf("/demo CSP %q", csp)
 	}
-	if r := e.test("GET", "/v1/tickets", nil); r.header.Get("X-Content-Type-Options") != "nosniff" {
+	if r := e.Test("GET", "/v1/tickets", nil); r.Header.Get("X-Content-Type-Options") != "nosniff" {
 		t.Error("API responses must carry nosniff")
 	}
 }
@@ -140,15 +141,15 @@ func TestSecureHeaders(t *testing.T) {
 // Paths outside the API answer with the API's error shape too.
 func TestUnknownPathsOutsideTheAPI(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.do("GET", "/nothing", "", nil).fails(t, 404, "resource_missing", "")
-	wrong := e.do("POST", "/healthz", "", nil)
-	wrong.fails(t, 405, "method_not_allowed", "")
-	if allow := wrong.header.Get("Allow"); allow != "GET" {
+	e := webenv.New(t)
+	e.Do("GET", "/nothing", "", nil).Fails(t, 404, "resource_missing", "")
+	wrong := e.Do("POST", "/healthz", "", nil)
+	wrong.Fails(t, 405, "method_not_allowed", "")
+	if allow := wrong.Header.Get("Allow"); allow != "GET" {
 		t.Errorf("Allow %q, want GET", allow)
 	}
-	if r := e.do("GET", "/", "", nil); r.status != 200 {
-		t.Errorf("GET / answered %d", r.status)
+	if r := e.Do("GET", "/", "", nil); r.Status != 200 {
+		t.Errorf("GET / answered %d", r.Status)
 	}
 }
 
@@ -157,8 +158,8 @@ func TestUnknownPathsOutsideTheAPI(t *testing.T) {
 // real write fails.
 func TestNotReadyWhenTheDiskIsFull(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, func(o *app.Options) { o.MinFreeBytes = 1 << 62 }) // more than any disk has free
-	if code, body := get(t, e.srv.URL+"/readyz", ""); code != 503 || !strings.Contains(body, "disk") {
+	e := webenv.New(t, func(o *app.Options) { o.MinFreeBytes = 1 << 62 }) // more than any disk has free
+	if code, body := get(t, e.Server.URL+"/readyz", ""); code != 503 || !strings.Contains(body, "disk") {
 		t.Fatalf("readyz with a full disk: %d %s", code, body)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"chatsvc/files"
 	"chatsvc/knowledge/knowledgetest"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
@@ -133,11 +134,11 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	}
 	// The patterns found are the ones the server answers: each one is
 	// routed (a 404 here would come from the catch-all).
-	e := newEnv(t)
+	e := webenv.New(t)
 	for _, r := range registered {
 		method, path, _ := strings.Cut(r, " ")
 		path = strings.ReplaceAll(path, "{id}", "x_none")
-		if res := e.test(method, path, nil); res.status == http.StatusNotFound && strings.HasPrefix(res.body["error"].(map[string]any)["message"].(string), "Unrecognized") {
+		if res := e.Test(method, path, nil); res.Status == http.StatusNotFound && strings.HasPrefix(res.Body["error"].(map[string]any)["message"].(string), "Unrecognized") {
 			t.Errorf("%s is not routed", r)
 		}
 	}
@@ -147,29 +148,29 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 // it needs no API key and loads in a standard validator.
 func TestOpenAPIServed(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	res := e.do("GET", "/v1/openapi.json", "", nil)
-	if res.status != 200 || res.header.Get("Access-Control-Allow-Origin") != "*" {
-		t.Fatalf("GET /v1/openapi.json: %d %v", res.status, res.header)
+	e := webenv.New(t)
+	res := e.Do("GET", "/v1/openapi.json", "", nil)
+	if res.Status != 200 || res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Fatalf("GET /v1/openapi.json: %d %v", res.Status, res.Header)
 	}
 	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(res.raw)
+	doc, err := loader.LoadFromData(res.Raw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := doc.Validate(loader.Context); err != nil {
 		t.Fatalf("served document does not validate: %v", err)
 	}
-	if len(doc.Servers) != 1 || doc.Servers[0].URL != publicURL+"/v1" {
-		t.Errorf("servers = %v, want %s/v1", doc.Servers, publicURL)
+	if len(doc.Servers) != 1 || doc.Servers[0].URL != webenv.PublicURL+"/v1" {
+		t.Errorf("servers = %v, want %s/v1", doc.Servers, webenv.PublicURL)
 	}
 	widget := doc.Paths.Find("/widget/v1/sessions")
-	if widget == nil || len(widget.Servers) != 1 || widget.Servers[0].URL != publicURL {
-		t.Errorf("the widget's servers = %v, want %s", widget, publicURL)
+	if widget == nil || len(widget.Servers) != 1 || widget.Servers[0].URL != webenv.PublicURL {
+		t.Errorf("the widget's servers = %v, want %s", widget, webenv.PublicURL)
 	}
 	// Beyond the servers' addresses, the file as it is.
-	served := bytes.ReplaceAll(res.raw, []byte(`"url": "`+publicURL+`/v1"`), []byte(`"url": "{public_url}/v1"`))
-	served = bytes.ReplaceAll(served, []byte(`"url": "`+publicURL+`"`), []byte(`"url": "{public_url}"`))
+	served := bytes.ReplaceAll(res.Raw, []byte(`"url": "`+webenv.PublicURL+`/v1"`), []byte(`"url": "{public_url}/v1"`))
+	served = bytes.ReplaceAll(served, []byte(`"url": "`+webenv.PublicURL+`"`), []byte(`"url": "{public_url}"`))
 	var got, file map[string]any
 	if err := json.Unmarshal(served, &got); err != nil {
 		t.Fatal(err)
@@ -182,15 +183,15 @@ func TestOpenAPIServed(t *testing.T) {
 	if !reflect.DeepEqual(got, file) {
 		t.Error("the served document differs from docs/openapi.json beyond servers")
 	}
-	if !bytes.HasPrefix(res.raw, []byte("{\n  \"openapi\": \"3.1.0\",\n  \"info\"")) {
-		t.Errorf("the served document does not keep the file's order: %.60s", res.raw)
+	if !bytes.HasPrefix(res.Raw, []byte("{\n  \"openapi\": \"3.1.0\",\n  \"info\"")) {
+		t.Errorf("the served document does not keep the file's order: %.60s", res.Raw)
 	}
-	e.do("GET", "/v1/openapi.json?x=1", "", nil).fails(t, 400, "parameter_unknown", "x")
+	e.Do("GET", "/v1/openapi.json?x=1", "", nil).Fails(t, 400, "parameter_unknown", "x")
 }
 
 // A run through the main flows of every resource, errors included: each
 // response is validated against the document by the client's transport
-// (see newEnv), and every described operation must have been answered.
+// (see webenv.New), and every described operation must have been answered.
 func TestOpenAPIFlows(t *testing.T) {
 	t.Parallel()
 	doc, err := openapicheck.Load()
@@ -214,146 +215,146 @@ func TestOpenAPIFlows(t *testing.T) {
 		}
 		return 200
 	})
-	e := newEnv(t, func(o *app.Options) {
+	e := webenv.New(t, func(o *app.Options) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
 		o.Assistant, o.ReplyWait = assistant.New(knowledgetest.New(), assistant.Extractive{}), 2*time.Second
 	})
-	e.runAssistant()
-	check := e.srv.Client().Transport.(*openapicheck.Checker)
-	id := func(r resp, status int) string { return r.ok(t, status)["id"].(string) }
+	e.RunAssistant()
+	check := e.Server.Client().Transport.(*openapicheck.Checker)
+	id := func(r webenv.Resp, status int) string { return r.OK(t, status)["id"].(string) }
 
 	// Webhook endpoints first, so later changes produce events and deliveries.
-	whe := id(e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": receiver.URL(), "events": []string{"*"}, "description": "CRM"}), 201)
-	e.test("GET", "/v1/webhook-endpoints?limit=1", nil).ok(t, 200)
-	e.test("GET", "/v1/webhook-endpoints/"+whe, nil).ok(t, 200)
-	e.test("PATCH", "/v1/webhook-endpoints/"+whe, map[string]any{"description": nil, "enabled": true}).ok(t, 200)
-	if e.test("POST", "/v1/webhook-endpoints/"+whe+"/test", nil).ok(t, 200)["delivered"] != true || len(receiver.Hits()) != 1 {
+	whe := id(e.Test("POST", "/v1/webhook-endpoints", map[string]any{"url": receiver.URL(), "events": []string{"*"}, "description": "CRM"}), 201)
+	e.Test("GET", "/v1/webhook-endpoints?limit=1", nil).OK(t, 200)
+	e.Test("GET", "/v1/webhook-endpoints/"+whe, nil).OK(t, 200)
+	e.Test("PATCH", "/v1/webhook-endpoints/"+whe, map[string]any{"description": nil, "enabled": true}).OK(t, 200)
+	if e.Test("POST", "/v1/webhook-endpoints/"+whe+"/test", nil).OK(t, 200)["delivered"] != true || len(receiver.Hits()) != 1 {
 		t.Fatal("the ping was not delivered")
 	}
-	e.test("GET", "/v1/webhook-endpoints/"+whe+"/deliveries", nil).ok(t, 200)
+	e.Test("GET", "/v1/webhook-endpoints/"+whe+"/deliveries", nil).OK(t, 200)
 
 	// Contacts.
-	ctc := id(e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada", "attributes": map[string]any{"plan": "pro", "seats": 3}}), 201)
-	e.test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "phone": "+44 20 1234"}).ok(t, 200)
-	other := e.contact("bob@example.com")
-	e.test("GET", "/v1/contacts?email=ada@example.com", nil).ok(t, 200)
-	e.test("GET", "/v1/contacts/"+ctc, nil).ok(t, 200)
-	e.test("GET", "/v1/contacts/"+ctc+"/export", nil).ok(t, 200)
-	e.test("PATCH", "/v1/contacts/"+ctc, map[string]any{"name": "Ada L."}).ok(t, 200)
-	e.test("PATCH", "/v1/contacts/"+other, map[string]any{"email": "ada@example.com"}).fails(t, 409, "resource_conflict", "email")
+	ctc := id(e.Test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "name": "Ada", "attributes": map[string]any{"plan": "pro", "seats": 3}}), 201)
+	e.Test("POST", "/v1/contacts", map[string]any{"email": "ada@example.com", "phone": "+44 20 1234"}).OK(t, 200)
+	other := e.Contact("bob@example.com")
+	e.Test("GET", "/v1/contacts?email=ada@example.com", nil).OK(t, 200)
+	e.Test("GET", "/v1/contacts/"+ctc, nil).OK(t, 200)
+	e.Test("GET", "/v1/contacts/"+ctc+"/export", nil).OK(t, 200)
+	e.Test("PATCH", "/v1/contacts/"+ctc, map[string]any{"name": "Ada L."}).OK(t, 200)
+	e.Test("PATCH", "/v1/contacts/"+other, map[string]any{"email": "ada@example.com"}).Fails(t, 409, "resource_conflict", "email")
 
 	// Conversations and messages.
-	conv := e.conversation(chat.Test, "Where is my order?")
-	e.test("GET", "/v1/conversations?status=open&limit=5", nil).ok(t, 200)
-	e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200)
-	e.test("PATCH", "/v1/conversations/"+conv, map[string]any{"assignee_id": e.member, "metadata": map[string]any{"order": "A-1"}}).ok(t, 200)
-	e.test("POST", "/v1/conversations/"+conv+"/handoff", map[string]any{"note": "VIP"}).ok(t, 200)
-	msg := id(e.test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": "On its way.", "author_id": e.member}), 201)
-	e.test("GET", "/v1/conversations/"+conv+"/messages?limit=1", nil).ok(t, 200)
-	e.test("GET", "/v1/messages/"+msg, nil).ok(t, 200)
-	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
-	e.test("POST", "/v1/conversations/"+conv+"/handoff", nil).fails(t, 409, "conversation_closed", "")
+	conv := e.Conversation(chat.Test, "Where is my order?")
+	e.Test("GET", "/v1/conversations?status=open&limit=5", nil).OK(t, 200)
+	e.Test("GET", "/v1/conversations/"+conv, nil).OK(t, 200)
+	e.Test("PATCH", "/v1/conversations/"+conv, map[string]any{"assignee_id": e.Member, "metadata": map[string]any{"order": "A-1"}}).OK(t, 200)
+	e.Test("POST", "/v1/conversations/"+conv+"/handoff", map[string]any{"note": "VIP"}).OK(t, 200)
+	msg := id(e.Test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": "On its way.", "author_id": e.Member}), 201)
+	e.Test("GET", "/v1/conversations/"+conv+"/messages?limit=1", nil).OK(t, 200)
+	e.Test("GET", "/v1/messages/"+msg, nil).OK(t, 200)
+	e.Test("POST", "/v1/conversations/"+conv+"/close", nil).OK(t, 200)
+	e.Test("POST", "/v1/conversations/"+conv+"/handoff", nil).Fails(t, 409, "conversation_closed", "")
 
 	// Tickets.
-	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "description": "Twice charged",
-		"contact": map[string]any{"email": "cy@example.com"}, "tags": []string{"billing"}, "metadata": map[string]any{"k": "v"}}).ok(t, 201)
-	e.test("POST", "/v1/tickets", map[string]any{"subject": "Follow-up", "contact_id": ctc, "conversation_id": conv, "priority": "high"}).ok(t, 201)
-	e.test("GET", "/v1/tickets?status=open&tag=billing&created_after=2026-01-01", nil).ok(t, 200)
-	e.test("GET", "/v1/tickets/T-1", nil).ok(t, 200)
-	e.test("PATCH", "/v1/tickets/"+tkt["id"].(string), map[string]any{"status": "solved", "assignee_id": e.member2}).ok(t, 200)
-	e.test("POST", "/v1/tickets/"+tkt["id"].(string)+"/comments", map[string]any{"body": "Refunded.", "author_id": e.member}).ok(t, 201)
-	e.test("GET", "/v1/tickets/"+tkt["id"].(string)+"/comments", nil).ok(t, 200)
-	e.test("DELETE", "/v1/tickets/1", nil).ok(t, 200)
+	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "description": "Twice charged",
+		"contact": map[string]any{"email": "cy@example.com"}, "tags": []string{"billing"}, "metadata": map[string]any{"k": "v"}}).OK(t, 201)
+	e.Test("POST", "/v1/tickets", map[string]any{"subject": "Follow-up", "contact_id": ctc, "conversation_id": conv, "priority": "high"}).OK(t, 201)
+	e.Test("GET", "/v1/tickets?status=open&tag=billing&created_after=2026-01-01", nil).OK(t, 200)
+	e.Test("GET", "/v1/tickets/T-1", nil).OK(t, 200)
+	e.Test("PATCH", "/v1/tickets/"+tkt["id"].(string), map[string]any{"status": "solved", "assignee_id": e.Member2}).OK(t, 200)
+	e.Test("POST", "/v1/tickets/"+tkt["id"].(string)+"/comments", map[string]any{"body": "Refunded.", "author_id": e.Member}).OK(t, 201)
+	e.Test("GET", "/v1/tickets/"+tkt["id"].(string)+"/comments", nil).OK(t, 200)
+	e.Test("DELETE", "/v1/tickets/1", nil).OK(t, 200)
 
 	// Notes.
-	e.test("POST", "/v1/conversations/"+conv+"/notes", map[string]any{"body": "Call back Monday.", "author_id": e.member}).ok(t, 201)
-	e.test("GET", "/v1/conversations/"+conv+"/notes", nil).ok(t, 200)
+	e.Test("POST", "/v1/conversations/"+conv+"/notes", map[string]any{"body": "Call back Monday.", "author_id": e.Member}).OK(t, 201)
+	e.Test("GET", "/v1/conversations/"+conv+"/notes", nil).OK(t, 200)
 
 	// Canned replies and search.
-	cnr := id(e.test("POST", "/v1/canned-replies", map[string]any{"shortcut": "hi", "title": "Hello", "body": "Hi {{contact.name}}"}), 201)
-	e.test("GET", "/v1/canned-replies?limit=1", nil).ok(t, 200)
-	e.test("GET", "/v1/canned-replies/"+cnr, nil).ok(t, 200)
-	e.test("PATCH", "/v1/canned-replies/"+cnr, map[string]any{"title": "Greeting"}).ok(t, 200)
-	e.test("DELETE", "/v1/canned-replies/"+cnr, nil).ok(t, 200)
-	syn := id(e.test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"stash", "put aside"}}), 201)
-	e.test("GET", "/v1/assistant/synonyms?limit=1", nil).ok(t, 200)
-	e.test("GET", "/v1/assistant/synonyms/"+syn, nil).ok(t, 200)
-	e.test("PATCH", "/v1/assistant/synonyms/"+syn, map[string]any{"words": []string{"stash", "shelve"}}).ok(t, 200)
-	e.test("DELETE", "/v1/assistant/synonyms/"+syn, nil).ok(t, 200)
-	e.searchIndexed()
-	if found := e.test("GET", "/v1/search?q=order&type=conversation&limit=5", nil).ok(t, 200)["data"].([]any); len(found) != 1 {
+	cnr := id(e.Test("POST", "/v1/canned-replies", map[string]any{"shortcut": "hi", "title": "Hello", "body": "Hi {{contact.name}}"}), 201)
+	e.Test("GET", "/v1/canned-replies?limit=1", nil).OK(t, 200)
+	e.Test("GET", "/v1/canned-replies/"+cnr, nil).OK(t, 200)
+	e.Test("PATCH", "/v1/canned-replies/"+cnr, map[string]any{"title": "Greeting"}).OK(t, 200)
+	e.Test("DELETE", "/v1/canned-replies/"+cnr, nil).OK(t, 200)
+	syn := id(e.Test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"stash", "put aside"}}), 201)
+	e.Test("GET", "/v1/assistant/synonyms?limit=1", nil).OK(t, 200)
+	e.Test("GET", "/v1/assistant/synonyms/"+syn, nil).OK(t, 200)
+	e.Test("PATCH", "/v1/assistant/synonyms/"+syn, map[string]any{"words": []string{"stash", "shelve"}}).OK(t, 200)
+	e.Test("DELETE", "/v1/assistant/synonyms/"+syn, nil).OK(t, 200)
+	e.SearchIndexed()
+	if found := e.Test("GET", "/v1/search?q=order&type=conversation&limit=5", nil).OK(t, 200)["data"].([]any); len(found) != 1 {
 		t.Errorf("search: %v", found)
 	}
 
 	// Sites.
-	e.test("GET", "/v1/sites", nil).ok(t, 200)
-	e.test("GET", "/v1/sites/"+e.site, nil).ok(t, 200)
-	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"example.com"},
+	e.Test("GET", "/v1/sites", nil).OK(t, 200)
+	e.Test("GET", "/v1/sites/"+e.Site, nil).OK(t, 200)
+	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"domains": []string{"example.com"},
 		"business_hours": map[string]any{"timezone": "Europe/Berlin", "weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}},
-		"widget":         map[string]any{"color": "#112233"}}).ok(t, 200)
+		"widget":         map[string]any{"color": "#112233"}}).OK(t, 200)
 
 	// Knowledge sources.
-	src := id(e.test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ", "content": "# Shipping\nTwo days."}), 201)
-	e.test("GET", "/v1/knowledge-sources", nil).ok(t, 200)
-	e.test("POST", "/v1/assistant/answers", map[string]any{"question": "How fast do you ship?", "site_id": e.site}).ok(t, 200)
-	e.test("GET", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
-	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).fails(t, 429, "sync_rate_limited", "")
-	e.clock.Advance(11 * time.Minute)
-	e.test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).ok(t, 202)
-	e.test("DELETE", "/v1/knowledge-sources/"+src, nil).ok(t, 200)
+	src := id(e.Test("POST", "/v1/knowledge-sources", map[string]any{"type": "text", "name": "FAQ", "content": "# Shipping\nTwo days."}), 201)
+	e.Test("GET", "/v1/knowledge-sources", nil).OK(t, 200)
+	e.Test("POST", "/v1/assistant/answers", map[string]any{"question": "How fast do you ship?", "site_id": e.Site}).OK(t, 200)
+	e.Test("GET", "/v1/knowledge-sources/"+src, nil).OK(t, 200)
+	e.Test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).Fails(t, 429, "sync_rate_limited", "")
+	e.Clock.Advance(11 * time.Minute)
+	e.Test("POST", "/v1/knowledge-sources/"+src+"/sync", nil).OK(t, 202)
+	e.Test("DELETE", "/v1/knowledge-sources/"+src, nil).OK(t, 200)
 
 	// The widget's calls, from a visitor's first message to the rating.
-	e.wdo("GET", "/widget/v1/sites/"+e.site, "", nil).ok(t, 200)
-	tok := e.session(true)
-	said := e.say(tok, "How long does a refund take?")
-	up := e.upload(tok, "receipt.png", testenv.PNG(2, 2)).ok(t, 201)["id"].(string)
-	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"attachments": []string{up}}).ok(t, 201)
-	e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)
-	if r := e.wdo("POST", "/widget/v1/typing", tok, nil); r.status != http.StatusNoContent {
-		t.Errorf("typing: %d", r.status)
+	e.WidgetDo("GET", "/widget/v1/sites/"+e.Site, "", nil).OK(t, 200)
+	tok := e.Session(true)
+	said := e.Say(tok, "How long does a refund take?")
+	up := upload(e, tok, "receipt.png", testenv.PNG(2, 2)).OK(t, 201)["id"].(string)
+	e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"attachments": []string{up}}).OK(t, 201)
+	e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)
+	if r := e.WidgetDo("POST", "/widget/v1/typing", tok, nil); r.Status != http.StatusNoContent {
+		t.Errorf("typing: %d", r.Status)
 	}
-	stream, err := e.srv.Client().Get(e.srv.URL + "/widget/v1/events?visitor_token=" + tok)
+	stream, err := e.Server.Client().Get(e.Server.URL + "/widget/v1/events?visitor_token=" + tok)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stream.Body.Close()
-	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "vera@example.com", "name": "Vera"}).ok(t, 200)
-	e.wdo("POST", "/widget/v1/tickets", tok, map[string]any{"subject": "Refund", "description": "Twice charged"}).ok(t, 201)
+	e.WidgetDo("POST", "/widget/v1/identify", tok, map[string]any{"email": "vera@example.com", "name": "Vera"}).OK(t, 200)
+	e.WidgetDo("POST", "/widget/v1/tickets", tok, map[string]any{"subject": "Refund", "description": "Twice charged"}).OK(t, 201)
 	if reply, ok := said["reply"].(map[string]any); ok {
-		e.wdo("POST", "/widget/v1/messages/"+reply["id"].(string)+"/feedback", tok, map[string]any{"helpful": false}).ok(t, 200)
+		e.WidgetDo("POST", "/widget/v1/messages/"+reply["id"].(string)+"/feedback", tok, map[string]any{"helpful": false}).OK(t, 200)
 	} else {
 		t.Errorf("no assistant reply to give feedback on: %v", said)
 	}
-	e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
-	e.test("POST", "/v1/conversations/"+said["message"].(map[string]any)["conversation_id"].(string)+"/close", nil).ok(t, 200)
-	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5, "comment": "Quick"}).ok(t, 200)
+	e.WidgetDo("POST", "/widget/v1/handoff", tok, nil).OK(t, 200)
+	e.Test("POST", "/v1/conversations/"+said["message"].(map[string]any)["conversation_id"].(string)+"/close", nil).OK(t, 200)
+	e.WidgetDo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5, "comment": "Quick"}).OK(t, 200)
 
 	// Reports.
-	e.test("GET", "/v1/reports/summary?site_id="+e.site, nil).ok(t, 200)
-	if r := e.test("GET", "/v1/reports/summary.csv", nil); r.status != 200 {
-		t.Errorf("summary.csv: %d", r.status)
+	e.Test("GET", "/v1/reports/summary?site_id="+e.Site, nil).OK(t, 200)
+	if r := e.Test("GET", "/v1/reports/summary.csv", nil); r.Status != 200 {
+		t.Errorf("summary.csv: %d", r.Status)
 	}
-	e.test("GET", "/v1/reports/unanswered", nil).ok(t, 200)
+	e.Test("GET", "/v1/reports/unanswered", nil).OK(t, 200)
 
 	// Events, resend, and the end of the endpoint and the contact.
-	evs := e.test("GET", "/v1/events?limit=3", nil).ok(t, 200)["data"].([]any)
+	evs := e.Test("GET", "/v1/events?limit=3", nil).OK(t, 200)["data"].([]any)
 	evt := evs[0].(map[string]any)["id"].(string)
-	e.test("GET", "/v1/events/"+evt, nil).ok(t, 200)
-	e.test("POST", "/v1/events/"+evt+"/resend", map[string]any{"webhook_endpoint_id": whe}).ok(t, 202)
-	e.test("DELETE", "/v1/webhook-endpoints/"+whe, nil).ok(t, 200)
-	e.test("DELETE", "/v1/contacts/"+ctc, nil).ok(t, 200)
-	e.do("GET", "/v1/openapi.json", "", nil).ok(t, 200)
+	e.Test("GET", "/v1/events/"+evt, nil).OK(t, 200)
+	e.Test("POST", "/v1/events/"+evt+"/resend", map[string]any{"webhook_endpoint_id": whe}).OK(t, 202)
+	e.Test("DELETE", "/v1/webhook-endpoints/"+whe, nil).OK(t, 200)
+	e.Test("DELETE", "/v1/contacts/"+ctc, nil).OK(t, 200)
+	e.Do("GET", "/v1/openapi.json", "", nil).OK(t, 200)
 
 	// Errors of every kind.
-	e.do("GET", "/v1/tickets", "", nil).fails(t, 401, "api_key_missing", "")
-	e.do("GET", "/v1/tickets", "csk_test_nope", nil).fails(t, 401, "api_key_invalid", "")
-	e.test("GET", "/v1/tickets/tkt_nope", nil).fails(t, 404, "resource_missing", "id")
-	e.test("POST", "/v1/tickets", map[string]any{}).fails(t, 400, "parameter_missing", "subject")
-	e.test("GET", "/v1/conversations?bogus=1", nil).fails(t, 400, "parameter_unknown", "bogus")
-	e.test("POST", "/v1/tickets", `{"subject": "`+strings.Repeat("x", web.MaxBodyBytes)+`"}`).fails(t, 413, "body_too_large", "")
-	e.test("PUT", "/v1/tickets", nil).fails(t, 405, "method_not_allowed", "")
-	e.test("GET", "/v1/nothing", nil).fails(t, 404, "resource_missing", "")
+	e.Do("GET", "/v1/tickets", "", nil).Fails(t, 401, "api_key_missing", "")
+	e.Do("GET", "/v1/tickets", "csk_test_nope", nil).Fails(t, 401, "api_key_invalid", "")
+	e.Test("GET", "/v1/tickets/tkt_nope", nil).Fails(t, 404, "resource_missing", "id")
+	e.Test("POST", "/v1/tickets", map[string]any{}).Fails(t, 400, "parameter_missing", "subject")
+	e.Test("GET", "/v1/conversations?bogus=1", nil).Fails(t, 400, "parameter_unknown", "bogus")
+	e.Test("POST", "/v1/tickets", `{"subject": "`+strings.Repeat("x", web.MaxBodyBytes)+`"}`).Fails(t, 413, "body_too_large", "")
+	e.Test("PUT", "/v1/tickets", nil).Fails(t, 405, "method_not_allowed", "")
+	e.Test("GET", "/v1/nothing", nil).Fails(t, 404, "resource_missing", "")
 
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -383,21 +384,21 @@ func TestOpenAPIFlows(t *testing.T) {
 // plan without webhooks (403) and the per-key rate limit (429).
 func TestOpenAPIPlanAndRateLimit(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, func(o *app.Options) { o.Webhooks.Disabled = true })
-	check := e.srv.Client().Transport.(*openapicheck.Checker)
-	e.test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/"}).fails(t, 403, "feature_not_available", "")
-	e.test("GET", "/v1/webhook-endpoints", nil).fails(t, 403, "feature_not_available", "")
+	e := webenv.New(t, func(o *app.Options) { o.Webhooks.Disabled = true })
+	check := e.Server.Client().Transport.(*openapicheck.Checker)
+	e.Test("POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/"}).Fails(t, 403, "feature_not_available", "")
+	e.Test("GET", "/v1/webhook-endpoints", nil).Fails(t, 403, "feature_not_available", "")
 	if !check.Seen("createWebhookEndpoint", 403) || !check.Seen("listWebhookEndpoints", 403) {
 		t.Error("403 answers not checked")
 	}
 
-	limited := httptest.NewServer(web.HandlerWith(e.svc, web.Options{APIPerSecond: 0.01, APIBurst: 1}))
+	limited := httptest.NewServer(web.HandlerWith(e.Svc, web.Options{APIPerSecond: 0.01, APIBurst: 1}))
 	defer limited.Close()
 	lc := openapicheck.New(t, limited.URL, nil)
 	client := &http.Client{Transport: lc}
 	for i, want := range []int{200, 429} {
 		req, _ := http.NewRequestWithContext(context.Background(), "GET", limited.URL+"/v1/tickets", nil)
-		req.Header.Set("Authorization", "Bearer "+e.testKey)
+		req.Header.Set("Authorization", "Bearer "+e.TestKey)
 		res, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -13,10 +14,10 @@ import (
 // /readyz and /metrics; a replica behind or failing keeps the server ready.
 func TestReplicaInReadinessAndMetrics(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	last := time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
 	status := web.ReplicaStatus{LastSync: last, Lag: 3 * time.Second, Err: "s3: connection refused"}
-	srv := httptest.NewServer(web.HandlerWith(e.svc, web.Options{Replica: func() web.ReplicaStatus { return status }}))
+	srv := httptest.NewServer(web.HandlerWith(e.Svc, web.Options{Replica: func() web.ReplicaStatus { return status }}))
 	defer srv.Close()
 	code, body := get(t, srv.URL+"/readyz", "")
 	for _, want := range []string{`"status": "ok"`, `"lag_seconds": 3`, `"last_sync": "2026-10-01T12:00:00Z"`, `"error": "s3: connection refused"`} {
@@ -30,7 +31,7 @@ func TestReplicaInReadinessAndMetrics(t *testing.T) {
 			t.Fatalf("metrics lack %s: %d", want, code)
 		}
 	}
-	if _, body := get(t, e.srv.URL+"/readyz", ""); strings.Contains(body, "replica") {
+	if _, body := get(t, e.Server.URL+"/readyz", ""); strings.Contains(body, "replica") {
 		t.Fatalf("readyz without a replica names one: %s", body)
 	}
 }

@@ -9,49 +9,14 @@ import (
 	"time"
 
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
-
-// reportFixture writes, on one day, the conversations whose figures are
-// worked out by hand in TestReportSummary: one the assistant answered
-// alone and closed after 2 min (rated 5), one handed off after a minute,
-// answered 90 s later and closed 10 min after that (rated 2: resolved in
-// 750 s from its creation), one handed off and never answered; and a
-// ticket created and solved. It returns the period that holds them.
-func reportFixture(t *testing.T, e *env) (from, to string) {
-	e.clock.SetStep(0)
-	start := e.clock.Now()
-	alone := e.session(true)
-	convAlone := e.say(alone, "How long do refunds take?")["message"].(map[string]any)["conversation_id"].(string)
-	e.clock.Advance(2 * time.Minute)
-	e.test("POST", "/v1/conversations/"+convAlone+"/close", nil).ok(t, 200)
-	e.wdo("POST", "/widget/v1/rating", alone, map[string]any{"score": 5}).ok(t, 200)
-
-	answered := e.session(true)
-	convAnswered := e.say(answered, "My parcel is broken")["message"].(map[string]any)["conversation_id"].(string)
-	e.clock.Advance(time.Minute) // the assistant's time before the hand-off does not count
-	e.wdo("POST", "/widget/v1/handoff", answered, nil).ok(t, 200)
-	e.clock.Advance(90 * time.Second)
-	e.test("POST", "/v1/conversations/"+convAnswered+"/messages", map[string]any{"body": "Sorry to hear it, a new one is on its way.",
-		"author_id": e.member}).ok(t, 201)
-	e.clock.Advance(10 * time.Minute)
-	e.test("POST", "/v1/conversations/"+convAnswered+"/close", nil).ok(t, 200)
-	e.wdo("POST", "/widget/v1/rating", answered, map[string]any{"score": 2}).ok(t, 200)
-
-	waiting := e.session(true)
-	e.say(waiting, "Can I pay by invoice?")
-	e.wdo("POST", "/widget/v1/handoff", waiting, nil).ok(t, 200)
-
-	tk := e.test("POST", "/v1/tickets", map[string]any{"subject": "Broken parcel", "contact_id": e.contact("a@example.com")}).ok(t, 201)
-	e.test("PATCH", "/v1/tickets/"+tk["id"].(string), map[string]any{"status": "solved"}).ok(t, 200)
-	e.clock.Advance(time.Minute)
-	return start.Format(time.RFC3339), e.clock.Now().Format(time.RFC3339)
-}
 
 func TestReportSummary(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	from, to := reportFixture(t, e)
-	got := e.test("GET", "/v1/reports/summary?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to), nil).ok(t, 200)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	from, to := webenv.ReportFixture(t, e)
+	got := e.Test("GET", "/v1/reports/summary?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to), nil).OK(t, 200)
 	want := map[string]any{
 		"conversations": 3.0, "assistant_only": 1.0, "handed_off": 2.0, "deflection_rate": 0.3333,
 		"first_response_seconds": map[string]any{"count": 1.0, "median": 90.0, "p90": 90.0},
@@ -67,13 +32,13 @@ func TestReportSummary(t *testing.T) {
 		}
 	}
 	// The live mode sees none of it; the default period ends now.
-	live := e.live("GET", "/v1/reports/summary", nil).ok(t, 200)
+	live := e.Live("GET", "/v1/reports/summary", nil).OK(t, 200)
 	if live["conversations"] != 0.0 || live["deflection_rate"] != nil || len(live["by_day"].([]any)) != 31 {
 		t.Errorf("live report %v", live)
 	}
 	// The site filter: the fixture's site holds everything.
-	site := e.test("GET", "/v1/reports/summary?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to)+"&site_id="+e.site, nil).ok(t, 200)
-	if site["conversations"] != 3.0 || site["site_id"] != e.site || site["tickets"].(map[string]any)["created"] != 0.0 {
+	site := e.Test("GET", "/v1/reports/summary?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to)+"&site_id="+e.Site, nil).OK(t, 200)
+	if site["conversations"] != 3.0 || site["site_id"] != e.Site || site["tickets"].(map[string]any)["created"] != 0.0 {
 		t.Errorf("site report %v", site)
 	}
 }
@@ -83,18 +48,18 @@ func TestReportSummary(t *testing.T) {
 // for a person, a conversation is the team's.
 func TestReportAssistantOnlyIsWithoutAgentMessage(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	tok := e.session(true)
-	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
-	e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	tok := e.Session(true)
+	conv := e.Say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+	e.WidgetDo("POST", "/widget/v1/handoff", tok, nil).OK(t, 200)
 	figures := func() (float64, float64) {
-		r := e.test("GET", "/v1/reports/summary", nil).ok(t, 200)
+		r := e.Test("GET", "/v1/reports/summary", nil).OK(t, 200)
 		return r["assistant_only"].(float64), r["handed_off"].(float64)
 	}
 	if only, off := figures(); only != 0 || off != 1 {
 		t.Fatalf("waiting: assistant_only %v, handed_off %v; want 0, 1", only, off)
 	}
-	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	e.Test("POST", "/v1/conversations/"+conv+"/close", nil).OK(t, 200)
 	if only, off := figures(); only != 1 || off != 0 {
 		t.Fatalf("closed without an agent message: assistant_only %v, handed_off %v; want 1, 0", only, off)
 	}
@@ -102,13 +67,13 @@ func TestReportAssistantOnlyIsWithoutAgentMessage(t *testing.T) {
 
 func TestReportSummaryCSV(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	from, to := reportFixture(t, e)
-	r := e.test("GET", "/v1/reports/summary.csv?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to), nil)
-	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/csv") {
-		t.Fatalf("status %d, type %q", r.status, r.header.Get("Content-Type"))
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	from, to := webenv.ReportFixture(t, e)
+	r := e.Test("GET", "/v1/reports/summary.csv?from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to), nil)
+	if r.Status != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("status %d, type %q", r.Status, r.Header.Get("Content-Type"))
 	}
-	recs, err := csv.NewReader(strings.NewReader(string(r.raw))).ReadAll()
+	recs, err := csv.NewReader(strings.NewReader(string(r.Raw))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +94,7 @@ func TestReportSummaryCSV(t *testing.T) {
 
 func TestReportSummaryRefusesBadQueries(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	for _, c := range []struct{ query, code, param string }{
 		{"from=yesterday", "parameter_invalid", "from"},
 		{"to=2026-13-01T00:00:00Z", "parameter_invalid", "to"},
@@ -138,7 +103,7 @@ func TestReportSummaryRefusesBadQueries(t *testing.T) {
 		{"site_id=site_missing", "resource_missing", "site_id"},
 		{"sites=x", "parameter_unknown", "sites"},
 	} {
-		e.test("GET", "/v1/reports/summary?"+c.query, nil).fails(t, 400, c.code, c.param)
+		e.Test("GET", "/v1/reports/summary?"+c.query, nil).Fails(t, 400, c.code, c.param)
 	}
-	e.test("GET", "/v1/reports/summary.csv?from=x", nil).fails(t, 400, "parameter_invalid", "from")
+	e.Test("GET", "/v1/reports/summary.csv?from=x", nil).Fails(t, 400, "parameter_invalid", "from")
 }

@@ -15,6 +15,7 @@ import (
 	"chatsvc/chat"
 	"chatsvc/files"
 	"chatsvc/storage"
+	"chatsvc/testenv/webenv"
 )
 
 // storedPath is where the file store under dir keeps content.
@@ -36,7 +37,7 @@ func exists(t *testing.T, path string) bool {
 func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "files")
-	e := newEnv(t, func(o *app.Options) {
+	e := webenv.New(t, func(o *app.Options) {
 		o.Files = files.New(files.Options{Dir: dir, MaxBytes: 1000, Timeout: 5 * time.Second, AllowPrivate: true})
 	})
 	fsrv := newFileServer(t, 1000)
@@ -44,14 +45,14 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 	const day = 24 * time.Hour
 	ret := app.Retention{ClosedConversations: 30 * day, Visitors: 30 * day}
 	attach := func(conv, path string) string {
-		return e.test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Here", "author_id": e.member,
-			"attachments": []any{map[string]any{"url": fsrv.URL + path}}}).ok(t, 201)["id"].(string)
+		return e.Test("POST", cvPath(conv, "/messages"), map[string]any{"body": "Here", "author_id": e.Member,
+			"attachments": []any{map[string]any{"url": fsrv.URL + path}}}).OK(t, 201)["id"].(string)
 	}
-	ctc := e.contact("ada@example.com")
+	ctc := e.Contact("ada@example.com")
 	visitor := func(id string, contact *string) {
-		now := chat.At(e.clock.Now())
-		err := e.db.Write(ctx, func(q *storage.Q) error {
-			return q.InsertVisitor(ctx, &chat.Visitor{ID: id, Mode: chat.Test, SiteID: e.site, ContactID: contact,
+		now := chat.At(e.Clock.Now())
+		err := e.DB.Write(ctx, func(q *storage.Q) error {
+			return q.InsertVisitor(ctx, &chat.Visitor{ID: id, Mode: chat.Test, SiteID: e.Site, ContactID: contact,
 				PageURL: "https://example.com/", CreatedAt: now, LastSeenAt: now})
 		})
 		if err != nil {
@@ -61,18 +62,18 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 
 	// Day 0: a conversation closes, holding one file of its own and one
 	// that an open conversation holds too; visitors come by.
-	old := cvStart(t, e, chat.Test, e.site, ctc, "Old question")
+	old := cvStart(t, e, chat.Test, e.Site, ctc, "Old question")
 	oldMsg := attach(old, "/notes.txt")
 	attach(old, "/download")
-	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc,
-		"conversation_id": old}).ok(t, 201)["id"].(string)
-	e.test("POST", cvPath(old, "/close"), nil).ok(t, 200)
-	open := cvStart(t, e, chat.Test, e.site, ctc, "Still talking")
+	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "From chat", "contact_id": ctc,
+		"conversation_id": old}).OK(t, 201)["id"].(string)
+	e.Test("POST", cvPath(old, "/close"), nil).OK(t, 200)
+	open := cvStart(t, e, chat.Test, e.Site, ctc, "Still talking")
 	attach(open, "/download")
 	visitor("vis_idle", nil)
 	visitor("vis_known", &ctc)
 	visitor("vis_chatted", nil)
-	chatted, _, err := e.svc.StartConversation(ctx, chat.Test, app.VisitorStart{SiteID: e.site, VisitorID: "vis_chatted",
+	chatted, _, err := e.Svc.StartConversation(ctx, chat.Test, app.VisitorStart{SiteID: e.Site, VisitorID: "vis_chatted",
 		PageURL: "https://example.com/", Body: "Hi"})
 	if err != nil {
 		t.Fatal(err)
@@ -83,22 +84,22 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 	}
 
 	// Day 20: another conversation closes, another visitor comes.
-	e.clock.Advance(20 * day)
-	recent := cvStart(t, e, chat.Test, e.site, ctc, "Recent question")
-	e.test("POST", cvPath(recent, "/close"), nil).ok(t, 200)
+	e.Clock.Advance(20 * day)
+	recent := cvStart(t, e, chat.Test, e.Site, ctc, "Recent question")
+	e.Test("POST", cvPath(recent, "/close"), nil).OK(t, 200)
 	visitor("vis_recent", nil)
 
 	// Day 31: the job runs.
-	e.clock.Advance(11 * day)
-	if err := e.svc.RetentionStep(ctx, ret); err != nil {
+	e.Clock.Advance(11 * day)
+	if err := e.Svc.RetentionStep(ctx, ret); err != nil {
 		t.Fatal(err)
 	}
-	e.test("GET", cvPath(old), nil).fails(t, 404, "resource_missing", "id")
-	e.test("GET", "/v1/messages/"+oldMsg, nil).fails(t, 404, "resource_missing", "id")
-	if evs, err := e.db.Read().EventsOf(ctx, old); err != nil || len(evs) != 0 {
+	e.Test("GET", cvPath(old), nil).Fails(t, 404, "resource_missing", "id")
+	e.Test("GET", "/v1/messages/"+oldMsg, nil).Fails(t, 404, "resource_missing", "id")
+	if evs, err := e.DB.Read().EventsOf(ctx, old); err != nil || len(evs) != 0 {
 		t.Errorf("events of the deleted conversation: %d, %v", len(evs), err)
 	}
-	if notes, err := e.db.Read().Notes(ctx, old); err != nil || len(notes) != 0 {
+	if notes, err := e.DB.Read().Notes(ctx, old); err != nil || len(notes) != 0 {
 		t.Errorf("notes of the deleted conversation: %d, %v", len(notes), err)
 	}
 	if exists(t, own) {
@@ -107,12 +108,12 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 	if !exists(t, shared) {
 		t.Error("a file an open conversation still holds was removed")
 	}
-	cvEqual(t, "ticket conversation_id", e.test("GET", "/v1/tickets/"+tkt, nil).ok(t, 200)["conversation_id"], nil)
+	cvEqual(t, "ticket conversation_id", e.Test("GET", "/v1/tickets/"+tkt, nil).OK(t, 200)["conversation_id"], nil)
 	for _, id := range []string{open, recent, chatted.ID} {
-		e.test("GET", cvPath(id), nil).ok(t, 200)
+		e.Test("GET", cvPath(id), nil).OK(t, 200)
 	}
 	for id, kept := range map[string]bool{"vis_idle": false, "vis_known": true, "vis_chatted": true, "vis_recent": true} {
-		_, err := e.db.Read().Visitor(ctx, chat.Test, id)
+		_, err := e.DB.Read().Visitor(ctx, chat.Test, id)
 		if gone := errors.Is(err, storage.ErrNotFound); gone == kept {
 			t.Errorf("visitor %s: kept %v, want %v (%v)", id, !gone, kept, err)
 		}
@@ -124,25 +125,25 @@ func TestRetentionDeletesOldClosedConversationsAndIdleVisitors(t *testing.T) {
 		advance time.Duration
 		kept    bool
 	}{{19*day - time.Minute, true}, {time.Hour, true}, {23 * time.Hour, false}} {
-		e.clock.Advance(step.advance)
-		if err := e.svc.RetentionStep(ctx, ret); err != nil {
+		e.Clock.Advance(step.advance)
+		if err := e.Svc.RetentionStep(ctx, ret); err != nil {
 			t.Fatal(err)
 		}
-		if r := e.test("GET", cvPath(recent), nil); (r.status == 200) != step.kept {
-			t.Fatalf("after %v more: recent conversation status %d, want kept %v", step.advance, r.status, step.kept)
+		if r := e.Test("GET", cvPath(recent), nil); (r.Status == 200) != step.kept {
+			t.Fatalf("after %v more: recent conversation status %d, want kept %v", step.advance, r.Status, step.kept)
 		}
 	}
 }
 
 func TestRetentionZeroKeepsEverything(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	ctx := context.Background()
-	conv := cvStart(t, e, chat.Test, e.site, "", "Hello")
-	e.test("POST", cvPath(conv, "/close"), nil).ok(t, 200)
-	e.clock.Advance(10 * 365 * 24 * time.Hour)
-	if err := e.svc.RetentionStep(ctx, app.Retention{}); err != nil {
+	conv := cvStart(t, e, chat.Test, e.Site, "", "Hello")
+	e.Test("POST", cvPath(conv, "/close"), nil).OK(t, 200)
+	e.Clock.Advance(10 * 365 * 24 * time.Hour)
+	if err := e.Svc.RetentionStep(ctx, app.Retention{}); err != nil {
 		t.Fatal(err)
 	}
-	e.test("GET", cvPath(conv), nil).ok(t, 200)
+	e.Test("GET", cvPath(conv), nil).OK(t, 200)
 }

@@ -7,27 +7,28 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 )
 
 func TestSites(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	list := e.test("GET", "/v1/sites", nil).ok(t, 200)
-	if data := list["data"].([]any); len(data) != 1 || data[0].(map[string]any)["id"] != e.site {
+	e := webenv.New(t)
+	list := e.Test("GET", "/v1/sites", nil).OK(t, 200)
+	if data := list["data"].([]any); len(data) != 1 || data[0].(map[string]any)["id"] != e.Site {
 		t.Fatalf("sites %v", list)
 	}
-	s := e.live("GET", "/v1/sites/"+e.site, nil).ok(t, 200) // shared by both modes
+	s := e.Live("GET", "/v1/sites/"+e.Site, nil).OK(t, 200) // shared by both modes
 	if s["object"] != "site" || s["business_hours"] != nil || s["identity_verification"] != false ||
 		s["widget"].(map[string]any)["locale"] != "en" || s["widget"].(map[string]any)["position"] != "right" {
 		t.Fatalf("a new site: %v", s)
 	}
-	e.test("GET", "/v1/sites/site_nope", nil).fails(t, 404, "resource_missing", "id")
+	e.Test("GET", "/v1/sites/site_nope", nil).Fails(t, 404, "resource_missing", "id")
 
-	up := e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"name": "Shop", "domains": []string{"https://Shop.Example.com/", "example.org"},
+	up := e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"name": "Shop", "domains": []string{"https://Shop.Example.com/", "example.org"},
 		"business_hours": map[string]any{"timezone": "America/New_York",
 			"weekly":   map[string]any{"mon": [][]string{{"09:00", "12:00"}, {"13:00", "17:30"}}, "sat": [][]string{}},
 			"holidays": []string{"2026-12-25"}},
-		"widget": map[string]any{"color": "#FF8800", "locale": "de", "require_email": true}}).ok(t, 200)
+		"widget": map[string]any{"color": "#FF8800", "locale": "de", "require_email": true}}).OK(t, 200)
 	w := up["widget"].(map[string]any)
 	bh := up["business_hours"].(map[string]any)
 	if up["name"] != "Shop" || up["domains"].([]any)[0] != "shop.example.com" || w["color"] != "#FF8800" ||
@@ -37,24 +38,24 @@ func TestSites(t *testing.T) {
 		t.Fatalf("updated site %v", up)
 	}
 	// widget changes only what it names; business_hours null means always open.
-	up = e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"position": "left"}, "business_hours": nil}).ok(t, 200)
+	up = e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"position": "left"}, "business_hours": nil}).OK(t, 200)
 	if w := up["widget"].(map[string]any); w["position"] != "left" || w["color"] != "#FF8800" || up["business_hours"] != nil {
 		t.Fatalf("second update %v", up)
 	}
 
 	// An identity secret changes identity_verification, and so updated_at.
-	e.clock.Advance(time.Minute)
-	if _, err := e.svc.SetIdentitySecret(context.Background(), e.site, false); err != nil {
+	e.Clock.Advance(time.Minute)
+	if _, err := e.Svc.SetIdentitySecret(context.Background(), e.Site, false); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.test("GET", "/v1/sites/"+e.site, nil).ok(t, 200); got["identity_verification"] != true ||
+	if got := e.Test("GET", "/v1/sites/"+e.Site, nil).OK(t, 200); got["identity_verification"] != true ||
 		got["updated_at"].(string) <= up["updated_at"].(string) {
 		t.Fatalf("after an identity secret: %v (before: updated_at %v)", got, up["updated_at"])
 	}
 
 	// Any language may be named; the widget shows texts it has none in in English.
 	for in, want := range map[string]string{"it": "it", "pt_br": "pt-BR", "de-AT": "de-AT"} {
-		got := e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"locale": in}}).ok(t, 200)
+		got := e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"locale": in}}).OK(t, 200)
 		if l := got["widget"].(map[string]any)["locale"]; l != want {
 			t.Errorf("locale %q stored as %v, want %s", in, l, want)
 		}
@@ -96,7 +97,7 @@ func TestSites(t *testing.T) {
 		{"hours field", hours(map[string]any{"timezone": "UTC", "open": true}), "parameter_unknown", "business_hours.open"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e.test("PATCH", "/v1/sites/"+e.site, c.body).fails(t, 400, c.code, c.param)
+			e.Test("PATCH", "/v1/sites/"+e.Site, c.body).Fails(t, 400, c.code, c.param)
 		})
 	}
 }
@@ -104,16 +105,16 @@ func TestSites(t *testing.T) {
 // The widget learns at session start whether the team is in, and how to look.
 func TestWidgetSessionCarriesTheSite(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t) // the clock stands at Thursday 2026-10-01 12:00 UTC
+	e := webenv.New(t) // the clock stands at Thursday 2026-10-01 12:00 UTC
 	start := func() map[string]any {
-		return e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": "https://example.com/",
-			"test": true}).ok(t, 200)["site"].(map[string]any)
+		return e.WidgetDo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.Site, "page_url": "https://example.com/",
+			"test": true}).OK(t, 200)["site"].(map[string]any)
 	}
 	if s := start(); s["availability"] != "online" || s["next_open_at"] != nil || s["locale"] != "en" || s["require_email"] != false {
 		t.Fatalf("always open: %v", s)
 	}
-	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"greeting": "Moin!", "locale": "de"},
-		"business_hours": map[string]any{"timezone": "Europe/Berlin", "weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}}}).ok(t, 200)
+	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"greeting": "Moin!", "locale": "de"},
+		"business_hours": map[string]any{"timezone": "Europe/Berlin", "weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}}}).OK(t, 200)
 	s := start()
 	if s["availability"] != "offline" || s["next_open_at"] != "2026-10-05T07:00:00.000Z" || s["greeting"] != "Moin!" ||
 		s["locale"] != "de" || s["offline_message"] == "" {
@@ -125,26 +126,26 @@ func TestWidgetSessionCarriesTheSite(t *testing.T) {
 // when the team is back and that the answer comes by e-mail.
 func TestWidgetOfflineHandOff(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{}) // Thursday 2026-10-01 12:00 UTC
-	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"business_hours": map[string]any{"timezone": "Europe/Berlin",
-		"weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}}}).ok(t, 200)
-	tok := e.session(false)
-	if reply := e.say(tok, "How long does a refund take?")["reply"]; reply == nil || len(reply.(map[string]any)["sources"].([]any)) == 0 {
+	e := webenv.NewWidget(t, webenv.WidgetOptions{}) // Thursday 2026-10-01 12:00 UTC
+	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"business_hours": map[string]any{"timezone": "Europe/Berlin",
+		"weekly": map[string]any{"mon": [][]string{{"09:00", "17:00"}}}}}).OK(t, 200)
+	tok := e.Session(false)
+	if reply := e.Say(tok, "How long does a refund take?")["reply"]; reply == nil || len(reply.(map[string]any)["sources"].([]any)) == 0 {
 		t.Fatalf("the assistant did not answer while the team is away: %v", reply)
 	}
-	reply := e.say(tok, "I want to talk to a person")["reply"].(map[string]any)
+	reply := e.Say(tok, "I want to talk to a person")["reply"].(map[string]any)
 	if body := reply["body"].(string); !strings.Contains(body, "back Monday 5 October at 09:00 (CEST)") ||
 		!strings.Contains(body, "please leave your e-mail address") {
 		t.Fatalf("offline hand-off reply %q", body)
 	}
 	// With an address known, the button's hand-off names it.
-	tok2 := e.session(false)
-	e.say(tok2, "Hello")
-	e.wdo("POST", "/widget/v1/identify", tok2, map[string]any{"email": "ada@example.com"}).ok(t, 200)
-	if c := e.wdo("POST", "/widget/v1/handoff", tok2, nil).ok(t, 200); c["status"] != "waiting" {
+	tok2 := e.Session(false)
+	e.Say(tok2, "Hello")
+	e.WidgetDo("POST", "/widget/v1/identify", tok2, map[string]any{"email": "ada@example.com"}).OK(t, 200)
+	if c := e.WidgetDo("POST", "/widget/v1/handoff", tok2, nil).OK(t, 200); c["status"] != "waiting" {
 		t.Fatalf("hand-off %v", c)
 	}
-	msgs := e.wdo("GET", "/widget/v1/messages", tok2, nil).ok(t, 200)["data"].([]any)
+	msgs := e.WidgetDo("GET", "/widget/v1/messages", tok2, nil).OK(t, 200)["data"].([]any)
 	last := msgs[len(msgs)-1].(map[string]any)["body"].(string)
 	if !strings.Contains(last, "by e-mail at ada@example.com") {
 		t.Fatalf("last message %q", last)
@@ -154,24 +155,24 @@ func TestWidgetOfflineHandOff(t *testing.T) {
 // With require_email, the first message waits for an e-mail address.
 func TestWidgetPreChatEmail(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"require_email": true}}).ok(t, 200)
-	tok := e.session(false)
-	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi"}).fails(t, 400, "parameter_missing", "email")
-	e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": "bo@example.com"}).ok(t, 200)
-	e.say(tok, "Hi")
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"require_email": true}}).OK(t, 200)
+	tok := e.Session(false)
+	e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi"}).Fails(t, 400, "parameter_missing", "email")
+	e.WidgetDo("POST", "/widget/v1/identify", tok, map[string]any{"email": "bo@example.com"}).OK(t, 200)
+	e.Say(tok, "Hi")
 }
 
 // A visitor rates a closed conversation; the rating shows on the
 // conversation, fires conversation.rated and filters the list.
 func TestWidgetRating(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	tok := e.session(true)
-	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).fails(t, 404, "resource_missing", "")
-	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
-	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).fails(t, 409, "conversation_open", "")
-	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	tok := e.Session(true)
+	e.WidgetDo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).Fails(t, 404, "resource_missing", "")
+	conv := e.Say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+	e.WidgetDo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).Fails(t, 409, "conversation_open", "")
+	e.Test("POST", "/v1/conversations/"+conv+"/close", nil).OK(t, 200)
 	for _, c := range []struct {
 		body        map[string]any
 		code, param string
@@ -183,27 +184,27 @@ func TestWidgetRating(t *testing.T) {
 		{map[string]any{"score": 4, "comment": strings.Repeat("x", 1001)}, "parameter_invalid", "comment"},
 		{map[string]any{"score": 4, "stars": 4}, "parameter_unknown", "stars"},
 	} {
-		e.wdo("POST", "/widget/v1/rating", tok, c.body).fails(t, 400, c.code, c.param)
+		e.WidgetDo("POST", "/widget/v1/rating", tok, c.body).Fails(t, 400, c.code, c.param)
 	}
-	e.test("GET", "/v1/conversations?rated=maybe", nil).fails(t, 400, "parameter_invalid", "rated")
-	if got := e.all(e.testKey, "/v1/conversations?rated=false", 10); len(got) != 1 {
+	e.Test("GET", "/v1/conversations?rated=maybe", nil).Fails(t, 400, "parameter_invalid", "rated")
+	if got := e.All(e.TestKey, "/v1/conversations?rated=false", 10); len(got) != 1 {
 		t.Fatalf("unrated conversations %v", got)
 	}
-	r := e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 2, "comment": "Slow."}).ok(t, 200)
+	r := e.WidgetDo("POST", "/widget/v1/rating", tok, map[string]any{"score": 2, "comment": "Slow."}).OK(t, 200)
 	if rt := r["rating"].(map[string]any); rt["score"] != float64(2) || rt["comment"] != "Slow." || rt["rated_at"] == nil {
 		t.Fatalf("rating %v", r)
 	}
 	// Rating again replaces the first rating.
-	e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).ok(t, 200)
-	c := e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200)
+	e.WidgetDo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5}).OK(t, 200)
+	c := e.Test("GET", "/v1/conversations/"+conv, nil).OK(t, 200)
 	if rt := c["rating"].(map[string]any); rt["score"] != float64(5) || rt["comment"] != nil {
 		t.Fatalf("conversation rating %v", c["rating"])
 	}
-	if got := e.all(e.testKey, "/v1/conversations?rated=true", 10); len(got) != 1 || got[0] != conv {
+	if got := e.All(e.TestKey, "/v1/conversations?rated=true", 10); len(got) != 1 || got[0] != conv {
 		t.Fatalf("rated conversations %v", got)
 	}
-	if n := strings.Count(strings.Join(e.events(conv), ","), "conversation.rated"); n != 2 {
-		t.Fatalf("conversation.rated recorded %d times: %v", n, e.events(conv))
+	if n := strings.Count(strings.Join(e.Events(conv), ","), "conversation.rated"); n != 2 {
+		t.Fatalf("conversation.rated recorded %d times: %v", n, e.Events(conv))
 	}
 }
 
@@ -211,19 +212,19 @@ func TestWidgetRating(t *testing.T) {
 // rating is an event every webhook endpoint receives.
 func TestWidgetRatingsAreLimited(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	tok := e.session(true)
-	conv := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
-	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	tok := e.Session(true)
+	conv := e.Say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+	e.Test("POST", "/v1/conversations/"+conv+"/close", nil).OK(t, 200)
 	for i := range app.VisitorRatingsPerHour {
-		e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 1 + i%5}).ok(t, 200)
+		e.WidgetDo("POST", "/widget/v1/rating", tok, map[string]any{"score": 1 + i%5}).OK(t, 200)
 	}
-	r := e.wdo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5})
-	r.fails(t, 429, "rate_limited", "")
-	if r.header.Get("Retry-After") == "" {
+	r := e.WidgetDo("POST", "/widget/v1/rating", tok, map[string]any{"score": 5})
+	r.Fails(t, 429, "rate_limited", "")
+	if r.Header.Get("Retry-After") == "" {
 		t.Fatal("429 without Retry-After")
 	}
-	if n := strings.Count(strings.Join(e.events(conv), ","), "conversation.rated"); n != app.VisitorRatingsPerHour {
+	if n := strings.Count(strings.Join(e.Events(conv), ","), "conversation.rated"); n != app.VisitorRatingsPerHour {
 		t.Fatalf("conversation.rated recorded %d times", n)
 	}
 }
@@ -231,8 +232,8 @@ func TestWidgetRatingsAreLimited(t *testing.T) {
 // A domain is stored as browsers send it in Origin: an internationalised
 // name in its ASCII form, so its pages match.
 func TestSiteDomainsAreStoredAsBrowsersSendThem(t *testing.T) {
-	e := newEnv(t)
-	up := e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"https://Bücher.Example/", "localhost"}}).ok(t, 200)
+	e := webenv.New(t)
+	up := e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"domains": []string{"https://Bücher.Example/", "localhost"}}).OK(t, 200)
 	if d := up["domains"].([]any); d[0] != "xn--bcher-kva.example" || d[1] != "localhost" {
 		t.Fatalf("domains %v", d)
 	}
@@ -242,15 +243,15 @@ func TestSiteDomainsAreStoredAsBrowsersSendThem(t *testing.T) {
 // the team and linked from e-mails) must be on one of them.
 func TestPageURLMustBeOnTheSitesDomains(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"shop.example"}}).ok(t, 200)
-	start := func(page string) resp {
-		return e.wdo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.site, "page_url": page, "test": true})
+	e := webenv.New(t)
+	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"domains": []string{"shop.example"}}).OK(t, 200)
+	start := func(page string) webenv.Resp {
+		return e.WidgetDo("POST", "/widget/v1/sessions", "", map[string]any{"site_id": e.Site, "page_url": page, "test": true})
 	}
-	start("https://evil.example/win").fails(t, 400, "parameter_invalid", "page_url")
-	start("https://shop.example.evil.example/").fails(t, 400, "parameter_invalid", "page_url")
-	tok := start("https://www.shop.example/help").ok(t, 200)["visitor_token"].(string)
-	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi", "page_url": "https://evil.example/x"}).
-		fails(t, 400, "parameter_invalid", "page_url")
-	e.wdo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi", "page_url": "https://shop.example/cart"}).ok(t, 201)
+	start("https://evil.example/win").Fails(t, 400, "parameter_invalid", "page_url")
+	start("https://shop.example.evil.example/").Fails(t, 400, "parameter_invalid", "page_url")
+	tok := start("https://www.shop.example/help").OK(t, 200)["visitor_token"].(string)
+	e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi", "page_url": "https://evil.example/x"}).
+		Fails(t, 400, "parameter_invalid", "page_url")
+	e.WidgetDo("POST", "/widget/v1/messages", tok, map[string]any{"body": "Hi", "page_url": "https://shop.example/cart"}).OK(t, 201)
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"net/http"
 	"strings"
 	"testing"
@@ -8,12 +9,12 @@ import (
 
 func TestHarness(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.test("GET", "/v1/contacts", nil).ok(t, 200)
-	e.do("GET", "/v1/contacts", "", nil).fails(t, 401, "api_key_missing", "")
-	e.do("GET", "/v1/contacts", "csk_test_nope", nil).fails(t, 401, "api_key_invalid", "")
-	conv := e.conversation("test", "Hello there. I need help")
-	if got := e.events(conv); len(got) != 1 || got[0] != "test:conversation.created" {
+	e := webenv.New(t)
+	e.Test("GET", "/v1/contacts", nil).OK(t, 200)
+	e.Do("GET", "/v1/contacts", "", nil).Fails(t, 401, "api_key_missing", "")
+	e.Do("GET", "/v1/contacts", "csk_test_nope", nil).Fails(t, 401, "api_key_invalid", "")
+	conv := e.Conversation("test", "Hello there. I need help")
+	if got := e.Events(conv); len(got) != 1 || got[0] != "test:conversation.created" {
 		t.Fatalf("events %v", got)
 	}
 }
@@ -22,22 +23,22 @@ func TestHarness(t *testing.T) {
 // how to send it, rather than guessed at.
 func TestAuthorizationNeedsBearer(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	for _, h := range []string{e.testKey, "Basic " + e.testKey, "Token " + e.testKey} {
-		req, _ := http.NewRequest("GET", e.srv.URL+"/v1/contacts", nil)
+	e := webenv.New(t)
+	for _, h := range []string{e.TestKey, "Basic " + e.TestKey, "Token " + e.TestKey} {
+		req, _ := http.NewRequest("GET", e.Server.URL+"/v1/contacts", nil)
 		req.Header.Set("Authorization", h)
-		e.send(req).fails(t, 401, "api_key_invalid", "")
+		e.Send(req).Fails(t, 401, "api_key_invalid", "")
 	}
-	req, _ := http.NewRequest("GET", e.srv.URL+"/v1/contacts", nil)
-	req.Header.Set("Authorization", "bearer "+e.testKey)
-	e.send(req).ok(t, 200)
+	req, _ := http.NewRequest("GET", e.Server.URL+"/v1/contacts", nil)
+	req.Header.Set("Authorization", "bearer "+e.TestKey)
+	e.Send(req).OK(t, 200)
 }
 
 // A body that is not a JSON object is answered with what is wrong and
 // where, and with the Content-Type hint only when the header is missing.
 func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	for _, c := range []struct {
 		body, contentType, want string
 		hint                    bool
@@ -50,12 +51,12 @@ func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
 		{`["ann@example.com"]`, "application/json; charset=utf-8", "must be a JSON object, not an array.", false},
 		{"email=ann@example.com", "application/x-www-form-urlencoded", "at line 1, column 1.", true},
 	} {
-		req, _ := http.NewRequest("POST", e.srv.URL+"/v1/contacts", strings.NewReader(c.body))
-		req.Header.Set("Authorization", "Bearer "+e.testKey)
+		req, _ := http.NewRequest("POST", e.Server.URL+"/v1/contacts", strings.NewReader(c.body))
+		req.Header.Set("Authorization", "Bearer "+e.TestKey)
 		req.Header.Set("Content-Type", c.contentType)
-		r := e.send(req)
-		r.fails(t, 400, "body_invalid", "")
-		msg := r.body["error"].(map[string]any)["message"].(string)
+		r := e.Send(req)
+		r.Fails(t, 400, "body_invalid", "")
+		msg := r.Body["error"].(map[string]any)["message"].(string)
 		if !strings.Contains(msg, c.want) || strings.Contains(msg, "Content-Type") != c.hint {
 			t.Errorf("body %q: message %q, want it to hold %q (Content-Type hint: %v)", c.body, msg, c.want, c.hint)
 		}
@@ -66,11 +67,11 @@ func TestMalformedBodySaysWhereAndWhat(t *testing.T) {
 // is refused as any request's would be, and nothing is deleted.
 func TestDeleteTakesNoBody(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	id := e.test("POST", "/v1/contacts", map[string]any{"email": "ann@example.com"}).ok(t, 201)["id"].(string)
-	e.test("DELETE", "/v1/contacts/"+id, map[string]any{"force": true}).fails(t, 400, "parameter_unknown", "force")
-	e.test("DELETE", "/v1/contacts/"+id, `{"force": tru`).fails(t, 400, "body_invalid", "")
-	e.test("GET", "/v1/contacts/"+id, nil).ok(t, 200)
-	e.test("DELETE", "/v1/contacts/"+id, map[string]any{}).ok(t, 200)
-	e.test("GET", "/v1/contacts/"+id, nil).fails(t, 404, "resource_missing", "id")
+	e := webenv.New(t)
+	id := e.Test("POST", "/v1/contacts", map[string]any{"email": "ann@example.com"}).OK(t, 201)["id"].(string)
+	e.Test("DELETE", "/v1/contacts/"+id, map[string]any{"force": true}).Fails(t, 400, "parameter_unknown", "force")
+	e.Test("DELETE", "/v1/contacts/"+id, `{"force": tru`).Fails(t, 400, "body_invalid", "")
+	e.Test("GET", "/v1/contacts/"+id, nil).OK(t, 200)
+	e.Test("DELETE", "/v1/contacts/"+id, map[string]any{}).OK(t, 200)
+	e.Test("GET", "/v1/contacts/"+id, nil).Fails(t, 404, "resource_missing", "id")
 }

@@ -13,45 +13,45 @@ func TestSynonymsTeachTheAssistantTheCustomersWords(t *testing.T) {
 	k := newKsEnvWith(t, true, true)
 	source := map[string]any{"type": "text", "name": "Desk",
 		"content": "# Parking a draft\n\nStash a draft reply to come back to it later: it waits under Drafts."}
-	k.test("POST", "/v1/knowledge-sources", source).ok(t, 201)
-	k.do("POST", "/v1/knowledge-sources", k.liveKey, source).ok(t, 201)
+	k.Test("POST", "/v1/knowledge-sources", source).OK(t, 201)
+	k.Do("POST", "/v1/knowledge-sources", k.LiveKey, source).OK(t, 201)
 	k.work()
 	question := map[string]any{"question": "Can I put on hold a reply I am writing?"}
 	known := func(key string) bool {
 		t.Helper()
-		a := k.do("POST", "/v1/assistant/answers", key, question).ok(t, 200)
+		a := k.Do("POST", "/v1/assistant/answers", key, question).OK(t, 200)
 		return a["known"] == true && strings.Contains(a["body"].(string), "Drafts")
 	}
-	if known(k.testKey) {
+	if known(k.TestKey) {
 		t.Fatal("answered before the team's synonyms")
 	}
 
-	g := k.test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"Stash", " put  on HOLD ", "park"}}).ok(t, 201)
+	g := k.Test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"Stash", " put  on HOLD ", "park"}}).OK(t, 201)
 	id, _ := g["id"].(string)
 	if !strings.HasPrefix(id, "syn_") || g["object"] != "synonym" || strings.Join(strSlice(g["words"]), "|") != "stash|put on hold|park" {
 		t.Fatalf("group %v", g)
 	}
-	if !known(k.testKey) {
+	if !known(k.TestKey) {
 		t.Fatal("not answered with the team's synonyms")
 	}
-	k.do("GET", "/v1/assistant/synonyms/"+id, k.liveKey, nil).fails(t, 404, "resource_missing", "id")
-	list := k.test("GET", "/v1/assistant/synonyms", nil).ok(t, 200)
+	k.Do("GET", "/v1/assistant/synonyms/"+id, k.LiveKey, nil).Fails(t, 404, "resource_missing", "id")
+	list := k.Test("GET", "/v1/assistant/synonyms", nil).OK(t, 200)
 	if data, _ := list["data"].([]any); len(data) != 1 || list["has_more"] != false {
 		t.Fatalf("list %v", list)
 	}
-	if got := k.test("PATCH", "/v1/assistant/synonyms/"+id, map[string]any{"words": []string{"stash", "shelve"}}).ok(t, 200); strings.Join(strSlice(got["words"]), "|") != "stash|shelve" {
+	if got := k.Test("PATCH", "/v1/assistant/synonyms/"+id, map[string]any{"words": []string{"stash", "shelve"}}).OK(t, 200); strings.Join(strSlice(got["words"]), "|") != "stash|shelve" {
 		t.Fatalf("updated %v", got)
 	}
-	if known(k.testKey) {
+	if known(k.TestKey) {
 		t.Fatal("answered with the group's old words")
 	}
-	k.test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"stash", "put on hold"}}).ok(t, 201)
-	if !known(k.testKey) || known(k.liveKey) {
+	k.Test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{"stash", "put on hold"}}).OK(t, 201)
+	if !known(k.TestKey) || known(k.LiveKey) {
 		t.Fatal("a mode's synonyms serve that mode only")
 	}
-	k.test("DELETE", "/v1/assistant/synonyms/"+id, nil).ok(t, 200)
-	k.test("GET", "/v1/assistant/synonyms/"+id, nil).fails(t, 404, "resource_missing", "id")
-	k.test("DELETE", "/v1/assistant/synonyms/"+id, nil).fails(t, 404, "resource_missing", "id")
+	k.Test("DELETE", "/v1/assistant/synonyms/"+id, nil).OK(t, 200)
+	k.Test("GET", "/v1/assistant/synonyms/"+id, nil).Fails(t, 404, "resource_missing", "id")
+	k.Test("DELETE", "/v1/assistant/synonyms/"+id, nil).Fails(t, 404, "resource_missing", "id")
 }
 
 func TestSynonymsValidation(t *testing.T) {
@@ -79,12 +79,12 @@ func TestSynonymsValidation(t *testing.T) {
 		{"unknown field", map[string]any{"words": []string{"a", "b"}, "weight": 2}, "parameter_unknown", "weight"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			k.test("POST", "/v1/assistant/synonyms", c.body).fails(t, 400, c.code, c.param)
+			k.Test("POST", "/v1/assistant/synonyms", c.body).Fails(t, 400, c.code, c.param)
 		})
 	}
 	// Fifty characters, four words and non-English letters are fine.
-	k.test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{strings.Repeat("a", 50), "put it on hold", "zurücklegen"}}).ok(t, 201)
-	k.test("PATCH", "/v1/assistant/synonyms/syn_nope", map[string]any{"words": []string{"a", "b"}}).fails(t, 404, "resource_missing", "id")
+	k.Test("POST", "/v1/assistant/synonyms", map[string]any{"words": []string{strings.Repeat("a", 50), "put it on hold", "zurücklegen"}}).OK(t, 201)
+	k.Test("PATCH", "/v1/assistant/synonyms/syn_nope", map[string]any{"words": []string{"a", "b"}}).Fails(t, 404, "resource_missing", "id")
 }
 
 func strSlice(v any) []string {

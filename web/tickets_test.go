@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // ---------------------------------------------------------------------------
@@ -19,9 +20,9 @@ import (
 
 // tkOn returns a copy of e that reports failures to t, so a subtest can use
 // an environment set up by its parent without calling Fatal on the parent.
-func tkOn(e *env, t *testing.T) *env {
+func tkOn(e *webenv.Env, t *testing.T) *webenv.Env {
 	c := *e
-	c.t = t
+	c.T = t
 	return &c
 }
 
@@ -46,10 +47,10 @@ func tkBody(contactID string, kv ...any) map[string]any {
 }
 
 // tkCreate creates a ticket in test mode and checks it has the Ticket shape.
-func tkCreate(e *env, body map[string]any) map[string]any {
-	e.t.Helper()
-	tk := e.test("POST", "/v1/tickets", body).ok(e.t, 201)
-	tkShape(e.t, tk)
+func tkCreate(e *webenv.Env, body map[string]any) map[string]any {
+	e.T.Helper()
+	tk := e.Test("POST", "/v1/tickets", body).OK(e.T, 201)
+	tkShape(e.T, tk)
 	return tk
 }
 
@@ -64,40 +65,40 @@ func tkID(t *testing.T, o map[string]any) string {
 }
 
 // tkPatch patches a ticket in test mode and checks the result's shape.
-func tkPatch(e *env, ref string, body any) map[string]any {
-	e.t.Helper()
-	tk := e.test("PATCH", "/v1/tickets/"+ref, body).ok(e.t, 200)
-	tkShape(e.t, tk)
+func tkPatch(e *webenv.Env, ref string, body any) map[string]any {
+	e.T.Helper()
+	tk := e.Test("PATCH", "/v1/tickets/"+ref, body).OK(e.T, 200)
+	tkShape(e.T, tk)
 	return tk
 }
 
 // tkGet fetches a ticket in test mode.
-func tkGet(e *env, ref string) map[string]any {
-	e.t.Helper()
-	tk := e.test("GET", "/v1/tickets/"+ref, nil).ok(e.t, 200)
-	tkShape(e.t, tk)
+func tkGet(e *webenv.Env, ref string) map[string]any {
+	e.T.Helper()
+	tk := e.Test("GET", "/v1/tickets/"+ref, nil).OK(e.T, 200)
+	tkShape(e.T, tk)
 	return tk
 }
 
 // tkLiveContact creates a contact in live mode.
-func tkLiveContact(e *env, email string) string {
-	e.t.Helper()
-	return e.live("POST", "/v1/contacts", map[string]any{"email": email}).ok(e.t, 201)["id"].(string)
+func tkLiveContact(e *webenv.Env, email string) string {
+	e.T.Helper()
+	return e.Live("POST", "/v1/contacts", map[string]any{"email": email}).OK(e.T, 201)["id"].(string)
 }
 
 // tkListIDs fetches one page of GET /v1/tickets with the key and raw query
 // and returns the ids, checking the list envelope and each ticket's shape.
-func tkListIDs(e *env, key, rawQuery string) []string {
-	e.t.Helper()
+func tkListIDs(e *webenv.Env, key, rawQuery string) []string {
+	e.T.Helper()
 	path := "/v1/tickets"
 	if rawQuery != "" {
 		path += "?" + rawQuery
 	}
-	b := e.do("GET", path, key, nil).ok(e.t, 200)
-	page := tkPage(e.t, b)
+	b := e.Do("GET", path, key, nil).OK(e.T, 200)
+	page := tkPage(e.T, b)
 	ids := make([]string, len(page))
 	for i, tk := range page {
-		ids[i] = tkID(e.t, tk)
+		ids[i] = tkID(e.T, tk)
 	}
 	return ids
 }
@@ -219,10 +220,16 @@ func tkStrs(s ...string) []string {
 }
 
 // tkEvents returns e.events as a non-nil slice.
-func tkEvents(e *env, id string) []string { e.t.Helper(); return append([]string{}, e.events(id)...) }
+func tkEvents(e *webenv.Env, id string) []string {
+	e.T.Helper()
+	return append([]string{}, e.Events(id)...)
+}
 
 // tkMails returns e.mails as a non-nil slice.
-func tkMails(e *env, id string) []string { e.t.Helper(); return append([]string{}, e.mails(id)...) }
+func tkMails(e *webenv.Env, id string) []string {
+	e.T.Helper()
+	return append([]string{}, e.Mails(id)...)
+}
 
 // tkNum returns a ticket's number.
 func tkNum(tk map[string]any) int { return int(tk["number"].(float64)) }
@@ -233,13 +240,13 @@ func tkNum(tk map[string]any) int { return int(tk["number"].(float64)) }
 
 func TestTicketCreateMinimalShape(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
-	r := e.test("POST", "/v1/tickets", map[string]any{"subject": "Cannot log in", "contact_id": cid})
-	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
+	r := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Cannot log in", "contact_id": cid})
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Fatalf("Content-Type %q", ct)
 	}
-	tk := r.ok(t, 201)
+	tk := r.OK(t, 201)
 	tkShape(t, tk)
 	want := map[string]any{"object": "ticket", "number": 1.0, "subject": "Cannot log in", "description": nil,
 		"status": "open", "priority": "normal", "contact_id": cid, "conversation_id": nil, "assignee_id": nil,
@@ -251,7 +258,7 @@ func TestTicketCreateMinimalShape(t *testing.T) {
 
 	// GET returns the ticket exactly as created, and so does the list.
 	tkEqual(t, "GET", tkGet(e, tkID(t, tk)), tk)
-	page := tkPage(t, e.test("GET", "/v1/tickets", nil).ok(t, 200))
+	page := tkPage(t, e.Test("GET", "/v1/tickets", nil).OK(t, 200))
 	if len(page) != 1 {
 		t.Fatalf("list has %d tickets, want 1", len(page))
 	}
@@ -270,17 +277,17 @@ func TestTicketCreateMinimalShape(t *testing.T) {
 
 func TestTicketCreateAllFields(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
-	conv := e.conversation("test", "Hello, my invoice is wrong")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
+	conv := e.Conversation("test", "Hello, my invoice is wrong")
 	tk := tkCreate(e, map[string]any{
 		"subject": "Invoice is wrong", "description": "The total is off by 10 EUR.", "contact_id": cid,
-		"priority": "urgent", "conversation_id": conv, "assignee_id": e.member,
+		"priority": "urgent", "conversation_id": conv, "assignee_id": e.Member,
 		"tags": []any{"billing", "invoice", "billing"}, "notify_contact": true,
 		"metadata": map[string]any{"order": "A-17", "gone": nil},
 	})
 	want := map[string]any{"subject": "Invoice is wrong", "description": "The total is off by 10 EUR.",
-		"status": "open", "priority": "urgent", "contact_id": cid, "conversation_id": conv, "assignee_id": e.member,
+		"status": "open", "priority": "urgent", "contact_id": cid, "conversation_id": conv, "assignee_id": e.Member,
 		"tags": []any{"billing", "invoice"}, "metadata": map[string]any{"order": "A-17"}, "solved_at": nil}
 	for k, v := range want {
 		tkEqual(t, k, tk[k], v)
@@ -331,9 +338,9 @@ func tkManyTags(n int) []any {
 
 func TestTicketCreateValidation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
-	liveConv := e.conversation("live", "Hello from live mode")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
+	liveConv := e.Conversation("live", "Hello from live mode")
 	k40, k41 := str("k", 40), str("k", 41)
 	cases := []tkCase{
 		// subject
@@ -407,7 +414,7 @@ func TestTicketCreateValidation(t *testing.T) {
 		{name: "contact_id unknown", body: tkBody("ctc_doesnotexist"), status: 400, code: "resource_missing", param: "contact_id"},
 		{name: "contact_id number", body: tkBody(cid, "contact_id", 5), status: 400, code: "parameter_invalid", param: "contact_id"},
 		// references
-		{name: "assignee_id member", body: tkBody(cid, "assignee_id", e.member), status: 201, check: tkField("assignee_id", e.member)},
+		{name: "assignee_id member", body: tkBody(cid, "assignee_id", e.Member), status: 201, check: tkField("assignee_id", e.Member)},
 		{name: "assignee_id not a member", body: tkBody(cid, "assignee_id", "mem_nobody"), status: 400, code: "resource_missing", param: "assignee_id"},
 		{name: "conversation_id unknown", body: tkBody(cid, "conversation_id", "conv_nothere"), status: 400, code: "resource_missing", param: "conversation_id"},
 		{name: "conversation_id of the other mode", body: tkBody(cid, "conversation_id", liveConv), status: 400, code: "resource_missing", param: "conversation_id"},
@@ -421,12 +428,12 @@ func TestTicketCreateValidation(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			se := tkOn(e, t)
-			r := se.test("POST", "/v1/tickets", c.body)
+			r := se.Test("POST", "/v1/tickets", c.body)
 			if c.status != 201 {
-				r.fails(t, c.status, c.code, c.param)
+				r.Fails(t, c.status, c.code, c.param)
 				return
 			}
-			tk := r.ok(t, 201)
+			tk := r.OK(t, 201)
 			tkShape(t, tk)
 			accepted++
 			tkEqual(t, "number", tkNum(tk), accepted)
@@ -436,7 +443,7 @@ func TestTicketCreateValidation(t *testing.T) {
 		})
 	}
 	// Refused requests created nothing and used no ticket number.
-	ids := e.all(e.testKey, "/v1/tickets", 100)
+	ids := e.All(e.TestKey, "/v1/tickets", 100)
 	if len(ids) != accepted {
 		t.Fatalf("%d tickets exist, want %d (one per accepted case)", len(ids), accepted)
 	}
@@ -446,7 +453,7 @@ func TestTicketCreateValidation(t *testing.T) {
 
 func TestTicketCreateRefusedLeavesNoContact(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 	// The contact is found or created inside the ticket's transaction: a
 	// ticket refused after that point must not leave the contact behind.
 	for _, c := range []struct {
@@ -463,31 +470,31 @@ func TestTicketCreateRefusedLeavesNoContact(t *testing.T) {
 			se := tkOn(e, t)
 			email := strings.ReplaceAll(c.name, " ", ".") + "@example.com"
 			body := tkBody("", append([]any{"contact_id", tkOmit, "contact", map[string]any{"email": email}}, c.extra...)...)
-			se.test("POST", "/v1/tickets", body).fails(t, 400, c.code, c.param)
-			list := se.test("GET", "/v1/contacts?email="+url.QueryEscape(email), nil).ok(t, 200)
+			se.Test("POST", "/v1/tickets", body).Fails(t, 400, c.code, c.param)
+			list := se.Test("GET", "/v1/contacts?email="+url.QueryEscape(email), nil).OK(t, 200)
 			if n := len(list["data"].([]any)); n != 0 {
 				t.Fatalf("refused ticket left %d contact(s) for %s", n, email)
 			}
 		})
 	}
-	if ids := e.all(e.testKey, "/v1/tickets", 100); len(ids) != 0 {
+	if ids := e.All(e.TestKey, "/v1/tickets", 100); len(ids) != 0 {
 		t.Fatalf("refused creates left tickets %v", ids)
 	}
 }
 
 func TestTicketCreateContactFindOrCreate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	e := webenv.New(t)
 
 	// A new address creates the contact, with a contact.created event.
 	tk1 := tkCreate(e, tkBody("", "contact_id", tkOmit,
 		"contact", map[string]any{"email": "New.Person@Example.com", "name": "New Person"}))
 	cid := tk1["contact_id"].(string)
-	c := e.test("GET", "/v1/contacts/"+cid, nil).ok(t, 200)
+	c := e.Test("GET", "/v1/contacts/"+cid, nil).OK(t, 200)
 	tkEqual(t, "contact email", c["email"], any("New.Person@Example.com"))
 	tkEqual(t, "contact name", c["name"], any("New Person"))
 	tkEqual(t, "contact events", tkEvents(e, cid), tkStrs("test:contact.created"))
-	tkEqual(t, "contact.created data", e.eventData(cid, "contact.created"), c)
+	tkEqual(t, "contact.created data", e.EventData(cid, "contact.created"), c)
 	tkEqual(t, "mails", tkMails(e, tkID(t, tk1)), tkStrs("ticket_created:New.Person@Example.com"))
 
 	// The same address in another case reuses the contact.
@@ -495,31 +502,31 @@ func TestTicketCreateContactFindOrCreate(t *testing.T) {
 	tkEqual(t, "reused contact", tk2["contact_id"], any(cid))
 	tkEqual(t, "contact events after reuse", tkEvents(e, cid), tkStrs("test:contact.created"))
 	tkEqual(t, "mail goes to the stored address", tkMails(e, tkID(t, tk2)), tkStrs("ticket_created:New.Person@Example.com"))
-	list := e.test("GET", "/v1/contacts?email=new.person%40example.com", nil).ok(t, 200)
+	list := e.Test("GET", "/v1/contacts?email=new.person%40example.com", nil).OK(t, 200)
 	if n := len(list["data"].([]any)); n != 1 {
 		t.Fatalf("%d contacts with the address, want 1", n)
 	}
 
 	// A contact made through the contacts API is found by e-mail too.
-	known := e.contact("known@example.com")
+	known := e.Contact("known@example.com")
 	tk3 := tkCreate(e, tkBody("", "contact_id", tkOmit, "contact", map[string]any{"email": "KNOWN@example.com", "name": "K"}))
 	tkEqual(t, "known contact", tk3["contact_id"], any(known))
 	tkEqual(t, "known contact events", tkEvents(e, known), tkStrs("test:contact.created"))
 
 	// Contacts are per mode: the same address in live mode is another contact.
-	ltk := e.live("POST", "/v1/tickets", tkBody("", "contact_id", tkOmit,
-		"contact", map[string]any{"email": "new.person@example.com"})).ok(t, 201)
+	ltk := e.Live("POST", "/v1/tickets", tkBody("", "contact_id", tkOmit,
+		"contact", map[string]any{"email": "new.person@example.com"})).OK(t, 201)
 	tkShape(t, ltk)
 	lcid := ltk["contact_id"].(string)
 	if lcid == cid {
 		t.Fatal("live ticket reused the test-mode contact")
 	}
 	tkEqual(t, "live contact events", tkEvents(e, lcid), tkStrs("live:contact.created"))
-	e.live("GET", "/v1/contacts/"+lcid, nil).ok(t, 200)
-	e.test("GET", "/v1/contacts/"+lcid, nil).fails(t, 404, "resource_missing", "id")
+	e.Live("GET", "/v1/contacts/"+lcid, nil).OK(t, 200)
+	e.Test("GET", "/v1/contacts/"+lcid, nil).Fails(t, 404, "resource_missing", "id")
 
 	// contact_id of a contact without an e-mail address: ticket, no mail.
-	noMail := e.test("POST", "/v1/contacts", map[string]any{"external_id": "user-1"}).ok(t, 201)["id"].(string)
+	noMail := e.Test("POST", "/v1/contacts", map[string]any{"external_id": "user-1"}).OK(t, 201)["id"].(string)
 	tk4 := tkCreate(e, tkBody(noMail))
 	tkEqual(t, "events", tkEvents(e, tkID(t, tk4)), tkStrs("test:ticket.created"))
 	tkEqual(t, "mails to a contact without e-mail", tkMails(e, tkID(t, tk4)), tkStrs())
@@ -531,14 +538,14 @@ func TestTicketCreateContactFindOrCreate(t *testing.T) {
 
 func TestTicketNotFound(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	tkCreate(e, tkBody(e.contact("ann@example.com")))
+	e := webenv.New(t)
+	tkCreate(e, tkBody(e.Contact("ann@example.com")))
 	for _, ref := range []string{"tkt_doesnotexist", "2", "T-2", "0", "T-0", "T-abc", "-1"} {
 		t.Run(ref, func(t *testing.T) {
 			se := tkOn(e, t)
-			se.test("GET", "/v1/tickets/"+ref, nil).fails(t, 404, "resource_missing", "id")
-			se.test("PATCH", "/v1/tickets/"+ref, map[string]any{"status": "closed"}).fails(t, 404, "resource_missing", "id")
-			se.test("DELETE", "/v1/tickets/"+ref, nil).fails(t, 404, "resource_missing", "id")
+			se.Test("GET", "/v1/tickets/"+ref, nil).Fails(t, 404, "resource_missing", "id")
+			se.Test("PATCH", "/v1/tickets/"+ref, map[string]any{"status": "closed"}).Fails(t, 404, "resource_missing", "id")
+			se.Test("DELETE", "/v1/tickets/"+ref, nil).Fails(t, 404, "resource_missing", "id")
 		})
 	}
 	// The existing ticket was left alone.
@@ -548,8 +555,8 @@ func TestTicketNotFound(t *testing.T) {
 
 func TestTicketByNumber(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	var byNumber []map[string]any
 	for i := 1; i <= 43; i++ {
 		tk := tkCreate(e, tkBody(cid, "subject", fmt.Sprintf("Ticket %d", i)))
@@ -569,20 +576,20 @@ func TestTicketByNumber(t *testing.T) {
 		ref string
 		tk  map[string]any
 	}{{"T-43", byNumber[42]}, {"41", byNumber[40]}} {
-		d := e.test("DELETE", "/v1/tickets/"+c.ref, nil).ok(t, 200)
+		d := e.Test("DELETE", "/v1/tickets/"+c.ref, nil).OK(t, 200)
 		tkEqual(t, "deleted envelope", d, map[string]any{"id": c.tk["id"], "object": "ticket", "deleted": true})
 		id := tkID(t, c.tk)
 		n := itoa(tkNum(c.tk))
 		for _, ref := range []string{id, n, "T-" + n} {
-			e.test("GET", "/v1/tickets/"+ref, nil).fails(t, 404, "resource_missing", "id")
+			e.Test("GET", "/v1/tickets/"+ref, nil).Fails(t, 404, "resource_missing", "id")
 		}
-		e.test("DELETE", "/v1/tickets/"+c.ref, nil).fails(t, 404, "resource_missing", "id")
-		e.test("PATCH", "/v1/tickets/"+id, map[string]any{"status": "closed"}).fails(t, 404, "resource_missing", "id")
-		if slices.Contains(e.all(e.testKey, "/v1/tickets", 100), id) {
+		e.Test("DELETE", "/v1/tickets/"+c.ref, nil).Fails(t, 404, "resource_missing", "id")
+		e.Test("PATCH", "/v1/tickets/"+id, map[string]any{"status": "closed"}).Fails(t, 404, "resource_missing", "id")
+		if slices.Contains(e.All(e.TestKey, "/v1/tickets", 100), id) {
 			t.Fatalf("deleted ticket %s still listed", id)
 		}
 	}
-	if n := len(e.all(e.testKey, "/v1/tickets", 100)); n != 41 {
+	if n := len(e.All(e.TestKey, "/v1/tickets", 100)); n != 41 {
 		t.Fatalf("%d tickets after two deletions, want 41", n)
 	}
 	// Numbers are not reused after a deletion.
@@ -593,35 +600,35 @@ func TestTicketByNumber(t *testing.T) {
 
 func TestTicketDeleteByID(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	keep := tkCreate(e, tkBody(cid, "tags", tkStrList("billing")))
 	gone := tkCreate(e, tkBody(cid, "tags", tkStrList("billing")))
 	id := tkID(t, gone)
-	d := e.test("DELETE", "/v1/tickets/"+id, nil).ok(t, 200)
+	d := e.Test("DELETE", "/v1/tickets/"+id, nil).OK(t, 200)
 	tkEqual(t, "deleted envelope", d, map[string]any{"id": id, "object": "ticket", "deleted": true})
-	e.test("GET", "/v1/tickets/"+id, nil).fails(t, 404, "resource_missing", "id")
-	e.test("GET", "/v1/tickets/2", nil).fails(t, 404, "resource_missing", "id")
-	tkEqual(t, "list", e.all(e.testKey, "/v1/tickets", 10), tkStrs(tkID(t, keep)))
-	tkEqual(t, "tag filter", e.all(e.testKey, "/v1/tickets?tag=billing", 10), tkStrs(tkID(t, keep)))
+	e.Test("GET", "/v1/tickets/"+id, nil).Fails(t, 404, "resource_missing", "id")
+	e.Test("GET", "/v1/tickets/2", nil).Fails(t, 404, "resource_missing", "id")
+	tkEqual(t, "list", e.All(e.TestKey, "/v1/tickets", 10), tkStrs(tkID(t, keep)))
+	tkEqual(t, "tag filter", e.All(e.TestKey, "/v1/tickets?tag=billing", 10), tkStrs(tkID(t, keep)))
 }
 
 func TestTicketModeIsolation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	tk := tkCreate(e, tkBody(cid, "tags", tkStrList("billing")))
 	id := tkID(t, tk)
 	tkEqual(t, "first test number", tkNum(tk), 1)
 
 	for _, ref := range []string{id, "1", "T-1"} {
-		e.live("GET", "/v1/tickets/"+ref, nil).fails(t, 404, "resource_missing", "id")
-		e.live("PATCH", "/v1/tickets/"+ref, map[string]any{"status": "solved", "subject": "hijacked"}).
-			fails(t, 404, "resource_missing", "id")
-		e.live("DELETE", "/v1/tickets/"+ref, nil).fails(t, 404, "resource_missing", "id")
+		e.Live("GET", "/v1/tickets/"+ref, nil).Fails(t, 404, "resource_missing", "id")
+		e.Live("PATCH", "/v1/tickets/"+ref, map[string]any{"status": "solved", "subject": "hijacked"}).
+			Fails(t, 404, "resource_missing", "id")
+		e.Live("DELETE", "/v1/tickets/"+ref, nil).Fails(t, 404, "resource_missing", "id")
 	}
 	for _, q := range []string{"", "status=open", "tag=billing", "contact_id=" + cid} {
-		if ids := tkListIDs(e, e.liveKey, q); len(ids) != 0 {
+		if ids := tkListIDs(e, e.LiveKey, q); len(ids) != 0 {
 			t.Fatalf("live list ?%s shows test tickets %v", q, ids)
 		}
 	}
@@ -630,28 +637,28 @@ func TestTicketModeIsolation(t *testing.T) {
 	tkEqual(t, "events", tkEvents(e, id), tkStrs("test:ticket.created"))
 
 	// A test-mode contact cannot be used in live mode, nor a conversation.
-	e.live("POST", "/v1/tickets", tkBody(cid)).fails(t, 400, "resource_missing", "contact_id")
+	e.Live("POST", "/v1/tickets", tkBody(cid)).Fails(t, 400, "resource_missing", "contact_id")
 	lcid := tkLiveContact(e, "ann@example.com")
-	conv := e.conversation("test", "Hello in test mode")
-	e.live("POST", "/v1/tickets", tkBody(lcid, "conversation_id", conv)).fails(t, 400, "resource_missing", "conversation_id")
-	e.test("POST", "/v1/tickets", tkBody(lcid)).fails(t, 400, "resource_missing", "contact_id")
+	conv := e.Conversation("test", "Hello in test mode")
+	e.Live("POST", "/v1/tickets", tkBody(lcid, "conversation_id", conv)).Fails(t, 400, "resource_missing", "conversation_id")
+	e.Test("POST", "/v1/tickets", tkBody(lcid)).Fails(t, 400, "resource_missing", "contact_id")
 
 	// Live numbers count from 1 on their own.
-	ltk := e.live("POST", "/v1/tickets", tkBody(lcid, "subject", "Live one")).ok(t, 201)
+	ltk := e.Live("POST", "/v1/tickets", tkBody(lcid, "subject", "Live one")).OK(t, 201)
 	tkShape(t, ltk)
 	tkEqual(t, "first live number", tkNum(ltk), 1)
 	tkEqual(t, "live events", tkEvents(e, tkID(t, ltk)), tkStrs("live:ticket.created"))
 	tkEqual(t, "live mails", tkMails(e, tkID(t, ltk)), tkStrs("ticket_created:ann@example.com"))
 	tkEqual(t, "second test number", tkNum(tkCreate(e, tkBody(cid))), 2)
-	tkEqual(t, "live T-1", e.live("GET", "/v1/tickets/T-1", nil).ok(t, 200)["id"], ltk["id"])
+	tkEqual(t, "live T-1", e.Live("GET", "/v1/tickets/T-1", nil).OK(t, 200)["id"], ltk["id"])
 	tkEqual(t, "test T-1", tkGet(e, "T-1")["id"], any(id))
-	tkEqual(t, "live list", e.all(e.liveKey, "/v1/tickets", 10), tkStrs(tkID(t, ltk)))
-	if ids := e.all(e.testKey, "/v1/tickets", 10); slices.Contains(ids, tkID(t, ltk)) || len(ids) != 2 {
+	tkEqual(t, "live list", e.All(e.LiveKey, "/v1/tickets", 10), tkStrs(tkID(t, ltk)))
+	if ids := e.All(e.TestKey, "/v1/tickets", 10); slices.Contains(ids, tkID(t, ltk)) || len(ids) != 2 {
 		t.Fatalf("test list %v", ids)
 	}
-	e.test("GET", "/v1/tickets/"+tkID(t, ltk), nil).fails(t, 404, "resource_missing", "id")
-	e.test("DELETE", "/v1/tickets/"+tkID(t, ltk), nil).fails(t, 404, "resource_missing", "id")
-	e.live("GET", "/v1/tickets/"+tkID(t, ltk), nil).ok(t, 200)
+	e.Test("GET", "/v1/tickets/"+tkID(t, ltk), nil).Fails(t, 404, "resource_missing", "id")
+	e.Test("DELETE", "/v1/tickets/"+tkID(t, ltk), nil).Fails(t, 404, "resource_missing", "id")
+	e.Live("GET", "/v1/tickets/"+tkID(t, ltk), nil).OK(t, 200)
 }
 
 // ---------------------------------------------------------------------------
@@ -660,8 +667,8 @@ func TestTicketModeIsolation(t *testing.T) {
 
 func TestTicketListQueryValidation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	for i := 0; i < 3; i++ {
 		tkCreate(e, tkBody(cid))
 	}
@@ -680,12 +687,12 @@ func TestTicketListQueryValidation(t *testing.T) {
 		{"limit=2.5", "parameter_invalid", "limit"},
 		{"cursor=%21%21%21", "parameter_invalid", "cursor"},
 		{"colour=red", "parameter_unknown", "colour"},
-		{"assignee_id=" + e.member, "parameter_unknown", "assignee_id"},
+		{"assignee_id=" + e.Member, "parameter_unknown", "assignee_id"},
 		{"status=open&status=closed", "parameter_invalid", "status"},
 	}
 	for _, c := range bad {
 		t.Run(c.query, func(t *testing.T) {
-			tkOn(e, t).test("GET", "/v1/tickets?"+c.query, nil).fails(t, 400, c.code, c.param)
+			tkOn(e, t).Test("GET", "/v1/tickets?"+c.query, nil).Fails(t, 400, c.code, c.param)
 		})
 	}
 	good := []struct {
@@ -707,7 +714,7 @@ func TestTicketListQueryValidation(t *testing.T) {
 	}
 	for _, c := range good {
 		t.Run("ok "+c.query, func(t *testing.T) {
-			b := tkOn(e, t).test("GET", "/v1/tickets?"+c.query, nil).ok(t, 200)
+			b := tkOn(e, t).Test("GET", "/v1/tickets?"+c.query, nil).OK(t, 200)
 			page := tkPage(t, b)
 			if len(page) != c.n || b["has_more"] != c.hasMore {
 				t.Fatalf("?%s: %d tickets, has_more %v; want %d, %v", c.query, len(page), b["has_more"], c.n, c.hasMore)
@@ -718,12 +725,12 @@ func TestTicketListQueryValidation(t *testing.T) {
 
 func TestTicketListFilters(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	a := e.contact("a@example.com")
-	b := e.contact("b@example.com")
+	e := webenv.New(t)
+	a := e.Contact("a@example.com")
+	b := e.Contact("b@example.com")
 	mk := func(contact, priority string, tags ...string) map[string]any {
 		t.Helper()
-		e.clock.Advance(time.Second)
+		e.Clock.Advance(time.Second)
 		return tkCreate(e, tkBody(contact, "priority", priority, "tags", tkStrList(tags...)))
 	}
 	t1 := mk(a, "low", "billing")
@@ -795,46 +802,46 @@ func TestTicketListFilters(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
 			se := tkOn(e, t)
-			tkEqual(t, "one page", tkListIDs(se, se.testKey, c.query), c.want)
+			tkEqual(t, "one page", tkListIDs(se, se.TestKey, c.query), c.want)
 			// Walking the filtered list one by one gives the same tickets.
 			path := "/v1/tickets"
 			if c.query != "" {
 				path += "?" + c.query
 			}
-			tkEqual(t, "paged", tkStrs(se.all(se.testKey, path, 1)...), c.want)
+			tkEqual(t, "paged", tkStrs(se.All(se.TestKey, path, 1)...), c.want)
 		})
 	}
 
 	// The tag filter follows tag changes.
 	tkPatch(e, id(t1), map[string]any{"tags": tkStrList("other")})
-	tkEqual(t, "tag=billing after retag", tkListIDs(e, e.testKey, "tag=billing"), ids(t5, t2))
-	tkEqual(t, "tag=other after retag", tkListIDs(e, e.testKey, "tag=other"), ids(t1))
+	tkEqual(t, "tag=billing after retag", tkListIDs(e, e.TestKey, "tag=billing"), ids(t5, t2))
+	tkEqual(t, "tag=other after retag", tkListIDs(e, e.TestKey, "tag=other"), ids(t1))
 	// And the status filter follows status changes.
 	tkPatch(e, id(t3), map[string]any{"status": "open"})
-	tkEqual(t, "status=open after reopening", tkListIDs(e, e.testKey, "status=open"), ids(t4, t3, t1))
+	tkEqual(t, "status=open after reopening", tkListIDs(e, e.TestKey, "status=open"), ids(t4, t3, t1))
 }
 
 func TestTicketListCreatedBoundsSubMillisecond(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	tk := tkCreate(e, tkBody(cid))
 	at := tkTime(t, "created_at", tk["created_at"])
 	q := func(d time.Duration) string { return url.QueryEscape(at.Add(d).Format(time.RFC3339Nano)) }
 	want := tkStrs(tkID(t, tk))
 	// The ticket was created before created_at + 0.5ms and after created_at - 0.5ms.
-	tkEqual(t, "created_before=created_at+0.5ms", tkListIDs(e, e.testKey, "created_before="+q(500*time.Microsecond)), want)
-	tkEqual(t, "created_after=created_at-0.5ms", tkListIDs(e, e.testKey, "created_after="+q(-500*time.Microsecond)), want)
+	tkEqual(t, "created_before=created_at+0.5ms", tkListIDs(e, e.TestKey, "created_before="+q(500*time.Microsecond)), want)
+	tkEqual(t, "created_after=created_at-0.5ms", tkListIDs(e, e.TestKey, "created_after="+q(-500*time.Microsecond)), want)
 	// It was neither created before created_at - 0.5ms nor after created_at + 0.5ms.
-	tkEqual(t, "created_before=created_at-0.5ms", tkListIDs(e, e.testKey, "created_before="+q(-500*time.Microsecond)), tkStrs())
-	tkEqual(t, "created_after=created_at+0.5ms", tkListIDs(e, e.testKey, "created_after="+q(500*time.Microsecond)), tkStrs())
+	tkEqual(t, "created_before=created_at-0.5ms", tkListIDs(e, e.TestKey, "created_before="+q(-500*time.Microsecond)), tkStrs())
+	tkEqual(t, "created_after=created_at+0.5ms", tkListIDs(e, e.TestKey, "created_after="+q(500*time.Microsecond)), tkStrs())
 }
 
 func TestTicketListCreatedBoundsFrozenClock(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
-	e.clock.SetStep(0)
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
+	e.Clock.SetStep(0)
 	var want []string
 	for i := 0; i < 4; i++ {
 		want = append([]string{tkID(t, tkCreate(e, tkBody(cid)))}, want...)
@@ -842,10 +849,10 @@ func TestTicketListCreatedBoundsFrozenClock(t *testing.T) {
 	first := tkGet(e, want[len(want)-1])
 	at := tkTime(t, "created_at", first["created_at"])
 	q := func(d time.Duration) string { return url.QueryEscape(at.Add(d).Format(time.RFC3339Nano)) }
-	tkEqual(t, "created_before=T", tkListIDs(e, e.testKey, "created_before="+q(0)), tkStrs())
-	tkEqual(t, "created_after=T", tkListIDs(e, e.testKey, "created_after="+q(0)), tkStrs())
-	tkEqual(t, "created_after=T-1ms", tkListIDs(e, e.testKey, "created_after="+q(-time.Millisecond)), want)
-	tkEqual(t, "created_before=T+1ms", tkListIDs(e, e.testKey, "created_before="+q(time.Millisecond)), want)
+	tkEqual(t, "created_before=T", tkListIDs(e, e.TestKey, "created_before="+q(0)), tkStrs())
+	tkEqual(t, "created_after=T", tkListIDs(e, e.TestKey, "created_after="+q(0)), tkStrs())
+	tkEqual(t, "created_after=T-1ms", tkListIDs(e, e.TestKey, "created_after="+q(-time.Millisecond)), want)
+	tkEqual(t, "created_before=T+1ms", tkListIDs(e, e.TestKey, "created_before="+q(time.Millisecond)), want)
 }
 
 // tkOrdered fails unless the tickets are strictly newest first: created_at
@@ -865,10 +872,10 @@ func TestTicketPaginationWhileInserting(t *testing.T) {
 	t.Parallel()
 	for _, frozen := range []bool{false, true} {
 		t.Run(fmt.Sprintf("frozen clock %v", frozen), func(t *testing.T) {
-			e := newEnv(t)
-			cid := e.contact("ann@example.com")
+			e := webenv.New(t)
+			cid := e.Contact("ann@example.com")
 			if frozen {
-				e.clock.SetStep(0)
+				e.Clock.SetStep(0)
 			}
 			var created []string // creation order
 			for i := 0; i < 11; i++ {
@@ -884,7 +891,7 @@ func TestTicketPaginationWhileInserting(t *testing.T) {
 				if pages > 20 {
 					t.Fatal("pagination does not end")
 				}
-				b := e.test("GET", path, nil).ok(t, 200)
+				b := e.Test("GET", path, nil).OK(t, 200)
 				page := tkPage(t, b)
 				if len(page) > limit || (b["has_more"] == true && len(page) != limit) {
 					t.Fatalf("page %d has %d tickets (has_more %v)", pages, len(page), b["has_more"])
@@ -917,9 +924,9 @@ func TestTicketPaginationWhileInserting(t *testing.T) {
 			all := slices.Clone(created)
 			slices.Reverse(all)
 			for _, l := range []int{1, 2, 3, 7, 100} {
-				tkEqual(t, "walk with limit "+itoa(l), e.all(e.testKey, "/v1/tickets", l), all)
+				tkEqual(t, "walk with limit "+itoa(l), e.All(e.TestKey, "/v1/tickets", l), all)
 			}
-			full := tkPage(t, e.test("GET", "/v1/tickets?limit=100", nil).ok(t, 200))
+			full := tkPage(t, e.Test("GET", "/v1/tickets?limit=100", nil).OK(t, 200))
 			tkOrdered(t, full)
 			if frozen {
 				for _, tk := range full[1:] {
@@ -932,17 +939,17 @@ func TestTicketPaginationWhileInserting(t *testing.T) {
 
 func TestTicketListDefaultLimit(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	for i := 0; i < 21; i++ {
 		tkCreate(e, tkBody(cid))
 	}
-	b := e.test("GET", "/v1/tickets", nil).ok(t, 200)
+	b := e.Test("GET", "/v1/tickets", nil).OK(t, 200)
 	page := tkPage(t, b)
 	if len(page) != 20 || b["has_more"] != true {
 		t.Fatalf("first page: %d tickets, has_more %v; want 20, true", len(page), b["has_more"])
 	}
-	b2 := e.test("GET", "/v1/tickets?cursor="+url.QueryEscape(b["next_cursor"].(string)), nil).ok(t, 200)
+	b2 := e.Test("GET", "/v1/tickets?cursor="+url.QueryEscape(b["next_cursor"].(string)), nil).OK(t, 200)
 	page2 := tkPage(t, b2)
 	if len(page2) != 1 || b2["has_more"] != false || b2["next_cursor"] != nil {
 		t.Fatalf("second page: %d tickets, has_more %v, next_cursor %v", len(page2), b2["has_more"], b2["next_cursor"])
@@ -957,8 +964,8 @@ func TestTicketListDefaultLimit(t *testing.T) {
 
 func TestTicketUpdateValidation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	k40, k41 := str("k", 40), str("k", 41)
 	cases := []tkCase{
 		{name: "empty body", body: map[string]any{}, status: 200},
@@ -975,7 +982,7 @@ func TestTicketUpdateValidation(t *testing.T) {
 		{name: "status number", body: map[string]any{"status": 1}, status: 400, code: "parameter_invalid", param: "status"},
 		{name: "priority urgent", body: map[string]any{"priority": "urgent"}, status: 200, check: tkField("priority", "urgent")},
 		{name: "priority bogus", body: map[string]any{"priority": "critical"}, status: 400, code: "parameter_invalid", param: "priority"},
-		{name: "assignee member", body: map[string]any{"assignee_id": e.member}, status: 200, check: tkField("assignee_id", e.member)},
+		{name: "assignee member", body: map[string]any{"assignee_id": e.Member}, status: 200, check: tkField("assignee_id", e.Member)},
 		{name: "assignee null", body: map[string]any{"assignee_id": nil}, status: 200, check: tkField("assignee_id", nil)},
 		{name: "assignee not a member", body: map[string]any{"assignee_id": "mem_nobody"}, status: 400, code: "resource_missing", param: "assignee_id"},
 		{name: "assignee number", body: map[string]any{"assignee_id": 5}, status: 400, code: "parameter_invalid", param: "assignee_id"},
@@ -997,14 +1004,14 @@ func TestTicketUpdateValidation(t *testing.T) {
 			se := tkOn(e, t)
 			before := tkCreate(se, tkBody(cid, "metadata", map[string]any{k40: "v", "k0": "v0"}))
 			id := tkID(t, before)
-			r := se.test("PATCH", "/v1/tickets/"+id, c.body)
+			r := se.Test("PATCH", "/v1/tickets/"+id, c.body)
 			if c.status != 200 {
-				r.fails(t, c.status, c.code, c.param)
+				r.Fails(t, c.status, c.code, c.param)
 				tkEqual(t, "ticket after refused PATCH", tkGet(se, id), before)
 				tkEqual(t, "events after refused PATCH", tkEvents(se, id), tkStrs("test:ticket.created"))
 				return
 			}
-			tk := r.ok(t, 200)
+			tk := r.OK(t, 200)
 			tkShape(t, tk)
 			tkEqual(t, "id", tk["id"], before["id"])
 			tkEqual(t, "GET after PATCH", tkGet(se, id), tk)
@@ -1017,8 +1024,8 @@ func TestTicketUpdateValidation(t *testing.T) {
 
 func TestTicketUpdateMetadata(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	tk := tkCreate(e, tkBody(e.contact("ann@example.com"), "metadata", meta(20)))
+	e := webenv.New(t)
+	tk := tkCreate(e, tkBody(e.Contact("ann@example.com"), "metadata", meta(20)))
 	id := tkID(t, tk)
 	k40 := str("k", 40)
 	steps := []struct {
@@ -1040,11 +1047,11 @@ func TestTicketUpdateMetadata(t *testing.T) {
 	}
 	cur := meta(20)
 	for _, s := range steps {
-		r := e.test("PATCH", "/v1/tickets/"+id, map[string]any{"metadata": s.patch})
+		r := e.Test("PATCH", "/v1/tickets/"+id, map[string]any{"metadata": s.patch})
 		if s.param != "" {
-			r.fails(t, 400, "parameter_invalid", s.param)
+			r.Fails(t, 400, "parameter_invalid", s.param)
 		} else {
-			got := r.ok(t, 200)
+			got := r.OK(t, 200)
 			tkShape(t, got)
 			for k, v := range s.patch {
 				if v == nil {
@@ -1071,8 +1078,8 @@ func TestTicketUpdateMetadata(t *testing.T) {
 
 func TestTicketCreateEventsAndMail(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	for _, c := range []struct {
 		name   string
 		notify any // tkOmit for absent
@@ -1087,7 +1094,7 @@ func TestTicketCreateEventsAndMail(t *testing.T) {
 			tk := tkCreate(se, tkBody(cid, "notify_contact", c.notify, "tags", tkStrList("a"), "metadata", meta(2)))
 			id := tkID(t, tk)
 			tkEqual(t, "events", tkEvents(se, id), tkStrs("test:ticket.created"))
-			tkEqual(t, "ticket.created data", se.eventData(id, "ticket.created"), tk)
+			tkEqual(t, "ticket.created data", se.EventData(id, "ticket.created"), tk)
 			tkEqual(t, "mails", tkMails(se, id), c.mails)
 		})
 	}
@@ -1095,8 +1102,8 @@ func TestTicketCreateEventsAndMail(t *testing.T) {
 
 func TestTicketStatusFromOpen(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	const created, updated, solved = "test:ticket.created", "test:ticket.updated", "test:ticket.solved"
 	const mCreated, mUpdated, mSolved = "ticket_created:ann@example.com", "ticket_updated:ann@example.com", "ticket_solved:ann@example.com"
 	cases := []struct {
@@ -1133,10 +1140,10 @@ func TestTicketStatusFromOpen(t *testing.T) {
 			tkEqual(t, "events", tkEvents(se, id), c.events)
 			tkEqual(t, "mails", tkMails(se, id), c.mails)
 			if slices.Contains(c.events, updated) {
-				tkEqual(t, "ticket.updated data", se.eventData(id, "ticket.updated"), got)
+				tkEqual(t, "ticket.updated data", se.EventData(id, "ticket.updated"), got)
 			}
 			if slices.Contains(c.events, solved) {
-				tkEqual(t, "ticket.solved data", se.eventData(id, "ticket.solved"), got)
+				tkEqual(t, "ticket.solved data", se.EventData(id, "ticket.solved"), got)
 			}
 			tkEqual(t, "GET", tkGet(se, id), got)
 		})
@@ -1145,8 +1152,8 @@ func TestTicketStatusFromOpen(t *testing.T) {
 
 func TestTicketStatusLifecycle(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	tk := tkCreate(e, tkBody(e.contact("ann@example.com")))
+	e := webenv.New(t)
+	tk := tkCreate(e, tkBody(e.Contact("ann@example.com")))
 	id := tkID(t, tk)
 	const (
 		upd = "test:ticket.updated"
@@ -1201,10 +1208,10 @@ func TestTicketStatusLifecycle(t *testing.T) {
 		tkEqual(t, name+": events", tkEvents(e, id), events)
 		tkEqual(t, name+": mails", tkMails(e, id), mails)
 		if len(s.events) > 0 {
-			tkEqual(t, name+": ticket.updated data", e.eventData(id, "ticket.updated"), got)
+			tkEqual(t, name+": ticket.updated data", e.EventData(id, "ticket.updated"), got)
 		}
 		if slices.Contains(s.events, sol) {
-			tkEqual(t, name+": ticket.solved data", e.eventData(id, "ticket.solved"), got)
+			tkEqual(t, name+": ticket.solved data", e.EventData(id, "ticket.solved"), got)
 		}
 		tkEqual(t, name+": GET", tkGet(e, id), got)
 		prev = got
@@ -1213,8 +1220,8 @@ func TestTicketStatusLifecycle(t *testing.T) {
 
 func TestTicketUpdateEventsWithoutStatus(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	tk := tkCreate(e, tkBody(e.contact("ann@example.com")))
+	e := webenv.New(t)
+	tk := tkCreate(e, tkBody(e.Contact("ann@example.com")))
 	id := tkID(t, tk)
 	steps := []struct {
 		name  string
@@ -1224,9 +1231,9 @@ func TestTicketUpdateEventsWithoutStatus(t *testing.T) {
 	}{
 		{"priority", map[string]any{"priority": "high"}, true, map[string]any{"priority": "high"}},
 		{"same priority", map[string]any{"priority": "high"}, false, map[string]any{"priority": "high"}},
-		{"assign", map[string]any{"assignee_id": e.member}, true, map[string]any{"assignee_id": e.member}},
-		{"same assignee", map[string]any{"assignee_id": e.member}, false, map[string]any{"assignee_id": e.member}},
-		{"reassign", map[string]any{"assignee_id": e.member2}, true, map[string]any{"assignee_id": e.member2}},
+		{"assign", map[string]any{"assignee_id": e.Member}, true, map[string]any{"assignee_id": e.Member}},
+		{"same assignee", map[string]any{"assignee_id": e.Member}, false, map[string]any{"assignee_id": e.Member}},
+		{"reassign", map[string]any{"assignee_id": e.Member2}, true, map[string]any{"assignee_id": e.Member2}},
 		{"unassign", map[string]any{"assignee_id": nil}, true, map[string]any{"assignee_id": nil}},
 		{"unassign again", map[string]any{"assignee_id": nil}, false, map[string]any{"assignee_id": nil}},
 		{"tags", map[string]any{"tags": tkStrList("a", "b")}, true, map[string]any{"tags": tkStrList("a", "b")}},
@@ -1253,7 +1260,7 @@ func TestTicketUpdateEventsWithoutStatus(t *testing.T) {
 		}
 		tkEqual(t, s.name+": events", tkEvents(e, id), events)
 		if s.event {
-			tkEqual(t, s.name+": ticket.updated data", e.eventData(id, "ticket.updated"), got)
+			tkEqual(t, s.name+": ticket.updated data", e.EventData(id, "ticket.updated"), got)
 		}
 		// Only status changes e-mail the contact.
 		tkEqual(t, s.name+": mails", tkMails(e, id), tkStrs("ticket_created:ann@example.com"))
@@ -1278,19 +1285,19 @@ type tkRawResult struct {
 }
 
 // tkRawPost posts body with the test key; safe to call from any goroutine.
-func tkRawPost(e *env, path string, body any) tkRawResult {
-	req, err := testenv.NewRequest("POST", e.srv.URL+path, body, "Authorization", "Bearer "+e.testKey)
+func tkRawPost(e *webenv.Env, path string, body any) tkRawResult {
+	req, err := testenv.NewRequest("POST", e.Server.URL+path, body, "Authorization", "Bearer "+e.TestKey)
 	if err != nil {
 		return tkRawResult{err: err}
 	}
-	r, err := testenv.Do(e.srv.Client(), req)
+	r, err := testenv.Do(e.Server.Client(), req)
 	return tkRawResult{status: r.Status, body: r.Body, err: err}
 }
 
 func TestTicketConcurrentCreates(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	cid := e.contact("ann@example.com")
+	e := webenv.New(t)
+	cid := e.Contact("ann@example.com")
 	// Writes arriving together share a transaction; a refused one among
 	// them must not disturb the others (nor leave events or numbers behind),
 	// and concurrent creates for one new address must share one contact.
@@ -1348,7 +1355,7 @@ func TestTicketConcurrentCreates(t *testing.T) {
 		numbers[tkNum(tk)] = true
 		tkEqual(t, "GET of a concurrently created ticket", tkGet(e, tkID(t, tk)), tk)
 		tkEqual(t, "events", tkEvents(e, tkID(t, tk)), tkStrs("test:ticket.created"))
-		tkEqual(t, "ticket.created data", e.eventData(tkID(t, tk), "ticket.created"), tk)
+		tkEqual(t, "ticket.created data", e.EventData(tkID(t, tk), "ticket.created"), tk)
 		if len(tkMails(e, tkID(t, tk))) != 1 {
 			t.Fatalf("ticket %s has mails %v, want one", tk["id"], tkMails(e, tkID(t, tk)))
 		}
@@ -1358,12 +1365,12 @@ func TestTicketConcurrentCreates(t *testing.T) {
 			t.Fatalf("number %d missing; numbers %v", i, numbers)
 		}
 	}
-	if ids := e.all(e.testKey, "/v1/tickets", 7); len(ids) != want {
+	if ids := e.All(e.TestKey, "/v1/tickets", 7); len(ids) != want {
 		t.Fatalf("%d tickets listed, want %d", len(ids), want)
 	}
 	tkEqual(t, "crowd contact events", tkEvents(e, crowd), tkStrs("test:contact.created"))
 	// No event was left behind by a refused or replayed write.
-	evs, err := e.db.Read().EventsAfter(context.Background(), 0, 10000)
+	evs, err := e.DB.Read().EventsAfter(context.Background(), 0, 10000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"chatsvc/testenv/webenv"
 	"compress/gzip"
 	"io"
 	"regexp"
@@ -15,57 +16,57 @@ import (
 // replaced, get the same script cached a few minutes.
 func TestWidgetJSCompressedAndCached(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{noWorker: true})
-	plain := e.wdo("GET", "/widget.js", "", nil, "Accept-Encoding", "identity")
-	if plain.status != 200 || plain.header.Get("Content-Encoding") != "" || !strings.Contains(string(plain.raw), "/widget/v1") {
-		t.Fatalf("plain widget.js: %d %v", plain.status, plain.header)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true})
+	plain := e.WidgetDo("GET", "/widget.js", "", nil, "Accept-Encoding", "identity")
+	if plain.Status != 200 || plain.Header.Get("Content-Encoding") != "" || !strings.Contains(string(plain.Raw), "/widget/v1") {
+		t.Fatalf("plain widget.js: %d %v", plain.Status, plain.Header)
 	}
-	gz := e.wdo("GET", "/widget.js", "", nil, "Accept-Encoding", "gzip, deflate, br")
-	if gz.status != 200 || gz.header.Get("Content-Encoding") != "gzip" || !strings.Contains(gz.header.Get("Vary"), "Accept-Encoding") {
-		t.Fatalf("gzip widget.js: %d %v", gz.status, gz.header)
+	gz := e.WidgetDo("GET", "/widget.js", "", nil, "Accept-Encoding", "gzip, deflate, br")
+	if gz.Status != 200 || gz.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(gz.Header.Get("Vary"), "Accept-Encoding") {
+		t.Fatalf("gzip widget.js: %d %v", gz.Status, gz.Header)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz.raw))
+	zr, err := gzip.NewReader(bytes.NewReader(gz.Raw))
 	if err != nil {
 		t.Fatal(err)
 	}
 	unzipped, err := io.ReadAll(zr)
-	if err != nil || !bytes.Equal(unzipped, plain.raw) {
+	if err != nil || !bytes.Equal(unzipped, plain.Raw) {
 		t.Fatalf("the gzip body is not the script (%v)", err)
 	}
 	// The budget: what a visitor's browser downloads before the launcher
 	// shows. 12.5 KB holds the chat, files, emoji and the rating step.
-	if len(gz.raw) > 12_800 || len(gz.raw)*2 > len(plain.raw) {
-		t.Errorf("compressed %d bytes of %d", len(gz.raw), len(plain.raw))
+	if len(gz.Raw) > 12_800 || len(gz.Raw)*2 > len(plain.Raw) {
+		t.Errorf("compressed %d bytes of %d", len(gz.Raw), len(plain.Raw))
 	}
 	// What curl -I shows: the headers of the compressed answer, no body.
-	if head := e.wdo("HEAD", "/widget.js", "", nil, "Accept-Encoding", "gzip"); head.status != 200 ||
-		head.header.Get("Content-Encoding") != "gzip" || head.header.Get("Content-Length") != itoa(len(gz.raw)) || len(head.raw) != 0 {
-		t.Errorf("HEAD: %d %v, %d bytes", head.status, head.header, len(head.raw))
+	if head := e.WidgetDo("HEAD", "/widget.js", "", nil, "Accept-Encoding", "gzip"); head.Status != 200 ||
+		head.Header.Get("Content-Encoding") != "gzip" || head.Header.Get("Content-Length") != itoa(len(gz.Raw)) || len(head.Raw) != 0 {
+		t.Errorf("HEAD: %d %v, %d bytes", head.Status, head.Header, len(head.Raw))
 	}
-	if q := e.wdo("GET", "/widget.js", "", nil, "Accept-Encoding", "gzip;q=0, identity"); q.header.Get("Content-Encoding") != "" {
+	if q := e.WidgetDo("GET", "/widget.js", "", nil, "Accept-Encoding", "gzip;q=0, identity"); q.Header.Get("Content-Encoding") != "" {
 		t.Errorf("gzip sent to a client that refused it with q=0")
 	}
 
 	// The demo page loads the versioned URL.
-	demo := e.wdo("GET", "/demo?site="+e.site, "", nil)
-	m := regexp.MustCompile(`src="(/widget\.js\?v=[0-9a-f]{12})"`).FindStringSubmatch(string(demo.raw))
+	demo := e.WidgetDo("GET", "/demo?site="+e.Site, "", nil)
+	m := regexp.MustCompile(`src="(/widget\.js\?v=[0-9a-f]{12})"`).FindStringSubmatch(string(demo.Raw))
 	if m == nil {
-		t.Fatalf("no versioned script on the demo page: %s", demo.raw)
+		t.Fatalf("no versioned script on the demo page: %s", demo.Raw)
 	}
 	for _, c := range []struct{ path, cache string }{
 		{m[1], "public, max-age=31536000, immutable"},
 		{"/widget.js", "public, max-age=300"},
 		{"/widget.js?v=000000000000", "public, max-age=300"},
 	} {
-		r := e.wdo("GET", c.path, "", nil, "Accept-Encoding", "gzip")
-		if r.status != 200 || r.header.Get("Cache-Control") != c.cache || r.header.Get("Content-Encoding") != "gzip" {
-			t.Errorf("%s: %d, Cache-Control %q, Content-Encoding %q", c.path, r.status, r.header.Get("Cache-Control"), r.header.Get("Content-Encoding"))
+		r := e.WidgetDo("GET", c.path, "", nil, "Accept-Encoding", "gzip")
+		if r.Status != 200 || r.Header.Get("Cache-Control") != c.cache || r.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: %d, Cache-Control %q, Content-Encoding %q", c.path, r.Status, r.Header.Get("Cache-Control"), r.Header.Get("Content-Encoding"))
 		}
 	}
 	// A page reload asks again with the ETag and gets 304 without a body.
-	again := e.wdo("GET", "/widget.js", "", nil, "Accept-Encoding", "gzip", "If-None-Match", gz.header.Get("ETag"))
-	if again.status != 304 || len(again.raw) != 0 {
-		t.Errorf("revalidation: %d, %d bytes", again.status, len(again.raw))
+	again := e.WidgetDo("GET", "/widget.js", "", nil, "Accept-Encoding", "gzip", "If-None-Match", gz.Header.Get("ETag"))
+	if again.Status != 304 || len(again.Raw) != 0 {
+		t.Errorf("revalidation: %d, %d bytes", again.Status, len(again.Raw))
 	}
 }
 
@@ -74,17 +75,17 @@ func TestWidgetJSCompressedAndCached(t *testing.T) {
 // domains, and may be cached a minute.
 func TestWidgetSiteLook(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{noWorker: true})
-	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"domains": []string{"example.com"},
-		"widget": map[string]any{"color": "#FFD600", "position": "left", "locale": "de"}}).ok(t, 200)
-	r := e.wdo("GET", "/widget/v1/sites/"+e.site, "", nil, "Origin", "https://shop.example.com")
-	look := r.ok(t, 200)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true})
+	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"domains": []string{"example.com"},
+		"widget": map[string]any{"color": "#FFD600", "position": "left", "locale": "de"}}).OK(t, 200)
+	r := e.WidgetDo("GET", "/widget/v1/sites/"+e.Site, "", nil, "Origin", "https://shop.example.com")
+	look := r.OK(t, 200)
 	if look["color"] != "#FFD600" || look["position"] != "left" || look["locale"] != "de" || look["availability"] != "online" {
 		t.Fatalf("look %v", look)
 	}
-	if c := r.header.Get("Cache-Control"); c != "public, max-age=60" {
+	if c := r.Header.Get("Cache-Control"); c != "public, max-age=60" {
 		t.Errorf("Cache-Control %q", c)
 	}
-	e.wdo("GET", "/widget/v1/sites/"+e.site, "", nil, "Origin", "https://evil.test").fails(t, 403, "origin_not_allowed", "")
-	e.wdo("GET", "/widget/v1/sites/site_nope", "", nil).fails(t, 404, "resource_missing", "id")
+	e.WidgetDo("GET", "/widget/v1/sites/"+e.Site, "", nil, "Origin", "https://evil.test").Fails(t, 403, "origin_not_allowed", "")
+	e.WidgetDo("GET", "/widget/v1/sites/site_nope", "", nil).Fails(t, 404, "resource_missing", "id")
 }

@@ -9,14 +9,14 @@ func TestVisitorSeesAgentAttachments(t *testing.T) {
 	t.Parallel()
 	e := attEnv(t, 1<<20)
 	fs := newFileServer(t, 1<<20)
-	tok := e.session(true)
-	e.say(tok, "Can you send me the order notes?")
-	list := e.test("GET", "/v1/conversations", nil).ok(t, 200)["data"].([]any)
+	tok := e.Session(true)
+	e.Say(tok, "Can you send me the order notes?")
+	list := e.Test("GET", "/v1/conversations", nil).OK(t, 200)["data"].([]any)
 	conv := list[0].(map[string]any)["id"].(string)
-	e.test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": "Here they are", "author_id": e.member,
-		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt", "name": "notes.txt"}}}).ok(t, 201)
+	e.Test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": "Here they are", "author_id": e.Member,
+		"attachments": []any{map[string]any{"url": fs.URL + "/notes.txt", "name": "notes.txt"}}}).OK(t, 201)
 
-	msgs := e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any)
+	msgs := e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)["data"].([]any)
 	last := msgs[len(msgs)-1].(map[string]any)
 	atts := last["attachments"].([]any)
 	if len(atts) != 1 {
@@ -26,7 +26,7 @@ func TestVisitorSeesAgentAttachments(t *testing.T) {
 	if a["name"] != "notes.txt" || a["size"] != float64(len("Order 42: refund approved.\n")) {
 		t.Fatalf("attachment %v", a)
 	}
-	if got := string(body(t, e.fetch(a["url"].(string)))); got != "Order 42: refund approved.\n" {
+	if got := string(body(t, fetch(e, a["url"].(string)))); got != "Order 42: refund approved.\n" {
 		t.Fatalf("downloaded %q", got)
 	}
 }

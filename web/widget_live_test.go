@@ -14,6 +14,7 @@ import (
 	"chatsvc/app"
 	"chatsvc/chat"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 )
 
@@ -22,96 +23,96 @@ import (
 // and the visitor sees each change live.
 func TestWidgetAndRESTAgree(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	tok := e.session(true)
-	live := e.openStream(tok)
-	if live.status != 200 {
-		t.Fatalf("events: status %d", live.status)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	tok := e.Session(true)
+	live := e.OpenStream(tok)
+	if live.Status != 200 {
+		t.Fatalf("events: status %d", live.Status)
 	}
-	b := e.say(tok, "How do I reset my password?")
+	b := e.Say(tok, "How do I reset my password?")
 	convID := b["message"].(map[string]any)["conversation_id"].(string)
-	live.message("How do I reset my password?")
-	live.message("Settings")
-	live.conversation("open")
+	live.Message("How do I reset my password?")
+	live.Message("Settings")
+	live.Conversation("open")
 
 	// Listed and read through the REST API, in the visitor's mode only.
-	list := e.all(e.testKey, "/v1/conversations?status=open", 10)
+	list := e.All(e.TestKey, "/v1/conversations?status=open", 10)
 	if !slices.Equal(list, []string{convID}) {
 		t.Fatalf("open conversations %v", list)
 	}
-	if l := e.all(e.liveKey, "/v1/conversations", 10); len(l) != 0 {
+	if l := e.All(e.LiveKey, "/v1/conversations", 10); len(l) != 0 {
 		t.Fatalf("live mode sees %v", l)
 	}
-	c := e.test("GET", "/v1/conversations/"+convID, nil).ok(t, 200)
+	c := e.Test("GET", "/v1/conversations/"+convID, nil).OK(t, 200)
 	if c["message_count"] != float64(2) || c["status"] != "open" {
 		t.Fatalf("conversation %v", c)
 	}
-	msgs := e.test("GET", "/v1/conversations/"+convID+"/messages", nil).ok(t, 200)["data"].([]any)
+	msgs := e.Test("GET", "/v1/conversations/"+convID+"/messages", nil).OK(t, 200)["data"].([]any)
 	if len(msgs) != 2 || msgs[1].(map[string]any)["author"].(map[string]any)["type"] != "bot" {
 		t.Fatalf("messages %v", msgs)
 	}
 
 	// Hand-off, an agent's answer and close, each seen live by the visitor.
-	e.test("POST", "/v1/conversations/"+convID+"/handoff", map[string]any{"note": "check the account"}).ok(t, 200)
-	live.conversation("waiting")
+	e.Test("POST", "/v1/conversations/"+convID+"/handoff", map[string]any{"note": "check the account"}).OK(t, 200)
+	live.Conversation("waiting")
 	sent := time.Now()
-	e.test("POST", "/v1/conversations/"+convID+"/messages", map[string]any{"body": "Hi, Agent Smith here. Done!",
-		"author_id": e.member}).ok(t, 201)
-	got := live.message("Agent Smith here")
+	e.Test("POST", "/v1/conversations/"+convID+"/messages", map[string]any{"body": "Hi, Agent Smith here. Done!",
+		"author_id": e.Member}).OK(t, 201)
+	got := live.Message("Agent Smith here")
 	if d := time.Since(sent); d > time.Second {
 		t.Fatalf("agent reply took %v to arrive", d)
 	}
 	if a := got["author"].(map[string]any); a["type"] != "agent" || a["name"] != "Agent Smith" || a["id"] != nil {
 		t.Fatalf("agent message author %v", a)
 	}
-	live.conversation("handed_off")
-	e.test("POST", "/v1/conversations/"+convID+"/close", nil).ok(t, 200)
-	live.conversation("closed")
-	c = e.test("GET", "/v1/conversations/"+convID, nil).ok(t, 200)
+	live.Conversation("handed_off")
+	e.Test("POST", "/v1/conversations/"+convID+"/close", nil).OK(t, 200)
+	live.Conversation("closed")
+	c = e.Test("GET", "/v1/conversations/"+convID, nil).OK(t, 200)
 	if c["message_count"] != float64(3) || c["status"] != "closed" {
 		t.Fatalf("conversation %v", c)
 	}
 	want := []string{"test:conversation.created", "test:conversation.handed_off", "test:conversation.closed"}
-	if got := e.events(convID); !slices.Equal(got, want) {
+	if got := e.Events(convID); !slices.Equal(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
 	}
 	// The visitor writes again: a new conversation, which the stream follows.
-	b = e.say(tok, "Thanks! One more question about shipping.")
+	b = e.Say(tok, "Thanks! One more question about shipping.")
 	if b["message"].(map[string]any)["conversation_id"] == convID {
 		t.Fatal("message after close joined the closed conversation")
 	}
-	live.message("One more question")
-	live.conversation("open")
+	live.Message("One more question")
+	live.Conversation("open")
 }
 
 func TestWidgetEventsResumeAndIsolation(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	alice, bob := e.session(false), e.session(false)
-	first := e.say(alice, "alice: first question about refunds")["message"].(map[string]any)["id"].(string)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	alice, bob := e.Session(false), e.Session(false)
+	first := e.Say(alice, "alice: first question about refunds")["message"].(map[string]any)["id"].(string)
 	// Resuming after the first message sends only what came later.
-	s := e.openStream(alice, "Last-Event-ID", first)
-	ev := s.next("a message", func(ev sseEvent) bool { return ev.event == "message" })
-	if ev.id == first || ev.data["author"].(map[string]any)["type"] != "bot" {
-		t.Fatalf("resumed stream sent %v %v", ev.id, ev.data)
+	s := e.OpenStream(alice, "Last-Event-ID", first)
+	ev := s.Next("a message", func(ev webenv.SSEEvent) bool { return ev.Event == "message" })
+	if ev.ID == first || ev.Data["author"].(map[string]any)["type"] != "bot" {
+		t.Fatalf("resumed stream sent %v %v", ev.ID, ev.Data)
 	}
-	bobs := e.openStream(bob)
-	e.say(bob, "bob: a question about shipping")
-	bobs.message("bob:")
-	e.say(alice, "alice: second")
-	s.message("alice: second")
+	bobs := e.OpenStream(bob)
+	e.Say(bob, "bob: a question about shipping")
+	bobs.Message("bob:")
+	e.Say(alice, "alice: second")
+	s.Message("alice: second")
 	// Bob's stream never carries Alice's messages: everything it sent before
 	// Bob's next message, written after Alice's, is Bob's.
-	e.say(bob, "bob: one more")
-	bobs.next("bob's next message", func(ev sseEvent) bool {
-		b, _ := ev.data["body"].(string)
+	e.Say(bob, "bob: one more")
+	bobs.Next("bob's next message", func(ev webenv.SSEEvent) bool {
+		b, _ := ev.Data["body"].(string)
 		if strings.Contains(b, "alice") {
-			t.Fatalf("bob received %v", ev.data)
+			t.Fatalf("bob received %v", ev.Data)
 		}
 		return strings.Contains(b, "bob: one more")
 	})
-	if st := e.openStream("vt_forged.token"); st.status != 401 {
-		t.Fatalf("forged token: status %d", st.status)
+	if st := e.OpenStream("vt_forged.token"); st.Status != 401 {
+		t.Fatalf("forged token: status %d", st.Status)
 	}
 }
 
@@ -132,14 +133,14 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	srv.Config = real
 	srv.Start()
 	defer srv.Close()
-	e := &env{t: t, db: db, svc: svc, srv: srv, site: site.ID}
-	tok := e.session(false)
-	s := e.openStream(tok)
+	e := &webenv.Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
+	tok := e.Session(false)
+	s := e.OpenStream(tok)
 	// The real write timeout is what is tested: the stream must outlive it,
 	// and no signal can stand in for the server's own clock.
 	time.Sleep(400 * time.Millisecond)
-	e.say(tok, "still there?")
-	s.message("still there?")
+	e.Say(tok, "still there?")
+	s.Message("still there?")
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := real.Shutdown(sctx); err != nil {
@@ -147,7 +148,7 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	}
 	for end := time.After(time.Second); ; {
 		select {
-		case _, ok := <-s.events:
+		case _, ok := <-s.Events:
 			if !ok {
 				return
 			}
@@ -191,20 +192,20 @@ func (s *slowResponder) Respond(ctx context.Context, q app.Question) (app.Answer
 func TestWidgetSlowAssistant(t *testing.T) {
 	t.Parallel()
 	r := &slowResponder{release: make(chan struct{})}
-	e := newWidgetEnv(t, widgetOpts{responder: r, replyWait: 100 * time.Millisecond})
-	tok := e.session(false)
-	s := e.openStream(tok)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{Responder: r, ReplyWait: 100 * time.Millisecond})
+	tok := e.Session(false)
+	s := e.OpenStream(tok)
 	start := time.Now()
-	b := e.say(tok, "hello?")
+	b := e.Say(tok, "hello?")
 	if b["reply"] != nil || time.Since(start) > 2*time.Second {
 		t.Fatalf("slow assistant: reply %v after %v", b["reply"], time.Since(start))
 	}
 	// The visitor's message is stored before the assistant answers.
-	if l := e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any); len(l) != 1 {
+	if l := e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)["data"].([]any); len(l) != 1 {
 		t.Fatalf("%d messages stored", len(l))
 	}
 	close(r.release)
-	got := s.message("late answer to: hello?")
+	got := s.Message("late answer to: hello?")
 	if len(got["sources"].([]any)) != 1 {
 		t.Fatalf("late reply %v", got)
 	}
@@ -213,10 +214,10 @@ func TestWidgetSlowAssistant(t *testing.T) {
 func TestWidgetFailingAssistant(t *testing.T) {
 	t.Parallel()
 	r := &slowResponder{release: make(chan struct{}), fail: true}
-	e := newWidgetEnv(t, widgetOpts{responder: r, replyWait: 100 * time.Millisecond})
-	tok := e.session(false)
-	s := e.openStream(tok)
-	b := e.say(tok, "is anyone there?")
+	e := webenv.NewWidget(t, webenv.WidgetOptions{Responder: r, ReplyWait: 100 * time.Millisecond})
+	tok := e.Session(false)
+	s := e.OpenStream(tok)
+	b := e.Say(tok, "is anyone there?")
 	if b["reply"] != nil {
 		t.Fatalf("reply %v", b["reply"])
 	}
@@ -226,15 +227,15 @@ func TestWidgetFailingAssistant(t *testing.T) {
 	msgID := b["message"].(map[string]any)["id"].(string)
 	for i := 0; i < 2; i++ {
 		// Once the failed attempt is recorded, move past its retry time.
-		e.waitFor(func() bool {
-			j, err := e.db.Read().AssistantJob(context.Background(), msgID)
+		waitFor(e, func() bool {
+			j, err := e.DB.Read().AssistantJob(context.Background(), msgID)
 			return err == nil && j.Attempts > i
 		})
-		e.clock.Advance(time.Minute) // the worker's next tick finds the retry due
+		e.Clock.Advance(time.Minute) // the worker's next tick finds the retry due
 	}
-	s.message(app.FallbackReply)
-	s.conversation("waiting")
-	if c := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); c["status"] != "waiting" || c["message_count"] != float64(2) {
+	s.Message(app.FallbackReply)
+	s.Conversation("waiting")
+	if c := e.Live("GET", "/v1/conversations/"+convID, nil).OK(t, 200); c["status"] != "waiting" || c["message_count"] != float64(2) {
 		t.Fatalf("conversation %v", c)
 	}
 	r.mu.Lock()
@@ -247,11 +248,11 @@ func TestWidgetFailingAssistant(t *testing.T) {
 
 // waitFor waits until cond holds, looking again after every write the
 // service commits.
-func (e *env) waitFor(cond func() bool) {
-	e.t.Helper()
-	sub := e.svc.Changes()
+func waitFor(e *webenv.Env, cond func() bool) {
+	e.T.Helper()
+	sub := e.Svc.Changes()
 	defer sub.Stop()
-	testenv.Until(e.t, sub.C, "waiting on the service's writes", cond)
+	testenv.Until(e.T, sub.C, "waiting on the service's writes", cond)
 }
 
 // TestWidgetReplyAfterRestart stops the service before the assistant
@@ -266,9 +267,9 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	svc := app.New(db, app.Options{Assistant: r, ReplyWait: -1})
 	site, _ := svc.CreateSite(ctx, "s", "")
 	srv := httptest.NewServer(web.Handler(svc))
-	e := &env{t: t, db: db, svc: svc, srv: srv, site: site.ID}
-	tok := e.session(false)
-	b := e.say(tok, "queued question") // no worker runs: the question waits
+	e := &webenv.Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
+	tok := e.Session(false)
+	b := e.Say(tok, "queued question") // no worker runs: the question waits
 	if b["reply"] != nil {
 		t.Fatal("reply without a worker")
 	}
@@ -283,9 +284,9 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	go func() { defer close(done); svc.AssistantWorker().Run(wctx) }()
 	srv = httptest.NewServer(web.Handler(svc))
 	defer srv.Close()
-	e = &env{t: t, db: db, svc: svc, srv: srv, site: site.ID}
-	e.waitFor(func() bool {
-		return len(e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any)) == 2
+	e = &webenv.Env{T: t, DB: db, Svc: svc, Server: srv, Site: site.ID}
+	waitFor(e, func() bool {
+		return len(e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)["data"].([]any)) == 2
 	})
 	stop()
 	<-done
@@ -294,7 +295,7 @@ func TestWidgetReplyAfterRestart(t *testing.T) {
 	wctx, stop = context.WithTimeout(ctx, 200*time.Millisecond)
 	defer stop()
 	svc2.AssistantWorker().Run(wctx)
-	if l := e.wdo("GET", "/widget/v1/messages", tok, nil).ok(t, 200)["data"].([]any); len(l) != 2 {
+	if l := e.WidgetDo("GET", "/widget/v1/messages", tok, nil).OK(t, 200)["data"].([]any); len(l) != 2 {
 		t.Fatalf("%d messages after a second run, want 2", len(l))
 	}
 	if r.calls != 1 {
@@ -309,18 +310,18 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 	t.Parallel()
 	for _, action := range []string{"handoff", "close"} {
 		t.Run(action, func(t *testing.T) {
-			e := newWidgetEnv(t, widgetOpts{noWorker: true, replyWait: -1})
-			tok := e.session(false)
-			convID := e.say(tok, "How long does a refund take?")["message"].(map[string]any)["conversation_id"].(string)
-			e.live("POST", "/v1/conversations/"+convID+"/"+action, nil).ok(t, 200)
+			e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true, ReplyWait: -1})
+			tok := e.Session(false)
+			convID := e.Say(tok, "How long does a refund take?")["message"].(map[string]any)["conversation_id"].(string)
+			e.Live("POST", "/v1/conversations/"+convID+"/"+action, nil).OK(t, 200)
 			if action == "handoff" { // no question is queued in a conversation that is not open
-				e.say(tok, "Are you there?")
-				jobs, err := e.db.Read().DueAssistantJobs(context.Background(), chat.At(e.clock.Now().Add(time.Hour)), 10)
+				e.Say(tok, "Are you there?")
+				jobs, err := e.DB.Read().DueAssistantJobs(context.Background(), chat.At(e.Clock.Now().Add(time.Hour)), 10)
 				if err != nil || len(jobs) != 1 {
 					t.Fatalf("queued questions %d (%v), want the first one only", len(jobs), err)
 				}
 			}
-			w := e.svc.AssistantWorker()
+			w := e.Svc.AssistantWorker()
 			if more, err := w.Step(context.Background()); err != nil || more {
 				t.Fatalf("step: %v %v", more, err)
 			}
@@ -328,7 +329,7 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 			if hasBot(e, convID) {
 				t.Fatalf("the assistant spoke after %s", action)
 			}
-			jobs, err := e.db.Read().DueAssistantJobs(context.Background(), chat.At(e.clock.Now().Add(time.Hour)), 10)
+			jobs, err := e.DB.Read().DueAssistantJobs(context.Background(), chat.At(e.Clock.Now().Add(time.Hour)), 10)
 			if err != nil || len(jobs) != 0 {
 				t.Fatalf("jobs left: %v %v", jobs, err)
 			}
@@ -341,24 +342,24 @@ func TestWidgetQueuedQuestionAfterHandOff(t *testing.T) {
 func TestWidgetHandOffWhileAssistantThinks(t *testing.T) {
 	t.Parallel()
 	r := &slowResponder{release: make(chan struct{}), asked: make(chan struct{}, 1)}
-	e := newWidgetEnv(t, widgetOpts{responder: r, replyWait: -1})
-	tok := e.session(false)
-	convID := e.say(tok, "hello?")["message"].(map[string]any)["conversation_id"].(string)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{Responder: r, ReplyWait: -1})
+	tok := e.Session(false)
+	convID := e.Say(tok, "hello?")["message"].(map[string]any)["conversation_id"].(string)
 	testenv.Until(t, r.asked, "the assistant asked", func() bool { r.mu.Lock(); defer r.mu.Unlock(); return r.calls == 1 })
-	e.live("POST", "/v1/conversations/"+convID+"/handoff", nil).ok(t, 200)
+	e.Live("POST", "/v1/conversations/"+convID+"/handoff", nil).OK(t, 200)
 	close(r.release)
-	e.waitFor(func() bool {
-		jobs, err := e.db.Read().DueAssistantJobs(context.Background(), chat.At(e.clock.Now().Add(time.Hour)), 10)
+	waitFor(e, func() bool {
+		jobs, err := e.DB.Read().DueAssistantJobs(context.Background(), chat.At(e.Clock.Now().Add(time.Hour)), 10)
 		return err == nil && len(jobs) == 0
 	})
-	if c := e.live("GET", "/v1/conversations/"+convID, nil).ok(t, 200); c["message_count"] != float64(1) || c["status"] != "waiting" {
+	if c := e.Live("GET", "/v1/conversations/"+convID, nil).OK(t, 200); c["message_count"] != float64(1) || c["status"] != "waiting" {
 		t.Fatalf("conversation after a late reply: %v", c)
 	}
 }
 
 // hasBot reports whether the assistant wrote in a conversation.
-func hasBot(e *env, convID string) bool {
-	for _, o := range e.live("GET", "/v1/conversations/"+convID+"/messages", nil).ok(e.t, 200)["data"].([]any) {
+func hasBot(e *webenv.Env, convID string) bool {
+	for _, o := range e.Live("GET", "/v1/conversations/"+convID+"/messages", nil).OK(e.T, 200)["data"].([]any) {
 		if o.(map[string]any)["author"].(map[string]any)["type"] == "bot" {
 			return true
 		}
@@ -385,21 +386,21 @@ func (p pickyResponder) Respond(ctx context.Context, q app.Question) (app.Answer
 func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 	t.Parallel()
 	p := pickyResponder{release: make(chan struct{})}
-	e := newWidgetEnv(t, widgetOpts{responder: p, replyWait: 2 * time.Second})
-	slow, fast := e.session(false), e.session(false)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{Responder: p, ReplyWait: 2 * time.Second})
+	slow, fast := e.Session(false), e.Session(false)
 	go func() {
-		req, _ := http.NewRequest("POST", e.srv.URL+"/widget/v1/messages", strings.NewReader(`{"body":"a slow question"}`))
+		req, _ := http.NewRequest("POST", e.Server.URL+"/widget/v1/messages", strings.NewReader(`{"body":"a slow question"}`))
 		req.Header.Set("X-Visitor-Token", slow)
 		req.Header.Set("Content-Type", "application/json")
 		if res, err := http.DefaultClient.Do(req); err == nil {
 			res.Body.Close()
 		}
 	}()
-	e.waitFor(func() bool {
-		jobs, _ := e.db.Read().DueAssistantJobs(context.Background(), chat.At(e.clock.Now().Add(time.Hour)), 10)
+	waitFor(e, func() bool {
+		jobs, _ := e.DB.Read().DueAssistantJobs(context.Background(), chat.At(e.Clock.Now().Add(time.Hour)), 10)
 		return len(jobs) == 1
 	})
-	if b := e.say(fast, "a quick question"); b["reply"] == nil {
+	if b := e.Say(fast, "a quick question"); b["reply"] == nil {
 		t.Fatal("a quick question waited for a slow one")
 	}
 	close(p.release)
@@ -409,28 +410,28 @@ func TestWidgetSlowAnswerHoldsUpNoOther(t *testing.T) {
 // closed one frees its slot.
 func TestWidgetEventStreamsPerVisitor(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	tok := e.session(false)
-	var streams []*stream
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	tok := e.Session(false)
+	var streams []*webenv.Stream
 	for range app.VisitorStreamsMax {
-		s := e.openStream(tok)
-		if s.status != 200 {
-			t.Fatalf("stream %d: status %d", len(streams)+1, s.status)
+		s := e.OpenStream(tok)
+		if s.Status != 200 {
+			t.Fatalf("stream %d: status %d", len(streams)+1, s.Status)
 		}
 		streams = append(streams, s)
 	}
-	if s := e.openStream(tok); s.status != 429 {
-		t.Fatalf("one stream too many: status %d, want 429", s.status)
+	if s := e.OpenStream(tok); s.Status != 429 {
+		t.Fatalf("one stream too many: status %d, want 429", s.Status)
 	}
-	if s := e.openStream(e.session(false)); s.status != 200 {
-		t.Fatalf("another visitor's stream: status %d", s.status)
+	if s := e.OpenStream(e.Session(false)); s.Status != 200 {
+		t.Fatalf("another visitor's stream: status %d", s.Status)
 	}
-	streams[0].cancel()
+	streams[0].Cancel()
 	// The slot is freed when the server sees the connection go, which sends
 	// no signal a test can wait on.
 	testenv.Eventually(t, "the closed stream's slot freed", func() bool {
-		s := e.openStream(tok)
-		s.cancel()
-		return s.status == 200
+		s := e.OpenStream(tok)
+		s.Cancel()
+		return s.Status == 200
 	})
 }

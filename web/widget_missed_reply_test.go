@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"chatsvc/app"
+	"chatsvc/testenv/webenv"
 )
 
 // An agent's answer reaches a visitor whose widget stream is open: it is
@@ -14,36 +15,36 @@ import (
 func TestMissedReplyFollowsTheWidgetStream(t *testing.T) {
 	t.Parallel()
 	const after = 5 * time.Minute
-	e := newEnv(t, func(o *app.Options) { o.Notify.VisitorAfter = after })
+	e := webenv.New(t, func(o *app.Options) { o.Notify.VisitorAfter = after })
 	ctx := context.Background()
-	secret, err := e.svc.SetIdentitySecret(ctx, e.site, false)
+	secret, err := e.Svc.SetIdentitySecret(ctx, e.Site, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// chat is a visitor the site identified who asked for a person: their
 	// token and conversation.
 	chat := func(email string) (string, string) {
-		tok := e.session(false)
-		e.wdo("POST", "/widget/v1/identify", tok, map[string]any{"email": email,
-			"user_hash": app.UserHash(secret, email)}).ok(t, 200)
-		convID := e.say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
-		e.wdo("POST", "/widget/v1/handoff", tok, nil).ok(t, 200)
+		tok := e.Session(false)
+		e.WidgetDo("POST", "/widget/v1/identify", tok, map[string]any{"email": email,
+			"user_hash": app.UserHash(secret, email)}).OK(t, 200)
+		convID := e.Say(tok, "Where is my parcel?")["message"].(map[string]any)["conversation_id"].(string)
+		e.WidgetDo("POST", "/widget/v1/handoff", tok, nil).OK(t, 200)
 		return tok, convID
 	}
 	answer := func(convID string) {
-		e.live("POST", "/v1/conversations/"+convID+"/messages", map[string]any{"body": "It left on Monday.",
-			"author_id": e.member}).ok(t, 201)
+		e.Live("POST", "/v1/conversations/"+convID+"/messages", map[string]any{"body": "It left on Monday.",
+			"author_id": e.Member}).OK(t, 201)
 	}
 	mails := func() int {
 		t.Helper()
-		e.clock.Advance(after + time.Second)
+		e.Clock.Advance(after + time.Second)
 		for more := true; more; {
 			var err error
-			if more, err = e.svc.NotifyStep(ctx); err != nil {
+			if more, err = e.Svc.NotifyStep(ctx); err != nil {
 				t.Fatal(err)
 			}
 		}
-		ms, err := e.db.Read().OutboxByTemplate(ctx, app.MailMissedReply)
+		ms, err := e.DB.Read().OutboxByTemplate(ctx, app.MailMissedReply)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,13 +52,13 @@ func TestMissedReplyFollowsTheWidgetStream(t *testing.T) {
 	}
 
 	tok, here := chat("here@example.com")
-	live := e.openStream(tok)
+	live := e.OpenStream(tok)
 	answer(here)
-	live.message("It left on Monday.")
+	live.Message("It left on Monday.")
 	if n := mails(); n != 0 {
 		t.Fatalf("%d e-mails to a visitor whose stream showed the answer", n)
 	}
-	live.cancel()
+	live.Cancel()
 
 	_, gone := chat("gone@example.com")
 	answer(gone)

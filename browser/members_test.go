@@ -1,4 +1,4 @@
-package web_test
+package browser_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"chatsvc/mailer"
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // mailbox is the SMTP sink e's mailer sends to, and how many of its
@@ -26,13 +27,13 @@ type mailbox struct {
 
 // startMail serves a mail sink and runs e's mailer against it until the
 // test ends.
-func startMail(t *testing.T, e *env) *mailbox {
+func startMail(t *testing.T, e *webenv.Env) *mailbox {
 	t.Helper()
 	sink := testenv.NewSMTPSink(t)
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	w := mailer.New(mailer.Config{Host: "127.0.0.1", Port: sink.Port(), TLS: "none", From: "team@example.com",
-		PublicURL: publicURL}, e.svc).Worker()
+		PublicURL: webenv.PublicURL}, e.Svc).Worker()
 	go func() { defer close(done); w.Run(ctx) }()
 	t.Cleanup(func() { stop(); <-done })
 	return &mailbox{sink: sink}
@@ -63,8 +64,8 @@ func (m *mailbox) link(t *testing.T) string {
 // (looks).
 func TestBrowserTeam(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
+	e := webenv.New(t)
+	if _, err := e.Svc.SetMemberPassword(context.Background(), "agent@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	sink := startMail(t, e)
@@ -79,7 +80,7 @@ func TestBrowserTeam(t *testing.T) {
 	// chooses the password, which signs in.
 	usePasswordLink := func(page, path, password string) {
 		t.Helper()
-		run("opening the "+page+" link", chromedp.Navigate(e.srv.URL+path), chromedp.WaitVisible(chromedp.ID("password")))
+		run("opening the "+page+" link", chromedp.Navigate(e.Server.URL+path), chromedp.WaitVisible(chromedp.ID("password")))
 		labelled(t, ctx, page)
 		looks(t, ctx, "dashboard-"+page)
 		run("choosing a password on the "+page+" page", chromedp.SendKeys(chromedp.ID("password"), password),
@@ -89,7 +90,7 @@ func TestBrowserTeam(t *testing.T) {
 	signOut := clickNow(`form[action="/app/sign-out"] button`)
 
 	// The owner invites Nina from the Team page.
-	signIn(t, ctx, e.srv.URL, "agent@example.com", dashPassword)
+	signIn(t, ctx, e.Server.URL, "agent@example.com", webenv.DashPassword)
 	run("inviting",
 		chromedp.Click(chromedp.CSS(`nav a[href="/app/members"]`)),
 		chromedp.WaitVisible(chromedp.ID("invite")),
@@ -128,5 +129,5 @@ func TestBrowserTeam(t *testing.T) {
 	looks(t, ctx, "dashboard-reset-sent")
 	usePasswordLink("password-reset", sink.link(t), "a new one for nina")
 	run("signing out", signOut, chromedp.WaitVisible(chromedp.ID("email")))
-	signIn(t, ctx, e.srv.URL, "nina@example.com", "a new one for nina")
+	signIn(t, ctx, e.Server.URL, "nina@example.com", "a new one for nina")
 }

@@ -1,6 +1,7 @@
-package web_test
+package browser_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"context"
 	"slices"
 	"testing"
@@ -14,14 +15,14 @@ import (
 // and adds an internal comment (it is not), and both show in the thread.
 func TestBrowserTicketThread(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	if _, err := e.svc.SetMemberPassword(context.Background(), "agent@example.com", dashPassword); err != nil {
+	e := webenv.New(t)
+	if _, err := e.Svc.SetMemberPassword(context.Background(), "agent@example.com", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
-	tkt := e.test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "notify_contact": false,
-		"contact": map[string]any{"email": "ann@example.com"}}).ok(t, 201)
+	tkt := e.Test("POST", "/v1/tickets", map[string]any{"subject": "Refund", "notify_contact": false,
+		"contact": map[string]any{"email": "ann@example.com"}}).OK(t, 201)
 	id := tkt["id"].(string)
-	e.test("POST", "/v1/tickets/"+id+"/comments", map[string]any{"body": "Looking into it.", "author_id": e.member2}).ok(t, 201)
+	e.Test("POST", "/v1/tickets/"+id+"/comments", map[string]any{"body": "Looking into it.", "author_id": e.Member2}).OK(t, 201)
 
 	ctx := browserTab(t, 60*time.Second)
 	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
@@ -39,8 +40,8 @@ func TestBrowserTicketThread(t *testing.T) {
 		}
 		return texts
 	}
-	signIn(t, ctx, e.srv.URL, "agent@example.com", dashPassword)
-	run("opening the ticket", chromedp.Navigate(e.srv.URL+"/app/tickets/"+id), chromedp.WaitVisible(chromedp.ID("ticket-thread")))
+	signIn(t, ctx, e.Server.URL, "agent@example.com", webenv.DashPassword)
+	run("opening the ticket", chromedp.Navigate(e.Server.URL+"/app/tickets/"+id), chromedp.WaitVisible(chromedp.ID("ticket-thread")))
 	if got := thread(); !slices.Equal(got, []string{"public: Looking into it."}) {
 		t.Fatalf("thread %q", got)
 	}
@@ -61,7 +62,7 @@ func TestBrowserTicketThread(t *testing.T) {
 	if got := thread(); !slices.Equal(got, want) {
 		t.Fatalf("thread %q, want %q", got, want)
 	}
-	if got := e.mails(id); !slices.Equal(got, []string{"ticket_comment:ann@example.com", "ticket_comment:ann@example.com"}) {
+	if got := e.Mails(id); !slices.Equal(got, []string{"ticket_comment:ann@example.com", "ticket_comment:ann@example.com"}) {
 		t.Fatalf("mails %v: the reply and the first comment only", got)
 	}
 }

@@ -1,4 +1,4 @@
-package web_test
+package browser_test
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 	"chatsvc/knowledge"
 	"chatsvc/testenv"
 	"chatsvc/testenv/apienv"
+	"chatsvc/testenv/webenv"
 	"chatsvc/web"
 	"chatsvc/webhooks"
 )
@@ -230,7 +231,7 @@ func newBrowserEnv(t *testing.T, opts func(o *app.Options, idx *knowledge.Index)
 		t.Fatal(err)
 	}
 	e.site = site.ID
-	if _, err := e.svc.CreateMember(ctx, "agent@example.com", "Agent Smith", dashPassword); err != nil {
+	if _, err := e.svc.CreateMember(ctx, "agent@example.com", "Agent Smith", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
 	e.widget = browserTab(t, 90*time.Second)
@@ -254,7 +255,7 @@ func (e *browserEnv) start(workers ...app.Worker) {
 // signIn signs the dashboard's tab in as the member.
 func (e *browserEnv) signIn() {
 	e.t.Helper()
-	signIn(e.t, e.dash, e.srv.URL, "agent@example.com", dashPassword)
+	signIn(e.t, e.dash, e.srv.URL, "agent@example.com", webenv.DashPassword)
 }
 
 // signIn signs tab c in to the dashboard served at base.

@@ -1,4 +1,4 @@
-package web_test
+package browser_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"chatsvc/testenv"
+	"chatsvc/testenv/webenv"
 )
 
 // TestBrowserWidget drives the demo page in headless Chromium: open the
@@ -22,7 +23,7 @@ import (
 // folder in the system's temp dir).
 func TestBrowserWidget(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := browserTab(t, 60*time.Second)
 
 	source := chromedp.CSS(`.csw-bot .csw-src a[href="https://example.com/help/refunds"]`)
@@ -49,12 +50,12 @@ func TestBrowserWidget(t *testing.T) {
 	}
 
 	// A team member answers through the REST API; the panel shows it live.
-	convs := e.all(e.testKey, "/v1/conversations?status=waiting", 10)
+	convs := e.All(e.TestKey, "/v1/conversations?status=waiting", 10)
 	if len(convs) != 1 {
 		t.Fatalf("waiting conversations %v", convs)
 	}
-	e.test("POST", "/v1/conversations/"+convs[0]+"/messages", map[string]any{
-		"body": "Hello, this is Agent Smith. Your refund is on its way.", "author_id": e.member}).ok(t, 201)
+	e.Test("POST", "/v1/conversations/"+convs[0]+"/messages", map[string]any{
+		"body": "Hello, this is Agent Smith. Your refund is on its way.", "author_id": e.Member}).OK(t, 201)
 	err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
 		`[...document.querySelectorAll(".csw-agent")].some(n => n.textContent.includes("refund is on its way"))`,
 		chromedp.WithPollingTimeout(time.Second)))
@@ -70,9 +71,9 @@ func TestBrowserWidget(t *testing.T) {
 
 // askInDemo opens the demo page of e's site, opens the widget and sends
 // question, as a visitor would.
-func askInDemo(e *env, question string) []chromedp.Action[chromedp.Void] {
+func askInDemo(e *webenv.Env, question string) []chromedp.Action[chromedp.Void] {
 	return []chromedp.Action[chromedp.Void]{
-		chromedp.Navigate(e.srv.URL + "/demo?site=" + e.site),
+		chromedp.Navigate(e.Server.URL + "/demo?site=" + e.Site),
 		chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
 		chromedp.Click(chromedp.CSS(".csw-launch")),
 		chromedp.WaitVisible(chromedp.ID("csw-input")),
@@ -152,9 +153,9 @@ func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
 // conversation. Screenshots of each are saved.
 func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{}) // the clock stands on a Thursday at 12:00 UTC
+	e := webenv.NewWidget(t, webenv.WidgetOptions{}) // the clock stands on a Thursday at 12:00 UTC
 	ctx := browserTab(t, 90*time.Second)
-	site := func(body map[string]any) { e.test("PATCH", "/v1/sites/"+e.site, body).ok(t, 200) }
+	site := func(body map[string]any) { e.Test("PATCH", "/v1/sites/"+e.Site, body).OK(t, 200) }
 	visible := func(sel string) chromedp.Action[chromedp.Void] {
 		return chromedp.Poll[chromedp.Void](`(() => { const n = document.querySelector("`+sel+`"); return n && !n.closest("[hidden]"); })()`,
 			chromedp.WithPollingTimeout(5*time.Second))
@@ -163,16 +164,16 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 		t.Helper()
 		err := chromedp.Do(ctx,
 			// A new visitor: storage is cleared on a page without the widget.
-			chromedp.Navigate(e.srv.URL+"/healthz"),
+			chromedp.Navigate(e.Server.URL+"/healthz"),
 			chromedp.Evaluate[chromedp.Void](`localStorage.clear()`),
-			chromedp.Navigate(e.srv.URL+"/demo?site="+e.site),
+			chromedp.Navigate(e.Server.URL+"/demo?site="+e.Site),
 			chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
 			chromedp.Click(chromedp.CSS(".csw-launch")),
 			chromedp.WaitVisible(chromedp.CSS(".csw-head h2")),
 			// The session's answer holds the site's settings as they are
 			// now; until it arrives the widget may show the look the
 			// browser cached (a minute) from the step before.
-			chromedp.Poll[chromedp.Void](`localStorage.getItem("chatsvc:`+e.site+`:test") !== null`,
+			chromedp.Poll[chromedp.Void](`localStorage.getItem("chatsvc:`+e.Site+`:test") !== null`,
 				chromedp.WithPollingTimeout(10*time.Second)),
 		)
 		if err != nil {
@@ -202,7 +203,7 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("away: leaving an address: %v", err)
 	}
-	if got := e.test("GET", "/v1/contacts?email=ada@example.com", nil).ok(t, 200)["data"].([]any); len(got) != 1 {
+	if got := e.Test("GET", "/v1/contacts?email=ada@example.com", nil).OK(t, 200)["data"].([]any); len(got) != 1 {
 		t.Fatalf("the address left while away made no contact: %v", got)
 	}
 	// Asking for a person while away: the status line says when the team is
@@ -261,8 +262,8 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rating: writing: %v", err)
 	}
-	conv := e.all(e.testKey, "/v1/conversations", 1)[0]
-	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	conv := e.All(e.TestKey, "/v1/conversations", 1)[0]
+	e.Test("POST", "/v1/conversations/"+conv+"/close", nil).OK(t, 200)
 	err = chromedp.Do(ctx,
 		visible(".csw-rate"),
 		chromedp.Click(chromedp.CSS(`.csw-stars button[data-score="4"]`)),
@@ -284,7 +285,7 @@ func TestBrowserWidgetFollowsTheSite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rating: sending: %v", err)
 	}
-	if r := e.test("GET", "/v1/conversations/"+conv, nil).ok(t, 200)["rating"].(map[string]any); r["score"] != float64(4) ||
+	if r := e.Test("GET", "/v1/conversations/"+conv, nil).OK(t, 200)["rating"].(map[string]any); r["score"] != float64(4) ||
 		r["comment"] != "Schnell und freundlich." {
 		t.Fatalf("stored rating %v", r)
 	}

@@ -1,6 +1,7 @@
-package web_test
+package browser_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"context"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 // widget-feedback.png.
 func TestBrowserReplyFeedback(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := newBrowser(t)
 
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
@@ -47,7 +48,7 @@ func TestBrowserReplyFeedback(t *testing.T) {
 	if err != nil || buttons != 1 {
 		t.Fatalf("feedback buttons after the hand-off reply: %d (%v), want 1", buttons, err)
 	}
-	list := e.test("GET", "/v1/reports/unanswered", nil).ok(t, 200)["data"].([]any)
+	list := e.Test("GET", "/v1/reports/unanswered", nil).OK(t, 200)["data"].([]any)
 	if len(list) != 1 || list[0].(map[string]any)["question"] != "How long does a refund take?" {
 		t.Fatalf("unanswered after the feedback: %v", list)
 	}

@@ -1,8 +1,9 @@
-package web_test
+package browser_test
 
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -36,7 +37,7 @@ func TestBrowserFilesBothWays(t *testing.T) {
 	shot, page, fix := file("screenshot.png", testenv.PNG(40, 30)), file("page.html", []byte("<html></html>")), file("fix.png", testenv.PNG(20, 20))
 	widget, dash := e.widget, e.dash
 	picture := func(sel string, width int) string { // a picture under sel, loaded and drawn at its size
-		return `[...document.querySelectorAll(` + jsString(sel) + `)].some(i => i.complete && i.naturalWidth === ` + itoa(width) + `)`
+		return `[...document.querySelectorAll(` + jsString(sel) + `)].some(i => i.complete && i.naturalWidth === ` + strconv.Itoa(width) + `)`
 	}
 
 	e.run(widget, "opening the widget", chromedp.WaitVisible(chromedp.CSS(".csw-launch")), chromedp.Click(chromedp.CSS(".csw-launch")))

@@ -1,6 +1,7 @@
-package web_test
+package browser_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -43,15 +44,15 @@ func watchLauncher(ctx context.Context) error {
 // the server, and on the next, from the look the browser kept.
 func TestBrowserWidgetLauncherInSiteColour(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{noWorker: true})
-	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"color": "#0F766E"}}).ok(t, 200)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{NoWorker: true})
+	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"color": "#0F766E"}}).OK(t, 200)
 	ctx := browserTab(t, 30*time.Second)
 	if err := watchLauncher(ctx); err != nil {
 		t.Fatal(err)
 	}
 	for _, visit := range []string{"first page", "next page"} {
 		err := chromedp.Do(ctx,
-			chromedp.Navigate(e.srv.URL+"/demo?site="+e.site),
+			chromedp.Navigate(e.Server.URL+"/demo?site="+e.Site),
 			chromedp.WaitVisible(chromedp.CSS(".csw-launch")),
 			chromedp.Sleep(200*time.Millisecond), // a few more frames
 		)
@@ -69,7 +70,7 @@ func TestBrowserWidgetLauncherInSiteColour(t *testing.T) {
 			screenshot(t, ctx, "widget-launcher.png")
 		}
 	}
-	if n := len(e.all(e.testKey, "/v1/conversations", 10)); n != 0 {
+	if n := len(e.All(e.TestKey, "/v1/conversations", 10)); n != 0 {
 		t.Errorf("painting the launcher opened %d conversations", n)
 	}
 }
@@ -103,8 +104,8 @@ const contrastJS = `((selectors) => {
 // measured from the page's computed styles in light and dark mode.
 func TestBrowserWidgetYellowSiteReadable(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
-	e.test("PATCH", "/v1/sites/"+e.site, map[string]any{"widget": map[string]any{"color": "#FFD600"}}).ok(t, 200)
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
+	e.Test("PATCH", "/v1/sites/"+e.Site, map[string]any{"widget": map[string]any{"color": "#FFD600"}}).OK(t, 200)
 	ctx := browserTab(t, 60*time.Second)
 	err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"),
 		chromedp.WaitVisible(chromedp.CSS(".csw-bot .csw-time")),
@@ -140,9 +141,9 @@ func jsList(list []string) string {
 // refusingServer serves e's service, except that while refuse is set it
 // answers a visitor's message with 503, as a server in maintenance would,
 // holding such requests until release is called.
-func refusingServer(t *testing.T, e *env, refuse *atomic.Bool) (srv *httptest.Server, release func()) {
+func refusingServer(t *testing.T, e *webenv.Env, refuse *atomic.Bool) (srv *httptest.Server, release func()) {
 	t.Helper()
-	next, hold, once := e.srv.Config.Handler, make(chan struct{}), sync.Once{}
+	next, hold, once := e.Server.Config.Handler, make(chan struct{}), sync.Once{}
 	release = func() { once.Do(func() { close(hold) }) }
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if refuse.Load() && r.Method == "POST" && r.URL.Path == "/widget/v1/messages" {
@@ -163,14 +164,14 @@ func refusingServer(t *testing.T, e *env, refuse *atomic.Bool) (srv *httptest.Se
 // with a button that sends it again once the server is back.
 func TestBrowserWidgetPendingAndRetry(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	var refuse atomic.Bool
 	refuse.Store(true)
 	srv, release := refusingServer(t, e, &refuse)
 	ctx := browserTab(t, 60*time.Second)
 	const question = "Has my parcel left the warehouse?"
 
-	err := chromedp.Do(ctx, append(askInDemo(&env{srv: srv, site: e.site}, question),
+	err := chromedp.Do(ctx, append(askInDemo(&webenv.Env{Server: srv, Site: e.Site}, question),
 		chromedp.WaitVisible(chromedp.CSS(".csw-contact.csw-pending")))...)
 	if err != nil {
 		t.Fatalf("the message did not show as sending: %v", err)
@@ -205,11 +206,11 @@ func TestBrowserWidgetPendingAndRetry(t *testing.T) {
 	if err != nil || left != 1 {
 		t.Fatalf("after the retry: %d visitor bubbles and waiting marks, want the one message (%v)", left, err)
 	}
-	convs := e.all(e.testKey, "/v1/conversations", 10)
+	convs := e.All(e.TestKey, "/v1/conversations", 10)
 	if len(convs) != 1 {
 		t.Fatalf("conversations %v", convs)
 	}
-	msgs := e.test("GET", "/v1/conversations/"+convs[0]+"/messages", nil).ok(t, 200)["data"].([]any)
+	msgs := e.Test("GET", "/v1/conversations/"+convs[0]+"/messages", nil).OK(t, 200)["data"].([]any)
 	if first := msgs[0].(map[string]any); first["body"] != question {
 		t.Fatalf("stored messages %v", msgs)
 	}
@@ -219,7 +220,7 @@ func TestBrowserWidgetPendingAndRetry(t *testing.T) {
 // screen and the launcher is out of the way; closing brings it back.
 func TestBrowserWidgetPhoneFullScreen(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := browserTab(t, 60*time.Second)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
@@ -255,17 +256,17 @@ func TestBrowserWidgetPhoneFullScreen(t *testing.T) {
 // counted on the launcher until the visitor opens it.
 func TestBrowserWidgetUnreadBadge(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := browserTab(t, 60*time.Second)
 	if err := chromedp.Do(ctx, append(askInDemo(e, "How long does a refund take?"),
 		chromedp.WaitVisible(chromedp.CSS(".csw-bot .csw-body")),
 		chromedp.Click(chromedp.CSS(".csw-x")))...); err != nil {
 		t.Fatalf("asking, then closing the panel: %v", err)
 	}
-	conv := e.all(e.testKey, "/v1/conversations", 1)[0]
+	conv := e.All(e.TestKey, "/v1/conversations", 1)[0]
 	reply := func(text string) {
 		t.Helper()
-		e.test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": text, "author_id": e.member}).ok(t, 201)
+		e.Test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": text, "author_id": e.Member}).OK(t, 201)
 	}
 	badge := func(step, want string) {
 		t.Helper()
@@ -293,11 +294,11 @@ func TestBrowserWidgetUnreadBadge(t *testing.T) {
 
 	// A reply while the visitor is on a page without the widget waits on
 	// the launcher of the next page with it; what was read stays read.
-	if err := chromedp.Do(ctx, chromedp.Navigate(e.srv.URL+"/healthz")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.Server.URL+"/healthz")); err != nil {
 		t.Fatal(err)
 	}
 	reply("Anything else I can help with?")
-	if err := chromedp.Do(ctx, chromedp.Navigate(e.srv.URL+"/demo?site="+e.site), chromedp.WaitVisible(chromedp.CSS(".csw-launch"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.Server.URL+"/demo?site="+e.Site), chromedp.WaitVisible(chromedp.CSS(".csw-launch"))); err != nil {
 		t.Fatal(err)
 	}
 	badge("the next page", "1")

@@ -1,6 +1,7 @@
-package web_test
+package browser_test
 
 import (
+	"chatsvc/testenv/webenv"
 	"context"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ new MutationObserver(function () {
 // that takes the composer's place without hiding the last reply.
 func TestBrowserWidgetConversationSteps(t *testing.T) {
 	t.Parallel()
-	e := newWidgetEnv(t, widgetOpts{})
+	e := webenv.NewWidget(t, webenv.WidgetOptions{})
 	ctx := browserTab(t, 60*time.Second)
 	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: toneWatch})
@@ -54,9 +55,9 @@ func TestBrowserWidgetConversationSteps(t *testing.T) {
 	check("a tone for the assistant's answer", `window.__tones === 1`)
 	check("the assistant's avatar", `document.querySelector(".csw-bot .csw-av").textContent === "A"`)
 
-	conv := e.all(e.testKey, "/v1/conversations", 1)[0]
+	conv := e.All(e.TestKey, "/v1/conversations", 1)[0]
 	for _, text := range []string{"Hello, Agent Smith here.", "Your refund left today."} {
-		e.test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": text, "author_id": e.member}).ok(t, 201)
+		e.Test("POST", "/v1/conversations/"+conv+"/messages", map[string]any{"body": text, "author_id": e.Member}).OK(t, 201)
 	}
 	check("two replies in one group", `(() => { const a = document.querySelectorAll(".csw-agent");
 		return a.length === 2 && a[0].classList.contains("csw-more") && a[1].classList.contains("csw-cont") &&
@@ -93,7 +94,7 @@ func TestBrowserWidgetConversationSteps(t *testing.T) {
 
 	// The team closes the conversation: the rating takes the composer's
 	// place, and the last reply stays in view above it.
-	e.test("POST", "/v1/conversations/"+conv+"/close", nil).ok(t, 200)
+	e.Test("POST", "/v1/conversations/"+conv+"/close", nil).OK(t, 200)
 	check("the rating instead of the composer", `!document.querySelector(".csw-rate").hidden && document.querySelector(".csw-form").hidden`)
 	check("the last reply in view", `(() => { const log = document.querySelector(".csw-log").getBoundingClientRect();
 		const r = [...document.querySelectorAll(".csw-agent")].pop().getBoundingClientRect();

@@ -1,4 +1,4 @@
-package web_test
+package browser_test
 
 import (
 	"context"
