@@ -129,7 +129,10 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	real := web.NewServer("", web.Handler(svc))
-	real.WriteTimeout, real.ReadTimeout = 200*time.Millisecond, 200*time.Millisecond
+	// Short enough to pass while the stream is open, long enough that the
+	// test's own requests finish within it under the race detector on a
+	// busy machine (at 200 ms they sometimes did not).
+	real.WriteTimeout, real.ReadTimeout = time.Second, time.Second
 	srv.Config = real
 	srv.Start()
 	defer srv.Close()
@@ -138,7 +141,7 @@ func TestWidgetEventsEndOnShutdown(t *testing.T) {
 	s := e.OpenStream(tok)
 	// The real write timeout is what is tested: the stream must outlive it,
 	// and no signal can stand in for the server's own clock.
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(1200 * time.Millisecond)
 	e.Say(tok, "still there?")
 	s.Message("still there?")
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
