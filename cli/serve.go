@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -22,6 +23,7 @@ import (
 
 func serveCmd(g *globals) *cobra.Command {
 	var restoreIfEmpty bool
+	var cpuProfile string
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT]",
 		Short: "Run the service: the REST API, the widget and the workers",
@@ -32,6 +34,13 @@ func serveCmd(g *globals) *cobra.Command {
 			cfg, err := g.load()
 			if err != nil {
 				return err
+			}
+			if cpuProfile != "" {
+				stopProfile, err := profileCPU(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer stopProfile()
 			}
 			if restoreIfEmpty {
 				if err := restoreOnStart(ctx, cfg, cmd.OutOrStdout()); err != nil {
@@ -48,7 +57,28 @@ func serveCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&g.addr, "addr", "", "listen address (overrides addr)")
 	cmd.Flags().BoolVar(&restoreIfEmpty, "restore-if-empty", false, "when the data dir is empty, restore the replica (replica.url) first")
+	// The benchmark harness profiles a server under load with it; it is no
+	// part of the documented command line.
+	cmd.Flags().StringVar(&cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file")
+	cmd.Flags().MarkHidden("cpu-profile")
 	return cmd
+}
+
+// profileCPU starts Go's CPU profiler, writing to path; the function it
+// returns stops it and closes the file.
+func profileCPU(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // restoreOnStart restores the replica into an empty data dir, so that a

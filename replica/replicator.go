@@ -116,7 +116,7 @@ func Start(dataDir, dbFile string, o Options) (*Replicator, error) {
 	db.MonitorInterval = o.SyncInterval / 2
 	db.BusyTimeout = 100 * time.Millisecond
 	db.MinCheckpointPageN = checkpointPages
-	r := litestream.NewReplicaWithClient(db, client)
+	r := litestream.NewReplicaWithClient(db, wholeWrites{client})
 	r.SyncInterval = o.SyncInterval / 4
 	db.Replica = r
 	if c, ok := client.(*lsfile.ReplicaClient); ok {

@@ -43,6 +43,7 @@ func main() {
 	flag.StringVar(&o.dir, "dir", "", "work dir (default: a new temp dir, removed afterwards)")
 	flag.StringVar(&o.against, "against", "", "another chatsvc module's root: compare the two in paired runs instead")
 	flag.BoolVar(&o.replica, "replica", false, "paired runs: B replicates its database to a folder of the work dir")
+	flag.StringVar(&o.profile, "profile", "", "paired runs: B's server writes a CPU profile of its whole run to this file (go tool pprof reads it)")
 	flag.IntVar(&o.slices, "slices", 30, "paired runs: slices of load, half on each build")
 	flag.StringVar(&o.compare, "compare", strings.Join(pairedPhases, ";"), "paired runs: the phases to compare, separated by ;")
 	trivial := flag.Bool("trivial-server", false, "only serve the trivial handler of the ceiling (the harness starts itself so)")
@@ -70,6 +71,7 @@ type options struct {
 	slices  int
 	compare string // paired runs: the phases, separated by ;
 	replica bool   // paired runs: B replicates to a folder (replica.url)
+	profile string // paired runs: B's server writes its CPU profile here
 }
 
 // fixture is what seeding leaves for the load phases.

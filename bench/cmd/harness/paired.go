@@ -66,7 +66,7 @@ func paired(o options, dir string) error {
 	for _, s := range []struct {
 		*side
 		settings
-	}{{a, settings{webhooks: true}}, {b, settings{webhooks: true, replica: replica}}} {
+	}{{a, settings{webhooks: true}}, {b, settings{webhooks: true, replica: replica, profile: o.profile}}} {
 		// Webhooks on, with no endpoint enabled (prepare disables the
 		// seeded one): a server as a team that set none up runs it.
 		if s.srv, err = start(s.bin, s.data, s.settings); err != nil {

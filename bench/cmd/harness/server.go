@@ -30,6 +30,7 @@ type settings struct {
 	smtpPort int    // 0: no SMTP server, e-mail waits in the outbox
 	webhooks bool   // run the webhook workers
 	replica  string // replica.url; "" replicates nothing
+	profile  string // a file for the server's CPU profile; "" takes none
 }
 
 // server is a running chatsvc serve process.
@@ -69,7 +70,11 @@ replica:
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "serve", "--config", path, "--data", dataDir)
+	args := []string{"serve", "--config", path, "--data", dataDir}
+	if s.profile != "" {
+		args = append(args, "--cpu-profile", s.profile)
+	}
+	cmd := exec.Command(bin, args...)
 	log := &serveLog{out: os.Stderr, addr: make(chan string, 1)}
 	cmd.Stdout, cmd.Stderr = os.Stderr, log
 	if err := cmd.Start(); err != nil {
