@@ -65,6 +65,9 @@ func (a *Assistant) Respond(ctx context.Context, q app.Question) (app.Answer, er
 		return app.Answer{}, fmt.Errorf("search: %w", err)
 	}
 	passages := DefaultGate.Relevant(q.Text, found)
+	if Beyond(q.Text, found) {
+		passages = nil
+	}
 	if len(passages) == 0 {
 		return app.Answer{Body: say.unknown, Abstained: true}, nil
 	}

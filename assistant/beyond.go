@@ -44,9 +44,10 @@ var staffByName = regexp.MustCompile(`\b(?:[Ii]s|[Ii]st|[Ee]st-ce que|[Aa]rbeite
 	`(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|M\.|Mme|Madame|Monsieur)\s+)?(\p{Lu}\p{Ll}+)\s+` +
 	`(?:still|noch|toujours|heute|today|working|around|there|da)\b`)
 
-// outside reports whether the question asks about what help pages seldom
-// hold and none of the pages found speaks of it.
-func outside(question string, found []knowledge.Passage) bool {
+// Beyond reports whether the question asks about what help pages seldom
+// hold and none of the pages found speaks of it: then no page answers it,
+// whatever the gate says.
+func Beyond(question string, found []knowledge.Passage) bool {
 	for _, b := range beyond {
 		if b.asks.MatchString(question) && !anyMentions(found, b.mentions.MatchString) {
 			return true

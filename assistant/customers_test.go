@@ -180,7 +180,11 @@ func (s *evalServer) ask(t *testing.T, c evalCorpus) []asked {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, asked{c: q, found: found, reply: a})
+			kept := found
+			if assistant.Beyond(q.Q, found) {
+				kept = nil // as the service does: no page answers it, whatever the gate
+			}
+			out = append(out, asked{c: q, found: kept, reply: a})
 			if os.Getenv("EVAL_TRACE") != "" {
 				var cited []string
 				for _, x := range a.Sources {

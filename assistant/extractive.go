@@ -223,12 +223,16 @@ func answering(question string, sents []string, chunk []float64) []int {
 // misspelt gives a question's word that no sentence has, misspelt, its
 // weight on the sentences' word it meant: the commonest among them.
 func misspelt(weights map[string]float64, df map[string]int) {
+	var known []string // the sentences' words, once one is needed
 	for _, t := range slices.Sorted(maps.Keys(weights)) {
 		if df[t] > 0 {
 			continue
 		}
+		if known == nil {
+			known = slices.Sorted(maps.Keys(df))
+		}
 		best := ""
-		for _, u := range slices.Sorted(maps.Keys(df)) {
+		for _, u := range known {
 			if knowledge.Corrects(t, u) && (best == "" || df[u] > df[best]) {
 				best = u
 			}

@@ -118,12 +118,8 @@ func (g Gate) least(question string) float64 {
 }
 
 // Relevant keeps, in the index's order, the passages whose page passes the
-// gate for the question, at most Cited: none for a question about what
-// help pages seldom hold that no page found speaks of (outside).
+// gate for the question, at most Cited.
 func (g Gate) Relevant(question string, found []knowledge.Passage) []knowledge.Passage {
-	if outside(question, found) {
-		return nil
-	}
 	var out []knowledge.Passage
 	best := 0.0
 	for _, p := range found {

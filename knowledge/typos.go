@@ -97,9 +97,15 @@ const maxSuffix = 4
 // word meant by the index's rule: one edit apart from five letters, two
 // from nine, never the word itself.
 func Corrects(word, known string) bool {
+	allowed := allowedEdits(word)
+	if allowed == 0 || abs(utf8.RuneCountInString(word)-utf8.RuneCountInString(known)) > allowed {
+		return false // no edit distance to work out
+	}
 	d := editDistance(word, known)
-	return d > 0 && d <= allowedEdits(word)
+	return d > 0 && d <= allowed
 }
+
+func abs(n int) int { return max(n, -n) }
 
 // allowedEdits is how many edits a word may be from what it meant: one
 // from five letters, two from nine, none below.
