@@ -2,7 +2,7 @@ package assistant
 
 import (
 	"regexp"
-	"strings"
+	"slices"
 
 	"chatsvc/knowledge"
 )
@@ -64,7 +64,7 @@ func Beyond(question string, found []knowledge.Passage) bool {
 // found, its further chunks among them, satisfies says.
 func anyMentions(found []knowledge.Passage, says func(string) bool) bool {
 	for _, p := range found {
-		if says(p.Title) || says(p.Heading) || says(p.Text) || says(strings.Join(p.More, "\n")) {
+		if says(p.Title) || says(p.Heading) || says(p.Text) || slices.ContainsFunc(p.More, says) {
 			return true
 		}
 	}

@@ -105,7 +105,7 @@ var when = regexp.MustCompile(`(?i)\d|\b(mondays?|tuesdays?|wednesdays?|thursday
 	`januar|februar|märz|mai|juni|juli|oktober|dezember|` +
 	`lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|fermée?s?|` +
 	`lunes|martes|miércoles|jueves|viernes|sábados?|domingos?|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|cerrado|` +
-	`maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|januari|februari|maart|mei|juni|juli|augustus|oktober|gesloten)\b`)
+	`maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|januari|februari|maart|mei|augustus|gesloten)\b`)
 
 var figure = regexp.MustCompile(`\d`)
 
