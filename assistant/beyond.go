@@ -8,8 +8,8 @@ import (
 )
 
 // Some questions every business is asked are about what its help pages
-// seldom hold: working for it, its plans to open somewhere new, a member
-// of staff by name. Their other words ("work", "shop", "Saturday") match
+// seldom hold: working for it, its plans to open somewhere new, how it
+// compares with another, a member of staff by name. Their other words ("work", "shop", "Saturday") match
 // pages that do not answer them, so they are told apart by what they ask:
 // such a question is answered only when a page found speaks of it.
 type beyondPages struct {
@@ -35,6 +35,13 @@ var beyond = []beyondPages{
 			`plant ihr|eröffnet ihr (bald|auch)|vous comptez ouvrir|prévoyez[- ]vous d'ouvrir|pensáis abrir|van jullie .*openen)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(coming soon|opening soon|(we're|we are|we'll be) opening|new (shop|store|site|branch|location|studio|clinic|centre|center)|` +
 			`demnächst|bald (eröffnen|auch)|neue(r|n)? (filiale|standort|laden)|bientôt|prochainement|próximamente|binnenkort)\b`),
+	},
+	{ // how it compares with another business
+		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|\bvs\.?\s|\bversus\b|` +
+			`\b(besser|schlechter|günstiger|billiger) als\b|\bim vergleich\b|\b(mieux|moins cher) que\b|\bmeilleure? que\b|\bcomparé\b|` +
+			`\b(mejor|peor) que\b|\bcomparado con\b|\b(beter|goedkoper) dan\b|\bvergeleken met\b`),
+		mentions: regexp.MustCompile(`(?i)\b(better|cheaper) than|\bcompar\w+|\bvs\.?\s|\bversus\b|\bunlike\b|` +
+			`\b(besser|günstiger) als\b|\bvergleich\w*|\b(mieux|moins cher) que\b|\bmeilleure? que\b|\bmejor que\b|\bbeter dan\b|\bvergelijk\w*`),
 	},
 }
 

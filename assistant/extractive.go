@@ -90,7 +90,8 @@ const synonymShare = 0.6
 // a number of days; their answer is a sentence with a figure in it.
 var asksHowMuch = regexp.MustCompile(`(?i)\b(how (much|many|long|soon|often|late|early|far|old)|costs?|prices?|fees?|charges?|` +
 	`number|wie (viel|viele|lange|teuer|spät|früh|alt)|wieviel|kostet|kosten|` +
-	`combien|prix|tarifs?|cuánto|cuanto|cuántos|precio|hoeveel|hoe lang|prijs|kost)\b`)
+	`combien|prix|tarifs?|cuánto|cuanto|cuántos|precio|hoeveel|hoe lang|prijs|kost|` +
+	`expire|expires|expiry|valid|validity|verfällt|verfallen|gültig|expirent?|valable|validité|caduca|válido|geldig|verloopt)\b`)
 
 // asksWhen matches questions about a time or a day, opening hours among
 // them; their answer is a sentence with a figure, a day or a month in it.
@@ -117,6 +118,25 @@ var asksPrice = regexp.MustCompile(`(?i)(\bhow much|\b(costs?|prices?|fees?|char
 
 // money is an amount in a currency: "£4.95", "4,95 £", "€12", "12 EUR".
 var money = regexp.MustCompile(`(?i)[£$€]\s?\d|\d\s?[£$€]|\d\s?(eur|euros?|gbp|usd|chf)\b`)
+
+// asksContact matches questions about how to reach the team: by phone,
+// e-mail or at an address; their answer is the sentence with the number,
+// the address or the street.
+var asksContact = regexp.MustCompile(`(?i)\b(phone|telephone|call|ring|number|e-?mail|contact|reach|get hold|address|adress|` +
+	`telefon\w*|anrufen|erreichen|adresse|kontakt\w*|appeler|téléphone|joindre|contacter|courriel|numéro|` +
+	`teléfono|llamar|correo|dirección|contacto|bellen|telefoon\w*|adres|bereiken)\b`)
+
+// reach is a sentence that says how to reach someone: an e-mail address, a
+// phone number, a house number before a street's name.
+var reach = regexp.MustCompile(`@|\d[\d ]{5,}\d|\b\d+[a-z]?,? \p{Lu}\p{Ll}+`)
+
+// asksDiscount matches questions about a reduction; their answer names a
+// share or an amount.
+var asksDiscount = regexp.MustCompile(`(?i)\b(discounts?|reductions?|concessions?|% off|rabatt\w*|ermäßigung\w*|nachlass|` +
+	`réductions?|remises?|tarif réduit|descuentos?|korting\w*)\b`)
+
+// share is an amount or a share off: "50%", "£5".
+var share = regexp.MustCompile(`(?i)\d\s?%|[£$€]\s?\d|\d\s?[£$€]|\d\s?(eur|euros?)\b`)
 
 // asksHow matches questions that ask how to do something, or whether one
 // can: their answer is the step, a sentence that says where to go or what
@@ -188,10 +208,14 @@ func answering(question string, sents []string, chunk []float64) []int {
 	// for how much or when, a step for how.
 	var answers *regexp.Regexp
 	switch {
+	case asksDiscount.MatchString(question):
+		answers = share
 	case asksPrice.MatchString(question) && slices.ContainsFunc(sents, money.MatchString):
 		answers = money
 	case asksWhen.MatchString(question):
 		answers = when
+	case asksContact.MatchString(question):
+		answers = reach
 	case asksHowMuch.MatchString(question):
 		answers = figure
 	case asksHow.MatchString(question):

@@ -55,6 +55,14 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 			"We roast three days a week: Monday, Wednesday and Friday.", "Monday, Wednesday and Friday"},
 		{"are you open saturdys", "Our clinics are open on weekdays from 8:00 to 19:00. The gym is open to patients after " +
 			"their session. Reception is open an hour before the first session. On Saturday the clinic is open 8:30–14:00.", "8:30–14:00"},
+		// How to reach the team is the address or the number; a discount,
+		// its share off; how long a thing lasts, its figure.
+		{"how can I get hold of support", "Support is there for every plan. Our support team answers in the order " +
+			"messages arrive. Support is closed on bank holidays. Write to help@formlark.example or use the chat.", "help@formlark.example"},
+		{"student discount?", "Students pay the same as everyone for day passes. A student card must be shown at the desk. " +
+			"Students can join the evening club. Full-time students get 50% off membership.", "50% off"},
+		{"do gift cards expire", "Gift cards come in any amount. Gift cards can be used online and in the shop. " +
+			"Lost gift cards can be replaced. They are valid for 24 months from purchase.", "24 months"},
 	} {
 		d, _ := assistant.Extractive{}.Compose(context.Background(), c.q, nil, []knowledge.Passage{{Title: "Hours", Text: c.text}})
 		if !strings.Contains(d.Body, c.want) {
@@ -124,8 +132,9 @@ func TestGateForgivesLongQuestions(t *testing.T) {
 }
 
 // A question about working for the business, its plans to open somewhere
-// new or a member of staff by name is answered only from a page that
-// speaks of it: the words around it ("work", "shop") match other pages.
+// new, how it compares with another or a member of staff by name is
+// answered only from a page that speaks of it: the words around it
+// ("work", "shop") match other pages.
 func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 	shop := knowledge.Passage{Title: "Visiting the shop", Text: "The shop is open 9:00–17:00. Dave and Sam work in the workshop.", Match: 0.9}
 	careers := knowledge.Passage{Title: "Careers", Text: "We have no vacancies at the moment; send your CV to jobs@shop.example.", Match: 0.5}
@@ -142,6 +151,10 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"Is Tom working this Saturday?", []knowledge.Passage{shop}, true},
 		{"Is Dave still working in the workshop?", []knowledge.Passage{shop}, false},
 		{"Is the shop open on Saturday?", []knowledge.Passage{shop}, false},
+		{"is your shop better than the one in town?", []knowledge.Passage{shop}, true},
+		{"seid ihr günstiger als Amazon?", []knowledge.Passage{shop}, true},
+		{"is your shop better than the one in town?", []knowledge.Passage{shop,
+			{Title: "Why us", Text: "Compared with a chain store, every bike is fitted by hand."}}, false},
 	} {
 		if got := assistant.Beyond(c.question, c.found); got != c.beyond {
 			t.Errorf("%q: beyond the pages %v, want %v", c.question, got, c.beyond)

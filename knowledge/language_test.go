@@ -95,13 +95,28 @@ func TestGermanPagesAndQuestions(t *testing.T) {
 	}
 }
 
-// A customer's context before the question's own sentence does not lower
-// the page that answers the question.
+// A customer's context before the question's own sentence, or before its
+// asking clause, does not lower the page that answers the question; a
+// clause after the question is part of it.
 func TestContextBeforeTheQuestion(t *testing.T) {
 	page := Chunk{URL: "https://x.example/dispatch", Title: "Dispatch times",
 		Text: "Orders placed before 1pm are dispatched the same working day."}
 	matchesAsWell(t, page, "When is my order dispatched?",
 		"I bought a monstera for my sister's birthday on Sunday night. When is my order dispatched?")
+	matchesAsWell(t, page, "When is my order dispatched?",
+		"I bought a monstera for my sister's birthday on Sunday night, when is my order dispatched?")
+	seite := Chunk{URL: "https://x.example/versand", Title: "Versandzeiten", Lang: "de",
+		Text: "Bestellungen vor 13 Uhr werden am selben Werktag verschickt."}
+	matchesAsWell(t, seite, "Wann wird meine Bestellung verschickt?",
+		"Ich habe am Sonntag eine Monstera für meine Schwester gekauft, wann wird meine Bestellung verschickt?")
+	for _, q := range []string{
+		"When is my order dispatched, I bought a monstera for my sister's birthday on Sunday night?",
+		"Honestly, when is my order dispatched for a monstera bought for my sister's birthday?",
+	} {
+		if f := focusWords(q, "en"); f != nil {
+			t.Errorf("%q: focus %v", q, f)
+		}
+	}
 }
 
 // matchesAsWell checks that the page matches the question told at length

@@ -244,8 +244,10 @@ type term struct {
 // focusWords are the words of a question's own sentence, when the
 // question has a sentence of context before it ("I ordered a plant on
 // Sunday and it still says processing. When will it be sent?"): its last
-// sentence with a question mark, else its last. nil for a question of one
-// sentence, or whose last sentence says too little ("What do I do?").
+// sentence with a question mark, else its last. A question of one
+// sentence may give its context in a clause first ("going away in August,
+// can I skip a month?"): then its asking clause. nil when there is no
+// context, or the question's own words say too little ("What do I do?").
 func focusWords(text, language string) map[string]bool {
 	english := language == lang.English
 	var sents []string
@@ -261,15 +263,20 @@ func focusWords(text, language string) map[string]bool {
 	if s := strings.TrimSpace(text[start:]); s != "" {
 		sents = append(sents, s)
 	}
-	if len(sents) < 2 {
-		return nil
-	}
-	focus := sents[len(sents)-1]
-	for i := len(sents) - 1; i >= 0; i-- {
-		if strings.HasSuffix(sents[i], "?") {
-			focus = sents[i]
-			break
+	var focus string
+	if len(sents) == 1 {
+		focus = askingClause(sents[0], language)
+	} else {
+		focus = sents[len(sents)-1]
+		for i := len(sents) - 1; i >= 0; i-- {
+			if strings.HasSuffix(sents[i], "?") {
+				focus = sents[i]
+				break
+			}
 		}
+	}
+	if focus == "" {
+		return nil
 	}
 	t := " " + clean(focus) + " "
 	if english {
@@ -284,6 +291,57 @@ func focusWords(text, language string) map[string]bool {
 		out[w] = true
 	}
 	return out
+}
+
+// askingClause is the clause of a sentence that asks, when the sentence
+// gives its context first ("going away in August, can I skip a month?"):
+// its last clause that opens as a question does, after three words or
+// more ("Honestly, is it…" gives no context). "" when none does, or when
+// the sentence opens as a question: what follows says more about it.
+func askingClause(sentence, language string) string {
+	cs := strings.FieldsFunc(sentence, func(r rune) bool { return r == ',' || r == ';' || r == '–' || r == '—' })
+	asks := func(c string) bool {
+		f := strings.Fields(clean(c))
+		return len(f) > 0 && opens[language][f[0]]
+	}
+	if len(cs) < 2 || asks(cs[0]) {
+		return "" // a question first, then more about it
+	}
+	for i := len(cs) - 1; i >= 1; i-- {
+		if asks(cs[i]) {
+			if len(strings.Fields(strings.Join(cs[:i], " "))) < 3 {
+				return ""
+			}
+			return cs[i]
+		}
+	}
+	return ""
+}
+
+// opens are the words a question opens with, in each language.
+var opens = map[string]map[string]bool{}
+
+func init() {
+	for l, ws := range map[string]string{
+		lang.English: `can could will would do does did is are am was were should shall may might must
+			how what when where which who why whats whens wheres hows any anyone isn't won't can't
+			don't doesn't`,
+		"de": `kann kannst können könnt könnte könnten wird werde werden wäre muss musst müssen darf
+			dürfen soll sollte ist sind gibt habt hast haben hat wie was wann wo woher wohin warum wieso
+			welche welcher welches welchen wer bekomme bekommt geht klappt reicht`,
+		"fr": `est-ce est-il est-elle puis-je peut-on peut-il pouvez-vous pourriez-vous peut comment
+			quand où pourquoi quel quelle quels quelles combien faut-il dois-je a-t-il avez-vous
+			êtes-vous sont-ils`,
+		"es": `puedo puede pueden podría podrían cómo como qué que cuándo cuando dónde donde cuál cuáles
+			cuánto cuánta cuántos cuántas hay es son tengo tienen tiene se está están hacéis hacen`,
+		"nl": `kan kun kunt kunnen mag mogen moet moeten is zijn hoe wat wanneer waar waarom welke welk
+			wie hebben heeft heb hebt krijg krijgt zou zouden wordt worden`,
+	} {
+		opens[l] = map[string]bool{}
+		for _, w := range strings.Fields(ws) {
+			opens[l][w] = true
+		}
+	}
 }
 
 // questionTerms reads a question's terms. The team's synonyms come before
