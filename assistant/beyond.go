@@ -45,11 +45,18 @@ var beyond = []beyondPages{
 	},
 }
 
-// staffByName matches a question after a person by name ("Is Dave still
-// working there?", "Ist Herr Maier heute da?"): the name is the group.
-var staffByName = regexp.MustCompile(`\b(?:[Ii]s|[Ii]st|[Ee]st-ce que|[Aa]rbeitet|[Dd]oes|[Ww]ill)\s+` +
-	`(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|M\.|Mme|Madame|Monsieur)\s+)?(\p{Lu}\p{Ll}+)\s+` +
-	`(?:still|noch|toujours|heute|today|working|around|there|da)\b`)
+// staffByName match a question after a person by name ("Is Dave still
+// working there?", "Ist Herr Maier heute da?", "can I speak to Megan
+// again?"): the name is the group.
+var staffByName = []*regexp.Regexp{
+	regexp.MustCompile(`\b(?:[Ii]s|[Ii]st|[Ee]st-ce que|[Aa]rbeitet|[Dd]oes|[Ww]ill)\s+` + title +
+		`(\p{Lu}\p{Ll}+)\s+(?:still|noch|toujours|heute|today|working|around|there|da)\b`),
+	regexp.MustCompile(`\b(?:(?:speak|talk)\s+(?:to|with)|ask\s+for|book\s+(?:in\s+)?with|` +
+		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
+}
+
+// title is a courtesy title before a name.
+const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
 
 // Beyond reports whether the question asks about what help pages seldom
 // hold and none of the pages found speaks of it: then no page answers it,
@@ -60,9 +67,11 @@ func Beyond(question string, found []knowledge.Passage) bool {
 			return true
 		}
 	}
-	if m := staffByName.FindStringSubmatch(question); m != nil {
-		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\b`)
-		return !anyMentions(found, name.MatchString)
+	for _, re := range staffByName {
+		if m := re.FindStringSubmatch(question); m != nil {
+			name := regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\b`)
+			return !anyMentions(found, name.MatchString)
+		}
 	}
 	return false
 }

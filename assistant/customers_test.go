@@ -69,39 +69,39 @@ func helpCentrePages(dir string) ([]string, error) {
 }
 
 var evalCorpora = []evalCorpus{
-	customer("shop", minimums{0.72, 0.62, 0.73}, 0.55),
-	customer("saas", minimums{0.90, 0.81, 0.66}, 0.61),
-	customer("clinic", minimums{0.85, 0.77, 0.87}, 0.48),
+	customer("shop", minimums{0.75, 0.62, 0.73}, 0.53),
+	customer("saas", minimums{0.90, 0.81, 0.66}, 0.58),
+	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.51),
 	customer("climbing", minimums{0.81, 0.72, 0.63}, 0.63),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
-		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.55, 0.47, 0.41}},
+		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.55, 0.46, 0.41}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.35, 0.23, 0.52}},
+		floor: minimums{0.35, 0.22, 0.52}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.88, 0.65, 0.30}},
+		floor: minimums{0.89, 0.65, 0.30}},
 	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.50, 0.22}},
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.74, 0.52, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.80, 0.74, 0.80}},
 	customer("shop-de", minimums{0.67, 0.59, 0.74}, 0.58),
 	customer("shop-fr", minimums{0.70, 0.58, 0.67}, 0.65),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
-	customer("kidshoes", minimums{0.76, 0.76, 0.42}, 0.72),
+	customer("kidshoes", minimums{0.76, 0.76, 0.33}, 0.75),
 	customer("forms", minimums{0.73, 0.58, 0.87}, 0.50),
 	customer("doggy", minimums{0.65, 0.52, 0.65}, 0.39),
 	// The second held-out round, scored once before anyone read them.
 	customer("refurb", minimums{0.78, 0.65, 0.72}, 0.56),
-	customer("booking", minimums{0.78, 0.73, 0.72}, 0.50),
+	customer("booking", minimums{0.75, 0.73, 0.72}, 0.50),
 	customer("storage", minimums{0.85, 0.79, 0.69}, 0.61),
 	customer("fahrrad", minimums{0.78, 0.64, 0.74}, 0.42),
 	// The third held-out round, scored once before anyone read them.
 	customer("coffee", minimums{0.88, 0.85, 0.87}, 0.59),
-	customer("vault", minimums{0.80, 0.67, 0.74}, 0.52),
+	customer("vault", minimums{0.80, 0.69, 0.74}, 0.53),
 	customer("driving", minimums{0.91, 0.88, 0.37}, 0.50),
 	customer("cuisine", minimums{0.64, 0.47, 0.88}, 0.33),
 	// The fourth held-out round, scored once before anyone read them.
 	customer("tyres", minimums{0.86, 0.86, 0.85}, 0.63),
-	customer("yarn", minimums{0.94, 0.79, 0.60}, 0.49),
-	customer("payroll", minimums{0.86, 0.75, 0.52}, 0.43),
+	customer("yarn", minimums{0.94, 0.82, 0.60}, 0.49),
+	customer("payroll", minimums{0.86, 0.80, 0.52}, 0.50),
 	customer("sprachschule", minimums{0.72, 0.66, 0.57}, 0.31),
 }
 

@@ -150,6 +150,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"any plans to open a shop in Leeds?", []knowledge.Passage{shop}, true},
 		{"Is Tom working this Saturday?", []knowledge.Passage{shop}, true},
 		{"Is Dave still working in the workshop?", []knowledge.Passage{shop}, false},
+		{"can I speak to Megan again, she helped me last week", []knowledge.Passage{shop}, true},
+		{"can I book in with Sam again?", []knowledge.Passage{shop}, false},
 		{"Is the shop open on Saturday?", []knowledge.Passage{shop}, false},
 		{"is your shop better than the one in town?", []knowledge.Passage{shop}, true},
 		{"seid ihr günstiger als Amazon?", []knowledge.Passage{shop}, true},

@@ -49,6 +49,16 @@ var thesaurus = [][]string{
 	{"team", "colleague", "staff", "employee", "member"},
 	{"cheap", "cheaper", "cheapest", "price"},
 	{"expire", "expiry", "expiration", "valid", "validity"},
+	// The past forms of everyday verbs, which the stemmer leaves apart from
+	// the verb ("I paid twice" asks about paying).
+	{"pay", "paid"}, {"buy", "bought"}, {"send", "sent"}, {"sell", "sold"}, {"bring", "brought"},
+	{"break", "broke"}, {"choose", "chose", "chosen"}, {"give", "gave", "given"}, {"write", "wrote", "written"},
+	{"forget", "forgot", "forgotten"}, {"steal", "stole", "stolen"}, {"drive", "drove", "driven"},
+	{"ride", "rode", "ridden"}, {"teach", "taught"}, {"spend", "spent"}, {"keep", "kept"}, {"think", "thought"},
+	{"wear", "wore", "worn"}, {"tear", "tore", "torn"}, {"throw", "threw", "thrown"}, {"grow", "grew", "grown"},
+	{"fall", "fell", "fallen"}, {"eat", "ate", "eaten"}, {"come", "came"}, {"run", "ran"}, {"hold", "held"},
+	{"hear", "heard"}, {"lend", "lent"}, {"win", "won"}, {"hide", "hid", "hidden"}, {"speak", "spoke", "spoken"},
+	{"freeze", "froze", "frozen"}, {"leave", "left"}, {"lose", "lost"}, {"find", "found"}, {"meet", "met"},
 	// The words of software and its support.
 	{"remove", "delete", "erase", "wipe", "discard", "drop", "purge", "uninstall"},
 	{"undo", "revert", "reset", "rollback", "restore", "reverse"},
