@@ -127,8 +127,9 @@ var asksContact = regexp.MustCompile(`(?i)\b(phone|telephone|call|ring|number|e-
 	`teléfono|llamar|correo|dirección|contacto|bellen|telefoon\w*|adres|bereiken)\b`)
 
 // reach is a sentence that says how to reach someone: an e-mail address, a
-// phone number, a house number before a street's name.
-var reach = regexp.MustCompile(`@|\d[\d ]{5,}\d|\b\d+[a-z]?,? \p{Lu}\p{Ll}+`)
+// phone number, a street with its number.
+var reach = regexp.MustCompile(`@|\d[\d ]{5,}\d|\b\d+[a-z]?,? (?:\p{Lu}\p{Ll}+ )+(?:Road|Rd|Street|St|Lane|Avenue|Way|Place|Square|Close|Drive|Row|Terrace)\b|` +
+	`\p{Ll}(?:straße|str\.|weg|platz|allee|gasse|damm|ring) \d|\b\d+,? (?:rue|avenue|boulevard|place|quai|chemin|calle|avenida)\b`)
 
 // asksDiscount matches questions about a reduction; their answer names a
 // share or an amount.
