@@ -28,7 +28,7 @@ import (
 //	its place in the desk-search queue           one row
 //	its tag                                      the row and 1 index
 //	ticket.created with the ticket's JSON        the row and 4 indexes
-//	the confirmation e-mail                      the row and 1 index
+//	the confirmation e-mail                      the row and 2 indexes
 //
 // TestTicketRowsAreATicketCreates checks that it writes the rows a ticket
 // create writes, table by table.
