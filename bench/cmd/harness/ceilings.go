@@ -34,19 +34,27 @@ func rawWrites(name, dsn string, d time.Duration) (result, error) {
 		return result{}, err
 	}
 	defer ins.Close()
+	return loopFor(name, d, func(n int) error {
+		tx, err := db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Stmt(ins).Exec(app.NewID("row_"), "payload", n); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// loopFor runs one transaction after another for d (fn(n) runs the n-th,
+// from 0) and measures them.
+func loopFor(name string, d time.Duration, fn func(n int) error) (result, error) {
 	n := 0
 	cpu0 := machineCPU()
 	start := time.Now()
 	for time.Since(start) < d {
-		tx, err := db.Begin()
-		if err != nil {
-			return result{}, err
-		}
-		if _, err := tx.Stmt(ins).Exec(app.NewID("row_"), "payload", n); err != nil {
-			tx.Rollback()
-			return result{}, err
-		}
-		if err := tx.Commit(); err != nil {
+		if err := fn(n); err != nil {
 			return result{}, err
 		}
 		n++

@@ -3,7 +3,8 @@
 // loopback port, drives it with concurrent clients, and prints one table
 // with each figure beside the ceiling of this machine measured in the same
 // run (raw SQLite write transactions/s, a trivial net/http JSON handler's
-// requests/s).
+// requests/s), and ticket creates beside a ticket's rows written in raw
+// SQLite, one ticket a transaction (ticket_rows.go).
 //
 //	go run ./bench/cmd/harness                 # 1,000,000 messages
 //	go run ./bench/cmd/harness -scale 0.01     # a quick run
@@ -173,20 +174,21 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	raw, unsynced, trivial := mean(first[0], last[0]), mean(first[1], last[1]), mean(first[2], last[2])
-	unsynced.ceiling = "reference"
-	logf("ceilings before/after the load: raw SQLite %.0f/%.0f tx/s (without fsync %.0f/%.0f), trivial handler %.0f/%.0f req/s",
-		first[0].rate(), last[0].rate(), first[1].rate(), last[1].rate(), first[2].rate(), last[2].rate())
+	refs := first.mean(last)
+	logf("ceilings before/after the load: raw SQLite %.0f/%.0f tx/s (without fsync %.0f/%.0f), a ticket's rows %.0f/%.0f tx/s (without fsync %.0f/%.0f), trivial handler %.0f/%.0f req/s",
+		first.raw.rate(), last.raw.rate(), first.unsynced.rate(), last.unsynced.rate(),
+		first.ticket.rate(), last.ticket.rate(), first.ticketUnsynced.rate(), last.ticketUnsynced.rate(),
+		first.trivial.rate(), last.trivial.rate())
 	for i := range rows {
 		switch rows[i].ceiling {
 		case "sqlite":
-			rows[i].ratio = rows[i].rate() / raw.rate()
+			rows[i].ratio = rows[i].rate() / refs.raw.rate()
 		case "http":
-			rows[i].ratio = rows[i].rate() / trivial.rate()
+			rows[i].ratio = rows[i].rate() / refs.trivial.rate()
 		}
 	}
 	size := fileSize(filepath.Join(dataDir, storage.FileName)) + fileSize(filepath.Join(dataDir, storage.FileName+"-wal"))
-	printTable(os.Stdout, o, sc, seedTime, append([]result{raw, unsynced, trivial}, rows...), idleRSS, loadRSS, size, time.Since(began))
+	printTable(os.Stdout, o, sc, seedTime, append(refs.rows(), rows...), idleRSS, loadRSS, size, time.Since(began))
 	// A figure taken with failing requests, or with none, measures nothing.
 	for _, r := range rows {
 		if r.errors > 0 || r.n == 0 {
@@ -196,28 +198,67 @@ func run(o options) error {
 	return nil
 }
 
-// ceilings measures raw SQLite write transactions/s, the same without the
-// fsync of each commit (for reference: what the CPU alone allows), and a
-// trivial handler's requests/s.
-func ceilings(dir string, o options, round int) ([3]result, error) {
+// references are what this machine allows, measured in the same run as
+// the load: the ceilings the table's ratios are to (raw single-row SQLite
+// write transactions, a trivial handler), and the references the writes
+// are also set against below the table (the same transactions without the
+// fsync of each commit, and a ticket create's rows one ticket a
+// transaction, with and without it: ticket_rows.go).
+type references struct {
+	raw, unsynced, ticket, ticketUnsynced, trivial result
+}
+
+// Which reference a row is, in result.ceiling.
+const (
+	refUnsynced       = "reference"
+	refTicket         = "ticket rows"
+	refTicketUnsynced = "ticket rows without fsync"
+)
+
+// ceilings measures the references, each for o.phase.
+func ceilings(dir string, o options, round int) (references, error) {
+	var refs references
 	path := filepath.Join(dir, fmt.Sprintf("raw%d.db", round))
-	raw, err := rawWrites("ceiling: raw SQLite write tx (1 conn)", storage.WriterDSN(path), o.phase)
-	if err != nil {
-		return [3]result{}, err
+	var err error
+	if refs.raw, err = rawWrites("ceiling: raw SQLite write tx (1 conn)", storage.WriterDSN(path), o.phase); err != nil {
+		return refs, err
 	}
-	unsynced, err := rawWrites("reference: the same without fsync", storage.WriterDSN(path+"-nosync")+"&_pragma=synchronous(NORMAL)", o.phase)
-	if err != nil {
-		return [3]result{}, err
+	if refs.unsynced, err = rawWrites("reference: the same without fsync", storage.WriterDSN(path+"-nosync")+unsynced, o.phase); err != nil {
+		return refs, err
+	}
+	tickets := filepath.Join(dir, fmt.Sprintf("tickets%d", round))
+	if refs.ticket, err = rawTicketWrites("reference: a ticket's rows per tx", tickets, "", o.phase); err != nil {
+		return refs, err
+	}
+	if refs.ticketUnsynced, err = rawTicketWrites("reference: a ticket's rows, no fsync", tickets+"-nosync", unsynced, o.phase); err != nil {
+		return refs, err
 	}
 	trivialURL, stopTrivial, err := trivialServer()
 	if err != nil {
-		return [3]result{}, err
+		return refs, err
 	}
 	defer stopTrivial()
-	trivial := drive("ceiling: trivial net/http JSON handler", o.clients, o.phase, func(c *http.Client, _, _ int) error {
+	refs.trivial = drive("ceiling: trivial net/http JSON handler", o.clients, o.phase, func(c *http.Client, _, _ int) error {
 		return call(c, "GET", trivialURL+"/v1/conversations/conv_trivial", nil, "", 200, nil)
 	})
-	return [3]result{raw, unsynced, trivial}, nil
+	return refs, nil
+}
+
+// unsynced is what the references without fsync add to the writer's
+// connection string: commits that leave the log to the OS.
+const unsynced = "&_pragma=synchronous(NORMAL)"
+
+// mean averages two rounds of the references, and marks which is which.
+func (a references) mean(b references) references {
+	m := references{raw: mean(a.raw, b.raw), unsynced: mean(a.unsynced, b.unsynced), ticket: mean(a.ticket, b.ticket),
+		ticketUnsynced: mean(a.ticketUnsynced, b.ticketUnsynced), trivial: mean(a.trivial, b.trivial)}
+	m.unsynced.ceiling, m.ticket.ceiling, m.ticketUnsynced.ceiling = refUnsynced, refTicket, refTicketUnsynced
+	return m
+}
+
+// rows are the references as the table's first rows.
+func (r references) rows() []result {
+	return []result{r.raw, r.unsynced, r.ticket, r.ticketUnsynced, r.trivial}
 }
 
 // mean is the average of two measurements of the same thing.
@@ -290,7 +331,7 @@ func apiLoad(base string, fx *fixture, o options, rss func() int64) ([]result, i
 		return r
 	}
 	var rows []result
-	rows = append(rows, phase("ticket create", "sqlite", ticketCreate(base, auth, fx.Contacts)))
+	rows = append(rows, phase(ticketCreatePhase, "sqlite", ticketCreate(base, auth, fx.Contacts)))
 	tickets := rows[0].n
 	rows = append(rows, phase("contact upsert", "sqlite", func(c *http.Client, _, i int) error {
 		// Half create a contact, half update one made before.
@@ -401,6 +442,9 @@ func apiLoad(base string, fx *fixture, o options, rss func() int64) ([]result, i
 	}
 	return rows, tickets, nil
 }
+
+// ticketCreatePhase is the phase the ticket-rows references are for.
+const ticketCreatePhase = "ticket create"
 
 // deskConversations is how many conversations the desk's read phase
 // reads, at random: the working set of a team at work.

@@ -31,13 +31,16 @@ func printTable(w io.Writer, o options, sc seed.Scale, seedTime time.Duration, r
 			ratio = fmt.Sprintf("%.3f of raw SQLite tx", r.ratio)
 		case "http":
 			ratio = fmt.Sprintf("%.3f of trivial handler", r.ratio)
-		case "reference":
+		case refUnsynced, refTicket, refTicketUnsynced:
 			ratio = "(not a ceiling)"
 		}
 		fmt.Fprintf(w, "| %-40s | %8.0f | %7s | %7s | %6d | %9s | %-26s |\n", r.name, r.rate(), p50, p99, r.errors, cpu, ratio)
 	}
 	if line := againstUnsynced(rows); line != "" {
 		fmt.Fprintf(w, "\nwrites against raw SQLite without fsync: %s\n", line)
+	}
+	if line := againstTicketRows(rows); line != "" {
+		fmt.Fprintf(w, "ticket creates against a ticket's rows in raw SQLite, one ticket a tx: %s\n", line)
 	}
 	fmt.Fprintf(w, "\nresident memory: %s idle, %s peak under load; database %s; whole run %v\n",
 		mb(idleRSS), mb(loadRSS), mb(dbSize), total.Round(time.Second))
@@ -47,12 +50,7 @@ func printTable(w io.Writer, o options, sc seed.Scale, seedTime time.Duration, r
 // writes without fsync: how close the writes come to the CPU's limit,
 // with the cost of durable commits left out of the ceiling.
 func againstUnsynced(rows []result) string {
-	var ref float64
-	for _, r := range rows {
-		if r.ceiling == "reference" {
-			ref = r.rate()
-		}
-	}
+	ref := refRate(rows, refUnsynced)
 	var parts []string
 	for _, r := range rows {
 		if r.ceiling == "sqlite" && ref > 0 {
@@ -60,6 +58,30 @@ func againstUnsynced(rows []result) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// againstTicketRows gives the ticket create row's rate as a share of the
+// same rows written one ticket per transaction in raw SQLite, durable and
+// without fsync (ticket_rows.go): the cost of the server around the
+// writes, with the writes themselves the same.
+func againstTicketRows(rows []result) string {
+	durable, nosync := refRate(rows, refTicket), refRate(rows, refTicketUnsynced)
+	for _, r := range rows {
+		if r.name == ticketCreatePhase && durable > 0 && nosync > 0 {
+			return fmt.Sprintf("%.3f durable, %.3f without fsync", r.rate()/durable, r.rate()/nosync)
+		}
+	}
+	return ""
+}
+
+// refRate is the rate of the reference row of that kind, 0 without one.
+func refRate(rows []result, kind string) float64 {
+	for _, r := range rows {
+		if r.ceiling == kind {
+			return r.rate()
+		}
+	}
+	return 0
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
