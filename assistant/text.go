@@ -105,7 +105,7 @@ type Gate struct {
 }
 
 // DefaultGate is the gate the assistant answers with.
-var DefaultGate = Gate{MinMatch: 0.35, PerWord: 0.005, Margin: 0.4}
+var DefaultGate = Gate{MinMatch: 0.35, PerWord: 0.01, Margin: 0.4}
 
 // Cited is how many pages an answer lists at most.
 const Cited = 3
