@@ -8,8 +8,9 @@ import (
 )
 
 // Some questions every business is asked are about what its help pages
-// seldom hold: working for it, its plans to open somewhere new, how it
-// compares with another, a member of staff by name. Their other words ("work", "shop", "Saturday") match
+// seldom hold: working for it, its plans to open somewhere new, its
+// staff's favourites, how it compares with another, a member of staff by
+// name. Their other words ("work", "shop", "Saturday") match
 // pages that do not answer them, so they are told apart by what they ask:
 // such a question is answered only when a page found speaks of it.
 type beyondPages struct {
@@ -31,10 +32,14 @@ var beyond = []beyondPages{
 	},
 	{ // opening somewhere new
 		asks: regexp.MustCompile(`(?i)\b(plans? (to|for|on) (open|opening|launch\w*|expand\w*)|planning (to|on) (open|opening|expand\w*)|` +
-			`(will|would) you (ever )?(open|be opening)|going to open|` +
+			`(will|would) you (ever )?(open|be opening)|are you (ever )?opening|going to open|` +
 			`plant ihr|eröffnet ihr (bald|auch)|vous comptez ouvrir|prévoyez[- ]vous d'ouvrir|pensáis abrir|van jullie .*openen)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(coming soon|opening soon|(we're|we are|we'll be) opening|new (shop|store|site|branch|location|studio|clinic|centre|center)|` +
 			`demnächst|bald (eröffnen|auch)|neue(r|n)? (filiale|standort|laden)|bientôt|prochainement|próximamente|binnenkort)\b`),
+	},
+	{ // the staff's own favourites
+		asks:     regexp.MustCompile(`(?i)\byour (personal |own )?favou?rites?\b|\beuer lieblings\w*|\bvotre \w+ préférée?\b|\bvuestro \w+ favorit[oa]\b|\bjullie favoriete?\b`),
+		mentions: regexp.MustCompile(`(?i)\b(favou?rites?|lieblings\w*|préférée?s?|favorit[oa]s?|favoriete?)\b`),
 	},
 	{ // how it compares with another business
 		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|\bvs\.?\s|\bversus\b|` +
@@ -50,7 +55,8 @@ var beyond = []beyondPages{
 // again?"): the name is the group.
 var staffByName = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:[Ii]s|[Ii]st|[Ee]st-ce que|[Aa]rbeitet|[Dd]oes|[Ww]ill)\s+` + title +
-		`(\p{Lu}\p{Ll}+)\s+(?:still|noch|toujours|heute|today|working|around|there|da)\b`),
+		`(\p{Lu}\p{Ll}+)\s+(?:still|noch|toujours|heute|today|working|around|there|da|in|on)\b`),
+	regexp.MustCompile(`\b` + title + `(\p{Lu}\p{Ll}+)\s+(?:est|ist)\s+(?:toujours|encore|noch|immer noch)\b`),
 	regexp.MustCompile(`\b(?:(?:speak|talk)\s+(?:to|with)|ask\s+for|book\s+(?:in\s+)?with|` +
 		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 }

@@ -85,7 +85,7 @@ var evalCorpora = []evalCorpus{
 	customer("shop-de", minimums{0.71, 0.63, 0.74}, 0.63),
 	customer("shop-fr", minimums{0.85, 0.73, 0.57}, 0.65),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
-	customer("kidshoes", minimums{0.79, 0.76, 0.33}, 0.70),
+	customer("kidshoes", minimums{0.79, 0.76, 0.42}, 0.70),
 	customer("forms", minimums{0.70, 0.55, 0.87}, 0.47),
 	customer("doggy", minimums{0.65, 0.52, 0.53}, 0.41),
 	// The second held-out round, scored once before anyone read them.
@@ -104,7 +104,7 @@ var evalCorpora = []evalCorpus{
 	customer("payroll", minimums{0.88, 0.80, 0.52}, 0.50),
 	customer("sprachschule", minimums{0.74, 0.66, 0.57}, 0.29),
 	// The fifth held-out round, scored once before anyone read them.
-	customer("florist", minimums{0.82, 0.67, 0.38}, 0.64),
+	customer("florist", minimums{0.82, 0.67, 0.55}, 0.64),
 	customer("hosting", minimums{0.90, 0.78, 0.43}, 0.57),
 	customer("heating", minimums{0.85, 0.77, 0.57}, 0.49),
 	customer("yoga", minimums{0.83, 0.77, 0.57}, 0.49),
