@@ -8,8 +8,8 @@ import (
 )
 
 // Some questions every business is asked are about what its help pages
-// seldom hold: working for it, its plans to open somewhere new, its
-// staff's favourites, how it compares with another, a member of staff by
+// seldom hold: working for it, its plans to open somewhere new, sales
+// and prices to come, its staff's favourites, how it compares with another, a member of staff by
 // name. Their other words ("work", "shop", "Saturday") match
 // pages that do not answer them, so they are told apart by what they ask:
 // such a question is answered only when a page found speaks of it.
@@ -36,6 +36,12 @@ var beyond = []beyondPages{
 			`plant ihr|eröffnet ihr (bald|auch)|vous comptez ouvrir|prévoyez[- ]vous d'ouvrir|pensáis abrir|van jullie .*openen)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(coming soon|opening soon|(we're|we are|we'll be) opening|new (shop|store|site|branch|location|studio|clinic|centre|center)|` +
 			`demnächst|bald (eröffnen|auch)|neue(r|n)? (filiale|standort|laden)|bientôt|prochainement|próximamente|binnenkort)\b`),
+	},
+	{ // sales and prices to come
+		asks: regexp.MustCompile(`(?i)\b(black friday|cyber monday|boxing day sales?|january sales?|(next|upcoming|future) (sale|deal)s?|` +
+			`prices? (go|going|rise|rising) up|price (rise|increase)s?|soldes|preiserhöhung\w*|rebajas)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(black friday|cyber monday|(seasonal|annual|summer|winter|january|boxing day) sales?|soldes|rebajas|` +
+			`ausverkauf|price (rise|increase)s?|preiserhöhung\w*)\b`),
 	},
 	{ // the staff's own favourites
 		asks:     regexp.MustCompile(`(?i)\byour (personal |own )?favou?rites?\b|\beuer lieblings\w*|\bvotre \w+ préférée?\b|\bvuestro \w+ favorit[oa]\b|\bjullie favoriete?\b`),

@@ -89,13 +89,13 @@ var evalCorpora = []evalCorpus{
 	customer("forms", minimums{0.70, 0.55, 0.87}, 0.47),
 	customer("doggy", minimums{0.65, 0.52, 0.53}, 0.41),
 	// The second held-out round, scored once before anyone read them.
-	customer("refurb", minimums{0.75, 0.65, 0.72}, 0.55),
+	customer("refurb", minimums{0.75, 0.65, 0.84}, 0.55),
 	customer("booking", minimums{0.78, 0.75, 0.72}, 0.51),
 	customer("storage", minimums{0.91, 0.85, 0.60}, 0.60),
 	customer("fahrrad", minimums{0.75, 0.64, 0.74}, 0.43),
 	// The third held-out round, scored once before anyone read them.
 	customer("coffee", minimums{0.91, 0.85, 0.78}, 0.59),
-	customer("vault", minimums{0.83, 0.72, 0.74}, 0.57),
+	customer("vault", minimums{0.83, 0.72, 0.85}, 0.57),
 	customer("driving", minimums{0.88, 0.85, 0.37}, 0.50),
 	customer("cuisine", minimums{0.67, 0.49, 0.88}, 0.35),
 	// The fourth held-out round, scored once before anyone read them.
@@ -106,7 +106,7 @@ var evalCorpora = []evalCorpus{
 	// The fifth held-out round, scored once before anyone read them.
 	customer("florist", minimums{0.82, 0.67, 0.55}, 0.64),
 	customer("hosting", minimums{0.90, 0.78, 0.43}, 0.57),
-	customer("heating", minimums{0.85, 0.77, 0.57}, 0.49),
+	customer("heating", minimums{0.85, 0.77, 0.67}, 0.49),
 	customer("yoga", minimums{0.83, 0.77, 0.57}, 0.49),
 }
 

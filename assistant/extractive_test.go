@@ -153,6 +153,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"can I speak to Megan again, she helped me last week", []knowledge.Passage{shop}, true},
 		{"is Becky in on Thursday?", []knowledge.Passage{shop}, true},
 		{"what's your favourite flower this time of year?", []knowledge.Passage{shop}, true},
+		{"any black friday deals this year?", []knowledge.Passage{shop}, true},
 		{"Are you opening a second shop anywhere else?", []knowledge.Passage{shop}, true},
 		{"can I book in with Sam again?", []knowledge.Passage{shop}, false},
 		{"Is the shop open on Saturday?", []knowledge.Passage{shop}, false},
