@@ -13,6 +13,7 @@ import (
 
 	"chatsvc/storage"
 	"chatsvc/testenv"
+	"chatsvc/testenv/remote"
 )
 
 // TestServeReplicatesToS3 runs the serve command with an S3-compatible
@@ -21,7 +22,7 @@ import (
 // --from-replica brings every ticket back.
 func TestServeReplicatesToS3(t *testing.T) {
 	in := newInstall(t)
-	in.writeReplicaConfig("  url: \"s3://replica/chat\"\n  endpoint: \"" + testenv.S3(t, "replica") +
+	in.writeReplicaConfig("  url: \"s3://replica/chat\"\n  endpoint: \"" + remote.S3(t, "replica") +
 		"\"\n  region: \"us-east-1\"\n  access_key_id: \"test\"\n  secret_access_key: \"test\"\n  sync_interval: 200ms\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

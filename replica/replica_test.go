@@ -17,6 +17,7 @@ import (
 
 	"chatsvc/replica"
 	"chatsvc/testenv"
+	"chatsvc/testenv/remote"
 )
 
 const dbFile = "app.db"
@@ -87,11 +88,11 @@ func options(t *testing.T, kind string) replica.Options {
 	case "file":
 		o.URL = "file://" + filepath.ToSlash(t.TempDir())
 	case "s3":
-		o.URL, o.Endpoint, o.Region = "s3://replica/chat", testenv.S3(t, "replica"), "us-east-1"
+		o.URL, o.Endpoint, o.Region = "s3://replica/chat", remote.S3(t, "replica"), "us-east-1"
 		o.AccessKeyID, o.SecretAccessKey = "test-key", "test-secret"
 	case "sftp":
 		var addr string
-		addr, o.HostKey = testenv.SFTP(t, "chat", "s3cret")
+		addr, o.HostKey = remote.SFTP(t, "chat", "s3cret")
 		o.URL = "sftp://chat:s3cret@" + addr + filepath.ToSlash(t.TempDir())
 	}
 	return o
@@ -120,7 +121,7 @@ func start(t *testing.T, f *folder, o replica.Options) (rp *replica.Replicator, 
 func TestReplicateAndRestore(t *testing.T) { // not parallel: the S3 server clears a variable of the environment
 	for _, kind := range []string{"file", "s3", "sftp"} {
 		t.Run(kind, func(t *testing.T) {
-			if kind != "s3" { // testenv.S3 sets the environment
+			if kind != "s3" { // remote.S3 sets the environment
 				t.Parallel() // most of each is waiting for a second to pass
 			}
 			ctx := context.Background()
@@ -281,7 +282,7 @@ func TestErasedFilesLeaveTheReplicaAfterTheRetention(t *testing.T) {
 func TestSFTPChecksTheHostKey(t *testing.T) {
 	t.Parallel()
 	o := options(t, "sftp")
-	_, o.HostKey = testenv.SFTP(t, "chat", "s3cret") // another server's key
+	_, o.HostKey = remote.SFTP(t, "chat", "s3cret") // another server's key
 	f := newFolder(t)
 	f.store(t, "secret file")
 	rp, err := replica.Start(f.dir, dbFile, o)

@@ -1,4 +1,4 @@
-package testenv
+package remote
 
 import (
 	"net/http/httptest"
