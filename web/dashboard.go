@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"chatsvc/app"
@@ -51,7 +52,7 @@ type dashHandler func(w http.ResponseWriter, r *http.Request, d *app.DashboardSe
 
 func (h *handlers) dashboardRoutes(mux *http.ServeMux, o Options) {
 	publicURL := o.PublicURL
-	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: parsePages(), mailOff: o.MailOff,
+	d := &dashboard{h: h, secure: strings.HasPrefix(publicURL, "https://"), pages: dashboardPages(), mailOff: o.MailOff,
 		signInLimit: app.NewRateLimiter(signInPerMinute/60.0, signInBurst), ready: o.Ready, replica: o.Replica}
 	if u, err := url.Parse(publicURL); err == nil && u.Host != "" {
 		d.origin = u.Scheme + "://" + u.Host
@@ -306,6 +307,12 @@ func back(w http.ResponseWriter, r *http.Request, to, flash string) error {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
 }
+
+// dashboardPages are the parsed pages, parsed once a process: a page is
+// only executed after parsing, which templates allow side by side, so every
+// handler of the process (one in a server, one a test in the tests) shares
+// them.
+var dashboardPages = sync.OnceValue(parsePages)
 
 // parsePages builds each page from the shared layout and its own file.
 func parsePages() map[string]*template.Template {

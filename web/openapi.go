@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"chatsvc/docs"
 )
@@ -14,14 +15,16 @@ import (
 // no API key: the document holds no data, and tools (code generators, API
 // explorers) can fetch it as is, also from another origin. The served copy
 // names this server's public root as its server, where the file has a
-// template on public_url.
+// template on public_url. The copy is made at the first request for it:
+// most servers are never asked, and a test starts a server each.
 func openAPIDocument(publicURL string) http.HandlerFunc {
-	body := servedOpenAPI(docs.OpenAPI, publicURL)
+	served := sync.OnceValue(func() []byte { return servedOpenAPI(docs.OpenAPI, publicURL) })
 	return func(w http.ResponseWriter, r *http.Request) {
 		if _, err := query(r); err != nil {
 			writeError(w, r, err)
 			return
 		}
+		body := served()
 		h := w.Header()
 		h.Set("Content-Type", "application/json")
 		h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -34,7 +37,7 @@ func openAPIDocument(publicURL string) http.HandlerFunc {
 // widget's paths': by publicURL), keeping the order and content of the
 // other members. doc is the embedded
 // file, which the tests check, so a failure here is a build defect and
-// panics at start-up.
+// panics.
 func servedOpenAPI(doc []byte, publicURL string) []byte {
 	if publicURL == "" {
 		return doc
