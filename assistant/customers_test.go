@@ -289,13 +289,23 @@ func leaveOneOut(t *testing.T, results map[string][]asked) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	all := gates()
+	// A corpus's worth under a gate is the same whichever corpus is held
+	// out, so it is reckoned once for each pair.
+	worths := make(map[string][]float64, len(names))
+	for _, n := range names {
+		worths[n] = make([]float64, len(all))
+		for i, g := range all {
+			worths[n][i] = worth(gated(results[n], g))
+		}
+	}
 	for _, held := range names {
 		best, bestWorth := assistant.Gate{}, -1.0
-		for _, g := range gates() {
+		for i, g := range all {
 			w := 0.0
 			for _, n := range names {
 				if n != held {
-					w += worth(gated(results[n], g))
+					w += worths[n][i]
 				}
 			}
 			if w > bestWorth {
