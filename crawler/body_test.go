@@ -58,6 +58,7 @@ func allocated(fn func()) uint64 {
 }
 
 func TestCompressedBodiesAreBoundedOnceInflated(t *testing.T) {
+	t.Parallel()
 	routes := map[string]http.HandlerFunc{"/a": page("A", "Page A.")}
 	s := newSite(t, routes)
 	sitemap := bomb(t, `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>`+
@@ -114,6 +115,7 @@ func TestCompressedBodiesAreBoundedOnceInflated(t *testing.T) {
 // TestCrawlLeavesNoConnectionOpen: each crawl has its own client, so its
 // pooled connections must be closed when it ends.
 func TestCrawlLeavesNoConnectionOpen(t *testing.T) {
+	t.Parallel()
 	var open atomic.Int32
 	closed := make(chan struct{}, 16)
 	srv := httptest.NewUnstartedServer(page("Home", "Home."))

@@ -91,6 +91,7 @@ func urls(res *crawler.Result, base string) []string {
 }
 
 func TestCrawlURLSource(t *testing.T) {
+	t.Parallel()
 	other := newSite(t, map[string]http.HandlerFunc{"/elsewhere": page("Elsewhere", "Another host.")})
 	about := `<html><head><title>About</title><link rel="canonical" href="/about"></head>
 		<body><main><h2>Team</h2><p>We are a small team.</p><a href="/">home</a></main></body></html>`
@@ -208,6 +209,7 @@ func urlset(locs ...string) []byte {
 }
 
 func TestCrawlSitemapIndexWithGzippedChild(t *testing.T) {
+	t.Parallel()
 	other := newSite(t, map[string]http.HandlerFunc{"/x": page("X", "Other host.")})
 	var s *site
 	routes := map[string]http.HandlerFunc{
@@ -243,6 +245,7 @@ func TestCrawlSitemapIndexWithGzippedChild(t *testing.T) {
 }
 
 func TestFirstURLMayMoveTheSite(t *testing.T) {
+	t.Parallel()
 	help := newSite(t, map[string]http.HandlerFunc{
 		"/":    page("Help", "Help home.", "/faq"),
 		"/faq": page("FAQ", "Questions."),
@@ -263,6 +266,7 @@ func TestFirstURLMayMoveTheSite(t *testing.T) {
 }
 
 func TestPagesInOtherCharsetsAreReadAsUTF8(t *testing.T) {
+	t.Parallel()
 	latin1 := []byte("<html><head><title>Caf\xe9</title></head><body><main><p>Le caf\xe9 ouvre \xe0 neuf heures, " +
 		"le d\xe9jeuner est servi \xe0 midi et la client\xe8le est pri\xe9e de r\xe9server.</p></main></body></html>")
 	s := newSite(t, map[string]http.HandlerFunc{
@@ -281,6 +285,7 @@ func TestPagesInOtherCharsetsAreReadAsUTF8(t *testing.T) {
 }
 
 func TestCrawlStopsAtMaxPages(t *testing.T) {
+	t.Parallel()
 	routes := map[string]http.HandlerFunc{}
 	routes["/"] = page("Home", "Start.", "/1")
 	for i := 1; i < 10; i++ {
@@ -302,6 +307,7 @@ func TestCrawlStopsAtMaxPages(t *testing.T) {
 }
 
 func TestCrawlKeepsToParallelismPerHost(t *testing.T) {
+	t.Parallel()
 	var inFlight, most atomic.Int32
 	routes := map[string]http.HandlerFunc{}
 	var links []string
@@ -336,6 +342,7 @@ func TestCrawlKeepsToParallelismPerHost(t *testing.T) {
 }
 
 func TestPrivateAddressesAreRefused(t *testing.T) {
+	t.Parallel()
 	target := newSite(t, map[string]http.HandlerFunc{"/": page("Internal", "Internal page.")})
 	// front stands in for a public site: the guard lets its exact address
 	// through, and so checks only where it leads.
@@ -390,6 +397,7 @@ func TestPrivateAddressesAreRefused(t *testing.T) {
 }
 
 func TestUnreachableStartFailsWithReason(t *testing.T) {
+	t.Parallel()
 	s := newSite(t, map[string]http.HandlerFunc{
 		"/robots.txt": serve("text/plain", []byte("User-agent: *\nDisallow: /\n")),
 		"/doc.pdf":    serve("application/pdf", []byte("%PDF")),
@@ -414,6 +422,7 @@ func TestUnreachableStartFailsWithReason(t *testing.T) {
 }
 
 func TestCanceledCrawlReportsTheContext(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := newSite(t, map[string]http.HandlerFunc{
 		"/": func(w http.ResponseWriter, r *http.Request) { cancel(); page("Home", "Home.")(w, r) },
@@ -462,6 +471,7 @@ func pacedSite(t *testing.T, robots string, n int) (*site, func() ([]time.Time, 
 }
 
 func TestOwnSiteIsCrawledWithoutPause(t *testing.T) {
+	t.Parallel()
 	s, seen := pacedSite(t, "User-agent: *\nDisallow: /p3\n", 6)
 	o := options()
 	o.Delay, o.Parallelism = time.Hour, 1 // polite, this crawl would not end
@@ -487,6 +497,7 @@ func TestOwnSiteIsCrawledWithoutPause(t *testing.T) {
 }
 
 func TestRobotsCrawlDelayIsHonoured(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		o    func(crawler.Options) crawler.Options

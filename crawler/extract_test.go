@@ -10,6 +10,7 @@ import (
 )
 
 func TestExtractKeepsMainTextUnderItsHeadings(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, html, title string
 		want              []Chunk
@@ -82,6 +83,7 @@ func TestExtractKeepsMainTextUnderItsHeadings(t *testing.T) {
 }
 
 func TestChunksStayWithinBounds(t *testing.T) {
+	t.Parallel()
 	para := strings.Repeat("word ", 60) // 300 characters
 	huge := strings.Repeat("longword ", 700)
 	md := "Intro.\n\n# One\n" + strings.Repeat(para+"\n\n", 7) + "## Two\n" + huge + "\n\n```\ncode line\n\nstill code\n```\n"

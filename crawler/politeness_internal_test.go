@@ -6,6 +6,7 @@ import (
 )
 
 func TestLimitRule(t *testing.T) {
+	t.Parallel()
 	polite := Options{Delay: 100 * time.Millisecond, Parallelism: 2}
 	for _, c := range []struct {
 		name       string

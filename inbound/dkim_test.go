@@ -19,6 +19,7 @@ import (
 // With smtp.dkim set, what reaches the SMTP server carries a DKIM
 // signature that verifies against the published key.
 func TestDKIMSignature(t *testing.T) {
+	t.Parallel()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)

@@ -82,6 +82,7 @@ func (s *stopAfter) ReceiveMail(ctx context.Context, m app.InboundMail) (string,
 // auto-reply is dropped, new mail opens a ticket; the service restarts
 // after the first message and takes each of the others once.
 func TestReplyLoopOverIMAP(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	mb := newMailbox(t)
 	tkt := l.ticket("ann@example.com")
@@ -145,6 +146,7 @@ func (mb *mailbox) seen(t *testing.T) []imap.UID {
 // is taken at once: thirty forged mails in a customer's name cannot make
 // the customer's own mail vanish.
 func TestIMAPMailOverTheLimitIsTakenLater(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 2)
 	mb := newMailbox(t)
 	for i, text := range []string{"forged one", "forged two", "the real one"} {
@@ -181,6 +183,7 @@ func TestIMAPMailOverTheLimitIsTakenLater(t *testing.T) {
 // A message the poller passes over for good (over inbound.max_bytes) is
 // recorded with why, against its Message-ID, and the next is taken.
 func TestIMAPRecordsWhyItPassesAMessageOver(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	mb := newMailbox(t)
 	mb.add(t, "From: ann@example.com\r\nTo: support@"+domain+"\r\nSubject: Video\r\nMessage-ID: <huge@example.com>\r\n\r\n"+

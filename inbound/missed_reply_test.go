@@ -181,6 +181,7 @@ func replyTo(t *testing.T, m sentMail) (addr, msgID string) {
 // makes a second e-mail with that answer alone, across a restart, and
 // nothing is sent twice.
 func TestMissedReplyIsMailedOnceAndTheReplyComesBack(t *testing.T) {
+	t.Parallel()
 	c := newChat(t, visitorAfter, "ann@example.com")
 	sent := c.answer("It left our warehouse on Monday.")
 	c.mailsAt(sent.Add(visitorAfter-time.Second), 0, "a second before the delay")
@@ -230,6 +231,7 @@ func TestMissedReplyIsMailedOnceAndTheReplyComesBack(t *testing.T) {
 // A visitor who sees the answer gets no e-mail: through the widget
 // fetching the messages, or through an open live stream.
 func TestNoMissedReplyWhenTheVisitorSawIt(t *testing.T) {
+	t.Parallel()
 	c := newChat(t, visitorAfter, "ann@example.com")
 	ctx := context.Background()
 	sent := c.answer("It left our warehouse on Monday.")
@@ -251,6 +253,7 @@ func TestNoMissedReplyWhenTheVisitorSawIt(t *testing.T) {
 // A reply to the e-mail of a conversation closed meanwhile goes back to
 // the team: the conversation leaves closed, as a ticket reopens.
 func TestMissedReplyAnswerReopensClosedConversation(t *testing.T) {
+	t.Parallel()
 	c := newChat(t, visitorAfter, "ann@example.com")
 	ctx := context.Background()
 	sent := c.answer("It left our warehouse on Monday.")
@@ -272,6 +275,7 @@ func TestMissedReplyAnswerReopensClosedConversation(t *testing.T) {
 
 // Without notify.visitor_after, or without an address, nothing is mailed.
 func TestNoMissedReplyWhenOffOrNoAddress(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]*visit{"off": newChat(t, 0, "ann@example.com"), "no address": newChat(t, visitorAfter, "")} {
 		sent := c.answer("Hello, how can I help?")
 		c.mailsAt(sent.Add(visitorAfter+time.Hour), 0, name)
@@ -283,6 +287,7 @@ func TestNoMissedReplyWhenOffOrNoAddress(t *testing.T) {
 // e-mail sent before (by an older version) is kept for the team as a
 // ticket and never shown in the visitor's widget.
 func TestMissedReplyOnlyToAVerifiedAddress(t *testing.T) {
+	t.Parallel()
 	c := startChat(t, visitorAfter, "realcustomer@example.com", false)
 	ctx := context.Background()
 	sent := c.answer("Your card ending 4242 is blocked.")

@@ -13,6 +13,7 @@ import (
 // An HTML-only reply reads as its text, every character reference decoded,
 // and a pasted screenshot (an inline image) is kept as a file.
 func TestParseHTMLAndInlineImage(t *testing.T) {
+	t.Parallel()
 	raw := strings.ReplaceAll(`From: Erin <erin@customer.test>
 To: support@support.example.com
 Subject: Re: charge
@@ -65,6 +66,7 @@ JVBERi0xLjQ=
 // The direct parent (In-Reply-To) comes last in Refs, which are tried from
 // the end: it wins over an older reference to another thread.
 func TestParseParentLast(t *testing.T) {
+	t.Parallel()
 	raw := "From: erin@customer.test\r\nSubject: Re: x\r\nMessage-ID: <p2@customer.test>\r\n" +
 		"In-Reply-To: <ticket.tkt_1@example.com>\r\nReferences: <ticket.tkt_2@example.com>\r\n\r\nHello\r\n"
 	m, err := inbound.Parse([]byte(raw), inbound.Envelope{})
@@ -80,6 +82,7 @@ func TestParseParentLast(t *testing.T) {
 // charset) are replaced, so nothing the service stores or serves is
 // invalid UTF-8.
 func TestParseReplacesInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	raw := "From: \"Ann \xff\xfe\" <ann@example.com>\r\nTo: support@example.com\r\nSubject: caf\xe9 \xc3\r\n" +
 		"Message-ID: <u1@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" +
 		"--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nPrix: 5\x80 \xed\xa0\x80\r\n" +
@@ -103,6 +106,7 @@ func TestParseReplacesInvalidUTF8(t *testing.T) {
 // the thread's first message and the newest ones are kept, with
 // In-Reply-To last (tried first).
 func TestParseKeepsAFewReferences(t *testing.T) {
+	t.Parallel()
 	var refs strings.Builder
 	for i := range 30000 {
 		fmt.Fprintf(&refs, " <r%d@example.com>", i)

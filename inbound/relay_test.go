@@ -27,6 +27,7 @@ func prizeMail(sender string, n int) string {
 // one address gets at most VisitorTicketsPerAddressPerDay confirmations a
 // day. The tickets are opened all the same.
 func TestNewMailConfirmationCarriesNoMailText(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	for i := range app.VisitorTicketsPerAddressPerDay + 2 {
 		if err := l.deliver("victim@third.example", "support@"+domain, prizeMail("victim@third.example", i)); err != nil {
@@ -51,6 +52,7 @@ func TestNewMailConfirmationCarriesNoMailText(t *testing.T) {
 // Across addresses, at most InboundConfirmationsPerHour confirmations of
 // tickets opened by mail are queued in an hour.
 func TestNewMailConfirmationsAreLimitedOverall(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	ctx := context.Background()
 	for i := range app.InboundConfirmationsPerHour + 3 {
@@ -77,6 +79,7 @@ func TestNewMailConfirmationsAreLimitedOverall(t *testing.T) {
 // The files of a mail that opens a ticket are kept on it: the ticket's
 // first comment, from the contact, holds them.
 func TestNewMailKeepsItsAttachments(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	raw := strings.Replace(reply("support@"+domain, "nothing@example.com", "", "My receipt is attached."),
 		"Subject: Re: your ticket", "Subject: Refund please", 1)
@@ -114,6 +117,7 @@ func (l *loop) storedFiles() int {
 // Attachments are written for mail that is taken only: a repeated mail
 // and a mail over its sender's hourly limit leave no file behind.
 func TestRefusedMailLeavesNoFile(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 1)
 	first := reply("support@"+domain, "nothing@example.com", "", "Here is the receipt.")
 	if err := l.deliver("ann@example.com", "support@"+domain, first); err != nil {
@@ -149,6 +153,7 @@ func bigAttachment(id string) string {
 // taken: the receiver refuses it for good (5xx, not 4xx), and the poller
 // records why and takes the next message.
 func TestAttachmentOverTheLimitIsRefusedForGood(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0, func(l *loop) { l.fileMax = 1 << 10 })
 	var se *smtp.SMTPError
 	if err := l.deliver("ann@example.com", "support@"+domain, bigAttachment("big-1@example.com")); !errors.As(err, &se) || se.Code != 552 {

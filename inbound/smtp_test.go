@@ -37,6 +37,7 @@ func reply(to, inReplyTo, extraHeaders, text string) string {
 // contact comment with the quote gone and the file kept; an auto-reply to
 // the same mail creates nothing; a mail with no thread opens a ticket.
 func TestReplyLoopOverSMTP(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	tkt := l.ticket("ann@example.com")
 	sent := l.send()
@@ -93,6 +94,7 @@ func TestReplyLoopOverSMTP(t *testing.T) {
 // A reply to a solved ticket reopens it; a reply found by References alone
 // (no reply address) lands on the same ticket.
 func TestReplyReopensSolvedTicket(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	ctx := context.Background()
 	tkt := l.ticket("ann@example.com")
@@ -116,6 +118,7 @@ func TestReplyReopensSolvedTicket(t *testing.T) {
 // Junk never becomes a comment or a ticket: bounces, bulk mail and the
 // service's own e-mails coming back.
 func TestJunkMailIsDropped(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	l.ticket("ann@example.com")
 	sent := l.send()
@@ -152,6 +155,7 @@ func TestJunkMailIsDropped(t *testing.T) {
 // The receiver refuses, with a clear SMTP reply, mail for other domains,
 // messages over the size limit, and senders over their hourly count.
 func TestReceiverRefusals(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 2)
 	var se *smtp.SMTPError
 	err := l.deliver("ann@example.com", "someone@elsewhere.example", "Subject: x\r\n\r\nx\r\n")
@@ -179,6 +183,7 @@ func TestReceiverRefusals(t *testing.T) {
 // told 421 (a real server comes back later), and a closed one frees its
 // place.
 func TestReceiverBoundsSessions(t *testing.T) {
+	t.Parallel()
 	l := newLoop(t, 0)
 	hello := func() (*smtp.Client, error) {
 		c, err := smtp.Dial(l.inAddr)

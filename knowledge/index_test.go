@@ -48,6 +48,7 @@ func sources(ps []Passage) []string {
 }
 
 func TestSearchKeepsToTheSiteAndMode(t *testing.T) {
+	t.Parallel()
 	x, _ := openTemp(t)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -106,6 +107,7 @@ func sameSet(a, b []string) bool {
 }
 
 func TestReplaceSwapsASourceAtOnceAndRemoves(t *testing.T) {
+	t.Parallel()
 	x, _ := openTemp(t)
 	ctx := context.Background()
 	if err := x.Replace(ctx, "src_a", chunks("src_a", "", chat.Test, 60, "old")); err != nil {
@@ -182,6 +184,7 @@ func TestReplaceSwapsASourceAtOnceAndRemoves(t *testing.T) {
 }
 
 func TestRebuildGivesTheSameResults(t *testing.T) {
+	t.Parallel()
 	x, dir := openTemp(t)
 	ctx := context.Background()
 	all := append(chunks("src_a", "", chat.Test, 30, "shipping times and costs"),
@@ -234,6 +237,7 @@ func TestRebuildGivesTheSameResults(t *testing.T) {
 // TestTeamSynonyms: the team's words reach pages that never use them, an
 // expression counting as one term, and the page is cited as a full match.
 func TestTeamSynonyms(t *testing.T) {
+	t.Parallel()
 	x, _ := openTemp(t)
 	ctx := context.Background()
 	pages := []Chunk{
@@ -282,6 +286,7 @@ func TestTeamSynonyms(t *testing.T) {
 // The thesaurus joins words customers and pages use for one thing only: a
 // question about a password does not match a page about API tokens.
 func TestThesaurusKeepsThingsApart(t *testing.T) {
+	t.Parallel()
 	got := searchPage(t, Chunk{URL: "https://example.com/api", Title: "API tokens",
 		Text: "Create a token under Settings to call the API from your scripts."}, "How do I reset my password?")
 	if len(got) > 0 && got[0].Match >= 0.35 {
@@ -292,6 +297,7 @@ func TestThesaurusKeepsThingsApart(t *testing.T) {
 // A page's words are stemmed as the index stems them: a question's "pay"
 // is found in a title's "pay" (both "pai" to Porter's stemmer).
 func TestMatchStemsAsTheIndexDoes(t *testing.T) {
+	t.Parallel()
 	got := searchPage(t, Chunk{Title: "Can I pay with bitcoin?", Text: "Yes, we accept bitcoin payments at checkout."},
 		"Can I pay with bitcoin?")
 	if len(got) != 1 || got[0].Match != 1 {
@@ -308,6 +314,7 @@ func searchPage(t *testing.T, page Chunk, question string) []Passage {
 // A page's passage carries its next best matching chunks, best first, up
 // to MorePassages: the answer to a question may be further down the page.
 func TestPassageCarriesThePagesFurtherChunks(t *testing.T) {
+	t.Parallel()
 	var page []Chunk
 	for i := range MorePassages + 2 {
 		page = append(page, Chunk{URL: "https://x.example/prices", Title: "Lesson prices", Heading: fmt.Sprintf("Part %d", i),

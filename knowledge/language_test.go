@@ -29,6 +29,7 @@ func searchPages(t *testing.T, pages []Chunk, question string) []Passage {
 // one typo), also where the typo changes its stem; a word the index has,
 // or one too short to tell, is left as written.
 func TestTyposAreForgiven(t *testing.T) {
+	t.Parallel()
 	pages := func() []Chunk {
 		return []Chunk{
 			{URL: "https://x.example/wifi", Title: "Connecting", Text: "Join the wireless network from the settings."},
@@ -70,6 +71,7 @@ func TestTyposAreForgiven(t *testing.T) {
 // the parts of a compound the index does not have, and a verb's form the
 // pages do not use is read as the form they do ("liefert", "Lieferung").
 func TestGermanPagesAndQuestions(t *testing.T) {
+	t.Parallel()
 	pages := func() []Chunk {
 		return []Chunk{
 			{URL: "https://x.example/rueckgabe", Title: "Rücksendungen", Lang: "de",
@@ -99,6 +101,7 @@ func TestGermanPagesAndQuestions(t *testing.T) {
 // asking clause, does not lower the page that answers the question; a
 // clause after the question is part of it.
 func TestContextBeforeTheQuestion(t *testing.T) {
+	t.Parallel()
 	page := Chunk{URL: "https://x.example/dispatch", Title: "Dispatch times",
 		Text: "Orders placed before 1pm are dispatched the same working day."}
 	matchesAsWell(t, page, "When is my order dispatched?",
@@ -133,6 +136,7 @@ func matchesAsWell(t *testing.T, page Chunk, bare, told string) {
 // "j'aimerais savoir") is not what it is about: the match of the page that
 // answers it is the same as for the bare question.
 func TestAskingWordsInOtherLanguages(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		page        Chunk
 		bare, asked string
@@ -151,6 +155,7 @@ func TestAskingWordsInOtherLanguages(t *testing.T) {
 // A filler word is never one of a language's everyday words: those carry
 // what a question is about.
 func TestFillerIsNoEverydayWord(t *testing.T) {
+	t.Parallel()
 	for l, groups := range everyday {
 		for _, g := range groups {
 			for _, w := range g {
@@ -165,6 +170,7 @@ func TestFillerIsNoEverydayWord(t *testing.T) {
 // The asker's circumstances ("my sister lives in Dublin") are left out of
 // a question when no page has their words, and matched when one does.
 func TestCircumstancesNoPageHas(t *testing.T) {
+	t.Parallel()
 	page := Chunk{URL: "https://x.example/eu", Title: "Delivery to the EU",
 		Text: "Delivery to Dublin costs £9.95 and takes 3 to 5 working days."}
 	matchesAsWell(t, page, "How much is delivery to Dublin?", "My sister lives in Dublin, how much is delivery to Dublin?")

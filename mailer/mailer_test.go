@@ -178,6 +178,7 @@ func contains(t *testing.T, what, text string, wants ...string) {
 }
 
 func TestTicketMailsAreSentThreaded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.mailer()
 	tk := e.ticket(chat.Live, "ada@example.com", "Ada Lovelace", "Refund for order 42", true)
@@ -279,6 +280,7 @@ func TestTicketMailsAreSentThreaded(t *testing.T) {
 }
 
 func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.smtp.Stop()
 	m := e.mailer()
@@ -323,6 +325,7 @@ func TestOutboxWaitsWhileServerIsDown(t *testing.T) {
 }
 
 func TestMailRetryDelays(t *testing.T) {
+	t.Parallel()
 	want := []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute,
 		32 * time.Minute, time.Hour, time.Hour}
 	start := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
@@ -337,6 +340,7 @@ func TestMailRetryDelays(t *testing.T) {
 }
 
 func TestPermanentAndTemporaryRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.mailer()
 	e.smtp.Refuse("gone@example.com", 550, "No such mailbox")
@@ -380,6 +384,7 @@ func TestPermanentAndTemporaryRefusals(t *testing.T) {
 }
 
 func TestGivesUpAfterThreeDays(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.mailer()
 	e.smtp.Refuse("busy@example.com", 421, "Busy")
@@ -427,6 +432,7 @@ func TestNoSMTPHostKeepsMail(t *testing.T) {
 }
 
 func TestWebhookEndpointDisabledMail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	data, _ := json.Marshal(map[string]any{
 		"endpoint": map[string]any{"id": "whe_123", "object": "webhook_endpoint", "url": "https://hooks.shop.example/in",
@@ -459,6 +465,7 @@ func TestWebhookEndpointDisabledMail(t *testing.T) {
 }
 
 func TestTemplatesOverriddenFromDataDir(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.override("ticket_created.txt", "{{define \"subject\"}}Ticket {{.ticket.number}} is in{{end}}Hi {{.recipient.email}}: {{.ticket.subject}}\n")
 	e.ticket(chat.Live, "ada@example.com", "", "Broken <b>zip</b>", true)
@@ -473,6 +480,7 @@ func TestTemplatesOverriddenFromDataDir(t *testing.T) {
 }
 
 func TestUnknownTemplateFailsForGood(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := chat.At(e.clock.Now())
 	id := app.NewID(app.PrefixMail)
@@ -498,6 +506,7 @@ func deref(s *string) string {
 }
 
 func TestImplicitTLS(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.smtp.Stop()
 	e.smtp.Implicit = true
@@ -518,6 +527,7 @@ func TestImplicitTLS(t *testing.T) {
 }
 
 func TestErasureScrubsSentMail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tk := e.ticket(chat.Live, "ada@example.com", "Ada Lovelace", "Refund for Ada Lovelace", true)
 	e.step(e.mailer())
@@ -540,6 +550,7 @@ func TestErasureScrubsSentMail(t *testing.T) {
 }
 
 func TestReplicaFailingMail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	err := e.svc.MailReplicaFailing(e.ctx, "owner@shop.example", app.ReplicaBehind{Replica: "s3://backups/chat",
 		Lag: 11 * time.Minute, LastSync: time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC), Reason: "connection refused"})
@@ -571,6 +582,7 @@ func TestReplicaFailingMail(t *testing.T) {
 // database) says what was true when it was promised, with every field of
 // the ticket as the API shows it, and goes once.
 func TestTicketMailShowsTheTicketAsWritten(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.override("ticket_created.txt", "{{define \"subject\"}}{{.ticket.subject}}{{end}}{{.ticket.id}} {{.ticket.status}} {{.ticket.priority}}\n")
 	tk := e.ticket(chat.Live, "ada@example.com", "Ada", "Refund for order 42", true)

@@ -69,6 +69,7 @@ func recipientsOf(got []testenv.Mail) []string {
 // conversation is e-mailed to every member when notify.waiting_after has
 // passed, not a second before, and never again.
 func TestWaitingAlertArrivesOnceAtTheDelay(t *testing.T) {
+	t.Parallel()
 	e, _ := notifyEnv(t)
 	start := e.clock.Now()
 	c := e.waitingConversation()
@@ -94,6 +95,7 @@ func TestWaitingAlertArrivesOnceAtTheDelay(t *testing.T) {
 // TestWaitingAlertGoesToTheAssignee checks that an assigned conversation is
 // e-mailed to its assignee alone.
 func TestWaitingAlertGoesToTheAssignee(t *testing.T) {
+	t.Parallel()
 	e, team := notifyEnv(t)
 	start := e.clock.Now()
 	c := e.waitingConversation()
@@ -109,6 +111,7 @@ func TestWaitingAlertGoesToTheAssignee(t *testing.T) {
 // TestNoWaitingAlertWhenAnAgentAnswered checks that an agent's message
 // before the delay cancels the alert for good.
 func TestNoWaitingAlertWhenAnAgentAnswered(t *testing.T) {
+	t.Parallel()
 	e, team := notifyEnv(t)
 	start := e.clock.Now()
 	c := e.waitingConversation()

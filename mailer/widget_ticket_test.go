@@ -54,6 +54,7 @@ func rateLimited(t *testing.T, err error) *app.Error {
 // a widget ticket holds nothing the visitor typed, so the widget cannot
 // send the operator's mail with a stranger's words to a stranger's address.
 func TestWidgetTicketMailCarriesNoVisitorText(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	site := e.site("Acme Shop")
 	tk, err := e.svc.CreateVisitorTicket(e.ctx, e.visit(site, false), app.VisitorTicket{
@@ -89,6 +90,7 @@ func TestWidgetTicketMailCarriesNoVisitorText(t *testing.T) {
 // an hour, and per address a day, counted in the database across visitors
 // and modes; a refused ticket is not opened and sends nothing.
 func TestWidgetTicketsLimited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	site := e.site("Acme Shop")
 	m := e.mailer()

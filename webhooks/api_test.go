@@ -15,6 +15,7 @@ import (
 )
 
 func TestCreateValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{hooks: func(o *app.WebhookOptions) { o.AllowHTTP, o.AllowPrivate = false, false }})
 	ok := "https://hooks.example.com/in"
 	for _, c := range []struct {
@@ -53,6 +54,7 @@ func TestCreateValidation(t *testing.T) {
 }
 
 func TestEndpointLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	out := e.ok(201, "POST", "/v1/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/a",
 		"events": []string{"ticket.created", "ticket.created", "contact.created"}, "description": "CRM"})
@@ -111,6 +113,7 @@ func TestEndpointLifecycle(t *testing.T) {
 }
 
 func TestEndpointListPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	var want []string
 	for i := 0; i < 7; i++ {
@@ -137,6 +140,7 @@ func TestEndpointListPages(t *testing.T) {
 }
 
 func TestWebhooksDisabledPlan(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{hooks: func(o *app.WebhookOptions) { o.Disabled = true }})
 	ev := e.contact("ada@example.com") // events still exist and can be read
 	_ = ev
@@ -155,11 +159,13 @@ func TestWebhooksDisabledPlan(t *testing.T) {
 }
 
 func TestAllowHTTP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{}) // allow_http on
 	e.ok(201, "POST", "/v1/webhook-endpoints", map[string]any{"url": "http://hooks.example.com/", "events": []string{"*"}})
 }
 
 func TestPing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	var status = 200
 	rc := e.receiver(func(int, *http.Request) int { return status })
@@ -225,6 +231,7 @@ func TestPing(t *testing.T) {
 }
 
 func TestPrivateAddressesRefusedAtSendTime(t *testing.T) {
+	t.Parallel()
 	// allow_private off: a name resolving to loopback passes validation but
 	// the guarded client refuses to connect.
 	e := newEnv(t, setup{hooks: func(o *app.WebhookOptions) { o.AllowPrivate = false }})
@@ -239,6 +246,7 @@ func TestPrivateAddressesRefusedAtSendTime(t *testing.T) {
 }
 
 func TestEventsListAndGet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	c := e.contact("ada@example.com")
 	tk := e.ticket(c, "One")
@@ -291,6 +299,7 @@ func TestEventsListAndGet(t *testing.T) {
 }
 
 func TestResend(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	a, b, c := e.receiver(nil), e.receiver(nil), e.receiver(nil)
 	aID, _ := e.endpoint(a.URL(), "contact.created")

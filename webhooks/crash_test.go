@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 // that every event reaches the receiver and that none whose success was
 // recorded before the crash is sent again.
 func TestCrashResumesAndRepeatsNothingAcknowledged(t *testing.T) {
+	t.Parallel()
 	const tickets = 300
 	// The receiver holds every request until the tickets are written, so
 	// the kill lands mid-stream; the configured timeout outlasts that wait

@@ -27,6 +27,7 @@ import (
 )
 
 func TestSignatureAndPayload(t *testing.T) {
+	t.Parallel()
 	// The real time, so the third-party verifier's five-minute check passes.
 	start := time.Now().UTC().Truncate(time.Millisecond)
 	e := newEnv(t, setup{start: start})
@@ -102,6 +103,7 @@ func TestSignatureAndPayload(t *testing.T) {
 }
 
 func TestLivemodeFollowsTheKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	rc := e.receiver(nil)
 	code, out := e.call("POST", "/v1/webhook-endpoints", e.liveKey, map[string]any{"url": rc.URL(), "events": []string{"*"}})
@@ -121,6 +123,7 @@ func TestLivemodeFollowsTheKey(t *testing.T) {
 }
 
 func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	rc := e.receiver(nil)
 	e.endpoint(rc.URL(), "*")
@@ -214,6 +217,7 @@ func TestEveryEventTypeFiresOnceForItsAction(t *testing.T) {
 }
 
 func TestSubscriptionsModesAndTime(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	tickets, all, live, off := e.receiver(nil), e.receiver(nil), e.receiver(nil), e.receiver(nil)
 	contact := e.contact("ada@example.com") // before any endpoint: goes nowhere
@@ -252,6 +256,7 @@ func TestSubscriptionsModesAndTime(t *testing.T) {
 // worker ran: each event still goes where the subscriptions pointed when it
 // was written.
 func TestSubscriptionAsOfTheEventsTime(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	narrowed, paused := e.receiver(nil), e.receiver(nil)
 	nID, _ := e.endpoint(narrowed.URL(), "*")
@@ -276,6 +281,7 @@ func TestSubscriptionAsOfTheEventsTime(t *testing.T) {
 // endpoint is disabled and the owner e-mailed. Re-enabling resumes the
 // deliveries still queued.
 func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	var failing atomic.Bool
 	failing.Store(true)
@@ -407,6 +413,7 @@ func TestRetryScheduleGiveUpDisableMailAndReEnable(t *testing.T) {
 }
 
 func TestReEnablingSendsQueuedDeliveriesAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	var fail atomic.Bool
 	fail.Store(true)
@@ -445,6 +452,7 @@ func TestReEnablingSendsQueuedDeliveriesAtOnce(t *testing.T) {
 }
 
 func TestSuccessAfterFailures(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	rc := e.receiver(func(n int, _ *http.Request) int {
 		if n < 2 {
@@ -488,6 +496,7 @@ func TestSuccessAfterFailures(t *testing.T) {
 }
 
 func TestDeletingAnEndpointStopsDelivery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	rc := e.receiver(always(500))
 	id, _ := e.endpoint(rc.URL(), "*")
@@ -508,6 +517,7 @@ func TestDeletingAnEndpointStopsDelivery(t *testing.T) {
 }
 
 func TestHangingReceiverIsCutAtTheTimeout(t *testing.T) {
+	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	e := newEnv(t, setup{timeout: timeout})
 	release := make(chan struct{})
@@ -534,6 +544,7 @@ func TestHangingReceiverIsCutAtTheTimeout(t *testing.T) {
 }
 
 func TestSlowEndpointDoesNotDelayHealthyOne(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{opts: webhooks.Options{PerEndpoint: 2}})
 	release := make(chan struct{})
 	var slowNow, slowMax atomic.Int32
@@ -591,6 +602,7 @@ func (e *env) runWorkers(release func()) {
 
 // A resend is sent at once, not at the sender's next look for retries.
 func TestResendIsSentAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{opts: webhooks.Options{Every: time.Hour}})
 	rc := e.receiver(nil)
 	e.endpoint(rc.URL(), "*")
@@ -609,6 +621,7 @@ func TestResendIsSentAtOnce(t *testing.T) {
 // is not ended by that send's success: the event is delivered again, and
 // both attempts are logged.
 func TestResendWhileTheFirstSendIsInFlight(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{opts: webhooks.Options{Every: time.Hour}})
 	release := make(chan struct{})
 	var once sync.Once
@@ -641,6 +654,7 @@ func TestResendWhileTheFirstSendIsInFlight(t *testing.T) {
 // attempt that disables an endpoint, but not yet fanned out, is still owed
 // to it and goes out once it is re-enabled.
 func TestDisablingKeepsEventsWrittenBeforeIt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	var fail atomic.Bool
 	fail.Store(true)

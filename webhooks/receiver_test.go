@@ -44,6 +44,7 @@ func verify(secret, header string, body []byte, now time.Time) error {
 }
 
 func TestReadmeVerifierAcceptsOursAndRejectsTheRest(t *testing.T) {
+	t.Parallel()
 	const secret = "whsec_readme"
 	body := []byte(`{"id":"evt_1","object":"event"}`)
 	at := time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)

@@ -19,6 +19,7 @@ var leak = regexp.MustCompile(`\d+\.\d+\.\d+\.\d+|:\d+|\bdial\b|\btcp\b|lookup \
 // TestFailureReasonsAreFixedWords checks that a failed test ping and its
 // logged attempt say why in a few fixed words, whatever Go's error said.
 func TestFailureReasonsAreFixedWords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, setup{})
 	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake fails by design
