@@ -118,12 +118,11 @@ func start(t *testing.T, f *folder, o replica.Options) (rp *replica.Replicator, 
 // TestReplicateAndRestore replicates a database and its files to a folder
 // and to an S3 server, then restores both into a new folder: the newest
 // state, and the state between two bursts of writes.
-func TestReplicateAndRestore(t *testing.T) { // not parallel: the S3 server clears a variable of the environment
+func TestReplicateAndRestore(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"file", "s3", "sftp"} {
 		t.Run(kind, func(t *testing.T) {
-			if kind != "s3" { // remote.S3 sets the environment
-				t.Parallel() // most of each is waiting for a second to pass
-			}
+			t.Parallel() // most of each is waiting for a second to pass
 			ctx := context.Background()
 			o := options(t, kind)
 			f := newFolder(t)

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"net/http/httptest"
+	"os"
 	"testing"
 
 	"github.com/johannesboyne/gofakes3"
@@ -10,12 +11,16 @@ import (
 
 // S3 starts an S3-compatible server in memory with an empty bucket of the
 // given name and returns its endpoint URL; it stops when the test ends.
-// AWS_CA_BUNDLE is cleared for the test: Litestream's S3 client refuses it
-// (it brings its own HTTP client), and this server is plain HTTP anyway.
+// AWS_CA_BUNDLE, when set, is cleared for the test, which therefore cannot
+// run in parallel: Litestream's S3 client refuses it (it brings its own
+// HTTP client), and this server is plain HTTP anyway. A package whose
+// tests run in parallel clears it in TestMain.
 func S3(tb testing.TB, bucket string) string {
 	tb.Helper()
-	if t, ok := tb.(*testing.T); ok {
-		t.Setenv("AWS_CA_BUNDLE", "")
+	if _, set := os.LookupEnv("AWS_CA_BUNDLE"); set {
+		if t, ok := tb.(*testing.T); ok {
+			t.Setenv("AWS_CA_BUNDLE", "")
+		}
 	}
 	backend := s3mem.New()
 	if err := backend.CreateBucket(bucket); err != nil {
