@@ -52,6 +52,10 @@ func TestBrowserTicketThread(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#ticket-thread .comment:nth-child(2)")),
 	)
 	run("adding an internal comment",
+		// Loaded anew: the page the reply's submit led to can still be
+		// settling, and its nodes be replaced under the browser driver.
+		chromedp.Navigate(e.Server.URL+"/app/tickets/"+id),
+		chromedp.WaitVisible(chromedp.CSS("#ticket-thread .comment:nth-child(2)")),
 		chromedp.SendKeys(chromedp.ID("comment-body"), "Refund approved by finance."),
 		chromedp.Click(chromedp.ID("comment-internal")),
 		chromedp.Submit(chromedp.ID("comment-body")),
