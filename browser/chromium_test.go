@@ -62,7 +62,19 @@ func startChromium() {
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
 		chromedp.WindowSize(1024, 768),
-		chromedp.Flag("disable-features", "PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"),
+		// What a browser does for its user beside the page, which a test
+		// never sees: extensions, crash reports, phishing checks, hints
+		// fetched for pages, the offer to translate a page (a language
+		// detection at every load), the system's keyring.
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-breakpad", true),
+		chromedp.Flag("disable-client-side-phishing-detection", true),
+		chromedp.Flag("disable-hang-monitor", true),
+		chromedp.Flag("metrics-recording-only", true),
+		chromedp.Flag("password-store", "basic"),
+		chromedp.Flag("disable-features", "PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,"+
+			"Translate,OptimizationHints,MediaRouter,AutofillServerCommunication"),
 	)
 	tab, cancel := chromedp.NewContext(actx)
 	chromium.tab = tab
