@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"chatsvc/app"
 	"chatsvc/testenv/webenv"
@@ -97,9 +99,10 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
+// TestLogLinesCarryTheRequestID sets the process's default logger, so it
+// runs alone, not beside the parallel tests.
 func TestLogLinesCarryTheRequestID(t *testing.T) {
-	t.Parallel()
-	var buf bytes.Buffer
+	var buf lockedBuffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(web.LogHandler(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	defer slog.SetDefault(prev)
@@ -107,8 +110,15 @@ func TestLogLinesCarryTheRequestID(t *testing.T) {
 	r := e.Test("POST", "/v1/contacts", map[string]any{"email": "secret-person@example.com", "name": "Secret Name"})
 	r.OK(t, 201)
 	id := r.Header.Get("Request-Id")
+	logged := func(logs string) bool {
+		return strings.Contains(logs, `"request_id":"`+id+`"`) && strings.Contains(logs, `"route":"POST /v1/contacts"`)
+	}
 	logs := buf.String()
-	if !strings.Contains(logs, `"request_id":"`+id+`"`) || !strings.Contains(logs, `"route":"POST /v1/contacts"`) {
+	// The request's line is written once its response is sent: wait for it.
+	for deadline := time.Now().Add(2 * time.Second); !logged(logs) && time.Now().Before(deadline); logs = buf.String() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !logged(logs) {
 		t.Fatalf("no log line with request_id %s:\n%s", id, logs)
 	}
 	if strings.Contains(logs, "secret-person") || strings.Contains(logs, "Secret Name") || strings.Contains(logs, e.TestKey) {
@@ -162,4 +172,23 @@ func TestNotReadyWhenTheDiskIsFull(t *testing.T) {
 	if code, body := get(t, e.Server.URL+"/readyz", ""); code != 503 || !strings.Contains(body, "disk") {
 		t.Fatalf("readyz with a full disk: %d %s", code, body)
 	}
+}
+
+// lockedBuffer is a log's buffer that the server's goroutines write while
+// the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
