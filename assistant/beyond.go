@@ -9,10 +9,11 @@ import (
 
 // Some questions every business is asked are about what its help pages
 // seldom hold: working for it, its plans to open somewhere new, sales
-// and prices to come, its staff's favourites, how it compares with another, a member of staff by
-// name. Their other words ("work", "shop", "Saturday") match
-// pages that do not answer them, so they are told apart by what they ask:
-// such a question is answered only when a page found speaks of it.
+// and prices to come, its staff's favourites, how it compares with
+// another, a member of staff by name. Their other words ("work", "shop",
+// "Saturday") match pages that do not answer them, so they are told apart
+// by what they ask: such a question is answered only when a page found
+// speaks of it.
 type beyondPages struct {
 	asks     *regexp.Regexp // the question asks about it
 	mentions *regexp.Regexp // a page speaks of it
@@ -56,7 +57,7 @@ var beyond = []beyondPages{
 	},
 }
 
-// staffByName match a question after a person by name ("Is Dave still
+// staffByName are the ways a question asks after a person by name ("Is Dave still
 // working there?", "Ist Herr Maier heute da?", "can I speak to Megan
 // again?"): the name is the group.
 var staffByName = []*regexp.Regexp{

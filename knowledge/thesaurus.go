@@ -329,30 +329,21 @@ func askingClause(sentence, language string) string {
 }
 
 // opens are the words a question opens with, in each language.
-var opens = map[string]map[string]bool{}
-
-func init() {
-	for l, ws := range map[string]string{
-		lang.English: `can could will would do does did is are am was were should shall may might must
-			how what when where which who why whats whens wheres hows any anyone isn't won't can't
-			don't doesn't`,
-		"de": `kann kannst können könnt könnte könnten wird werde werden wäre muss musst müssen darf
-			dürfen soll sollte ist sind gibt habt hast haben hat wie was wann wo woher wohin warum wieso
-			welche welcher welches welchen wer bekomme bekommt geht klappt reicht`,
-		"fr": `est-ce est-il est-elle puis-je peut-on peut-il pouvez-vous pourriez-vous peut comment
-			quand où pourquoi quel quelle quels quelles combien faut-il dois-je a-t-il avez-vous
-			êtes-vous sont-ils`,
-		"es": `puedo puede pueden podría podrían cómo como qué que cuándo cuando dónde donde cuál cuáles
-			cuánto cuánta cuántos cuántas hay es son tengo tienen tiene se está están hacéis hacen`,
-		"nl": `kan kun kunt kunnen mag mogen moet moeten is zijn hoe wat wanneer waar waarom welke welk
-			wie hebben heeft heb hebt krijg krijgt zou zouden wordt worden`,
-	} {
-		opens[l] = map[string]bool{}
-		for _, w := range strings.Fields(ws) {
-			opens[l][w] = true
-		}
-	}
-}
+var opens = wordSets(map[string]string{
+	lang.English: `can could will would do does did is are am was were should shall may might must
+		how what when where which who why whats whens wheres hows any anyone isn't won't can't
+		don't doesn't`,
+	"de": `kann kannst können könnt könnte könnten wird werde werden wäre muss musst müssen darf
+		dürfen soll sollte ist sind gibt habt hast haben hat wie was wann wo woher wohin warum wieso
+		welche welcher welches welchen wer bekomme bekommt geht klappt reicht`,
+	"fr": `est-ce est-il est-elle puis-je peut-on peut-il pouvez-vous pourriez-vous peut comment
+		quand où pourquoi quel quelle quels quelles combien faut-il dois-je a-t-il avez-vous
+		êtes-vous sont-ils`,
+	"es": `puedo puede pueden podría podrían cómo como qué que cuándo cuando dónde donde cuál cuáles
+		cuánto cuánta cuántos cuántas hay es son tengo tienen tiene se está están hacéis hacen`,
+	"nl": `kan kun kunt kunnen mag mogen moet moeten is zijn hoe wat wanneer waar waarom welke welk
+		wie hebben heeft heb hebt krijg krijgt zou zouden wordt worden`,
+})
 
 // questionTerms reads a question's terms. The team's synonyms come before
 // the thesaurus's: the team knows its customers' words. An expression of

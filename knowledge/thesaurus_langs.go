@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -173,22 +174,13 @@ func groupsOf(groups [][]string) map[string][]string {
 // nothing about what is asked: politeness, haste, "ok?", "or so". They are
 // not stop words of the analysers, and a knowledge base seldom has them,
 // so left in they would weigh as what the pages do not cover.
-var chatter = map[string]map[string]bool{}
-
-func init() {
-	for l, ws := range map[string]string{
-		"en": `pls plz asap thx ty btw cheers ok okay anyway basically`,
-		"de": `bitte ok okay hallo hi moin danke sowas mal eigentlich einfach gerade eh halt irgendwie bzw`,
-		"fr": `svp stp ok okay bonjour bonsoir salut merci bjr slt coucou vraiment bref`,
-		"es": `porfa ok okay vale hola gracias favor`,
-		"nl": `aub alsjeblieft alstublieft graag hoi hallo bedankt ok okay even gewoon`,
-	} {
-		chatter[l] = map[string]bool{}
-		for _, w := range strings.Fields(ws) {
-			chatter[l][w] = true
-		}
-	}
-}
+var chatter = wordSets(map[string]string{
+	"en": `pls plz asap thx ty btw cheers ok okay anyway basically`,
+	"de": `bitte ok okay hallo hi moin danke sowas mal eigentlich einfach gerade eh halt irgendwie bzw`,
+	"fr": `svp stp ok okay bonjour bonsoir salut merci bjr slt coucou vraiment bref`,
+	"es": `porfa ok okay vale hola gracias favor`,
+	"nl": `aub alsjeblieft alstublieft graag hoi hallo bedankt ok okay even gewoon`,
+})
 
 // asking are the other languages' filler words (thesaurus.go has
 // English's): how a question is asked — wanting, being able, needing,
@@ -230,13 +222,18 @@ var asking = map[string]string{
 		altijd`,
 }
 
-func init() {
-	for l, ws := range asking {
-		filler[l] = map[string]bool{}
+func init() { maps.Copy(filler, wordSets(asking)) }
+
+// wordSets makes, for each language, the set of the words of its list.
+func wordSets(lists map[string]string) map[string]map[string]bool {
+	out := make(map[string]map[string]bool, len(lists))
+	for l, ws := range lists {
+		out[l] = map[string]bool{}
 		for _, w := range strings.Fields(ws) {
-			filler[l][w] = true
+			out[l][w] = true
 		}
 	}
+	return out
 }
 
 // circumstance are the words in which customers tell their circumstances —
@@ -244,42 +241,33 @@ func init() {
 // one is matched on it as on any word; one that no page has is left out of
 // the question, where it would weigh as what the pages do not cover: "my
 // sister lives in Dublin, how much is delivery?" asks about delivery.
-var circumstance = map[string]map[string]bool{}
-
-func init() {
-	for l, ws := range map[string]string{
-		"en": `sister sisters brother brothers daughter daughters son sons wife husband boyfriend
-			girlfriend mum mom mother dad father parents parent kid kids child children baby toddler
-			grandma grandmother grandad grandfather grandparents nan friend friends neighbour neighbor
-			neighbours colleague colleagues boss family niece nephew aunt uncle cousin flatmate housemate
-			today tomorrow yesterday tonight morning afternoon evening night weekend ago last next soon
-			recently currently lately earlier later love loves hate worried happy sad annoyed frustrated
-			disappointed upset sorry great brilliant lovely amazing terrible awful rough mad excited
-			birthday lives living`,
-		"de": `schwester schwestern bruder brüder tochter töchter sohn söhne ehefrau ehemann freundin
-			freund mutter mama vater papa eltern kind kinder baby kleinkind oma großmutter opa
-			großvater großeltern nachbar nachbarin nachbarn kollege kollegin kollegen chef chefin
-			familie nichte neffe tante onkel cousin cousine heute gestern abend nacht wochenende
-			letzte letzten letzter nächste nächsten bald kürzlich neulich später liebe hasse leider
-			toll super schlimm blöd ärgerlich enttäuscht geburtstag wohne wohnt lebe lebt`,
-		"fr": `sœur soeur sœurs frère frères fille filles fils femme mari copain copine maman mère papa
-			père parents enfant enfants bébé mamie papi grands-parents ami amie amis amies voisin voisine
-			voisins collègue collègues patron famille nièce neveu tante oncle cousin cousine demain hier
-			soir matin nuit week-end dernier dernière prochain prochaine bientôt récemment actuellement
-			tard adore déteste inquiet contente content triste désolé désolée super génial anniversaire
-			habite vit`,
-		"es": `hermana hermano hija hijo esposa marido novia novio madre mamá padre papá padres niño niña
-			niños bebé abuela abuelo abuelos amigo amiga amigos vecino vecina compañero jefe familia
-			sobrina sobrino tía tío primo prima hoy mañana ayer tarde noche finde pasado próximo pronto
-			recientemente encanta odio preocupado contento triste siento genial cumpleaños vivo vive`,
-		"nl": `zus zussen broer broers dochter zoon vrouw man vriendin vriend moeder mama vader papa ouders
-			kind kinderen baby oma opa grootouders buurman buurvrouw buren collega baas familie nicht
-			neef tante oom vandaag morgen gisteren avond nacht weekend vorige volgende binnenkort
-			onlangs later hou haat bezorgd blij verdrietig sorry geweldig jarig verjaardag woon woont`,
-	} {
-		circumstance[l] = map[string]bool{}
-		for _, w := range strings.Fields(ws) {
-			circumstance[l][w] = true
-		}
-	}
-}
+var circumstance = wordSets(map[string]string{
+	"en": `sister sisters brother brothers daughter daughters son sons wife husband boyfriend
+		girlfriend mum mom mother dad father parents parent kid kids child children baby toddler
+		grandma grandmother grandad grandfather grandparents nan friend friends neighbour neighbor
+		neighbours colleague colleagues boss family niece nephew aunt uncle cousin flatmate housemate
+		today tomorrow yesterday tonight morning afternoon evening night weekend ago last next soon
+		recently currently lately earlier later love loves hate worried happy sad annoyed frustrated
+		disappointed upset sorry great brilliant lovely amazing terrible awful rough mad excited
+		birthday lives living`,
+	"de": `schwester schwestern bruder brüder tochter töchter sohn söhne ehefrau ehemann freundin
+		freund mutter mama vater papa eltern kind kinder baby kleinkind oma großmutter opa
+		großvater großeltern nachbar nachbarin nachbarn kollege kollegin kollegen chef chefin
+		familie nichte neffe tante onkel cousin cousine heute gestern abend nacht wochenende
+		letzte letzten letzter nächste nächsten bald kürzlich neulich später liebe hasse leider
+		toll super schlimm blöd ärgerlich enttäuscht geburtstag wohne wohnt lebe lebt`,
+	"fr": `sœur soeur sœurs frère frères fille filles fils femme mari copain copine maman mère papa
+		père parents enfant enfants bébé mamie papi grands-parents ami amie amis amies voisin voisine
+		voisins collègue collègues patron famille nièce neveu tante oncle cousin cousine demain hier
+		soir matin nuit week-end dernier dernière prochain prochaine bientôt récemment actuellement
+		tard adore déteste inquiet contente content triste désolé désolée super génial anniversaire
+		habite vit`,
+	"es": `hermana hermano hija hijo esposa marido novia novio madre mamá padre papá padres niño niña
+		niños bebé abuela abuelo abuelos amigo amiga amigos vecino vecina compañero jefe familia
+		sobrina sobrino tía tío primo prima hoy mañana ayer tarde noche finde pasado próximo pronto
+		recientemente encanta odio preocupado contento triste siento genial cumpleaños vivo vive`,
+	"nl": `zus zussen broer broers dochter zoon vrouw man vriendin vriend moeder mama vader papa ouders
+		kind kinderen baby oma opa grootouders buurman buurvrouw buren collega baas familie nicht
+		neef tante oom vandaag morgen gisteren avond nacht weekend vorige volgende binnenkort
+		onlangs later hou haat bezorgd blij verdrietig sorry geweldig jarig verjaardag woon woont`,
+})
