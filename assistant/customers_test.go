@@ -45,6 +45,14 @@ func customer(name string, floor minimums, phrase float64) evalCorpus {
 	}}, shape: business, questions: []string{filepath.Join("customers", name, "questions.yaml")}, floor: floor, phrase: phrase}
 }
 
+// endUserHelp is an end-user help centre written for the evaluation, as
+// customer's are: short task pages of one product.
+func endUserHelp(name string, floor minimums, phrase float64) evalCorpus {
+	c := customer(name, floor, phrase)
+	c.shape = helpCentre
+	return c
+}
+
 // debianEdition is the Debian Reference in one language.
 func debianEdition(l string) devCorpus {
 	return devCorpus{name: "debian-" + l, pkg: "debian-reference-" + l, dir: "/usr/share/debian-reference",
@@ -83,7 +91,7 @@ var evalCorpora = []evalCorpus{
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.85, 0.52, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.80, 0.74, 0.80}},
 	customer("shop-de", minimums{0.71, 0.63, 0.74}, 0.63),
-	customer("shop-fr", minimums{0.85, 0.73, 0.57}, 0.65),
+	customer("shop-fr", minimums{0.85, 0.73, 0.57}, 0.69),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
 	customer("kidshoes", minimums{0.79, 0.76, 0.42}, 0.70),
 	customer("forms", minimums{0.70, 0.55, 0.87}, 0.47),
@@ -107,7 +115,12 @@ var evalCorpora = []evalCorpus{
 	customer("florist", minimums{0.82, 0.67, 0.55}, 0.64),
 	customer("hosting", minimums{0.90, 0.78, 0.43}, 0.57),
 	customer("heating", minimums{0.85, 0.77, 0.67}, 0.49),
-	customer("yoga", minimums{0.83, 0.77, 0.57}, 0.49),
+	customer("yoga", minimums{0.83, 0.77, 0.57}, 0.52),
+	// The sixth held-out round, scored once before anyone read them.
+	customer("vet", minimums{0.66, 0.60, 0.57}, 0.62),
+	customer("mealkit", minimums{0.82, 0.73, 0.72}, 0.50),
+	customer("invoicing", minimums{0.89, 0.84, 0.63}, 0.65),
+	endUserHelp("photobook", minimums{0.67, 0.59, 0.63}, 0.36),
 }
 
 // asked is one question, what the index found for it and what the service replied.

@@ -110,6 +110,16 @@ var when = regexp.MustCompile(`(?i)\d|\b(mondays?|tuesdays?|wednesdays?|thursday
 
 var figure = regexp.MustCompile(`\d`)
 
+// asksHowLong matches questions about a length of time; their answer is a
+// figure with its unit of time, not any figure (a price, a size).
+var asksHowLong = regexp.MustCompile(`(?i)\b(how (long|soon|quickly)|wie (lange|schnell|bald)|combien de temps|en combien|` +
+	`cuánto tiempo|cuanto tiempo|hoe (lang|snel))\b`)
+
+// duration is a figure with a unit of time: "2 to 4 working days", "48 hours".
+var duration = regexp.MustCompile(`(?i)\d\S*\s+(\S+\s+)?(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|` +
+	`minuten|stunden?|tagen?|wochen?|monaten?|jahren?|werktagen?|heures?|jours?|semaines?|mois|ans|années?|` +
+	`minutos?|horas?|días?|semanas?|meses|años?|minuten|uur|dagen|weken|maanden|jaar)\b`)
+
 // asksPrice matches questions about what something costs; their answer is
 // a sentence with an amount of money, not any figure (a time, a size).
 var asksPrice = regexp.MustCompile(`(?i)(\bhow much|\b(costs?|prices?|fees?|charges?|pricing|expensive|cheap|cheaper)\b|` +
@@ -211,6 +221,8 @@ func answering(question string, sents []string, chunk []float64) []int {
 	switch {
 	case asksDiscount.MatchString(question):
 		answers = share
+	case asksHowLong.MatchString(question) && slices.ContainsFunc(sents, duration.MatchString):
+		answers = duration
 	case asksPrice.MatchString(question) && slices.ContainsFunc(sents, money.MatchString):
 		answers = money
 	case asksWhen.MatchString(question):

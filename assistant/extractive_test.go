@@ -63,6 +63,13 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 			"Students can join the evening club. Full-time students get 50% off membership.", "50% off"},
 		{"do gift cards expire", "Gift cards come in any amount. Gift cards can be used online and in the shop. " +
 			"Lost gift cards can be replaced. They are valid for 24 months from purchase.", "24 months"},
+		// How long is a length of time, not a price; "combien de temps" is not "combien".
+		{"la carte cadeau est valable combien de temps ?", "La carte cadeau va de 20 € à 300 €. Une carte cadeau " +
+			"de 50 € offre 5 cours. Une carte cadeau de 90 € offre 10 cours. Une carte cadeau s'offre à 2 personnes au plus. " +
+			"Elle est valable 12 mois.", "12 mois"},
+		{"how long does a power flush take", "A power flush costs £420 for up to 10 radiators. A power flush of 11 " +
+			"radiators or more costs £25 a radiator more. A power flush is cheaper with 2 boilers. A power flush clears " +
+			"sludge from 1 system. Allow 6–8 hours for a power flush.", "6–8 hours"},
 	} {
 		d, _ := assistant.Extractive{}.Compose(context.Background(), c.q, nil, []knowledge.Passage{{Title: "Hours", Text: c.text}})
 		if !strings.Contains(d.Body, c.want) {
