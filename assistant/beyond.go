@@ -8,7 +8,8 @@ import (
 )
 
 // Some questions every business is asked are about what its help pages
-// seldom hold: working for it, its plans to open somewhere new, sales
+// seldom hold: working for it, its plans to open somewhere new or to
+// bring something out or back, matching another seller's price, sales
 // and prices to come, its staff's favourites, how it compares with
 // another, a member of staff by name. Their other words ("work", "shop",
 // "Saturday") match pages that do not answer them, so they are told apart
@@ -37,6 +38,16 @@ var beyond = []beyondPages{
 			`plant ihr|eröffnet ihr (bald|auch)|vous comptez ouvrir|prévoyez[- ]vous d'ouvrir|pensáis abrir|van jullie .*openen)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(coming soon|opening soon|(we're|we are|we'll be) opening|new (shop|store|site|branch|location|studio|clinic|centre|center)|` +
 			`demnächst|bald (eröffnen|auch)|neue(r|n)? (filiale|standort|laden)|bientôt|prochainement|próximamente|binnenkort)\b`),
+	},
+	{ // plans to come: a product, a service, a season's special
+		asks: regexp.MustCompile(`(?i)\b(any plans? (to|for|on)|are you planning|do you plan (to|on)|(bring|bringing) back|next version|` +
+			`habt ihr (vor|geplant)|plant ihr|est-ce que vous prévoyez|vous prévoyez|avez-vous prévu|tenéis pensado|planean|zijn jullie van plan)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(coming soon|planned|plans? to|later this year|next year|roadmap|in the future|we're working on|` +
+			`will be (available|launching|back)|back (this|next)|bald|geplant|demnächst|bientôt|prochainement|prévu|próximamente|binnenkort|gepland)\b`),
+	},
+	{ // matching another seller's price
+		asks:     regexp.MustCompile(`(?i)\b(price[- ]?match\w*|price macth|match (their|the|a|another) (price|cheaper)|preisgarantie|alignez[- ]vous|igualáis el precio)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(price[- ]?match\w*|match (their|the|a|any|another) (price|lower)|preisgarantie|alignement (des|de) prix|igualamos)\b`),
 	},
 	{ // sales and prices to come
 		asks: regexp.MustCompile(`(?i)\b(black friday|cyber monday|boxing day sales?|january sales?|(next|upcoming|future) (sale|deal)s?|` +

@@ -213,8 +213,13 @@ func (s *evalServer) ask(t *testing.T, c evalCorpus) []asked {
 					cands = append(cands, fmt.Sprintf("%s %.2f", p.URL[strings.LastIndexByte(p.URL, '/')+1:], p.Match))
 				}
 				t.Logf("TRACE %s %v %q -> %v | %v | %q | answer %q", c.name, q.Expect, q.Q, cited, cands, a.Body, q.Answer)
-				if os.Getenv("EVAL_TRACE") == "2" && len(found) > 0 {
-					t.Logf("PASSAGE %q MORE %q", found[0].Text, found[0].More)
+				if os.Getenv("EVAL_TRACE") == "2" && len(a.Sources) > 0 {
+					for _, p := range found { // the passage the reply quotes
+						if p.URL == a.Sources[0].URL {
+							t.Logf("PASSAGE %q TITLE %q MORE %q", p.Text, p.Title, p.More)
+							break
+						}
+					}
 				}
 			}
 		}

@@ -168,6 +168,13 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"seid ihr günstiger als Amazon?", []knowledge.Passage{shop}, true},
 		{"is your shop better than the one in town?", []knowledge.Passage{shop,
 			{Title: "Why us", Text: "Compared with a chain store, every bike is fitted by hand."}}, false},
+		{"any plans for a Notion integration?", []knowledge.Passage{shop}, true},
+		{"any plans for a Notion integration?", []knowledge.Passage{shop,
+			{Title: "Integrations", Text: "A Notion integration is planned for next year."}}, false},
+		{"are you bringing back the Christmas blend this year?", []knowledge.Passage{shop}, true},
+		{"do you price match? found it cheaper elsewhere", []knowledge.Passage{shop}, true},
+		{"do you price match? found it cheaper elsewhere", []knowledge.Passage{shop,
+			{Title: "Prices", Text: "We price match any UK shop's advertised price."}}, false},
 	} {
 		if got := assistant.Beyond(c.question, c.found); got != c.beyond {
 			t.Errorf("%q: beyond the pages %v, want %v", c.question, got, c.beyond)
