@@ -294,6 +294,17 @@ func TestThesaurusKeepsThingsApart(t *testing.T) {
 	}
 }
 
+// A customer's everyday word is found as the page's word for the same
+// thing: "vegan" on a page that says "plant-based".
+func TestThesaurusFindsThePagesWord(t *testing.T) {
+	t.Parallel()
+	got := searchPage(t, Chunk{URL: "https://example.com/diets", Title: "Dietary options",
+		Text: "Every week at least four plant-based recipes are on the menu."}, "do you do vegan meals")
+	if len(got) == 0 || got[0].Match < 0.35 {
+		t.Fatalf("a question about vegan meals finds the plant-based page: %+v", got)
+	}
+}
+
 // A page's words are stemmed as the index stems them: a question's "pay"
 // is found in a title's "pay" (both "pai" to Porter's stemmer).
 func TestMatchStemsAsTheIndexDoes(t *testing.T) {

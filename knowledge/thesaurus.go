@@ -49,6 +49,8 @@ var thesaurus = [][]string{
 	{"team", "colleague", "staff", "employee", "member"},
 	{"cheap", "cheaper", "cheapest", "price"},
 	{"expire", "expiry", "expiration", "valid", "validity"},
+	{"vegan", "plant-based"},
+	{"vegetarian", "veggie"},
 	// The past forms of everyday verbs, which the stemmer leaves apart from
 	// the verb ("I paid twice" asks about paying).
 	{"pay", "paid"}, {"buy", "bought"}, {"send", "sent"}, {"sell", "sold"}, {"bring", "brought"},
