@@ -82,7 +82,7 @@ var evalCorpora = []evalCorpus{
 	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.51),
 	customer("climbing", minimums{0.81, 0.72, 0.55}, 0.63),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
-		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.41}},
+		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.45}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
 		floor: minimums{0.35, 0.22, 0.52}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
@@ -93,7 +93,7 @@ var evalCorpora = []evalCorpus{
 	customer("shop-de", minimums{0.71, 0.63, 0.74}, 0.63),
 	customer("shop-fr", minimums{0.85, 0.73, 0.57}, 0.69),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
-	customer("kidshoes", minimums{0.79, 0.76, 0.42}, 0.70),
+	customer("kidshoes", minimums{0.79, 0.76, 0.51}, 0.70),
 	customer("forms", minimums{0.70, 0.55, 0.87}, 0.47),
 	customer("doggy", minimums{0.65, 0.52, 0.53}, 0.41),
 	// The second held-out round, scored once before anyone read them.
@@ -102,7 +102,7 @@ var evalCorpora = []evalCorpus{
 	customer("storage", minimums{0.91, 0.85, 0.60}, 0.60),
 	customer("fahrrad", minimums{0.75, 0.64, 0.74}, 0.43),
 	// The third held-out round, scored once before anyone read them.
-	customer("coffee", minimums{0.91, 0.85, 0.78}, 0.59),
+	customer("coffee", minimums{0.91, 0.85, 0.87}, 0.59),
 	customer("vault", minimums{0.83, 0.72, 0.85}, 0.57),
 	customer("driving", minimums{0.88, 0.85, 0.37}, 0.50),
 	customer("cuisine", minimums{0.67, 0.49, 0.88}, 0.35),
@@ -118,9 +118,14 @@ var evalCorpora = []evalCorpus{
 	customer("yoga", minimums{0.83, 0.77, 0.57}, 0.52),
 	// The sixth held-out round, scored once before anyone read them.
 	customer("vet", minimums{0.66, 0.60, 0.57}, 0.62),
-	customer("mealkit", minimums{0.82, 0.73, 0.72}, 0.50),
-	customer("invoicing", minimums{0.89, 0.84, 0.63}, 0.65),
+	customer("mealkit", minimums{0.85, 0.76, 0.72}, 0.52),
+	customer("invoicing", minimums{0.89, 0.84, 0.80}, 0.65),
 	endUserHelp("photobook", minimums{0.67, 0.59, 0.63}, 0.36),
+	// The seventh held-out round, scored once before anyone read them.
+	customer("bookshop", minimums{0.90, 0.81, 0.25}, 0.65),
+	customer("crm", minimums{0.87, 0.75, 0.35}, 0.43),
+	customer("dentist", minimums{0.75, 0.70, 0.72}, 0.57),
+	endUserHelp("thermostat", minimums{0.73, 0.65, 0.59}, 0.48),
 }
 
 // asked is one question, what the index found for it and what the service replied.
