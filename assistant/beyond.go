@@ -79,6 +79,25 @@ var staffByName = []*regexp.Regexp{
 		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 }
 
+// discountFor are the groups a question asks a discount for ("student
+// discount?", "do you give anything off for pensioners?"), each with how
+// a page that offers it names the group: a business that has one says
+// whom it is for.
+var discountFor = []struct{ asks, mentions *regexp.Regexp }{
+	{regexp.MustCompile(`(?i)\b(students?|studierende\w*|studenten\w*|étudiant\w*|estudiantes?)\b`),
+		regexp.MustCompile(`(?i)\b(student|studierend|studenten|étudiant|estudiante)`)},
+	{regexp.MustCompile(`(?i)\b(military|veterans?|armed forces|soldiers?)\b`),
+		regexp.MustCompile(`(?i)\b(military|veteran|armed forces|forces)`)},
+	{regexp.MustCompile(`(?i)\b(nhs|key workers?|blue light|first responders?|nurses?)\b`),
+		regexp.MustCompile(`(?i)\b(nhs|key worker|blue light|first responder|nurse)`)},
+	{regexp.MustCompile(`(?i)\b(pensioners?|seniors?|oaps?|retirees?|rentner\w*|senioren|retraités?)\b`),
+		regexp.MustCompile(`(?i)\b(pensioner|senior|oap|over[- ]?6\d|retire|rentner|retraité)`)},
+	{regexp.MustCompile(`(?i)\b(charit(y|ies)|non-?profits?|not[- ]for[- ]profits?|vereine?|associations?)\b`),
+		regexp.MustCompile(`(?i)\b(charit|non-?profit|not[- ]for[- ]profit|verein|association)`)},
+	{regexp.MustCompile(`(?i)\b(teachers?|lehrer\w*|enseignants?)\b`),
+		regexp.MustCompile(`(?i)\b(teacher|lehrer|enseignant)`)},
+}
+
 // title is a courtesy title before a name.
 const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
 
@@ -89,6 +108,13 @@ func Beyond(question string, found []knowledge.Passage) bool {
 	for _, b := range beyond {
 		if b.asks.MatchString(question) && !anyMentions(found, b.mentions.MatchString) {
 			return true
+		}
+	}
+	if asksDiscount.MatchString(question) {
+		for _, g := range discountFor {
+			if g.asks.MatchString(question) && !anyMentions(found, g.mentions.MatchString) {
+				return true
+			}
 		}
 	}
 	for _, re := range staffByName {

@@ -175,6 +175,10 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"do you price match? found it cheaper elsewhere", []knowledge.Passage{shop}, true},
 		{"do you price match? found it cheaper elsewhere", []knowledge.Passage{shop,
 			{Title: "Prices", Text: "We price match any UK shop's advertised price."}}, false},
+		{"student discount?", []knowledge.Passage{shop}, true},
+		{"student discount?", []knowledge.Passage{shop, {Title: "Offers", Text: "Students get 10% off with a valid card."}}, false},
+		{"Do you offer any discount for pensioners?", []knowledge.Passage{shop}, true},
+		{"is there a discount on the workshop?", []knowledge.Passage{shop}, false},
 	} {
 		if got := assistant.Beyond(c.question, c.found); got != c.beyond {
 			t.Errorf("%q: beyond the pages %v, want %v", c.question, got, c.beyond)
