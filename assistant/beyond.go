@@ -3,6 +3,7 @@ package assistant
 import (
 	"regexp"
 	"slices"
+	"strings"
 
 	"chatsvc/knowledge"
 )
@@ -10,8 +11,9 @@ import (
 // Some questions every business is asked are about what its help pages
 // seldom hold: working for it, its plans to open somewhere new or to
 // bring something out or back, matching another seller's price, sales
-// and prices to come, its staff's favourites, how it compares with
-// another, a member of staff by name. Their other words ("work", "shop",
+// and prices to come, its staff's favourites, bringing a pet along, how
+// it compares with another, a member of staff by name, a discount for a
+// group, whether it works with another product by name. Their other words ("work", "shop",
 // "Saturday") match pages that do not answer them, so they are told apart
 // by what they ask: such a question is answered only when a page found
 // speaks of it.
@@ -56,8 +58,15 @@ var beyond = []beyondPages{
 			`ausverkauf|price (rise|increase)s?|preiserhöhung\w*)\b`),
 	},
 	{ // the staff's own favourites
-		asks:     regexp.MustCompile(`(?i)\byour (personal |own )?favou?rites?\b|\beuer lieblings\w*|\bvotre \w+ préférée?\b|\bvuestro \w+ favorit[oa]\b|\bjullie favoriete?\b`),
-		mentions: regexp.MustCompile(`(?i)\b(favou?rites?|lieblings\w*|préférée?s?|favorit[oa]s?|favoriete?)\b`),
+		asks: regexp.MustCompile(`(?i)\byour (personal |own )?favou?rites?\b|\bbest \w+ (you've|you have) (ever )?(read|tried|had|seen)\b|` +
+			`\beuer lieblings\w*|\bvotre \w+ préférée?\b|\bvuestro \w+ favorit[oa]\b|\bjullie favoriete?\b`),
+		mentions: regexp.MustCompile(`(?i)\b(our|staff|team'?s?|my) (own |personal |current )?(favou?rites?|picks?)\b|\bstaff picks?\b|` +
+			`\bunsere? lieblings\w*|\bnos (préférés|coups de c(œ|oe)ur)\b|\bnuestros? favorit[oa]s?\b|\bonze favoriete?\b`),
+	},
+	{ // bringing a pet along
+		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +
+			`\bcon (mi|nuestro) perro\b|\bmijn hond mee\b`),
+		mentions: regexp.MustCompile(`(?i)\b(dogs?|pets?|hunde?|haustier\w*|chiens?|animaux|perros?|mascotas?|honden?|huisdier\w*)\b`),
 	},
 	{ // how it compares with another business
 		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|\bvs\.?\s|\bversus\b|` +
@@ -78,6 +87,17 @@ var staffByName = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:(?:speak|talk)\s+(?:to|with)|ask\s+for|book\s+(?:in\s+)?with|` +
 		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 }
+
+// integrates is a question whether the product works with another: the
+// other is its last group. A page of a product that does names it.
+var integrates = regexp.MustCompile(`(?i)\b(?:integrat\w* (?:with|into)|connect(?:s|ed)? (?:to|with)|sync(?:s|ing)? (?:with|to)|` +
+	`works? with|integration (?:with|for)|verbinden mit|synchroni[sz]\w* (?:avec|mit)|compatible (?:avec|with))\s+(\p{L}[\p{L}\d.-]*)`)
+
+// notAName are the words after "works with" that name no other product.
+var notAName = map[string]bool{"the": true, "a": true, "an": true, "my": true, "our": true, "your": true, "you": true, "that": true,
+	"this": true, "it": true, "them": true, "other": true, "others": true, "any": true, "all": true, "me": true, "us": true,
+	"le": true, "la": true, "les": true, "un": true, "une": true, "mon": true, "ma": true, "mes": true, "der": true, "die": true,
+	"das": true, "dem": true, "den": true, "meinem": true, "meiner": true, "einem": true, "einer": true}
 
 // discountFor are the groups a question asks a discount for ("student
 // discount?", "do you give anything off for pensioners?"), each with how
@@ -107,6 +127,12 @@ const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|M\.|Mme|Madame|Monsieur|Dr\.?)
 func Beyond(question string, found []knowledge.Passage) bool {
 	for _, b := range beyond {
 		if b.asks.MatchString(question) && !anyMentions(found, b.mentions.MatchString) {
+			return true
+		}
+	}
+	if m := integrates.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] {
+		name := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]))
+		if !anyMentions(found, name.MatchString) {
 			return true
 		}
 	}

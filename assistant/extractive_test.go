@@ -179,6 +179,14 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"student discount?", []knowledge.Passage{shop, {Title: "Offers", Text: "Students get 10% off with a valid card."}}, false},
 		{"Do you offer any discount for pensioners?", []knowledge.Passage{shop}, true},
 		{"is there a discount on the workshop?", []knowledge.Passage{shop}, false},
+		// Another product named must be on a page; so must pets, and the staff's own picks.
+		{"do you integrate with quickbooks", []knowledge.Passage{shop}, true},
+		{"do you integrate with quickbooks", []knowledge.Passage{shop, {Title: "Integrations", Text: "Connect QuickBooks Online in Settings."}}, false},
+		{"does it work with my phone", []knowledge.Passage{shop}, false},
+		{"can I bring my dog in the car during a lesson", []knowledge.Passage{shop}, true},
+		{"can I bring my dog into the shop?", []knowledge.Passage{shop, {Title: "Access", Text: "Dogs on a lead are welcome."}}, false},
+		{"which coffee is your personal favourite", []knowledge.Passage{shop, {Title: "Blends", Text: "Find your favourite blend."}}, true},
+		{"which coffee is your personal favourite", []knowledge.Passage{shop, {Title: "Blends", Text: "Our staff picks change monthly."}}, false},
 	} {
 		if got := assistant.Beyond(c.question, c.found); got != c.beyond {
 			t.Errorf("%q: beyond the pages %v, want %v", c.question, got, c.beyond)
