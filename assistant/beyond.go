@@ -83,7 +83,8 @@ var beyond = []beyondPages{
 var staffByName = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:[Ii]s|[Ii]st|[Ee]st-ce que|[Aa]rbeitet|[Dd]oes|[Ww]ill)\s+` + title +
 		`(\p{Lu}\p{Ll}+)\s+(?:still|noch|toujours|heute|today|working|around|there|da|in|on)\b`),
-	regexp.MustCompile(`\b` + title + `(\p{Lu}\p{Ll}+)\s+(?:est|ist)\s+(?:toujours|encore|noch|immer noch)\b`),
+	regexp.MustCompile(`\b` + title + `(\p{Lu}\p{Ll}+)\s+(?:est|ist|travaille|arbeitet|trabaja|werkt)\s+(?:toujours|encore|noch|immer noch|todavía|aún|nog)\b`),
+	regexp.MustCompile(`\b[Ii]s\s+` + title + `(\p{Lu}\p{Ll}+)\s+(?:from|at|in|on)\s+(?:your|the)\s+(?:\w+\s+){0,3}?(?:still|there|around|working)\b`),
 	regexp.MustCompile(`\b(?:(?:speak|talk)\s+(?:to|with)|ask\s+for|book\s+(?:in\s+)?with|` +
 		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 }
