@@ -11,12 +11,13 @@ import (
 // Some questions every business is asked are about what its help pages
 // seldom hold: working for it, its plans to open somewhere new or to
 // bring something out or back, matching another seller's price, sales
-// and prices to come, its staff's favourites, bringing a pet along, how
-// it compares with another, a member of staff by name, a discount for a
-// group, whether it works with another product by name. Their other words ("work", "shop",
-// "Saturday") match pages that do not answer them, so they are told apart
-// by what they ask: such a question is answered only when a page found
-// speaks of it.
+// and prices to come, whether one thing is in stock today, its staff's
+// favourites, bringing a pet along, how it compares with another, a
+// member of staff by name, a discount for a group, whether it works with
+// another product by name. Their other words ("work", "shop", "Saturday")
+// match pages that do not answer them, so they are told apart by what
+// they ask: such a question is answered only when a page found speaks of
+// it.
 type beyondPages struct {
 	asks     *regexp.Regexp // the question asks about it
 	mentions *regexp.Regexp // a page speaks of it
@@ -62,6 +63,12 @@ var beyond = []beyondPages{
 			`\beuer lieblings\w*|\bvotre \w+ préférée?\b|\bvuestro \w+ favorit[oa]\b|\bjullie favoriete?\b`),
 		mentions: regexp.MustCompile(`(?i)\b(our|staff|team'?s?|my) (own |personal |current )?(favou?rites?|picks?)\b|\bstaff picks?\b|` +
 			`\bunsere? lieblings\w*|\bnos (préférés|coups de c(œ|oe)ur)\b|\bnuestros? favorit[oa]s?\b|\bonze favoriete?\b`),
+	},
+	{ // whether one thing is in stock, or a place free, today
+		asks: regexp.MustCompile(`(?i)\b(in stock|back in stock|auf lager|wieder (da|verfügbar|rein)|en stock|de nouveau disponible|` +
+			`en existencia|op voorraad|any (spaces|places|spots) (left|available|availible|free))\b`),
+		mentions: regexp.MustCompile(`(?i)\b(in stock|out of stock|back in stock|stock levels?|sold out|lager|ausverkauft|vergriffen|` +
+			`en stock|rupture|épuisée?s?|agotad[oa]s?|op voorraad|uitverkocht|(spaces?|places?) left|fully booked)\b`),
 	},
 	{ // bringing a pet along
 		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +

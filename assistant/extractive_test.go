@@ -182,6 +182,10 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"student discount?", []knowledge.Passage{shop, {Title: "Offers", Text: "Students get 10% off with a valid card."}}, false},
 		{"Do you offer any discount for pensioners?", []knowledge.Passage{shop}, true},
 		{"is there a discount on the workshop?", []knowledge.Passage{shop}, false},
+		{"is the big bird of paradise back in stock yet", []knowledge.Passage{shop}, true},
+		{"is the big bird of paradise back in stock yet", []knowledge.Passage{shop,
+			{Title: "Stock", Text: "When a plant is out of stock, press Notify me."}}, false},
+		{"are there any spaces left on Saturday's course?", []knowledge.Passage{shop}, true},
 		// Another product named must be on a page; so must pets, and the staff's own picks.
 		{"do you integrate with quickbooks", []knowledge.Passage{shop}, true},
 		{"do you integrate with quickbooks", []knowledge.Passage{shop, {Title: "Integrations", Text: "Connect QuickBooks Online in Settings."}}, false},
