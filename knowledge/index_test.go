@@ -305,6 +305,24 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	}
 }
 
+// A manual that mentions delivery in passing does not answer how long a
+// delivery takes; a business that has a page about its dealings answers
+// from the page that mentions it.
+func TestDealingsNeedABusinessThatHasThem(t *testing.T) {
+	t.Parallel()
+	mail := []Chunk{{URL: "https://x.example/mail", Title: "Mail server", Text: "The server runs a queue of outgoing mail."},
+		{URL: "https://x.example/mail", Title: "Mail server", Text: "Delivery to local users takes a few seconds."}}
+	manual := searchPages(t, mail, "how long does delivery take")
+	if len(manual) == 0 || manual[0].Match >= 0.35 {
+		t.Fatalf("a manual's prose answers a question about delivery: %+v", manual)
+	}
+	shop := searchPages(t, append(mail, Chunk{URL: "https://x.example/prices", Title: "Prices and shipping",
+		Text: "Orders ship from Leeds."}), "how long does delivery take")
+	if len(shop) == 0 || shop[0].Match <= manual[0].Match {
+		t.Fatalf("with a page about its dealings the mention counts: %+v against %+v", shop, manual)
+	}
+}
+
 // A page's words are stemmed as the index stems them: a question's "pay"
 // is found in a title's "pay" (both "pai" to Porter's stemmer).
 func TestMatchStemsAsTheIndexDoes(t *testing.T) {

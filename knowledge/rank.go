@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
@@ -168,10 +170,14 @@ func scope(q Query) query.Query {
 // focus (coverage), so a word of context no page has does not decline the
 // question.
 type concept struct {
-	alts    [][]string
-	weight  float64
-	absent  bool // no page has the term itself, nor a word one typo away
-	context bool // said before the question's own sentence
+	alts   [][]string
+	weight float64
+	absent bool // no page has the term itself, nor a word one typo away
+	// unbacked is a word of dealings with a business ("price",
+	// "delivery") in a knowledge base that has no page about its
+	// dealings: where its pages mention the word, they do not answer it.
+	unbacked bool
+	context  bool // said before the question's own sentence
 }
 
 // concepts analyses the question's terms as the index does, in language.
@@ -204,6 +210,16 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		return count(stem, "title")
 	}
+	sells := sync.OnceValue(func() bool { // looked up once a question needs it
+		for w := range commerce[language] {
+			for _, st := range stems(w) {
+				if count(st, "title")+count(st, "heading")+count(st, "lead") > 0 {
+					return true
+				}
+			}
+		}
+		return false
+	})
 	var out []concept
 	for _, t := range terms {
 		own := stems(t.text)
@@ -230,6 +246,7 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		c.weight = math.Log(1 + float64(n+1)/float64(least+1))
 		c.absent = least == 0
+		c.unbacked = dealings[language][strings.ToLower(t.text)] && !sells()
 		if c.absent && circumstance[language][t.text] && len(t.syns) == 0 {
 			continue // the asker's life, which no page is about
 		}
@@ -312,7 +329,7 @@ func coverage(concepts []concept, about, words map[string]bool) float64 {
 				credit = 1
 				break
 			}
-			if allIn(alt, about, words) {
+			if allIn(alt, about, words) && !c.unbacked {
 				credit = textCredit
 			}
 		}

@@ -271,3 +271,30 @@ var circumstance = wordSets(map[string]string{
 		neef tante oom vandaag morgen gisteren avond nacht weekend vorige volgende binnenkort
 		onlangs later hou haat bezorgd blij verdrietig sorry geweldig jarig verjaardag woon woont`,
 })
+
+// dealings are a customer's words about dealing with a business: what
+// things cost, paying, delivery, refunds, vouchers, warranties, trials.
+var dealings = wordSets(map[string]string{
+	"en": `price prices pricing cost costs fee fees refund refunds refunded shipping ship shipped postage
+		courier delivery deliver delivered payment payments pay paid paying invoice invoices receipt
+		receipts warranty guarantee discount discounts voucher vouchers coupon subscription
+		subscriptions parcel parcels trial purchase purchased`,
+	"de": `versand versandkosten lieferung liefern preis preise kosten kostet gebühr gebühren
+		rückerstattung erstattung zahlung bezahlen bezahlt rechnung quittung garantie rabatt gutschein
+		abo abonnement paket`,
+	"fr": `livraison livrer expédition prix tarif tarifs coût coûte frais remboursement rembourser
+		paiement payer payé facture reçu garantie réduction remise abonnement colis`,
+})
+
+// commerce are the words that the titles, headings or openings of a
+// business's pages about its dealings have. A knowledge base with none of
+// them sells nothing (a manual): its prose mentions prices and delivery
+// only in passing ("the price of a cache miss", "mail delivery").
+var commerce = wordSets(map[string]string{
+	"en": `price prices pricing fee fees refund refunds shipping postage courier payment payments invoice
+		invoices receipt receipts warranty discount discounts voucher vouchers coupon subscription
+		subscriptions parcel parcels`,
+	"de": `versand versandkosten lieferung preis preise kosten gebühr rückerstattung zahlung rechnung
+		garantie rabatt gutschein abonnement paket`,
+	"fr": `livraison prix tarif tarifs frais remboursement paiement facture garantie réduction abonnement colis`,
+})
