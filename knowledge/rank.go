@@ -175,7 +175,8 @@ type concept struct {
 	absent bool // no page has the term itself, nor a word one typo away
 	// unbacked is a word of dealings with a business ("price",
 	// "delivery") in a knowledge base that has no page about its
-	// dealings: where its pages mention the word, they do not answer it.
+	// dealings: its pages use the word in another sense ("mail
+	// delivery"), so none covers it.
 	unbacked bool
 	context  bool // said before the question's own sentence
 }
@@ -323,16 +324,7 @@ func coverage(concepts []concept, about, words map[string]bool) float64 {
 		if !c.context {
 			focus += c.weight
 		}
-		credit := 0.0
-		for _, alt := range c.alts {
-			if allIn(alt, about, nil) {
-				credit = 1
-				break
-			}
-			if allIn(alt, about, words) && !c.unbacked {
-				credit = textCredit
-			}
-		}
+		credit := covers(c, about, words)
 		got += credit * c.weight
 		if !c.context {
 			gotFocus += credit * c.weight
@@ -345,6 +337,25 @@ func coverage(concepts []concept, about, words map[string]bool) float64 {
 		return max(got/all, gotFocus/focus)
 	}
 	return got / all
+}
+
+// covers is how much of concept c a page covers: all of it where the page
+// is about it, textCredit where its text mentions it, none where the
+// concept is unbacked.
+func covers(c concept, about, words map[string]bool) float64 {
+	if c.unbacked {
+		return 0
+	}
+	credit := 0.0
+	for _, alt := range c.alts {
+		if allIn(alt, about, nil) {
+			return 1
+		}
+		if allIn(alt, about, words) {
+			credit = textCredit
+		}
+	}
+	return credit
 }
 
 // allIn reports whether every stem is in a or b.
