@@ -281,6 +281,10 @@ func TestTeamSynonyms(t *testing.T) {
 	if got := QuestionWords("What about line endings?"); !slices.Contains(got, "newline") {
 		t.Errorf("the thesaurus's phrase at a question's end: %v", got)
 	}
+	// How often or how exactly a thing happens is how a question is asked.
+	if got := QuestionWords("how long does shipping usually take, roughly?"); !slices.Equal(got, []string{"shipping"}) {
+		t.Errorf("asking words left in: %v", got)
+	}
 }
 
 // The thesaurus joins words customers and pages use for one thing only: a

@@ -185,7 +185,7 @@ func init() {
 		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
-		else`) {
+		else usually normally typically generally roughly approximately`) {
 		filler[lang.English][w] = true
 	}
 }

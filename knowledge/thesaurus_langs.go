@@ -195,7 +195,8 @@ var asking = map[string]string{
 		wirklich echt viele mehr meisten eigene gleiche schon bereits lassen lass ding dinge sache sachen
 		art darf dürfen müssen mag habt hast ja nein gehen geht gibt statt stattdessen sogar je lange
 		dauert dauern passiert passieren bedeutet heißt frage fragen obwohl trotzdem niemand bisschen
-		komplett völlig vielleicht gefällt gefallen genau immer ganz gern gerne`,
+		komplett völlig vielleicht gefällt gefallen genau immer ganz gern gerne normalerweise
+		meistens gewöhnlich ungefähr etwa`,
 	"fr": `comment quand où pourquoi quoi lequel laquelle lesquels lesquelles peux peut pouvez peuvent
 		pouvons pourrais pourrait pourriez pourraient puis dois doit devez devrais devrait devriez faut
 		fais fait faites faire être avoir veux veut voulez voudrais voudrait voudrions aimerais aimerait
@@ -204,7 +205,8 @@ var asking = map[string]string{
 		quelques tout tous toute toutes chaque beaucoup plus autre autres seulement propre pareil déjà
 		laisser truc trucs genre sorte va vais vont allez aller oui non très trop jamais longtemps
 		prendre prend signifie question demander demande maintenant pourtant personne peu complètement
-		peut-être sinon ça ca là alors donc bien comme toujours si`,
+		peut-être sinon ça ca là alors donc bien comme toujours si normalement généralement
+		habituellement environ`,
 	"es": `cómo como qué por porqué cuándo cuando dónde donde cuál cual cuáles quién quien puedo puede
 		pueden puedes podéis podemos podría podrían debo debe debería hago hace hacer soy ser estar hay
 		quiero quiere quisiera querría necesito necesita necesitamos intentar intento intenté posible
