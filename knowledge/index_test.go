@@ -307,6 +307,12 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if len(got) == 0 || got[0].Match < 0.35 {
 		t.Fatalf("a question about vegan meals finds the plant-based page: %+v", got)
 	}
+	// A way to pay the page does not list is asked of the page about paying.
+	got = searchPage(t, Chunk{URL: "https://example.com/pay", Title: "Ways to pay",
+		Text: "We take Visa, Mastercard and bank transfer."}, "can i pay with klarna")
+	if len(got) == 0 || got[0].Match < 0.41 {
+		t.Fatalf("a question about Klarna finds the page about paying: %+v", got)
+	}
 }
 
 // A manual that mentions delivery in passing does not answer how long a

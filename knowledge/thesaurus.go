@@ -34,6 +34,7 @@ var thesaurus = [][]string{
 	{"book", "reserve", "booking"},
 	{"invoice", "bill", "receipt"},
 	{"pay", "payment", "paying"},
+	{"payment", "pay", "paypal", "klarna", "afterpay", "clearpay", "bitcoin", "crypto", "cheque", "cash", "apple pay", "google pay"},
 	{"delete", "close", "deactivate"},
 	{"broken", "damaged", "smashed", "cracked", "faulty", "defective"},
 	{"missing", "lost"},
