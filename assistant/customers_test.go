@@ -53,6 +53,14 @@ func endUserHelp(name string, floor minimums, phrase float64) evalCorpus {
 	return c
 }
 
+// devTool is a developer tool's documentation written for the evaluation,
+// as customer's are.
+func devTool(name string, floor minimums) evalCorpus {
+	c := customer(name, floor, 0)
+	c.shape = developer
+	return c
+}
+
 // debianEdition is the Debian Reference in one language.
 func debianEdition(l string) devCorpus {
 	return devCorpus{name: "debian-" + l, pkg: "debian-reference-" + l, dir: "/usr/share/debian-reference",
@@ -80,52 +88,57 @@ var evalCorpora = []evalCorpus{
 	customer("shop", minimums{0.72, 0.59, 0.81}, 0.53),
 	customer("saas", minimums{0.87, 0.78, 0.73}, 0.55),
 	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.51),
-	customer("climbing", minimums{0.81, 0.72, 0.55}, 0.63),
+	customer("climbing", minimums{0.81, 0.72, 0.63}, 0.63),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
 		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.45}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.35, 0.22, 0.52}},
+		floor: minimums{0.35, 0.22, 0.66}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.89, 0.65, 0.33}},
+		floor: minimums{0.89, 0.65, 0.52}},
 	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.50, 0.22}},
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.85, 0.52, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.80, 0.74, 0.80}},
-	customer("shop-de", minimums{0.71, 0.63, 0.74}, 0.63),
-	customer("shop-fr", minimums{0.85, 0.73, 0.57}, 0.69),
+	customer("shop-de", minimums{0.71, 0.63, 0.85}, 0.63),
+	customer("shop-fr", minimums{0.85, 0.73, 0.67}, 0.69),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
 	customer("kidshoes", minimums{0.79, 0.76, 0.51}, 0.70),
 	customer("forms", minimums{0.70, 0.55, 0.87}, 0.47),
 	customer("doggy", minimums{0.65, 0.52, 0.53}, 0.41),
 	// The second held-out round, scored once before anyone read them.
-	customer("refurb", minimums{0.75, 0.65, 0.84}, 0.55),
-	customer("booking", minimums{0.78, 0.75, 0.72}, 0.51),
+	customer("refurb", minimums{0.78, 0.65, 0.84}, 0.51),
+	customer("booking", minimums{0.81, 0.73, 0.72}, 0.48),
 	customer("storage", minimums{0.91, 0.85, 0.60}, 0.60),
-	customer("fahrrad", minimums{0.75, 0.64, 0.74}, 0.43),
+	customer("fahrrad", minimums{0.78, 0.64, 0.74}, 0.42),
 	// The third held-out round, scored once before anyone read them.
-	customer("coffee", minimums{0.91, 0.85, 0.87}, 0.59),
-	customer("vault", minimums{0.83, 0.72, 0.85}, 0.57),
-	customer("driving", minimums{0.88, 0.85, 0.37}, 0.50),
+	customer("coffee", minimums{0.91, 0.85, 0.97}, 0.59),
+	customer("vault", minimums{0.86, 0.75, 0.85}, 0.57),
+	customer("driving", minimums{0.85, 0.83, 0.47}, 0.48),
 	customer("cuisine", minimums{0.67, 0.49, 0.88}, 0.35),
 	// The fourth held-out round, scored once before anyone read them.
 	customer("tyres", minimums{0.83, 0.83, 0.85}, 0.65),
 	customer("yarn", minimums{0.94, 0.79, 0.60}, 0.49),
 	customer("payroll", minimums{0.88, 0.80, 0.52}, 0.50),
-	customer("sprachschule", minimums{0.74, 0.66, 0.57}, 0.29),
+	customer("sprachschule", minimums{0.74, 0.66, 0.67}, 0.29),
 	// The fifth held-out round, scored once before anyone read them.
-	customer("florist", minimums{0.82, 0.67, 0.55}, 0.64),
-	customer("hosting", minimums{0.90, 0.78, 0.43}, 0.57),
+	customer("florist", minimums{0.85, 0.70, 0.63}, 0.64),
+	customer("hosting", minimums{0.90, 0.81, 0.43}, 0.57),
 	customer("heating", minimums{0.85, 0.77, 0.67}, 0.49),
 	customer("yoga", minimums{0.83, 0.77, 0.57}, 0.52),
 	// The sixth held-out round, scored once before anyone read them.
 	customer("vet", minimums{0.66, 0.60, 0.57}, 0.62),
-	customer("mealkit", minimums{0.85, 0.76, 0.72}, 0.52),
+	customer("mealkit", minimums{0.88, 0.79, 0.72}, 0.53),
 	customer("invoicing", minimums{0.89, 0.84, 0.80}, 0.65),
-	endUserHelp("photobook", minimums{0.67, 0.59, 0.63}, 0.36),
+	endUserHelp("photobook", minimums{0.69, 0.61, 0.63}, 0.36),
 	// The seventh held-out round, scored once before anyone read them.
-	customer("bookshop", minimums{0.90, 0.81, 0.25}, 0.65),
-	customer("crm", minimums{0.87, 0.75, 0.35}, 0.43),
+	customer("bookshop", minimums{0.90, 0.81, 0.39}, 0.65),
+	customer("crm", minimums{0.87, 0.75, 0.50}, 0.45),
 	customer("dentist", minimums{0.75, 0.70, 0.72}, 0.57),
-	endUserHelp("thermostat", minimums{0.73, 0.65, 0.59}, 0.48),
+	endUserHelp("thermostat", minimums{0.78, 0.70, 0.59}, 0.51),
+	// The eighth held-out round, scored once before anyone read them.
+	customer("outdoor", minimums{0.88, 0.70, 0.88}, 0.50),
+	customer("salon", minimums{0.87, 0.75, 0.54}, 0.61),
+	customer("rota", minimums{0.91, 0.76, 0.55}, 0.53),
+	devTool("devtool", minimums{0.69, 0.67, 0.63}),
 }
 
 // asked is one question, what the index found for it and what the service replied.

@@ -178,6 +178,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"do you price match? found it cheaper elsewhere", []knowledge.Passage{shop}, true},
 		{"do you price match? found it cheaper elsewhere", []knowledge.Passage{shop,
 			{Title: "Prices", Text: "We price match any UK shop's advertised price."}}, false},
+		{"do you price match REI", []knowledge.Passage{shop, {Title: "Price adjustments", Text: "We don't match competitor prices."}}, false},
 		{"student discount?", []knowledge.Passage{shop}, true},
 		{"student discount?", []knowledge.Passage{shop, {Title: "Offers", Text: "Students get 10% off with a valid card."}}, false},
 		{"Do you offer any discount for pensioners?", []knowledge.Passage{shop}, true},
