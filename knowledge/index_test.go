@@ -282,7 +282,7 @@ func TestTeamSynonyms(t *testing.T) {
 		t.Errorf("the thesaurus's phrase at a question's end: %v", got)
 	}
 	// How often or how exactly a thing happens is how a question is asked.
-	if got := QuestionWords("how long does shipping usually take, roughly?"); !slices.Equal(got, []string{"shipping"}) {
+	if got := QuestionWords("how long does shipping usually take, roughly?"); !slices.Equal(got, []string{"duration", "shipping"}) {
 		t.Errorf("asking words left in: %v", got)
 	}
 }
@@ -306,6 +306,13 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 		Text: "Every week at least four plant-based recipes are on the menu."}, "do you do vegan meals")
 	if len(got) == 0 || got[0].Match < 0.35 {
 		t.Fatalf("a question about vegan meals finds the plant-based page: %+v", got)
+	}
+	// "How long" asks for a length of time: the page that gives it in days.
+	got = searchPages(t, []Chunk{{URL: "https://example.com/making", Title: "Making your book",
+		Text: "Every book is printed and bound by hand."}, {URL: "https://example.com/times", Title: "How long printing takes",
+		Text: "A book is printed and bound within 3 working days."}}, "how long to make a book")
+	if len(got) == 0 || got[0].URL != "https://example.com/times" {
+		t.Fatalf("a question about how long finds the page that says how long: %+v", got)
 	}
 	// A way to pay the page does not list is asked of the page about paying.
 	got = searchPage(t, Chunk{URL: "https://example.com/pay", Title: "Ways to pay",

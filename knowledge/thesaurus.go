@@ -50,6 +50,7 @@ var thesaurus = [][]string{
 	{"team", "colleague", "staff", "employee", "member"},
 	{"cheap", "cheaper", "cheapest", "price"},
 	{"expire", "expiry", "expiration", "valid", "validity"},
+	{"duration", "long", "days", "weeks"},
 	{"vegan", "plant-based"},
 	{"vegetarian", "veggie"},
 	// The past forms of everyday verbs, which the stemmer leaves apart from
@@ -159,7 +160,7 @@ var phrases = func() *strings.Replacer {
 		{"half-done", "unfinished"}, {"half done", "unfinished"},
 		{"send back", "return"}, {"log on", "login"}, {"sign on", "login"},
 		{"two factor", "2fa"}, {"two-factor", "2fa"}, {"gift card", "voucher"}, {"gift voucher", "voucher"},
-		{"pick up", "collect"}, {"how much", "cost"}, {"opening times", "hours"}, {"opening hours", "hours"},
+		{"pick up", "collect"}, {"how much", "cost"}, {"how long", "duration"}, {"opening times", "hours"}, {"opening hours", "hours"},
 		{"what time", "hours"}, {"sign up", "register"},
 	} {
 		pairs = append(pairs, " "+p[0]+" ", " "+p[1]+" ")
