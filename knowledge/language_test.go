@@ -81,6 +81,8 @@ func TestGermanPagesAndQuestions(t *testing.T) {
 			{URL: "https://x.example/returns", Title: "Returns", Lang: "en", Text: "Send plants back within 14 days."},
 			{URL: "https://x.example/lieferung", Title: "Lieferung in die EU", Lang: "de",
 				Text: "Die Lieferung nach Österreich dauert drei bis fünf Werktage."},
+			{URL: "https://x.example/zahlung", Title: "Zahlung", Lang: "de",
+				Text: "Wir nehmen Karte und Überweisung."},
 		}
 	}
 	for question, want := range map[string]string{
@@ -89,6 +91,7 @@ func TestGermanPagesAndQuestions(t *testing.T) {
 		"Wie funktioniert das Pflanzenabo?": "https://x.example/abo",
 		"Wie kann ich mein Abo stornieren?": "https://x.example/abo", // stornieren ~ kündigen
 		"Can I send a plant back?":          "https://x.example/returns",
+		"Geht auch PayPal?":                 "https://x.example/zahlung", // a way to pay asks about paying
 	} {
 		got := searchPages(t, pages(), question)
 		if len(got) == 0 || got[0].URL != want || got[0].Match < 0.35 {
