@@ -44,6 +44,7 @@ var beyond = []beyondPages{
 	},
 	{ // plans to come: a product, a service, a season's special
 		asks: regexp.MustCompile(`(?i)\b(any plans? (to|for|on)|are you planning|do you plan (to|on)|(bring|bringing) back|next version|` +
+			`(coming out|released|launching) (next|later this|this) (year|month|spring|summer|autumn|fall|winter)|` +
 			`habt ihr (vor|geplant)|plant ihr|est-ce que vous prévoyez|vous prévoyez|avez-vous prévu|tenéis pensado|planean|zijn jullie van plan)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(coming soon|planned|plans? to|later this year|next year|roadmap|in the future|we're working on|` +
 			`will be (available|launching|back)|back (this|next)|bald|geplant|demnächst|bientôt|prochainement|prévu|próximamente|binnenkort|gepland)\b`),

@@ -175,6 +175,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"any plans for a Notion integration?", []knowledge.Passage{shop,
 			{Title: "Integrations", Text: "A Notion integration is planned for next year."}}, false},
 		{"are you bringing back the Christmas blend this year?", []knowledge.Passage{shop}, true},
+		{"Will there be a T4 coming out next year?", []knowledge.Passage{shop}, true},
+		{"when is the desktop app coming out", []knowledge.Passage{shop}, false},
 		{"do you price match? found it cheaper elsewhere", []knowledge.Passage{shop}, true},
 		{"do you price match? found it cheaper elsewhere", []knowledge.Passage{shop,
 			{Title: "Prices", Text: "We price match any UK shop's advertised price."}}, false},
