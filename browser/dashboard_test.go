@@ -43,7 +43,7 @@ func TestBrowserDashboard(t *testing.T) {
 		}
 	}))
 	defer recv.Close()
-	e := newBrowserEnv(t, func(o *app.Options, idx *knowledge.Index) {
+	e := newBrowserEnv(t, lightest(), func(o *app.Options, idx *knowledge.Index) {
 		o.Webhooks = app.WebhookOptions{AllowHTTP: true, AllowPrivate: true,
 			Sender: webhooks.NewSender(webhooks.SenderOptions{AllowPrivate: true, Timeout: 5 * time.Second})}
 		o.Knowledge = &app.Knowledge{Index: idx, Crawler: crawler.Options{MaxPages: 5, MaxDepth: 1,
@@ -208,9 +208,10 @@ type browserEnv struct {
 	dash   context.Context
 }
 
-// newBrowserEnv starts a browserEnv whose assistant answers from an empty
-// search index; opts may change the service's options, idx being that index.
-func newBrowserEnv(t *testing.T, opts func(o *app.Options, idx *knowledge.Index)) *browserEnv {
+// newBrowserEnv starts a browserEnv, its tabs in browser b, whose
+// assistant answers from an empty search index; opts may change the
+// service's options, idx being that index.
+func newBrowserEnv(t *testing.T, b *chromium, opts func(o *app.Options, idx *knowledge.Index)) *browserEnv {
 	t.Helper()
 	ctx := context.Background()
 	db := testenv.OpenDB(t, "")
@@ -236,7 +237,7 @@ func newBrowserEnv(t *testing.T, opts func(o *app.Options, idx *knowledge.Index)
 	if _, err := e.svc.CreateMember(ctx, "agent@example.com", "Agent Smith", webenv.DashPassword); err != nil {
 		t.Fatal(err)
 	}
-	e.widget = browserTab(t, 90*time.Second)
+	e.widget = tabOf(t, b, 90*time.Second)
 	e.run(e.widget, "opening the demo page", chromedp.Navigate(e.srv.URL+"/demo?site="+e.site)) // starts the browser
 	dash, cancel := chromedp.NewContext(e.widget)                                               // a second tab
 	t.Cleanup(cancel)

@@ -38,7 +38,8 @@ import (
 // (reviewScreenshot).
 func TestBrowserDesk(t *testing.T) {
 	t.Parallel()
-	e := newBrowserEnv(t, func(o *app.Options, _ *knowledge.Index) { o.Notify.AllowHTTP = true })
+	// The whole browser: the headless shell shows no notifications.
+	e := newBrowserEnv(t, fullChromium, func(o *app.Options, _ *knowledge.Index) { o.Notify.AllowHTTP = true })
 	pushes := newPushService(t)
 	e.start(e.svc.AssistantWorker(), e.svc.NotifyWorker(),
 		push.New(e.svc, push.Options{Subscriber: "ops@shop.example", AllowPrivate: true}).Worker())

@@ -23,7 +23,7 @@ import (
 func TestBrowserFilesBothWays(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	e := newBrowserEnv(t, func(o *app.Options, _ *knowledge.Index) {
+	e := newBrowserEnv(t, lightest(), func(o *app.Options, _ *knowledge.Index) {
 		o.Files = files.New(files.Options{Dir: filepath.Join(dir, "store"), MaxBytes: 1 << 20, Timeout: 5 * time.Second})
 	})
 	e.start(e.svc.AssistantWorker())

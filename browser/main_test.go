@@ -9,10 +9,10 @@ import (
 
 // TestMain makes the package's cached results depend on Chromium being
 // installed, so that installing it runs the browser tests instead of
-// replaying a run that skipped them, and stops the browser the tests share.
+// replaying a run that skipped them, and stops the browsers the tests share.
 func TestMain(m *testing.M) {
 	testenv.WatchOptional()
 	code := m.Run()
-	stopChromium()
+	stopBrowsers()
 	os.Exit(code)
 }

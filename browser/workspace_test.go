@@ -22,7 +22,7 @@ import (
 // shows one pane with a back link and the navigation behind a Menu button.
 func TestBrowserSplitPaneDesk(t *testing.T) {
 	t.Parallel()
-	e := newBrowserEnv(t, nil)
+	e := newBrowserEnv(t, lightest(), nil)
 	ctx := context.Background()
 	var convs []string
 	for i, q := range []string{"Where is my parcel?", "Can I change my address?"} {
@@ -105,7 +105,7 @@ func TestBrowserSplitPaneDesk(t *testing.T) {
 // set-up to live data.
 func TestBrowserInstallSnippet(t *testing.T) {
 	t.Parallel()
-	e := newBrowserEnv(t, nil)
+	e := newBrowserEnv(t, lightest(), nil)
 	ctx := context.Background()
 	dash := e.dash
 	e.signIn()
