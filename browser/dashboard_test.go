@@ -98,6 +98,7 @@ func TestBrowserDashboard(t *testing.T) {
 		chromedp.Submit(chromedp.ID("t-subject")),
 		chromedp.WaitVisible(chromedp.ID("ticket-status")),
 	)
+	e.loaded(dash, "status") // the desk's form led out of it with a page load
 	e.run(dash, "solving the ticket",
 		chromedp.SetValue(chromedp.ID("status"), "solved"),
 		chromedp.Submit(chromedp.ID("status")),
@@ -303,9 +304,15 @@ func (e *browserEnv) run(c context.Context, what string, actions ...chromedp.Act
 // fails one evaluation.
 func (e *browserEnv) poll(c context.Context, what, js string) {
 	e.t.Helper()
+	poll(e.t, c, what, js)
+}
+
+// poll evaluates js in tab c until it is true.
+func poll(t *testing.T, c context.Context, what, js string) {
+	t.Helper()
 	tick := time.NewTicker(50 * time.Millisecond) // the browser sends no signal: look at it now and then
 	defer tick.Stop()
-	testenv.Until(e.t, tick.C, what, func() bool {
+	testenv.Until(t, tick.C, what, func() bool {
 		ok, err := chromedp.Run(c, chromedp.Evaluate[bool](js))
 		return err == nil && ok
 	})
@@ -316,7 +323,13 @@ func (e *browserEnv) poll(c context.Context, what, js string) {
 // can otherwise reach into the page being left, and fail.
 func (e *browserEnv) loaded(c context.Context, id string) {
 	e.t.Helper()
-	e.poll(c, "a page with #"+id, `document.readyState === "complete" && document.getElementById("`+id+`") !== null`)
+	waitLoaded(e.t, c, id)
+}
+
+// waitLoaded waits until tab c has loaded a page with the element of that id.
+func waitLoaded(t *testing.T, c context.Context, id string) {
+	t.Helper()
+	poll(t, c, "a page with #"+id, `document.readyState === "complete" && document.getElementById("`+id+`") !== null`)
 }
 
 // clickNow clicks what sel names in one step in the page, so that a live

@@ -91,9 +91,9 @@ func TestBrowserTeam(t *testing.T) {
 
 	// The owner invites Nina from the Team page.
 	signIn(t, ctx, e.Server.URL, "agent@example.com", webenv.DashPassword)
+	run("opening the team page", chromedp.Click(chromedp.CSS(`nav a[href="/app/members"]`)))
+	waitLoaded(t, ctx, "invite") // node lookups could otherwise reach into the page being left
 	run("inviting",
-		chromedp.Click(chromedp.CSS(`nav a[href="/app/members"]`)),
-		chromedp.WaitVisible(chromedp.ID("invite")),
 		chromedp.SendKeys(chromedp.ID("i-email"), "nina@example.com"),
 		chromedp.SendKeys(chromedp.ID("i-name"), "Nina New"),
 		chromedp.Submit(chromedp.ID("i-name")),
