@@ -427,6 +427,7 @@
     });
     return box;
   }
+  var said = null; // what the status line last said of the conversation
   function showConversation(c) {
     conv = c;
     var st = c && c.status, done = c && (c.rating || rated[c.id]);
@@ -434,7 +435,11 @@
     // live update arrives last.
     // While the team is away, a waiting visitor is told when it is back, as
     // the banner and the assistant say, not that someone joins shortly.
-    status.textContent = done ? L.thanks : st == "waiting" && away.textContent || (st && st != "open" ? L[st] || "" : "");
+    // A passing message (a file refused, a message not sent) stays until
+    // there is something new to say: a live update of the same state does
+    // not wipe it.
+    var say = done ? L.thanks : st == "waiting" && away.textContent || (st && st != "open" ? L[st] || "" : "");
+    if (say !== said) status.textContent = said = say;
     // The rating takes the composer's place (until rated or skipped), the
     // transcript above it kept in view to its last reply.
     rate.hidden = !(st === "closed" && !done && !skipped[c.id]);
