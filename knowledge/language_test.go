@@ -54,10 +54,15 @@ func TestTyposAreForgiven(t *testing.T) {
 		{"teh", "teh", ""},                            // under five letters
 		{"spring", "spring", ""},                      // a word the pages lack, not "spray" ("spri" is one edit from it)
 		{"subscritpion", "subscritpion", "subscript"}, // a stem of six letters or more it begins like
+		{"appointmnet", "appointmnet", "appoint"},     // a stem and a misspelt ending
+		{"cancellaton", "cancellaton", "cancel"},      // its last letter doubled
+		{"showers", "shower", ""},                     // a stem and an ending spelt right is another word
+		{"motorbike", "motorbik", ""},                 // nor a stem and another word, nor "motorway"
 	} {
 		x, _ := openTemp(t)
 		x.Replace(context.Background(), "src_1", []Chunk{{SourceID: "src_1", Mode: chat.Test, Title: "T",
-			Text: "A bit of wireless networking. It waits. Spray it. Your subscription."}})
+			Text: "A bit of wireless networking. It waits. Spray it. Your subscription. Book an appointment, " +
+				"or cancel it. Show it. Take the motorway or a motor boat."}})
 		r, _ := x.reader()
 		if got := correct(r, c.word, c.stem); got != c.want {
 			t.Errorf("correct(%q) = %q, want %q", c.word, got, c.want)

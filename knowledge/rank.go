@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -183,6 +184,10 @@ type concept struct {
 	// delivery"), so none covers it.
 	unbacked bool
 	context  bool // said before the question's own sentence
+	// lacking is a word of a thing the question asks the business to
+	// offer that no page has: no page answers the question.
+	lacking bool
+	thing   thingRole
 }
 
 // concepts analyses the question's terms as the index does, in language.
@@ -262,6 +267,8 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		c.weight = math.Log(1 + float64(n+1)/float64(least+1))
 		c.absent = least == 0
 		c.unbacked = dealings[language][strings.ToLower(t.text)] && !sells()
+		c.thing = t.thing
+		c.lacking = t.thing != notThing && c.absent && len(t.syns) == 0
 		if c.absent && circumstance[language][t.text] && len(t.syns) == 0 {
 			continue // the asker's life, which no page is about
 		}
@@ -271,6 +278,14 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 			}
 		}
 		out = append(out, c)
+	}
+	// A thing the thesaurus reads in the pages' words ("vegan" for
+	// "plant-based") may have their own noun too ("recipes" for "meals").
+	inTheirWords := slices.ContainsFunc(out, func(c concept) bool { return c.thing != notThing && c.absent && len(c.alts) > 1 })
+	for i := range out {
+		if inTheirWords && out[i].thing == thingHead {
+			out[i].lacking = false
+		}
 	}
 	return out, nil
 }
@@ -334,6 +349,9 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 func coverage(concepts []concept, about, words map[string]bool) float64 {
 	var got, all, gotFocus, focus float64
 	for _, c := range concepts {
+		if c.lacking {
+			return 0
+		}
 		all += c.weight
 		if !c.context {
 			focus += c.weight

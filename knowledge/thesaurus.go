@@ -252,7 +252,8 @@ func Expansions(text string) (words, syns []string) {
 type term struct {
 	text    string
 	syns    []string
-	context bool // only in the sentences before the question's own (focus)
+	context bool      // only in the sentences before the question's own (focus)
+	thing   thingRole // in the thing the question asks the business to offer
 }
 
 // focusWords are the words of a question's own sentence, when the
@@ -387,6 +388,11 @@ func questionTerms(text string, team [][]string, language string) []term {
 	if focus := focusWords(text, language); focus != nil {
 		for i := range out {
 			out[i].context = !focus[out[i].text]
+		}
+	}
+	if thing := offered(text, language); thing != nil {
+		for i := range out {
+			out[i].thing = thing[out[i].text]
 		}
 	}
 	for i := range out {

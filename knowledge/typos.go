@@ -2,6 +2,8 @@ package knowledge
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	index "github.com/blevesearch/bleve_index_api"
@@ -31,7 +33,8 @@ func correct(r index.IndexReader, word, stem string) string {
 	// word of six letters or more, the stems of six letters or more that
 	// begin as it does ("subscript" for "subscritpion"): a shorter stem
 	// that begins as the word does ("sprai" for "spring", "word" for
-	// "worst") read real words the pages lack as others they have.
+	// "worst") read real words the pages lack as others they have, unless
+	// the word is that stem and a misspelt ending ("align|mnet").
 	best, count, dist := "", uint64(0), allowed+1
 	least := 0 // the fewest letters a candidate has
 	consider := func(d index.FieldDict, err error) {
@@ -40,7 +43,7 @@ func correct(r index.IndexReader, word, stem string) string {
 		}
 		defer d.Close()
 		for e, err := d.Next(); err == nil && e != nil; e, err = d.Next() {
-			if utf8.RuneCountInString(e.Term) < least {
+			if utf8.RuneCountInString(e.Term) < least && !strings.HasPrefix(word, e.Term) {
 				continue
 			}
 			k := typoDistance(word, stem, e.Term)
@@ -54,7 +57,7 @@ func correct(r index.IndexReader, word, stem string) string {
 	}
 	consider(fuzzy.FieldDictFuzzy(typoField, stem, 2, ""))
 	if w := []rune(word); len(w) >= 6 {
-		least = 6
+		least = 6 // or a stem the word begins with, before a misspelt ending
 		consider(r.FieldDictPrefix(typoField, []byte(string(w[:3]))))
 	}
 	return best
@@ -127,15 +130,53 @@ func allowedEdits(word string) int {
 // nor one that only shares a beginning ("wait" for "writing").
 func typoDistance(word, stem, candidate string) int {
 	w, c := []rune(word), []rune(candidate)
+	if len(c) >= 4 && len(w) > len(c) && string(w[:len(c)]) == candidate { // the rest must be an ending
+		if misspeltEnding(string(w[len(c):]), c[len(c)-1]) {
+			return 1
+		}
+		return math.MaxInt
+	}
 	best := editDistance(stem, candidate)
 	if len(c) < 4 || len(w)-len(c) > maxSuffix || string(w[:3]) != string(c[:3]) {
 		return best
 	}
+	cut := len(c) < len([]rune(stem))
 	for n := len(c) - 1; n <= len(c)+1 && n <= len(w); n++ {
-		best = min(best, editDistance(string(w[:n]), candidate))
+		if n == len(w) || cut {
+			best = min(best, editDistance(string(w[:n]), candidate))
+		}
 	}
 	return best
 }
+
+// misspeltEnding reports whether rest, what a word has after a stem the
+// index has, is one of the endings a stemmer takes off, misspelt
+// ("appoint|mnet", "subscript|on", "cancel|laton"), the stem's last letter
+// doubled or not; not another word ("motor|bike"), nor an ending as it is
+// spelt: the stemmer would have taken that off, so the word is another
+// ("show|ers" is "shower", "real|ly" is "really").
+func misspeltEnding(rest string, last rune) bool {
+	r := []rune(rest)
+	if len(r) > 1 && r[0] == last {
+		r = r[1:]
+	}
+	if len(r) < 2 || slices.Contains(endings, string(r)) {
+		return false
+	}
+	for _, e := range endings {
+		if len(e) > 2 && editDistance(string(r), e) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// endings are the endings of English words a stemmer takes off; a
+// misspelt one is told by those of three letters or more ("hand|le" is
+// no "hand|ly").
+var endings = strings.Fields(`es ed er ly al ing est ings ion ions ation ations ition itions ment ments ement ements ness
+	able ible ably ibly ally ically ity ities ive ives ative ers or ors ant ance ence ent ently antly
+	ies ied ful less ous ise ize ised ized ising izing isation ization`)
 
 // editDistance is the optimal string alignment distance between a and b:
 // insertions, deletions, substitutions and swaps of neighbours, one each.
