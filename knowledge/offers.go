@@ -23,9 +23,15 @@ var offerAsks = map[string]*regexp.Regexp{
 // offerEnds are the words where the thing asked for ends and the
 // circumstances begin ("wifi | in the salon", "car valeting | while…").
 var offerEnds = map[string]*regexp.Regexp{
-	"en": regexp.MustCompile(`\b(?:at|in|on|for|while|when|if|to|from|with|near|during|so|because|where|which|that|i|we|my|our|or do|as well|too|anymore|there|here|now|today|this|next)\b`),
-	"de": regexp.MustCompile(`\b(?:in|bei|für|an|am|im|wenn|weil|mit|zu|auf|oder habt|heute|hier)\b`),
-	"fr": regexp.MustCompile(`\b(?:à|au|aux|pour|dans|chez|quand|si|avec|sur|ou est-ce|ici|aujourd'hui)\b`),
+	"en": ends(`at|in|on|for|while|when|if|to|from|with|near|during|so|because|where|which|that|i|we|my|our|or do|as well|too|anymore|there|here|now|today|this|next`),
+	"de": ends(`in|bei|für|an|am|im|wenn|weil|mit|zu|auf|oder habt|heute|hier`),
+	"fr": ends(`à|au|aux|pour|dans|chez|quand|si|avec|sur|ou est-ce|ici|aujourd'hui`),
+}
+
+// ends matches any of the words, between spaces or at the text's ends
+// (\b knows no letter beyond ASCII: "für", "à").
+func ends(words string) *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|\s)(?:` + words + `)(?:\s|$)`)
 }
 
 // Where a word stands in the thing a question asks the business to offer.
@@ -35,8 +41,8 @@ const (
 	notThing thingRole = iota
 	thingWord
 	// thingHead is the noun of a thing of several words ("vegan meals"):
-	// when the pages have the others, their own word for it may differ
-	// ("plant-based recipes").
+	// when the thesaurus reads another of them in the pages' words, their
+	// noun may differ too ("plant-based recipes").
 	thingHead
 )
 
