@@ -7,7 +7,8 @@ import (
 )
 
 // A question whether the business offers a thing ("do you teach motorbike
-// lessons?", "is there wifi?", "repariert ihr auch E-Scooter?") is
+// lessons?", "is there wifi?", "does it measure blood pressure?",
+// "repariert ihr auch E-Scooter?") is
 // answered by a page that names the thing. When a word of it is on no
 // page, nor a word one typo away, and has no synonym, no page answers:
 // its other words ("teach", "lessons") match the pages about what the
@@ -15,6 +16,7 @@ import (
 var offerAsks = map[string]*regexp.Regexp{
 	"en": regexp.MustCompile(`\b(?:(?:do|does|can|could|would|will) (?:you|u|ya|ye|you guys|your team) (?:also |ever |still |even |guys )?` +
 		`(?:sell|offer|do|teach|run|host|make|stock|carry|fit|repair|fix|rent|hire out|provide|supply|organi[sz]e|cater|print|engrave|build|design|groom|buy)` +
+		`|(?:does|can|will|could) (?:it|this|the \w+|your \w+) (?:also |even )?(?:measure|track|monitor|detect|record|count|support|play|display|tell)` +
 		`|(?:is|are) there (?:a |an |any )?)\b([^?.!,;:()]+)`),
 	"de": regexp.MustCompile(`\b(?:verkauft|bietet|macht|repariert|verleiht|vermietet|organisiert|gibt es|gibts) (?:ihr |es )?(?:auch |noch )?([^?.!,;:()]+)`),
 	"fr": regexp.MustCompile(`\bvous (?:vendez|proposez|faites|offrez|réparez|louez|organisez) (?:aussi |également )?([^?.!,;:()]+)`),

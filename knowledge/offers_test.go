@@ -41,3 +41,25 @@ func bestMatch(ps []Passage) float64 {
 	}
 	return best
 }
+
+// What a product can do is asked as what a business offers: a measure no
+// page names is one it does not take.
+func TestProductCapabilityNoPageNames(t *testing.T) {
+	t.Parallel()
+	pages := func() []Chunk {
+		return []Chunk{
+			{URL: "https://x.example/heart", Title: "Heart rate", Text: "The band measures your heart rate every five minutes."},
+			{URL: "https://x.example/sleep", Title: "Sleep", Text: "The band tracks your sleep stages overnight."},
+		}
+	}
+	for question, matched := range map[string]bool{
+		"does it measure blood pressure":     false,
+		"can the band measure glucose?":      false,
+		"does it measure heart rate":         true,
+		"can the band track my sleep stages": true,
+	} {
+		if best := bestMatch(searchPages(t, pages(), question)); (best >= 0.35) != matched {
+			t.Errorf("%q: best match %.2f, want matched %v", question, best, matched)
+		}
+	}
+}
