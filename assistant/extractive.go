@@ -17,12 +17,12 @@ import (
 // the sentences of the best passage that answer the question, after the
 // title of their page.
 type Extractive struct {
-	MaxChars int // answer length bound; 0 means 400
+	MaxChars int // answer length bound; 0 means 450
 }
 
 // answerSentences is how many sentences an answer quotes at most: the
 // answer is often the sentence beside the one that names the subject.
-const answerSentences = 3
+const answerSentences = 4
 
 // Compose quotes the sentences of the best passage that hold most of the
 // question's rarer words: a word every sentence of the passage repeats
@@ -34,11 +34,11 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Messag
 	}
 	limit := e.MaxChars
 	if limit <= 0 {
-		limit = 400
+		limit = 450
 	}
 	best := passages[0]
 	sents, weights := passageSentences(best)
-	pick := answering(question, sents, weights)
+	pick := fitting(answering(question, sents, weights), sents, limit-len(best.Title)-2)
 	var b strings.Builder
 	if t := strings.TrimSpace(best.Title); t != "" && len(pick) > 0 && !strings.HasPrefix(sents[pick[0]], t) {
 		b.WriteString(t + ": ")
@@ -167,7 +167,7 @@ var step = regexp.MustCompile(`(?i)→|›|»| > |\b(go to|click|tap|choose|sele
 // £4.95" answers "How much is delivery?" before "Delivery is by courier".
 const figureBonus = 1.5
 
-// answering returns, in text order, the sentences with the highest sum of
+// answering returns, best first, the sentences with the highest sum of
 // the weights of the question's terms (and, for less, their synonyms) they
 // hold, a term weighing more the fewer sentences have it, times the weight
 // of the sentence's chunk; a question that asks how much or when prefers
@@ -253,8 +253,25 @@ func answering(question string, sents []string, chunk []float64) []int {
 		}
 		pick = append(pick, r.i)
 	}
-	sort.Ints(pick)
-	return withLists(sents, pick)
+	return pick
+}
+
+// fitting keeps, best first, the sentences picked that fit in n bytes
+// (the best always), and returns them in text order with what the lists
+// among them introduce: a reply too long for all of them loses the least
+// answering, wherever it stands.
+func fitting(pick []int, sents []string, n int) []int {
+	var keep []int
+	used := 0
+	for k, i := range pick {
+		if k > 0 && used+1+len(sents[i]) > n {
+			continue
+		}
+		keep = append(keep, i)
+		used += 1 + len(sents[i])
+	}
+	sort.Ints(keep)
+	return withLists(sents, keep)
 }
 
 // misspelt gives a question's word that no sentence has, misspelt, its

@@ -83,6 +83,15 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 		[]knowledge.Passage{complaints}); !strings.Contains(d.Body, "you can: email feedback@clinic.example") {
 		t.Fatalf("list: %q", d.Body)
 	}
+	// A reply too long for every sentence picked keeps the one that answers,
+	// wherever it stands on the page.
+	late := knowledge.Passage{Title: "Delivery", Text: "Delivery is by tracked courier from our warehouse in Leeds to " +
+		"every address in the country. Delivery can be left with a neighbour or in a safe place you name at checkout. " +
+		"Delivery costs £4.95."}
+	if d, _ := (assistant.Extractive{MaxChars: 120}).Compose(context.Background(), "how much does delivery cost", nil,
+		[]knowledge.Passage{late}); !strings.Contains(d.Body, "£4.95") || len(d.Body) > 120 {
+		t.Fatalf("bounded: %q", d.Body)
+	}
 	// The title is not repeated when the quoted sentence starts with it; the bound holds.
 	d, _ = assistant.Extractive{MaxChars: 60}.Compose(context.Background(), "refund notes", nil, []knowledge.Passage{refunds})
 	if strings.HasPrefix(d.Body, "Refunds: ") || !strings.HasPrefix(d.Body, "Refunds, refund requests") || len(d.Body) > 60+len("…") {
