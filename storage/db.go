@@ -215,11 +215,19 @@ func (q *Q) context(ctx context.Context) context.Context {
 }
 
 func (q *Q) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	s, err := q.stmts.get(ctx, query)
-	if err != nil || q.tx == nil {
-		return s, err
+	if q.tx == nil {
+		return q.stmts.get(ctx, query)
 	}
-	return q.tx.StmtContext(ctx, s), nil
+	if s, ok := q.stmts.m.Load(query); ok {
+		return q.tx.StmtContext(ctx, s.(*sql.Stmt)), nil
+	}
+	// Preparing for the cache takes a connection of the pool, and this
+	// transaction holds one: transactions that all did so at once would
+	// wait for each other until their requests timed out. The statement is
+	// prepared on the transaction for this use, and for the cache once a
+	// connection is free.
+	go func() { _, _ = q.stmts.get(context.Background(), query) }() // failing, the next use tries again
+	return q.tx.PrepareContext(ctx, query)
 }
 
 // noteChanges notes what running query with args changes of the kept rows.
