@@ -14,7 +14,7 @@ import (
 // and prices to come, whether one thing is in stock today, its staff's
 // favourites, bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
-// another product by name. Their other words ("work", "shop", "Saturday")
+// another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
 // they ask: such a question is answered only when a page found speaks of
 // it.
@@ -127,6 +127,16 @@ var discountFor = []struct{ asks, mentions *regexp.Regexp }{
 		regexp.MustCompile(`(?i)\b(teacher|lehrer|enseignant)`)},
 }
 
+// branchIn is a question whether the business has a shop, an office or a
+// branch in a place: the place is its group. A business that has one there
+// names the place. ("We're opening a second shop in Galway" is the
+// customer's.)
+var branchIn = regexp.MustCompile(`(?i)\b(?:have|got|is there|are there|any|your|habt ihr|gibt es|euren?|vous avez|avez-vous|votre|vos|hay|tenéis)\s+` +
+	`(?:(?:a|an|any|auch|einen?|un|une|des|una?) ){0,2}(?:physical |retail )?` +
+	`(?:stores?|shops?|branch(?:es)?|showrooms?|outlets?|locations?|offices?|` +
+	`läden|laden|geschäft|filialen?|standort|magasins?|boutiques?|agences?|tiendas?|winkels?)\s+` +
+	`(?:in|near|around|at|in der nähe von|en|à|au|près de|cerca de|bij)\s+(\p{L}[\p{L}'-]+)`)
+
 // title is a courtesy title before a name.
 const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
 
@@ -150,6 +160,12 @@ func Beyond(question string, found []knowledge.Passage) bool {
 			if g.asks.MatchString(question) && !anyMentions(found, g.mentions.MatchString) {
 				return true
 			}
+		}
+	}
+	if m := branchIn.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] {
+		place := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]))
+		if !anyMentions(found, place.MatchString) {
+			return true
 		}
 	}
 	for _, re := range staffByName {

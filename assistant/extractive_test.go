@@ -202,6 +202,13 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"do you integrate with quickbooks", []knowledge.Passage{shop}, true},
 		{"do you integrate with quickbooks", []knowledge.Passage{shop, {Title: "Integrations", Text: "Connect QuickBooks Online in Settings."}}, false},
 		{"does it work with my phone", []knowledge.Passage{shop}, false},
+		// A shop in a place by name must be on a page.
+		{"do you have a store in boulder i can visit", []knowledge.Passage{shop}, true},
+		{"Habt ihr auch einen Laden in Berlin?", []knowledge.Passage{shop}, true},
+		{"is there parking near the shop in Ashton Vale?", []knowledge.Passage{shop,
+			{Title: "Parking", Text: "Our shop in Ashton Vale has six spaces."}}, false},
+		{"is there a shop in the city centre", []knowledge.Passage{shop}, false},
+		{"we're opening a second shop in Galway, would that cost extra?", []knowledge.Passage{shop}, false},
 		{"can I bring my dog in the car during a lesson", []knowledge.Passage{shop}, true},
 		{"can I bring my dog into the shop?", []knowledge.Passage{shop, {Title: "Access", Text: "Dogs on a lead are welcome."}}, false},
 		{"which coffee is your personal favourite", []knowledge.Passage{shop, {Title: "Blends", Text: "Find your favourite blend."}}, true},
