@@ -123,7 +123,7 @@ var evalCorpora = []evalCorpus{
 	customer("florist", minimums{0.85, 0.70, 0.63}, 0.64),
 	customer("hosting", minimums{0.90, 0.81, 0.58}, 0.57),
 	customer("heating", minimums{0.85, 0.77, 0.67}, 0.48),
-	customer("yoga", minimums{0.83, 0.77, 0.67}, 0.52),
+	customer("yoga", minimums{0.83, 0.77, 0.67}, 0.47),
 	// The sixth held-out round, scored once before anyone read them.
 	customer("vet", minimums{0.69, 0.63, 0.57}, 0.63),
 	customer("mealkit", minimums{0.88, 0.79, 0.72}, 0.55),

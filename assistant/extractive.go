@@ -110,6 +110,16 @@ var when = regexp.MustCompile(`(?i)\d|\b(mondays?|tuesdays?|wednesdays?|thursday
 
 var figure = regexp.MustCompile(`\d`)
 
+// asksHours matches questions about opening hours; their answer is a
+// sentence with a time of day.
+var asksHours = regexp.MustCompile(`(?i)\b(hours|opening times|open|opens|close|closes|closing|shut|` +
+	`öffnungszeiten|geöffnet|offen|schließt|horaires?|ouvert|ouverts?|ferme|fermez|fermé|horarios?|abierto|abren|cierran|openingstijden|geopend|sluiten)\b`)
+
+// clock is a sentence that says when a place is open: a time of day
+// ("08:00", "9am", "5.30 p.m.", "18 Uhr", "9h30"), or that it is closed.
+var clock = regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s?(am|pm|a\.m\.|p\.m\.|uhr)(\W|$)|\b\d{1,2}h(\d{2})?\b|` +
+	`\b(noon|midday|midnight|closed|geschlossen|fermée?s?|ferme|cerrado|gesloten)\b`)
+
 // asksHowLong matches questions about a length of time; their answer is a
 // figure with its unit of time, not any figure (a price, a size).
 var asksHowLong = regexp.MustCompile(`(?i)\b(how (long|soon|quickly)|wie (lange|schnell|bald)|combien de temps|en combien|` +
@@ -225,6 +235,8 @@ func answering(question string, sents []string, chunk []float64) []int {
 		answers = duration
 	case asksPrice.MatchString(question) && slices.ContainsFunc(sents, money.MatchString):
 		answers = money
+	case asksHours.MatchString(question) && slices.ContainsFunc(sents, clock.MatchString):
+		answers = clock
 	case asksWhen.MatchString(question):
 		answers = when
 	case asksContact.MatchString(question):

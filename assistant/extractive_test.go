@@ -53,6 +53,9 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 	for _, c := range []struct{ q, text, want string }{
 		{"when are the beans roasted", "Beans are roasted in Leeds. Roasted beans keep for a month. Beans are roasted to order. " +
 			"We roast three days a week: Monday, Wednesday and Friday.", "Monday, Wednesday and Friday"},
+		{"whats the help desk opening hours", "The desk answers e-mail within 1 working day. Priority support answers " +
+			"within 4 working hours. Our desk team has 6 people. Bank holiday hours are on page 2 of the status site. " +
+			"The desk moved in 2024. Phone and chat: Monday–Friday 08:00–18:00.", "08:00–18:00"},
 		{"are you open saturdys", "Our clinics are open on weekdays from 8:00 to 19:00. The gym is open to patients after " +
 			"their session. Reception is open an hour before the first session. On Saturday the clinic is open 8:30–14:00.", "8:30–14:00"},
 		// How to reach the team is the address or the number; a discount,
