@@ -51,7 +51,8 @@ var beyond = []beyondPages{
 	},
 	{ // matching another seller's price
 		asks:     regexp.MustCompile(`(?i)\b(price[- ]?match\w*|price macth|match (their|the|a|another) (price|cheaper)|preisgarantie|alignez[- ]vous|igualáis el precio)\b`),
-		mentions: regexp.MustCompile(`(?i)\b(price[- ]?match\w*|match(es|ing)? (\S+ ){0,2}(prices?|lower)|preisgarantie|alignement (des|de) prix|igualamos)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(price[- ]?match\w*|match(es|ing)? (\S+ ){0,2}(prices?|lower)|price (promise|guarantee|pledge)|` +
+			`cheaper elsewhere|refund the difference|preisgarantie|alignement (des|de) prix|igualamos)\b`),
 	},
 	{ // sales and prices to come
 		asks: regexp.MustCompile(`(?i)\b(black friday|cyber monday|boxing day sales?|january sales?|(next|upcoming|future) (sale|deal)s?|` +

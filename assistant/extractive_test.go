@@ -214,6 +214,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"we're opening a second shop in Galway, would that cost extra?", []knowledge.Passage{shop}, false},
 		{"can I bring my dog in the car during a lesson", []knowledge.Passage{shop}, true},
 		{"can I bring my dog into the shop?", []knowledge.Passage{shop, {Title: "Access", Text: "Dogs on a lead are welcome."}}, false},
+		{"Do you price match?", []knowledge.Passage{shop, {Title: "Price promise", Text: "Found it cheaper elsewhere? Our Price Promise refunds the difference."}}, false},
 		{"which coffee is your personal favourite", []knowledge.Passage{shop, {Title: "Blends", Text: "Find your favourite blend."}}, true},
 		{"which coffee is your personal favourite", []knowledge.Passage{shop, {Title: "Blends", Text: "Our staff picks change monthly."}}, false},
 	} {
