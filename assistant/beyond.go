@@ -50,7 +50,7 @@ var beyond = []beyondPages{
 			`will be (available|launching|back)|back (this|next)|bald|geplant|demnächst|bientôt|prochainement|prévu|próximamente|binnenkort|gepland)\b`),
 	},
 	{ // matching another seller's price
-		asks:     regexp.MustCompile(`(?i)\b(price[- ]?match\w*|price macth|match (their|the|a|another) (price|cheaper)|preisgarantie|alignez[- ]vous|igualáis el precio)\b`),
+		asks: regexp.MustCompile(`(?i)\b(price[- ]?match\w*|price macth|match (their|the|a|another) (price|cheaper)|preisgarantie|alignez[- ]vous|igualáis el precio)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(price[- ]?match\w*|match(es|ing)? (\S+ ){0,2}(prices?|lower)|price (promise|guarantee|pledge)|` +
 			`cheaper elsewhere|refund the difference|preisgarantie|alignement (des|de) prix|igualamos)\b`),
 	},
