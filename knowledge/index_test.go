@@ -307,6 +307,11 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if len(got) == 0 || got[0].Match < 0.35 {
 		t.Fatalf("a question about vegan meals finds the plant-based page: %+v", got)
 	}
+	got = searchPage(t, Chunk{URL: "https://example.com/upload", Title: "Uploading videos",
+		Text: "Each lesson holds one video. The maximum is 5 GB."}, "max per lesson?")
+	if len(got) == 0 || got[0].Match < 0.35 {
+		t.Fatalf("max is maximum: %+v", got)
+	}
 	// "How long" asks for a length of time: the page that gives it in days.
 	got = searchPages(t, []Chunk{{URL: "https://example.com/making", Title: "Making your book",
 		Text: "Every book is printed and bound by hand."}, {URL: "https://example.com/times", Title: "How long printing takes",

@@ -51,6 +51,8 @@ var thesaurus = [][]string{
 	{"cheap", "cheaper", "cheapest", "price"},
 	{"expire", "expiry", "expiration", "valid", "validity"},
 	{"duration", "long", "days", "weeks"},
+	{"maximum", "max", "biggest", "largest"},
+	{"minimum", "min", "smallest"},
 	{"vegan", "plant-based"},
 	{"vegetarian", "veggie"},
 	// The past forms of everyday verbs, which the stemmer leaves apart from
