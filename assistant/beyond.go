@@ -44,9 +44,11 @@ var beyond = []beyondPages{
 	},
 	{ // plans to come: a product, a service, a season's special
 		asks: regexp.MustCompile(`(?i)\b(any plans? (to|for|on)|are you planning|do you plan (to|on)|(bring|bringing) back|next version|` +
+			`when (will|is) .{1,40} (be )?(released|launched)|release date|will there (ever )?be an? .{1,40}(version|model|edition)|` +
 			`(coming out|released|launching) (next|later this|this) (year|month|spring|summer|autumn|fall|winter)|` +
 			`habt ihr (vor|geplant)|plant ihr|est-ce que vous prévoyez|vous prévoyez|avez-vous prévu|tenéis pensado|planean|zijn jullie van plan)\b`),
-		mentions: regexp.MustCompile(`(?i)\b(coming soon|planned|plans? to|later this year|next year|roadmap|in the future|we're working on|` +
+		mentions: regexp.MustCompile(`(?i)\b(coming soon|planned|plans? to|later this year|next year|roadmap|in the future|we're working on|no plans|` +
+			`(don't|do not|doesn't|does not) (make|offer|have)|` +
 			`will be (available|launching|back)|back (this|next)|bald|geplant|demnächst|bientôt|prochainement|prévu|próximamente|binnenkort|gepland)\b`),
 	},
 	{ // matching another seller's price
@@ -56,7 +58,8 @@ var beyond = []beyondPages{
 	},
 	{ // sales and prices to come
 		asks: regexp.MustCompile(`(?i)\b(black friday|cyber monday|boxing day sales?|january sales?|(next|upcoming|future) (sale|deal)s?|` +
-			`prices? (go|going|rise|rising) up|price (rise|increase)s?|soldes|preiserhöhung\w*|rebajas)\b`),
+			`prices? (go|going|rise|rising) up|price (rise|increase)s?|(raise|raising|put up|increase) (the |your )?prices?|` +
+			`soldes|preiserhöhung\w*|rebajas)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(black friday|cyber monday|(seasonal|annual|summer|winter|january|boxing day) sales?|soldes|rebajas|` +
 			`ausverkauf|price (rise|increase)s?|preiserhöhung\w*)\b`),
 	},
@@ -71,6 +74,12 @@ var beyond = []beyondPages{
 			`en existencia|op voorraad|any (spaces|places|spots) (left|available|availible|free))\b`),
 		mentions: regexp.MustCompile(`(?i)\b(in stock|out of stock|back in stock|stock levels?|sold out|lager|ausverkauft|vergriffen|` +
 			`en stock|rupture|épuisée?s?|agotad[oa]s?|op voorraad|uitverkocht|(spaces?|places?) left|fully booked)\b`),
+	},
+	{ // where it is made
+		asks: regexp.MustCompile(`(?i)\b(made in|manufactured in|produced in|where (is|are) (it|they|the \w+|your \w+) (made|manufactured|produced))\b|` +
+			`\b(hergestellt in|fabriqué en|fabricado en|gemaakt in)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(made in|made (by|at|here)|manufactur\w*|produced in|sourced from|country of origin|` +
+			`hergestellt|fabriqué|fabricado|gemaakt)\b`),
 	},
 	{ // bringing a pet along
 		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +
@@ -94,6 +103,7 @@ var staffByName = []*regexp.Regexp{
 		`(\p{Lu}\p{Ll}+)\s+(?:still|noch|toujours|heute|today|working|around|there|da|in|on)\b`),
 	regexp.MustCompile(`\b` + title + `(\p{Lu}\p{Ll}+)\s+(?:est|ist|travaille|arbeitet|trabaja|werkt)\s+(?:toujours|encore|noch|immer noch|todavía|aún|nog)\b`),
 	regexp.MustCompile(`\b[Ii]s\s+` + title + `(\p{Lu}\p{Ll}+)\s+(?:from|at|in|on)\s+(?:your|the)\s+(?:\w+\s+){0,3}?(?:still|there|around|working)\b`),
+	regexp.MustCompile(`\b[Ii]s\s+` + title + `(\p{Lu}\p{Ll}+)\b[^?.]{0,40}\b(?:today|tomorrow|tonight|this (?:morning|afternoon|week))\b`),
 	regexp.MustCompile(`\b(?:(?:speak|talk)\s+(?:to|with)|ask\s+for|book\s+(?:in\s+)?with|` +
 		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 }
