@@ -295,7 +295,7 @@ type page struct {
 	best         Passage
 	score        float64         // BM25 of its best chunks, adjusted by coverage
 	lang         string          // the language its words are analysed in
-	about, words map[string]bool // the stems of its title, lead, path and best heading; of its matching text
+	about, words map[string]bool // the question's stems in its title, lead, path and best heading; in its matching text
 }
 
 // rankPages groups the hits by page and ranks the pages: the best chunk's
@@ -304,6 +304,14 @@ type page struct {
 // several places), times the square of how much of the question the page
 // covers: what the page is about outweighs one passage's word counts.
 func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concept) []*page {
+	wanted := map[string]bool{} // the stems coverage looks for: a page's others are not kept
+	for _, c := range concepts {
+		for _, alt := range c.alts {
+			for _, st := range alt {
+				wanted[st] = true
+			}
+		}
+	}
 	byKey := map[string]*page{}
 	var order []*page
 	for _, h := range hits {
@@ -317,7 +325,7 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 			order = append(order, p)
 			p.lang = p.best.Lang
 			for _, f := range []string{"title", "lead", "path", "heading"} {
-				x.stems.add(p.lang, p.about, str(f))
+				x.stems.add(p.lang, wanted, p.about, str(f))
 			}
 			p.score = h.Score
 			if n, ok := h.Fields["chunks"].(float64); ok && n > 1 {
@@ -329,8 +337,8 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 				p.best.More = append(p.best.More, str("text"))
 			}
 		}
-		x.stems.add(p.lang, p.words, str("heading"))
-		x.stems.add(p.lang, p.words, str("text"))
+		x.stems.add(p.lang, wanted, p.words, str("heading"))
+		x.stems.add(p.lang, wanted, p.words, str("text"))
 	}
 	for _, p := range order {
 		p.best.Match = coverage(concepts, p.about, p.words)

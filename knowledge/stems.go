@@ -27,8 +27,9 @@ func newStemmer(analyzer func(string) analysis.Analyzer) *stemmer {
 	return &stemmer{analyzer: analyzer, cache: map[string]map[string]string{}}
 }
 
-// add adds the stems of text's words, read in language, to into.
-func (s *stemmer) add(language string, into map[string]bool, text string) {
+// add adds the stems of text's words, read in language, that are among
+// want to into.
+func (s *stemmer) add(language string, want, into map[string]bool, text string) {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
@@ -38,7 +39,7 @@ func (s *stemmer) add(language string, into map[string]bool, text string) {
 	for _, w := range words {
 		if st, ok := cache[w]; !ok {
 			missed = append(missed, w)
-		} else if st != "" {
+		} else if want[st] {
 			into[st] = true
 		}
 	}
@@ -61,7 +62,7 @@ func (s *stemmer) add(language string, into map[string]bool, text string) {
 			s.cache[language][w] = st
 			s.size++
 		}
-		if st != "" {
+		if want[st] {
 			into[st] = true
 		}
 	}
