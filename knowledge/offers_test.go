@@ -50,6 +50,7 @@ func TestProductCapabilityNoPageNames(t *testing.T) {
 		return []Chunk{
 			{URL: "https://x.example/heart", Title: "Heart rate", Text: "The band measures your heart rate every five minutes."},
 			{URL: "https://x.example/sleep", Title: "Sleep", Text: "The band tracks your sleep stages overnight."},
+			{URL: "https://x.example/sso", Title: "Single sign-on", Text: "Teams sign in with their company's single sign-on."},
 		}
 	}
 	for question, matched := range map[string]bool{
@@ -57,6 +58,7 @@ func TestProductCapabilityNoPageNames(t *testing.T) {
 		"can the band measure glucose?":      false,
 		"does it measure heart rate":         true,
 		"can the band track my sleep stages": true,
+		"does it support SSO?":               true, // the page's "single sign-on"
 	} {
 		if best := bestMatch(searchPages(t, pages(), question)); (best >= 0.35) != matched {
 			t.Errorf("%q: best match %.2f, want matched %v", question, best, matched)

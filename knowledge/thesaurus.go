@@ -18,6 +18,7 @@ var thesaurus = [][]string{
 	// a word of several groups is searched with the first groups' words.
 	{"amex", "american express"},
 	{"2fa", "two-factor", "mfa", "authenticator", "two-step"},
+	{"sso", "single sign-on", "saml"},
 	{"parcel", "package", "consignment", "shipment", "order"},
 	{"shipping", "delivery", "postage", "dispatch", "ship", "deliver", "post", "courier"},
 	{"cost", "price", "charge", "fee", "pricing", "rate", "much"},
