@@ -300,7 +300,8 @@ func TestSFTPChecksTheHostKey(t *testing.T) {
 // alone can: it holds a read transaction open between its checkpoints),
 // and restores every row.
 func TestCheckpointsDuringWritesLoseNothing(t *testing.T) {
-	t.Parallel()
+	// Not in parallel: the checkpoint length it lowers is the package's,
+	// which the other tests' replicators read as they start.
 	replica.SetCheckpointPages(t.Cleanup, 20)
 	o := options(t, "file")
 	f := newFolder(t)
