@@ -160,10 +160,12 @@ func Beyond(question string, found []knowledge.Passage) bool {
 			return true
 		}
 	}
-	if m := integrates.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] {
-		name := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]))
-		if !anyMentions(found, name.MatchString) {
-			return true
+	for _, re := range []*regexp.Regexp{integrates, branchIn} { // another product, a place, by name
+		if m := re.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] {
+			name := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]))
+			if !anyMentions(found, name.MatchString) {
+				return true
+			}
 		}
 	}
 	if asksDiscount.MatchString(question) {
@@ -171,12 +173,6 @@ func Beyond(question string, found []knowledge.Passage) bool {
 			if g.asks.MatchString(question) && !anyMentions(found, g.mentions.MatchString) {
 				return true
 			}
-		}
-	}
-	if m := branchIn.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] {
-		place := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]))
-		if !anyMentions(found, place.MatchString) {
-			return true
 		}
 	}
 	for _, re := range staffByName {
