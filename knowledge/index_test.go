@@ -319,6 +319,14 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if len(got) == 0 || got[0].URL != "https://example.com/times" {
 		t.Fatalf("a question about how long finds the page that says how long: %+v", got)
 	}
+	// A phrase the thesaurus reads as one word ("roll back" as "rollback")
+	// is still found in the page's own words.
+	got = searchPages(t, []Chunk{{URL: "https://example.com/status", Title: "tool status",
+		Text: "Lists the migrations applied and those pending."}, {URL: "https://example.com/down", Title: "tool down",
+		Text: "Rolls back the last migration applied."}}, "roll back last migration")
+	if len(got) == 0 || got[0].URL != "https://example.com/down" || got[0].Match < 0.7 {
+		t.Fatalf("roll back finds the page that rolls back: %+v", got)
+	}
 	// A way to pay the page does not list is asked of the page about paying.
 	got = searchPage(t, Chunk{URL: "https://example.com/pay", Title: "Ways to pay",
 		Text: "We take Visa, Mastercard and bank transfer."}, "can i pay with klarna")

@@ -148,37 +148,53 @@ var thesaurus = [][]string{
 	{"open", "checkout"},
 }
 
-// phrases rewrites expressions of several words into the one word of the
+// phrasePairs are expressions of several words and the one word of the
 // thesaurus they mean.
+var phrasePairs = [][2]string{
+	{"get rid of", "remove"}, {"take back", "undo"}, {"take out", "remove"}, {"throw away", "discard"},
+	{"log into", "login"}, {"log in", "login"}, {"sign in", "signin"}, {"back up", "backup"},
+	{"set up", "setup"}, {"roll back", "rollback"}, {"clean up", "cleanup"}, {"wi-fi", "wifi"},
+	{"e-mail", "email"}, {"up to date", "latest"}, {"start up", "startup"},
+	{"line ending", "newline"}, {"line endings", "newline"}, {"put aside", "aside"}, {"set aside", "aside"},
+	{"look for", "search"}, {"go back", "undo"}, {"move over to", "switch to"}, {"go to", "switch to"},
+	{"tidy up", "tidy"}, {"free up", "free"}, {"stop tracking", "ignore"}, {"work in progress", "aside"},
+	{"half-done", "unfinished"}, {"half done", "unfinished"},
+	{"send back", "return"}, {"log on", "login"}, {"sign on", "login"},
+	{"two factor", "2fa"}, {"two-factor", "2fa"}, {"gift card", "voucher"}, {"gift voucher", "voucher"},
+	{"pick up", "collect"}, {"how much", "cost"}, {"how long", "duration"}, {"opening times", "hours"}, {"opening hours", "hours"},
+	{"what time", "hours"}, {"sign up", "register"},
+}
+
+// phrases rewrites a question's expressions of several words into the one
+// word they mean.
 var phrases = func() *strings.Replacer {
 	var pairs []string
-	for _, p := range [][2]string{
-		{"get rid of", "remove"}, {"take back", "undo"}, {"take out", "remove"}, {"throw away", "discard"},
-		{"log into", "login"}, {"log in", "login"}, {"sign in", "signin"}, {"back up", "backup"},
-		{"set up", "setup"}, {"roll back", "rollback"}, {"clean up", "cleanup"}, {"wi-fi", "wifi"},
-		{"e-mail", "email"}, {"up to date", "latest"}, {"start up", "startup"},
-		{"line ending", "newline"}, {"line endings", "newline"}, {"put aside", "aside"}, {"set aside", "aside"},
-		{"look for", "search"}, {"go back", "undo"}, {"move over to", "switch to"}, {"go to", "switch to"},
-		{"tidy up", "tidy"}, {"free up", "free"}, {"stop tracking", "ignore"}, {"work in progress", "aside"},
-		{"half-done", "unfinished"}, {"half done", "unfinished"},
-		{"send back", "return"}, {"log on", "login"}, {"sign on", "login"},
-		{"two factor", "2fa"}, {"two-factor", "2fa"}, {"gift card", "voucher"}, {"gift voucher", "voucher"},
-		{"pick up", "collect"}, {"how much", "cost"}, {"how long", "duration"}, {"opening times", "hours"}, {"opening hours", "hours"},
-		{"what time", "hours"}, {"sign up", "register"},
-	} {
+	for _, p := range phrasePairs {
 		pairs = append(pairs, " "+p[0]+" ", " "+p[1]+" ")
 	}
 	return strings.NewReplacer(pairs...)
 }()
 
+// withPhrases puts before the synonyms of each word of phrasePairs the
+// expression it stands for, when that has no filler word: pages say
+// "roll back" and "set up" more often than "rollback" and "setup", and
+// the customer wrote those very words.
+func withPhrases(m map[string][]string) map[string][]string {
+	for _, p := range phrasePairs {
+		if slices.ContainsFunc(strings.Fields(p[0]), func(w string) bool { return filler[lang.English][w] }) ||
+			slices.Contains(m[p[1]], p[0]) {
+			continue
+		}
+		m[p[1]] = append([]string{p[0]}, m[p[1]]...)
+	}
+	return m
+}
+
 // filler words are how questions are asked, not what they are about, in
 // each language (the others' in thesaurus_langs.go): a page seldom has
 // "would like" or "possible", so left in they would weigh as what the pages
 // do not cover, and a long question would be declined for its phrasing.
-var filler = map[string]map[string]bool{lang.English: {}}
-
-func init() {
-	for _, w := range strings.Fields(`how what whats why when where which who whom whose can could would should
+var filler = wordSets(map[string]string{lang.English: `how what whats why when where which who whom whose can could would should
 		do does did doing is are was were be been am i me my mine we our you your it its this that these
 		those there here a an the and or but if then of to in on at by for with from into about as so
 		want wanted need needs needed way ways trying try tried possible please help thanks thank hi hello
@@ -190,10 +206,7 @@ func init() {
 		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
-		else usually normally typically generally roughly approximately`) {
-		filler[lang.English][w] = true
-	}
-}
+		else usually normally typically generally roughly approximately`})
 
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.

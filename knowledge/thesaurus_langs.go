@@ -151,7 +151,7 @@ var everywhere = [][]string{{"amex", "american express"}, {"2fa", "mfa"}}
 // synonymsIn maps each word of each language's groups to the others of
 // its group: English's from the thesaurus, the others' from everyday.
 var synonymsIn = func() map[string]map[string][]string {
-	out := map[string]map[string][]string{"en": groupsOf(thesaurus)}
+	out := map[string]map[string][]string{"en": withPhrases(groupsOf(thesaurus))}
 	for l, groups := range everyday {
 		out[l] = groupsOf(append(slices.Clone(everywhere), groups...))
 	}
