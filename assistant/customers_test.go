@@ -94,7 +94,7 @@ var evalCorpora = []evalCorpus{
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
 		floor: minimums{0.36, 0.19, 0.63}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.89, 0.65, 0.52}},
+		floor: minimums{0.89, 0.65, 0.55}},
 	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.50, 0.22}},
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.85, 0.52, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.80, 0.74, 0.80}},
@@ -120,7 +120,7 @@ var evalCorpora = []evalCorpus{
 	customer("payroll", minimums{0.88, 0.78, 0.63}, 0.50),
 	customer("sprachschule", minimums{0.74, 0.63, 0.67}, 0.43),
 	// The fifth held-out round, scored once before anyone read them.
-	customer("florist", minimums{0.85, 0.70, 0.63}, 0.64),
+	customer("florist", minimums{0.85, 0.73, 0.63}, 0.64),
 	customer("hosting", minimums{0.90, 0.84, 0.58}, 0.63),
 	customer("heating", minimums{0.85, 0.77, 0.67}, 0.54),
 	customer("yoga", minimums{0.83, 0.77, 0.67}, 0.47),
@@ -153,7 +153,7 @@ var evalCorpora = []evalCorpus{
 	devTool("httpclient", minimums{0.83, 0.83, 0.57}),
 	// The eleventh held-out round, scored once before anyone read them.
 	customer("bakery", minimums{0.82, 0.77, 0.33}, 0.67),
-	customer("campsite", minimums{0.80, 0.72, 0.87}, 0.48),
+	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.55),
 	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.65),
 	endUserHelp("doorcam", minimums{0.74, 0.66, 0.57}, 0.63),
 	devTool("migrator", minimums{0.75, 0.56, 0.74}),

@@ -327,6 +327,13 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if len(got) == 0 || got[0].URL != "https://example.com/down" || got[0].Match < 0.7 {
 		t.Fatalf("roll back finds the page that rolls back: %+v", got)
 	}
+	// "What time" asks for a time of day, not for opening hours.
+	got = searchPages(t, []Chunk{{URL: "https://example.com/hours", Title: "Opening hours",
+		Text: "Reception is open from 08:00 to 20:00 every day."}, {URL: "https://example.com/arrival", Title: "Arrival and departure",
+		Text: "Check in from 14:00. Please leave your pitch by 11:00."}}, "what time can we check in")
+	if len(got) == 0 || got[0].URL != "https://example.com/arrival" {
+		t.Fatalf("what time to check in finds the arrival page: %+v", got)
+	}
 	// A way to pay the page does not list is asked of the page about paying.
 	got = searchPage(t, Chunk{URL: "https://example.com/pay", Title: "Ways to pay",
 		Text: "We take Visa, Mastercard and bank transfer."}, "can i pay with klarna")

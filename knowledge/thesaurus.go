@@ -28,7 +28,7 @@ var thesaurus = [][]string{
 	{"pause", "freeze", "suspend", "skip", "hold"},
 	{"voucher", "gift card", "giftcard"},
 	{"discount", "coupon", "promo", "concession", "reduction"},
-	{"open", "opening", "hours", "closed"},
+	{"open", "opening", "hours", "closed", "shut"},
 	{"phone", "telephone", "call", "ring"},
 	{"subscription", "membership", "plan", "subscribe"},
 	{"appointment", "booking", "session", "reservation", "slot", "appt"},
@@ -162,7 +162,7 @@ var phrasePairs = [][2]string{
 	{"send back", "return"}, {"log on", "login"}, {"sign on", "login"},
 	{"two factor", "2fa"}, {"two-factor", "2fa"}, {"gift card", "voucher"}, {"gift voucher", "voucher"},
 	{"pick up", "collect"}, {"how much", "cost"}, {"how long", "duration"}, {"opening times", "hours"}, {"opening hours", "hours"},
-	{"what time", "hours"}, {"sign up", "register"},
+	{"sign up", "register"},
 }
 
 // phrases rewrites a question's expressions of several words into the one
