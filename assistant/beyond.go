@@ -12,7 +12,7 @@ import (
 // seldom hold: working for it, its plans to open somewhere new or to
 // bring something out or back, matching another seller's price, sales
 // and prices to come, whether one thing is in stock today, its staff's
-// favourites, bringing a pet along, how it compares with another, a
+// favourites, what sells most, calories, the police, bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -81,6 +81,21 @@ var beyond = []beyondPages{
 		mentions: regexp.MustCompile(`(?i)\b(made in|made (by|at|here)|manufactur\w*|produced in|sourced from|country of origin|` +
 			`hergestellt|fabriqué|fabricado|gemaakt)\b`),
 	},
+	{ // what sells most
+		asks: regexp.MustCompile(`(?i)\b(most popular|best[- ]?sell\w*|bestsell\w*|(sells?|ordered|bought) (the )?most|` +
+			`meistverkauft\w*|beliebteste\w*|plus populaires?|le plus (vendu|demandé)e?s?|más (popular|vendid[oa])s?|populairste|best verkochte?)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(popular|best[- ]?sell\w*|bestsell\w*|most[- ]loved|customer favou?rites?|` +
+			`beliebt\w*|meistverkauft\w*|populaires?|plus vendu|popular(es)?|más vendid|populair\w*|best verkocht)`),
+	},
+	{ // nutrition
+		asks: regexp.MustCompile(`(?i)\b(calories|calorie count|kcal|nutrition(al)? (info\w*|values?|facts)|macros|` +
+			`kalorien|nährwert\w*|valeurs? nutritionnelles?|calorías|voedingswaarde)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(calories?|kcal|nutrition\w*|kalorien|nährwert\w*|nutritionnel\w*|calorías|voedingswaarde)`),
+	},
+	{ // the police and the courts
+		asks:     regexp.MustCompile(`(?i)\b(police|law enforcement|court orders?|subpoena\w*|warrants?|polizei|gendarmerie|policía|politie)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(police|law enforcement|court orders?|subpoena\w*|legal requests?|polizei|gendarmerie|policía|politie)`),
+	},
 	{ // bringing a pet along
 		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +
 			`\bcon (mi|nuestro) perro\b|\bmijn hond mee\b`),
@@ -104,6 +119,10 @@ var staffByName = []*regexp.Regexp{
 	regexp.MustCompile(`\b` + title + `(\p{Lu}\p{Ll}+)\s+(?:est|ist|travaille|arbeitet|trabaja|werkt)\s+(?:toujours|encore|noch|immer noch|todavía|aún|nog)\b`),
 	regexp.MustCompile(`\b[Ii]s\s+` + title + `(\p{Lu}\p{Ll}+)\s+(?:from|at|in|on)\s+(?:your|the)\s+(?:\w+\s+){0,3}?(?:still|there|around|working)\b`),
 	regexp.MustCompile(`\b[Ii]s\s+` + title + `(\p{Lu}\p{Ll}+)\b[^?.]{0,40}\b(?:today|tomorrow|tonight|this (?:morning|afternoon|week))\b`),
+	regexp.MustCompile(`\b` + title + `(\p{Lu}\p{Ll}+)\s+(?:from|at|in|on)\s+(?:your\s+|the\s+)?(?:support|customer (?:service|care|support)|` +
+		`the office|reception|the front desk|the team|\w+ care|your team)\b`),
+	regexp.MustCompile(`\b(?:technician|engineer|agent|guy|lady|woman|man|person|someone|instructor|teacher|driver|stylist|` +
+		`nurse|rep|representative|advis[eo]r|member of (?:staff|your team))\s+(?:named|called)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 	regexp.MustCompile(`\b(?:(?:speak|talk)\s+(?:to|with)|ask\s+for|book\s+(?:in\s+)?with|` +
 		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 }
@@ -149,7 +168,7 @@ var branchIn = regexp.MustCompile(`(?i)\b(?:have|got|is there|are there|any|your
 	`(?:in|near|around|at|in der nähe von|en|à|au|près de|cerca de|bij)\s+(\p{L}[\p{L}'-]+)`)
 
 // title is a courtesy title before a name.
-const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
+const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|Miss|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
 
 // Beyond reports whether the question asks about what help pages seldom
 // hold and none of the pages found speaks of it: then no page answers it,

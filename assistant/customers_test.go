@@ -152,16 +152,16 @@ var evalCorpora = []evalCorpus{
 	endUserHelp("ereader", minimums{0.72, 0.64, 0.47}, 0.57),
 	devTool("httpclient", minimums{0.83, 0.83, 0.57}),
 	// The eleventh held-out round, scored once before anyone read them.
-	customer("bakery", minimums{0.82, 0.77, 0.33}, 0.67),
+	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.67),
 	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.55),
 	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.65),
-	endUserHelp("doorcam", minimums{0.74, 0.66, 0.57}, 0.63),
+	endUserHelp("doorcam", minimums{0.74, 0.66, 0.67}, 0.63),
 	devTool("migrator", minimums{0.75, 0.56, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.
 	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.58),
-	customer("dance", minimums{0.75, 0.69, 0.41}, 0.68),
+	customer("dance", minimums{0.75, 0.69, 0.52}, 0.68),
 	customer("podcast", minimums{0.80, 0.72, 0.41}, 0.61),
-	endUserHelp("robovac", minimums{0.74, 0.72, 0.57}, 0.55),
+	endUserHelp("robovac", minimums{0.74, 0.72, 0.67}, 0.55),
 	devTool("tflint", minimums{0.78, 0.60, 0.59}),
 }
 
