@@ -12,7 +12,8 @@ import (
 // seldom hold: working for it, its plans to open somewhere new or to
 // bring something out or back, matching another seller's price, sales
 // and prices to come, whether one thing is in stock today, its staff's
-// favourites, what sells most, calories, the police, bringing a pet along, how it compares with another, a
+// favourites, what sells most, calories, the police, access for a
+// wheelchair, parking, Wi-Fi, a reward for referrals, bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -95,6 +96,24 @@ var beyond = []beyondPages{
 	{ // the police and the courts
 		asks:     regexp.MustCompile(`(?i)\b(police|law enforcement|court orders?|subpoena\w*|warrants?|polizei|gendarmerie|policía|politie)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(police|law enforcement|court orders?|subpoena\w*|legal requests?|polizei|gendarmerie|policía|politie)`),
+	},
+	{ // getting in with a wheelchair, a pram
+		asks: regexp.MustCompile(`(?i)\b(wheel\s?ch\w*|accessib\w*|accesib\w*|step[- ]free|disabled (access|parking|toilet)|mobility (scooter|aid)|` +
+			`rollstuhl\w*|barrierefrei\w*|fauteuil roulant|pmr|silla de ruedas|rolstoel\w*)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(wheel\s?chairs?|accessib\w*|step[- ]free|ramps?|disabled|level access|lifts?|elevators?|ground floor|` +
+			`rollstuhl\w*|barrierefrei\w*|fauteuil|pmr|rez-de-chaussée|plain-pied|silla de ruedas|rolstoel\w*)`),
+	},
+	{ // parking
+		asks: regexp.MustCompile(`(?i)\b(park|parking|car park|parken|parkplatz\w*|garer|stationnement|parking|aparcar|aparcamiento|parkeren)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(park\w*|car park|parken|parkplatz\w*|parkhaus|garer|stationnement|aparca\w*|parkeer\w*)`),
+	},
+	{ // Wi-Fi on the premises
+		asks: regexp.MustCompile(`(?i)\b(wi-?fi|wlan)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(wi-?fi|wlan|wireless)`),
+	},
+	{ // a reward for sending customers
+		asks: regexp.MustCompile(`(?i)\b(referr\w*|refer (a|my|your|other|friends?|someone)|affiliate\w*|parrainage|empfehlungsprogramm|freunde werben|referidos)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(refer\w*|affiliate\w*|parrain\w*|empfehl\w*|werben|referid\w*)`),
 	},
 	{ // bringing a pet along
 		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +
