@@ -104,15 +104,15 @@ var beyond = []beyondPages{
 			`rollstuhl\w*|barrierefrei\w*|fauteuil|pmr|rez-de-chaussée|plain-pied|silla de ruedas|rolstoel\w*)`),
 	},
 	{ // parking
-		asks: regexp.MustCompile(`(?i)\b(park|parking|car park|parken|parkplatz\w*|garer|stationnement|parking|aparcar|aparcamiento|parkeren)\b`),
+		asks:     regexp.MustCompile(`(?i)\b(park|parking|car park|parken|parkplatz\w*|garer|stationnement|parking|aparcar|aparcamiento|parkeren)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(park\w*|car park|parken|parkplatz\w*|parkhaus|garer|stationnement|aparca\w*|parkeer\w*)`),
 	},
 	{ // Wi-Fi on the premises
-		asks: regexp.MustCompile(`(?i)\b(wi-?fi|wlan)\b`),
+		asks:     regexp.MustCompile(`(?i)\b(wi-?fi|wlan)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(wi-?fi|wlan|wireless)`),
 	},
 	{ // a reward for sending customers
-		asks: regexp.MustCompile(`(?i)\b(referr\w*|refer (a|my|your|other|friends?|someone)|affiliate\w*|parrainage|empfehlungsprogramm|freunde werben|referidos)\b`),
+		asks:     regexp.MustCompile(`(?i)\b(referr\w*|refer (a|my|your|other|friends?|someone)|affiliate\w*|parrainage|empfehlungsprogramm|freunde werben|referidos)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(refer\w*|affiliate\w*|parrain\w*|empfehl\w*|werben|referid\w*)`),
 	},
 	{ // bringing a pet along
