@@ -13,7 +13,8 @@ import (
 // bring something out or back, matching another seller's price, sales
 // and prices to come, whether one thing is in stock today, its staff's
 // favourites, what sells most, calories, the police, access for a
-// wheelchair, parking, Wi-Fi, a reward for referrals, bringing a pet along, how it compares with another, a
+// wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
+// customer ("could you design it for us"), bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -104,7 +105,7 @@ var beyond = []beyondPages{
 			`rollstuhl\w*|barrierefrei\w*|fauteuil|pmr|rez-de-chaussée|plain-pied|silla de ruedas|rolstoel\w*)`),
 	},
 	{ // parking
-		asks:     regexp.MustCompile(`(?i)\b(park|parking|car park|parken|parkplatz\w*|garer|stationnement|parking|aparcar|aparcamiento|parkeren)\b`),
+		asks:     regexp.MustCompile(`(?i)\b(park|parking|car park|parken|parkplatz\w*|garer|stationnement|aparcar|aparcamiento|parkeren)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(park\w*|car park|parken|parkplatz\w*|parkhaus|garer|stationnement|aparca\w*|parkeer\w*)`),
 	},
 	{ // Wi-Fi on the premises
@@ -114,6 +115,14 @@ var beyond = []beyondPages{
 	{ // a reward for sending customers
 		asks:     regexp.MustCompile(`(?i)\b(referr\w*|refer (a|my|your|other|friends?|someone)|affiliate\w*|parrainage|empfehlungsprogramm|freunde werben|referidos)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(refer\w*|affiliate\w*|parrain\w*|empfehl\w*|werben|referid\w*)`),
+	},
+	{ // work done for the customer
+		asks: regexp.MustCompile(`(?i)\b((someone|anyone|somebody) (from|on|in|at) (your|the) (team|staff|company) (\w+ ){0,2}(come|design|desgin|build|make|create|write|train|set)|` +
+			`(could|can|would|will) you (\w+ ){0,2}(design|desgin|build|knit|sew|make|write|create) (\w+ ){0,3}for (me|us)|` +
+			`(do|offer|provide) (\w+ )?(website|web|logo|graphic) design|if i pay you|happy to pay)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(done[- ]for[- ]you|on your behalf|we (can |will |'ll )?(design|build|create|make|write|set up|come|train|knit)\w*|` +
+			`(design|setup|set-up|onboarding|training|migration|move-in) service|in[- ]person training|on[- ]site|technicians?|installers?|` +
+			`(install|fit|set up|build|design|make|move|migrate|write|create)\w* (\w+ ){0,3}for you)`),
 	},
 	{ // bringing a pet along
 		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +

@@ -102,7 +102,7 @@ var evalCorpora = []evalCorpus{
 	customer("shop-fr", minimums{0.85, 0.73, 0.77}, 0.73),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
 	customer("kidshoes", minimums{0.82, 0.76, 0.60}, 0.79),
-	customer("forms", minimums{0.70, 0.52, 0.87}, 0.53),
+	customer("forms", minimums{0.70, 0.52, 0.97}, 0.53),
 	customer("doggy", minimums{0.69, 0.55, 0.65}, 0.47),
 	// The second held-out round, scored once before anyone read them.
 	customer("refurb", minimums{0.81, 0.68, 0.84}, 0.53),
@@ -116,7 +116,7 @@ var evalCorpora = []evalCorpus{
 	customer("cuisine", minimums{0.67, 0.49, 0.97}, 0.43),
 	// The fourth held-out round, scored once before anyone read them.
 	customer("tyres", minimums{0.86, 0.86, 0.85}, 0.72),
-	customer("yarn", minimums{0.94, 0.77, 0.69}, 0.49),
+	customer("yarn", minimums{0.94, 0.77, 0.78}, 0.49),
 	customer("payroll", minimums{0.88, 0.78, 0.63}, 0.50),
 	customer("sprachschule", minimums{0.74, 0.63, 0.67}, 0.43),
 	// The fifth held-out round, scored once before anyone read them.
@@ -141,7 +141,7 @@ var evalCorpora = []evalCorpus{
 	devTool("devtool", minimums{0.67, 0.64, 0.74}),
 	// The ninth held-out round, scored once before anyone read them.
 	customer("eyewear", minimums{0.94, 0.83, 0.57}, 0.57),
-	customer("newsletter", minimums{0.82, 0.68, 0.69}, 0.65),
+	customer("newsletter", minimums{0.82, 0.68, 0.78}, 0.65),
 	customer("removals", minimums{0.66, 0.54, 0.73}, 0.54),
 	endUserHelp("fitband", minimums{0.91, 0.80, 0.67}, 0.59),
 	devTool("jobqueue", minimums{0.85, 0.80, 0.97}),
