@@ -209,8 +209,9 @@ func Beyond(question string, found []knowledge.Passage) bool {
 	}
 	for _, re := range []*regexp.Regexp{integrates, branchIn} { // another product, a place, by name
 		if m := re.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] {
-			name := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]))
-			if !anyMentions(found, name.MatchString) {
+			// "wifi" is the pages' "Wi-Fi", "e-mail" their "email".
+			name := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(unhyphened(m[1])))
+			if !anyMentions(found, func(s string) bool { return name.MatchString(unhyphened(s)) }) {
 				return true
 			}
 		}
@@ -241,3 +242,6 @@ func anyMentions(found []knowledge.Passage, says func(string) bool) bool {
 	}
 	return false
 }
+
+// unhyphened is s without its hyphens.
+func unhyphened(s string) string { return strings.ReplaceAll(s, "-", "") }

@@ -155,7 +155,7 @@ var evalCorpora = []evalCorpus{
 	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.67),
 	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.55),
 	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.65),
-	endUserHelp("doorcam", minimums{0.74, 0.66, 0.67}, 0.63),
+	endUserHelp("doorcam", minimums{0.77, 0.69, 0.67}, 0.63),
 	devTool("migrator", minimums{0.75, 0.56, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.
 	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.58),

@@ -212,6 +212,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"could you knit a jumper for me if i pay you", []knowledge.Passage{shop}, true},
 		{"can someone from your company come out and install it for me", []knowledge.Passage{shop,
 			{Title: "Pro Install", Text: "A vetted local technician installs your thermostat for you."}}, false},
+		{"doorbell wont connect to wifi", []knowledge.Passage{{Title: "Connect to Wi-Fi", Text: "Hold the button until the light blinks."}}, false},
 		{"student discount?", []knowledge.Passage{shop}, true},
 		{"student discount?", []knowledge.Passage{shop, {Title: "Offers", Text: "Students get 10% off with a valid card."}}, false},
 		{"Do you offer any discount for pensioners?", []knowledge.Passage{shop}, true},
