@@ -136,8 +136,8 @@ var evalCorpora = []evalCorpus{
 	endUserHelp("thermostat", minimums{0.78, 0.70, 0.84}, 0.57),
 	// The eighth held-out round, scored once before anyone read them.
 	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.62),
-	customer("salon", minimums{0.93, 0.81, 0.75}, 0.62),
-	customer("rota", minimums{0.91, 0.76, 0.55}, 0.56),
+	customer("salon", minimums{0.93, 0.81, 0.68}, 0.62),
+	customer("rota", minimums{0.94, 0.79, 0.55}, 0.57),
 	devTool("devtool", minimums{0.67, 0.64, 0.74}),
 	// The ninth held-out round, scored once before anyone read them.
 	customer("eyewear", minimums{0.94, 0.83, 0.57}, 0.57),
@@ -155,11 +155,11 @@ var evalCorpora = []evalCorpus{
 	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.67),
 	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.55),
 	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.65),
-	endUserHelp("doorcam", minimums{0.77, 0.69, 0.67}, 0.63),
+	endUserHelp("doorcam", minimums{0.80, 0.72, 0.67}, 0.64),
 	devTool("migrator", minimums{0.75, 0.56, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.
 	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.58),
-	customer("dance", minimums{0.75, 0.69, 0.52}, 0.68),
+	customer("dance", minimums{0.75, 0.69, 0.52}, 0.65),
 	customer("podcast", minimums{0.80, 0.72, 0.52}, 0.61),
 	endUserHelp("robovac", minimums{0.74, 0.72, 0.67}, 0.55),
 	devTool("tflint", minimums{0.78, 0.60, 0.59}),

@@ -179,7 +179,7 @@ func groupsOf(groups [][]string) map[string][]string {
 // not stop words of the analysers, and a knowledge base seldom has them,
 // so left in they would weigh as what the pages do not cover.
 var chatter = wordSets(map[string]string{
-	"en": `pls plz asap thx ty btw cheers ok okay anyway basically`,
+	"en": `pls plz asap thx ty btw cheers ok okay anyway basically ur im ive lol vs versus`,
 	"de": `bitte ok okay hallo hi moin danke sowas mal eigentlich einfach gerade eh halt irgendwie bzw`,
 	"fr": `svp stp ok okay bonjour bonsoir salut merci bjr slt coucou vraiment bref`,
 	"es": `porfa ok okay vale hola gracias favor`,
