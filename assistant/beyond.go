@@ -14,7 +14,7 @@ import (
 // and prices to come, whether one thing is in stock today, its staff's
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
-// customer ("could you design it for us"), bringing a pet along, how it compares with another, a
+// customer ("could you design it for us"), prices for the trade, bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -124,6 +124,11 @@ var beyond = []beyondPages{
 			`(design|setup|set-up|onboarding|training|migration|move-in) service|in[- ]person training|on[- ]site|technicians?|installers?|` +
 			`(install|fit|set up|build|design|make|move|migrate|write|create)\w* (\w+ ){0,3}for you)`),
 	},
+	{ // prices for the trade
+		asks: regexp.MustCompile(`(?i)\b(trade (price|pricing|discount|account|rate)s?|wholesale|bulk (discount|order|pricing|price|buy|rate)s?|volume discounts?|` +
+			`großhandel\w*|händlerpreis\w*|prix (de gros|revendeur|professionnels?)|grossiste|al por mayor|groothandel\w*)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(trade|wholesale|bulk|volume|großhandel\w*|händler\w*|gros|revendeur|professionnels?|por mayor|groothandel\w*)\b`),
+	},
 	{ // bringing a pet along
 		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +
 			`\bcon (mi|nuestro) perro\b|\bmijn hond mee\b`),
@@ -183,6 +188,8 @@ var discountFor = []struct{ asks, mentions *regexp.Regexp }{
 		regexp.MustCompile(`(?i)\b(charit|non-?profit|not[- ]for[- ]profit|verein|association)`)},
 	{regexp.MustCompile(`(?i)\b(teachers?|lehrer\w*|enseignants?)\b`),
 		regexp.MustCompile(`(?i)\b(teacher|lehrer|enseignant)`)},
+	{regexp.MustCompile(`(?i)\b(landlords?|letting agen\w*|property manag\w*|vermieter\w*|propriétaires? bailleurs?)\b`),
+		regexp.MustCompile(`(?i)\b(landlord|letting agen|property manag|vermieter|bailleur)`)},
 }
 
 // branchIn is a question whether the business has a shop, an office or a
