@@ -85,10 +85,10 @@ func helpCentrePages(dir string) ([]string, error) {
 }
 
 var evalCorpora = []evalCorpus{
-	customer("shop", minimums{0.72, 0.59, 0.81}, 0.59),
-	customer("saas", minimums{0.87, 0.78, 0.73}, 0.58),
-	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.54),
-	customer("climbing", minimums{0.78, 0.69, 0.72}, 0.64),
+	customer("shop", minimums{0.72, 0.59, 0.81}, 0.62),
+	customer("saas", minimums{0.87, 0.78, 0.73}, 0.64),
+	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.57),
+	customer("climbing", minimums{0.78, 0.69, 0.72}, 0.68),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
 		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.45}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
@@ -106,12 +106,12 @@ var evalCorpora = []evalCorpus{
 	customer("doggy", minimums{0.69, 0.55, 0.65}, 0.47),
 	// The second held-out round, scored once before anyone read them.
 	customer("refurb", minimums{0.81, 0.68, 0.84}, 0.53),
-	customer("booking", minimums{0.81, 0.68, 0.72}, 0.48),
+	customer("booking", minimums{0.81, 0.68, 0.72}, 0.51),
 	customer("storage", minimums{0.94, 0.88, 0.69}, 0.67),
 	customer("fahrrad", minimums{0.80, 0.64, 0.85}, 0.42),
 	// The third held-out round, scored once before anyone read them.
 	customer("coffee", minimums{0.91, 0.88, 0.97}, 0.59),
-	customer("vault", minimums{0.86, 0.75, 0.85}, 0.63),
+	customer("vault", minimums{0.86, 0.75, 0.85}, 0.73),
 	customer("driving", minimums{0.83, 0.80, 0.67}, 0.56),
 	customer("cuisine", minimums{0.67, 0.49, 0.97}, 0.43),
 	// The fourth held-out round, scored once before anyone read them.
@@ -122,18 +122,18 @@ var evalCorpora = []evalCorpus{
 	// The fifth held-out round, scored once before anyone read them.
 	customer("florist", minimums{0.85, 0.73, 0.63}, 0.64),
 	customer("hosting", minimums{0.90, 0.84, 0.58}, 0.63),
-	customer("heating", minimums{0.85, 0.77, 0.77}, 0.54),
+	customer("heating", minimums{0.85, 0.77, 0.77}, 0.57),
 	customer("yoga", minimums{0.83, 0.77, 0.67}, 0.47),
 	// The sixth held-out round, scored once before anyone read them.
 	customer("vet", minimums{0.69, 0.63, 0.57}, 0.70),
 	customer("mealkit", minimums{0.88, 0.79, 0.72}, 0.62),
 	customer("invoicing", minimums{0.89, 0.82, 0.80}, 0.70),
-	endUserHelp("photobook", minimums{0.72, 0.64, 0.85}, 0.39),
+	endUserHelp("photobook", minimums{0.72, 0.64, 0.85}, 0.43),
 	// The seventh held-out round, scored once before anyone read them.
 	customer("bookshop", minimums{0.90, 0.81, 0.47}, 0.72),
-	customer("crm", minimums{0.87, 0.75, 0.50}, 0.52),
-	customer("dentist", minimums{0.75, 0.70, 0.72}, 0.57),
-	endUserHelp("thermostat", minimums{0.78, 0.70, 0.84}, 0.57),
+	customer("crm", minimums{0.87, 0.75, 0.50}, 0.55),
+	customer("dentist", minimums{0.75, 0.70, 0.72}, 0.60),
+	endUserHelp("thermostat", minimums{0.78, 0.70, 0.84}, 0.60),
 	// The eighth held-out round, scored once before anyone read them.
 	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.62),
 	customer("salon", minimums{0.93, 0.81, 0.68}, 0.62),
@@ -148,18 +148,18 @@ var evalCorpora = []evalCorpus{
 	// The tenth held-out round, scored once before anyone read them.
 	customer("petshop", minimums{0.88, 0.77, 0.87}, 0.61),
 	customer("coursehub", minimums{0.82, 0.59, 0.69}, 0.59),
-	customer("cleaning", minimums{0.74, 0.68, 0.60}, 0.59),
+	customer("cleaning", minimums{0.74, 0.68, 0.60}, 0.62),
 	endUserHelp("ereader", minimums{0.72, 0.64, 0.47}, 0.57),
 	devTool("httpclient", minimums{0.83, 0.83, 0.57}),
 	// The eleventh held-out round, scored once before anyone read them.
-	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.67),
+	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.71),
 	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.55),
-	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.65),
+	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.69),
 	endUserHelp("doorcam", minimums{0.80, 0.72, 0.67}, 0.64),
 	devTool("migrator", minimums{0.75, 0.56, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.
-	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.58),
-	customer("dance", minimums{0.75, 0.69, 0.52}, 0.65),
+	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.61),
+	customer("dance", minimums{0.75, 0.69, 0.52}, 0.69),
 	customer("podcast", minimums{0.80, 0.72, 0.52}, 0.61),
 	endUserHelp("robovac", minimums{0.74, 0.72, 0.67}, 0.55),
 	devTool("tflint", minimums{0.78, 0.60, 0.59}),

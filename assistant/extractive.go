@@ -22,7 +22,7 @@ type Extractive struct {
 
 // answerSentences is how many sentences an answer quotes at most: the
 // answer is often the sentence beside the one that names the subject.
-const answerSentences = 4
+const answerSentences = 5
 
 // Compose quotes the sentences of the best passage that hold most of the
 // question's rarer words: a word every sentence of the passage repeats
