@@ -85,10 +85,10 @@ func helpCentrePages(dir string) ([]string, error) {
 }
 
 var evalCorpora = []evalCorpus{
-	customer("shop", minimums{0.72, 0.59, 0.81}, 0.62),
+	customer("shop", minimums{0.72, 0.59, 0.81}, 0.59),
 	customer("saas", minimums{0.87, 0.78, 0.73}, 0.64),
-	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.57),
-	customer("climbing", minimums{0.78, 0.69, 0.72}, 0.68),
+	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.54),
+	customer("climbing", minimums{0.78, 0.69, 0.72}, 0.64),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
 		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.45}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
@@ -98,16 +98,16 @@ var evalCorpora = []evalCorpus{
 	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.50, 0.22}},
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.85, 0.52, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.80, 0.74, 0.80}},
-	customer("shop-de", minimums{0.74, 0.63, 0.85}, 0.60),
+	customer("shop-de", minimums{0.74, 0.63, 0.85}, 0.65),
 	customer("shop-fr", minimums{0.85, 0.73, 0.77}, 0.73),
 	// Scored once, before anyone read them: the held-out round of docs/assistant.md.
 	customer("kidshoes", minimums{0.82, 0.76, 0.60}, 0.79),
 	customer("forms", minimums{0.70, 0.52, 0.97}, 0.53),
-	customer("doggy", minimums{0.69, 0.55, 0.65}, 0.47),
+	customer("doggy", minimums{0.69, 0.55, 0.65}, 0.50),
 	// The second held-out round, scored once before anyone read them.
 	customer("refurb", minimums{0.81, 0.68, 0.84}, 0.53),
-	customer("booking", minimums{0.81, 0.68, 0.72}, 0.51),
-	customer("storage", minimums{0.94, 0.88, 0.69}, 0.67),
+	customer("booking", minimums{0.81, 0.68, 0.72}, 0.48),
+	customer("storage", minimums{0.94, 0.88, 0.69}, 0.64),
 	customer("fahrrad", minimums{0.80, 0.64, 0.85}, 0.42),
 	// The third held-out round, scored once before anyone read them.
 	customer("coffee", minimums{0.91, 0.88, 0.97}, 0.59),
@@ -116,14 +116,14 @@ var evalCorpora = []evalCorpus{
 	customer("cuisine", minimums{0.67, 0.49, 0.97}, 0.43),
 	// The fourth held-out round, scored once before anyone read them.
 	customer("tyres", minimums{0.86, 0.86, 0.85}, 0.72),
-	customer("yarn", minimums{0.94, 0.77, 0.87}, 0.49),
+	customer("yarn", minimums{0.94, 0.77, 0.87}, 0.52),
 	customer("payroll", minimums{0.86, 0.75, 0.63}, 0.52),
 	customer("sprachschule", minimums{0.74, 0.63, 0.67}, 0.43),
 	// The fifth held-out round, scored once before anyone read them.
 	customer("florist", minimums{0.85, 0.73, 0.63}, 0.64),
 	customer("hosting", minimums{0.90, 0.84, 0.58}, 0.63),
 	customer("heating", minimums{0.85, 0.77, 0.77}, 0.57),
-	customer("yoga", minimums{0.83, 0.77, 0.67}, 0.47),
+	customer("yoga", minimums{0.83, 0.77, 0.67}, 0.52),
 	// The sixth held-out round, scored once before anyone read them.
 	customer("vet", minimums{0.69, 0.63, 0.57}, 0.70),
 	customer("mealkit", minimums{0.88, 0.79, 0.72}, 0.62),
@@ -133,14 +133,14 @@ var evalCorpora = []evalCorpus{
 	customer("bookshop", minimums{0.90, 0.81, 0.47}, 0.72),
 	customer("crm", minimums{0.87, 0.75, 0.50}, 0.55),
 	customer("dentist", minimums{0.75, 0.70, 0.72}, 0.60),
-	endUserHelp("thermostat", minimums{0.78, 0.70, 0.84}, 0.60),
+	endUserHelp("thermostat", minimums{0.78, 0.70, 0.84}, 0.57),
 	// The eighth held-out round, scored once before anyone read them.
 	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.62),
 	customer("salon", minimums{0.93, 0.81, 0.68}, 0.62),
-	customer("rota", minimums{0.94, 0.79, 0.55}, 0.57),
+	customer("rota", minimums{0.94, 0.79, 0.55}, 0.60),
 	devTool("devtool", minimums{0.67, 0.64, 0.74}),
 	// The ninth held-out round, scored once before anyone read them.
-	customer("eyewear", minimums{0.94, 0.83, 0.57}, 0.57),
+	customer("eyewear", minimums{0.94, 0.83, 0.57}, 0.59),
 	customer("newsletter", minimums{0.82, 0.68, 0.78}, 0.65),
 	customer("removals", minimums{0.66, 0.54, 0.81}, 0.54),
 	endUserHelp("fitband", minimums{0.91, 0.80, 0.67}, 0.59),
@@ -153,15 +153,15 @@ var evalCorpora = []evalCorpus{
 	devTool("httpclient", minimums{0.83, 0.83, 0.57}),
 	// The eleventh held-out round, scored once before anyone read them.
 	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.71),
-	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.55),
+	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.58),
 	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.69),
-	endUserHelp("doorcam", minimums{0.80, 0.72, 0.67}, 0.64),
+	endUserHelp("doorcam", minimums{0.80, 0.72, 0.67}, 0.68),
 	devTool("migrator", minimums{0.75, 0.56, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.
 	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.61),
 	customer("dance", minimums{0.75, 0.69, 0.52}, 0.69),
-	customer("podcast", minimums{0.80, 0.72, 0.52}, 0.61),
-	endUserHelp("robovac", minimums{0.74, 0.72, 0.67}, 0.55),
+	customer("podcast", minimums{0.80, 0.72, 0.52}, 0.64),
+	endUserHelp("robovac", minimums{0.74, 0.72, 0.67}, 0.58),
 	devTool("tflint", minimums{0.78, 0.60, 0.59}),
 }
 
