@@ -48,6 +48,14 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 			t.Errorf("%q: %q", c.q, d.Body)
 		}
 	}
+	// A question that asks for nothing in particular is answered first with
+	// the sentence that holds its word and a figure.
+	damaged := knowledge.Passage{Title: "Damaged items", Text: "Breakages in transit are rare. We pack every order by hand. " +
+		"Breakages are sad for everyone. Other shops say so too. The courier carries it with care. Breakages we hear of in 48 hours of delivery are replaced."}
+	if d, _ := (assistant.Extractive{MaxChars: 120}).Compose(context.Background(), "my carafe arrived with breakages", nil,
+		[]knowledge.Passage{damaged}); !strings.Contains(d.Body, "48 hours") {
+		t.Fatalf("a figure first: %q", d.Body)
+	}
 	// A question about when is answered with the sentence that names a day;
 	// a misspelt word weighs as the sentences' word it meant.
 	for _, c := range []struct{ q, text, want string }{
