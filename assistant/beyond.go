@@ -14,7 +14,8 @@ import (
 // and prices to come, whether one thing is in stock today, its staff's
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
-// customer ("could you design it for us"), prices for the trade, bringing a pet along, how it compares with another, a
+// customer ("could you design it for us"), prices for the trade, where
+// its office is, bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -128,6 +129,14 @@ var beyond = []beyondPages{
 		asks: regexp.MustCompile(`(?i)\b(trade (price|pricing|discount|account|rate)s?|wholesale|bulk (discount|order|pricing|price|buy|rate)s?|volume discounts?|` +
 			`großhandel\w*|händlerpreis\w*|prix (de gros|revendeur|professionnels?)|grossiste|al por mayor|groothandel\w*)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(trade|wholesale|bulk|volume|großhandel\w*|händler\w*|gros|revendeur|professionnels?|por mayor|groothandel\w*)\b`),
+	},
+	{ // where the business is: an office, a street address
+		asks: regexp.MustCompile(`(?i)\b(where (is|are) (your|the) (office|offices|headquarters|hq|premises|shop|store|studio|warehouse)( \w+)?( located| based)?|` +
+			`where are you (based|located)|your (office|postal|street) address|wo (ist|sind) (euer|eure|ihr|ihre) (büro|laden|geschäft|sitz)|` +
+			`où (est|sont|se trouve|se trouvent) (votre|vos) (bureaux?|magasin|boutique|siège)|dónde (está|están) (vuestra|vuestras|su|sus) (oficinas?|tienda))\b`),
+		mentions: regexp.MustCompile(`(?i)\b(\d+[a-z]?,? (\p{Lu}\p{Ll}+ )+(Road|Rd|Street|St|Lane|Avenue|Ave|Way|Place|Square|Close|Drive|Row|Terrace|Boulevard|Blvd)|` +
+			`\p{Ll}(straße|str\.|weg|platz|allee|gasse) \d|\d+,? (rue|avenue|boulevard|place|quai|calle|avenida)|` +
+			`based in|located in|find us|our (office|shop|studio|warehouse|depot|showroom) (is|in|at)|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})`),
 	},
 	{ // bringing a pet along
 		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +

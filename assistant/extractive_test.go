@@ -224,6 +224,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"do you do wholesale prices for other yarn shops", []knowledge.Passage{shop}, true},
 		{"do you offer trade pricing?", []knowledge.Passage{shop, {Title: "Trade accounts", Text: "Cafés can open a trade account."}}, false},
 		{"I'm a landlord, do you give a discount for several moves?", []knowledge.Passage{shop}, true},
+		{"where is your office located?", []knowledge.Passage{shop}, true},
+		{"where is your office located?", []knowledge.Passage{shop, {Title: "Contact", Text: "Find us at 41 Goodramgate, York."}}, false},
 		{"student discount?", []knowledge.Passage{shop}, true},
 		{"student discount?", []knowledge.Passage{shop, {Title: "Offers", Text: "Students get 10% off with a valid card."}}, false},
 		{"Do you offer any discount for pensioners?", []knowledge.Passage{shop}, true},
