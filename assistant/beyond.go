@@ -15,7 +15,7 @@ import (
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
 // customer ("could you design it for us"), prices for the trade, where
-// its office is, bringing a pet along, how it compares with another, a
+// its office is, sending goods to a country, bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -211,6 +211,19 @@ var branchIn = regexp.MustCompile(`(?i)\b(?:have|got|is there|are there|any|your
 	`läden|laden|geschäft|filialen?|standort|magasins?|boutiques?|agences?|tiendas?|winkels?)\s+` +
 	`(?:in|near|around|at|in der nähe von|en|à|au|près de|cerca de|bij)\s+(\p{L}[\p{L}'-]+)`)
 
+// shipsTo is a question whether the business sends its goods to a
+// country: the country is its group. A business that does, or that says
+// where it does not, names the country or the bounds of where it ships.
+var shipsTo = regexp.MustCompile(`(?i)\b(?:ship|deliver|post|send|dispatch)\w*\s+(?:\w+\s+){0,3}?(?:to|into)\s+(?:the\s+)?` +
+	`(uk|united kingdom|britain|england|scotland|wales|ireland|northern ireland|usa|us|united states|america|canada|mexico|brazil|argentina|` +
+	`australia|new zealand|japan|china|hong kong|singapore|india|south africa|nigeria|egypt|israel|uae|dubai|turkey|russia|ukraine|poland|` +
+	`germany|france|spain|portugal|italy|netherlands|holland|belgium|luxembourg|switzerland|austria|denmark|sweden|norway|finland|` +
+	`iceland|greece|cyprus|malta|czechia|czech republic|hungary|romania|bulgaria|croatia|europe|the eu|eu|asia|africa)\b`)
+
+// shipsBounds is what a page says of where it ships besides naming places.
+var shipsBounds = regexp.MustCompile(`(?i)\b(only (ship|deliver|send|post)\w* (with)?in|(ship|deliver|send|post)\w* only (with)?in|` +
+	`(ship|deliver|send|post)\w* (anywhere|worldwide|internationally|overseas|abroad)|outside (the )?\p{L}+|international (shipping|delivery|orders))`)
+
 // title is a courtesy title before a name.
 const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|Miss|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
 
@@ -230,6 +243,12 @@ func Beyond(question string, found []knowledge.Passage) bool {
 			if !anyMentions(found, func(s string) bool { return name.MatchString(unhyphened(s)) }) {
 				return true
 			}
+		}
+	}
+	if m := shipsTo.FindStringSubmatch(question); m != nil {
+		place := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\b`)
+		if !anyMentions(found, place.MatchString) && !anyMentions(found, shipsBounds.MatchString) {
+			return true
 		}
 	}
 	if asksDiscount.MatchString(question) {
