@@ -15,7 +15,8 @@ import (
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
 // customer ("could you design it for us"), prices for the trade, where
-// its office is, sending goods to a country, bringing a pet along, how it compares with another, a
+// its office is, sending goods to a country, a device or a system by name,
+// bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -224,6 +225,12 @@ var shipsTo = regexp.MustCompile(`(?i)\b(?:ship|deliver|post|send|dispatch)\w*\s
 var shipsBounds = regexp.MustCompile(`(?i)\b(only (ship|deliver|send|post)\w* (with)?in|(ship|deliver|send|post)\w* only (with)?in|` +
 	`(ship|deliver|send|post)\w* (anywhere|worldwide|internationally|overseas|abroad)|outside (the )?\p{L}+|international (shipping|delivery|orders))`)
 
+// onPlatform is a question about using the product on a device or a
+// system by name: the platform is its group. A product that runs there
+// names it ("Mac" as "macOS").
+var onPlatform = regexp.MustCompile(`(?i)\b(?:on|for|with|from)\s+(?:my\s+|an?\s+|the\s+|our\s+)?` +
+	`(iphone|ipad|android|mac|macbook|windows|linux|chromebook|apple watch|smartwatch|kindle|fire tv|apple tv|roku|xbox|playstation|smart tv|blackberry)\b`)
+
 // title is a courtesy title before a name.
 const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|Miss|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
 
@@ -243,6 +250,16 @@ func Beyond(question string, found []knowledge.Passage) bool {
 			if !anyMentions(found, func(s string) bool { return name.MatchString(unhyphened(s)) }) {
 				return true
 			}
+		}
+	}
+	if m := onPlatform.FindStringSubmatch(question); m != nil {
+		name := regexp.QuoteMeta(m[1])
+		if strings.HasPrefix(strings.ToLower(m[1]), "ip") {
+			name += `|ios|apple` // an iPhone's or iPad's system, its maker
+		}
+		platform := regexp.MustCompile(`(?i)\b(` + name + `)`)
+		if !anyMentions(found, platform.MatchString) {
+			return true
 		}
 	}
 	if m := shipsTo.FindStringSubmatch(question); m != nil {
@@ -268,10 +285,10 @@ func Beyond(question string, found []knowledge.Passage) bool {
 }
 
 // anyMentions reports whether the title, heading or text of any passage
-// found, its further chunks among them, satisfies says.
+// found, its further chunks and their headings among them, satisfies says.
 func anyMentions(found []knowledge.Passage, says func(string) bool) bool {
 	for _, p := range found {
-		if says(p.Title) || says(p.Heading) || says(p.Text) || slices.ContainsFunc(p.More, says) {
+		if says(p.Title) || says(p.Heading) || says(p.Text) || slices.ContainsFunc(p.More, says) || slices.ContainsFunc(p.MoreHeadings, says) {
 			return true
 		}
 	}

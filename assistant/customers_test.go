@@ -90,7 +90,7 @@ var evalCorpora = []evalCorpus{
 	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.54),
 	customer("climbing", minimums{0.78, 0.69, 0.72}, 0.64),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
-		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.45}},
+		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.53}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
 		floor: minimums{0.36, 0.19, 0.63}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
@@ -133,7 +133,7 @@ var evalCorpora = []evalCorpus{
 	customer("bookshop", minimums{0.90, 0.81, 0.47}, 0.72),
 	customer("crm", minimums{0.87, 0.75, 0.50}, 0.55),
 	customer("dentist", minimums{0.75, 0.70, 0.72}, 0.60),
-	endUserHelp("thermostat", minimums{0.78, 0.70, 0.84}, 0.57),
+	endUserHelp("thermostat", minimums{0.78, 0.70, 0.72}, 0.57),
 	// The eighth held-out round, scored once before anyone read them.
 	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.62),
 	customer("salon", minimums{0.93, 0.81, 0.68}, 0.62),
@@ -149,12 +149,12 @@ var evalCorpora = []evalCorpus{
 	customer("petshop", minimums{0.88, 0.77, 0.87}, 0.61),
 	customer("coursehub", minimums{0.82, 0.59, 0.69}, 0.59),
 	customer("cleaning", minimums{0.74, 0.68, 0.60}, 0.62),
-	endUserHelp("ereader", minimums{0.72, 0.64, 0.47}, 0.59),
+	endUserHelp("ereader", minimums{0.72, 0.64, 0.63}, 0.59),
 	devTool("httpclient", minimums{0.83, 0.83, 0.57}),
 	// The eleventh held-out round, scored once before anyone read them.
 	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.71),
 	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.58),
-	customer("timesheet", minimums{0.80, 0.75, 0.85}, 0.69),
+	customer("timesheet", minimums{0.80, 0.75, 0.97}, 0.69),
 	endUserHelp("doorcam", minimums{0.80, 0.72, 0.77}, 0.68),
 	devTool("migrator", minimums{0.75, 0.56, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.

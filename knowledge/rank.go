@@ -335,6 +335,7 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 			p.score += moreChunks * h.Score
 			if len(p.best.More) < MorePassages {
 				p.best.More = append(p.best.More, str("text"))
+				p.best.MoreHeadings = append(p.best.MoreHeadings, str("heading"))
 			}
 		}
 		x.stems.add(p.lang, wanted, p.words, str("heading"))

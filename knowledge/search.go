@@ -37,9 +37,11 @@ type Passage struct {
 	Text     string
 	// More are the texts of the page's next best matching chunks, best
 	// first (at most MorePassages): the answer may be a few lines further.
-	More  []string
-	Lang  string  // the page's language
-	Score float64 // the page's rank: higher is better; comparable within one result only
+	More []string
+	// MoreHeadings are the headings above More's chunks, in its order.
+	MoreHeadings []string
+	Lang         string  // the page's language
+	Score        float64 // the page's rank: higher is better; comparable within one result only
 	// Match is the share of the question's words (weighted by rarity, a
 	// synonym counting) that the passage's page has: 0 to 1.
 	Match float64
