@@ -15,8 +15,8 @@ import (
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
 // customer ("could you design it for us"), prices for the trade, where
-// its office is, sending goods to a country, a device or a system by name,
-// bringing a pet along, how it compares with another, a
+// its office is, sending goods to a country, a device, a system or a
+// language by name, bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -231,6 +231,14 @@ var shipsBounds = regexp.MustCompile(`(?i)\b(only (ship|deliver|send|post)\w* (w
 var onPlatform = regexp.MustCompile(`(?i)\b(?:on|for|with|from)\s+(?:my\s+|an?\s+|the\s+|our\s+)?` +
 	`(iphone|ipad|android|mac|macbook|windows|linux|chromebook|apple watch|smartwatch|kindle|fire tv|apple tv|roku|xbox|playstation|smart tv|blackberry)\b`)
 
+// inLanguage is a question about being served in a language by name: the
+// language is its group. A business that serves in it names it.
+var inLanguage = regexp.MustCompile(`(?i)\b(?:in|into|to|speak|speaks|speaking|auf|en)\s+` +
+	`(english|polish|spanish|german|french|italian|portuguese|welsh|irish|gaelic|arabic|chinese|mandarin|cantonese|japanese|korean|` +
+	`russian|ukrainian|romanian|turkish|hindi|urdu|punjabi|bengali|dutch|swedish|norwegian|danish|finnish|greek|hebrew|vietnamese|` +
+	`englisch|polnisch|spanisch|französisch|italienisch|türkisch|arabisch|russisch|ukrainisch|` +
+	`anglais|allemand|espagnol|italien|polonais|arabe|russe|ukrainien|inglés|alemán|francés|engels|duits|frans)\b`)
+
 // title is a courtesy title before a name.
 const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|Miss|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
 
@@ -259,6 +267,12 @@ func Beyond(question string, found []knowledge.Passage) bool {
 		}
 		platform := regexp.MustCompile(`(?i)\b(` + name + `)`)
 		if !anyMentions(found, platform.MatchString) {
+			return true
+		}
+	}
+	if m := inLanguage.FindStringSubmatch(question); m != nil {
+		language := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]))
+		if !anyMentions(found, language.MatchString) {
 			return true
 		}
 	}

@@ -123,7 +123,7 @@ var evalCorpora = []evalCorpus{
 	customer("florist", minimums{0.85, 0.73, 0.63}, 0.64),
 	customer("hosting", minimums{0.90, 0.84, 0.58}, 0.63),
 	customer("heating", minimums{0.85, 0.77, 0.77}, 0.57),
-	customer("yoga", minimums{0.83, 0.77, 0.67}, 0.52),
+	customer("yoga", minimums{0.83, 0.77, 0.77}, 0.52),
 	// The sixth held-out round, scored once before anyone read them.
 	customer("vet", minimums{0.69, 0.63, 0.57}, 0.70),
 	customer("mealkit", minimums{0.88, 0.79, 0.72}, 0.62),
@@ -137,7 +137,7 @@ var evalCorpora = []evalCorpus{
 	// The eighth held-out round, scored once before anyone read them.
 	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.62),
 	customer("salon", minimums{0.93, 0.81, 0.68}, 0.62),
-	customer("rota", minimums{0.94, 0.79, 0.55}, 0.60),
+	customer("rota", minimums{0.94, 0.79, 0.63}, 0.60),
 	devTool("devtool", minimums{0.67, 0.64, 0.74}),
 	// The ninth held-out round, scored once before anyone read them.
 	customer("eyewear", minimums{0.94, 0.83, 0.57}, 0.59),

@@ -232,6 +232,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"can I put the app on my iphone?", []knowledge.Passage{shop}, true},
 		{"how do I set up my email on my iPhone", []knowledge.Passage{shop, {Title: "Email on your devices", Text: "Open Settings.",
 			More: []string{"Tap Add Account."}, MoreHeadings: []string{"iPhone and iPad"}}}, false},
+		{"Can the app be switched to Polish?", []knowledge.Passage{shop}, true},
+		{"les profs peuvent expliquer en anglais ?", []knowledge.Passage{shop, {Title: "Cours", Text: "Nos cours ont lieu en français et en anglais."}}, false},
 		{"student discount?", []knowledge.Passage{shop}, true},
 		{"student discount?", []knowledge.Passage{shop, {Title: "Offers", Text: "Students get 10% off with a valid card."}}, false},
 		{"Do you offer any discount for pensioners?", []knowledge.Passage{shop}, true},
