@@ -239,6 +239,45 @@ var inLanguage = regexp.MustCompile(`(?i)\b(?:in|into|to|speak|speaks|speaking|a
 	`englisch|polnisch|spanisch|französisch|italienisch|türkisch|arabisch|russisch|ukrainisch|` +
 	`anglais|allemand|espagnol|italien|polonais|arabe|russe|ukrainien|inglés|alemán|francés|engels|duits|frans)\b`)
 
+// byNameRow is a question about a thing by name (its regexp's group): no
+// page found that does not name it, or say what instead, answers it.
+type byNameRow struct {
+	asks    *regexp.Regexp
+	also    func(name string) string // other names a page may call it by, as a regexp's alternatives
+	word    bool                     // the name is a whole word: "US" is not "use"
+	instead *regexp.Regexp           // what a page may say instead of the name
+}
+
+// byName are the questions about another product, a place, a device or a
+// system, a language and a country by name.
+var byName = []byNameRow{
+	{asks: integrates},
+	{asks: branchIn},
+	{asks: onPlatform, also: func(name string) string {
+		if strings.HasPrefix(strings.ToLower(name), "ip") {
+			return "|ios|apple" // an iPhone's or iPad's system, its maker
+		}
+		return ""
+	}},
+	{asks: inLanguage},
+	{asks: shipsTo, word: true, instead: shipsBounds},
+}
+
+// names reports whether a text names name: without hyphens on either side
+// ("wifi" is the pages' "Wi-Fi", "e-mail" their "email").
+func (n byNameRow) names(name string) func(string) bool {
+	alt := regexp.QuoteMeta(unhyphened(name))
+	if n.also != nil {
+		alt += n.also(name)
+	}
+	end := ""
+	if n.word {
+		end = `\b`
+	}
+	re := regexp.MustCompile(`(?i)\b(` + alt + `)` + end)
+	return func(s string) bool { return re.MatchString(unhyphened(s)) }
+}
+
 // title is a courtesy title before a name.
 const title = `(?:(?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|Miss|M\.|Mme|Madame|Monsieur|Dr\.?)\s+)?`
 
@@ -251,34 +290,9 @@ func Beyond(question string, found []knowledge.Passage) bool {
 			return true
 		}
 	}
-	for _, re := range []*regexp.Regexp{integrates, branchIn} { // another product, a place, by name
-		if m := re.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] {
-			// "wifi" is the pages' "Wi-Fi", "e-mail" their "email".
-			name := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(unhyphened(m[1])))
-			if !anyMentions(found, func(s string) bool { return name.MatchString(unhyphened(s)) }) {
-				return true
-			}
-		}
-	}
-	if m := onPlatform.FindStringSubmatch(question); m != nil {
-		name := regexp.QuoteMeta(m[1])
-		if strings.HasPrefix(strings.ToLower(m[1]), "ip") {
-			name += `|ios|apple` // an iPhone's or iPad's system, its maker
-		}
-		platform := regexp.MustCompile(`(?i)\b(` + name + `)`)
-		if !anyMentions(found, platform.MatchString) {
-			return true
-		}
-	}
-	if m := inLanguage.FindStringSubmatch(question); m != nil {
-		language := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]))
-		if !anyMentions(found, language.MatchString) {
-			return true
-		}
-	}
-	if m := shipsTo.FindStringSubmatch(question); m != nil {
-		place := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\b`)
-		if !anyMentions(found, place.MatchString) && !anyMentions(found, shipsBounds.MatchString) {
+	for _, n := range byName {
+		if m := n.asks.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] &&
+			!anyMentions(found, n.names(m[1])) && (n.instead == nil || !anyMentions(found, n.instead.MatchString)) {
 			return true
 		}
 	}
