@@ -163,6 +163,12 @@ var evalCorpora = []evalCorpus{
 	customer("podcast", minimums{0.80, 0.72, 0.52}, 0.64),
 	endUserHelp("robovac", minimums{0.74, 0.72, 0.67}, 0.58),
 	devTool("tflint", minimums{0.78, 0.60, 0.72}),
+	// The thirteenth held-out round, scored once before anyone read them.
+	customer("pottery", minimums{0.85, 0.82, 0.78}, 0.63),
+	customer("boattrips", minimums{0.83, 0.74, 0.77}, 0.41),
+	customer("esign", minimums{0.81, 0.78, 0.59}, 0.69),
+	endUserHelp("smartlock", minimums{0.75, 0.69, 0.74}, 0.47),
+	devTool("ormlib", minimums{0.79, 0.79, 0.39}),
 }
 
 // asked is one question, what the index found for it and what the service replied.
