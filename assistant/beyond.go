@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"chatsvc/knowledge"
 )
@@ -275,7 +276,22 @@ func (n byNameRow) names(name string) func(string) bool {
 		end = `\b`
 	}
 	re := regexp.MustCompile(`(?i)\b(` + alt + `)` + end)
-	return func(s string) bool { return re.MatchString(unhyphened(s)) }
+	word := strings.ToLower(unhyphened(name))
+	return func(s string) bool {
+		s = unhyphened(s)
+		return re.MatchString(s) || spelt(word, s)
+	}
+}
+
+// spelt reports whether text has the word that name, misspelt, meant
+// ("salesforse" for "Salesforce").
+func spelt(name, text string) bool {
+	if strings.Contains(name, " ") {
+		return false
+	}
+	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), func(w string) bool { return knowledge.Corrects(name, w) })
 }
 
 // title is a courtesy title before a name.

@@ -166,7 +166,7 @@ var evalCorpora = []evalCorpus{
 	// The thirteenth held-out round, scored once before anyone read them.
 	customer("pottery", minimums{0.85, 0.82, 0.78}, 0.63),
 	customer("boattrips", minimums{0.83, 0.74, 0.77}, 0.41),
-	customer("esign", minimums{0.81, 0.78, 0.59}, 0.69),
+	customer("esign", minimums{0.83, 0.81, 0.59}, 0.70),
 	endUserHelp("smartlock", minimums{0.75, 0.69, 0.74}, 0.47),
 	devTool("ormlib", minimums{0.79, 0.79, 0.39}),
 }

@@ -234,6 +234,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 			More: []string{"Tap Add Account."}, MoreHeadings: []string{"iPhone and iPad"}}}, false},
 		{"Can the app be switched to Polish?", []knowledge.Passage{shop}, true},
 		{"les profs peuvent expliquer en anglais ?", []knowledge.Passage{shop, {Title: "Cours", Text: "Nos cours ont lieu en français et en anglais."}}, false},
+		{"do you integrate with salesforse", []knowledge.Passage{shop, {Title: "Integrations", Text: "Connect Salesforce in Settings."}}, false},
 		{"student discount?", []knowledge.Passage{shop}, true},
 		{"student discount?", []knowledge.Passage{shop, {Title: "Offers", Text: "Students get 10% off with a valid card."}}, false},
 		{"Do you offer any discount for pensioners?", []knowledge.Passage{shop}, true},
