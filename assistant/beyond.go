@@ -107,8 +107,10 @@ var beyond = []beyondPages{
 		mentions: regexp.MustCompile(`(?i)\b(wheel\s?chairs?|accessib\w*|step[- ]free|ramps?|disabled|level access|lifts?|elevators?|ground floor|` +
 			`rollstuhl\w*|barrierefrei\w*|fauteuil|pmr|rez-de-chaussée|plain-pied|silla de ruedas|rolstoel\w*)`),
 	},
-	{ // parking
-		asks:     regexp.MustCompile(`(?i)\b(park|parking|car park|parken|parkplatz\w*|garer|stationnement|aparcar|aparcamiento|parkeren)\b`),
+	{ // parking a car
+		asks: regexp.MustCompile(`(?i)\b(parking|car park|(anywhere|somewhere|where|place|space) to park|where (can|do|should|could) (i|we|you) park|` +
+			`park (the |my |our |a )?(car|van|bike|vehicle|motorhome|caravan)|park (outside|nearby|near|close|on the|at the|in the)|` +
+			`parken|parkplatz\w*|garer|stationnement|aparcar|aparcamiento|parkeren)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(park\w*|car park|parken|parkplatz\w*|parkhaus|garer|stationnement|aparca\w*|parkeer\w*)`),
 	},
 	{ // Wi-Fi on the premises

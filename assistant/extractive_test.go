@@ -213,6 +213,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"is the warehouse wheelchair accesible", []knowledge.Passage{shop}, true},
 		{"is the warehouse wheelchair accesible", []knowledge.Passage{shop, {Title: "Visiting", Text: "The counter has step-free access."}}, false},
 		{"Is there parking at your office?", []knowledge.Passage{shop}, true},
+		{"is there anywhere to park close to the shop?", []knowledge.Passage{shop}, true},
+		{"Can I park my edits for a while?", []knowledge.Passage{shop}, false},
 		{"Is there parking at your office?", []knowledge.Passage{shop, {Title: "Finding us", Text: "Park in the free car park behind the shop."}}, false},
 		{"is there wifi in the salon", []knowledge.Passage{shop}, true},
 		{"do you give anything for referrals", []knowledge.Passage{shop}, true},
