@@ -90,7 +90,7 @@ var evalCorpora = []evalCorpus{
 	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.54),
 	customer("climbing", minimums{0.78, 0.69, 0.72}, 0.64),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
-		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.53}},
+		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.49}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
 		floor: minimums{0.36, 0.19, 0.63}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
@@ -144,19 +144,19 @@ var evalCorpora = []evalCorpus{
 	customer("newsletter", minimums{0.82, 0.68, 0.78}, 0.65),
 	customer("removals", minimums{0.66, 0.54, 0.81}, 0.54),
 	endUserHelp("fitband", minimums{0.91, 0.80, 0.67}, 0.59),
-	devTool("jobqueue", minimums{0.85, 0.80, 0.97}),
+	devTool("jobqueue", minimums{0.87, 0.82, 0.97}),
 	// The tenth held-out round, scored once before anyone read them.
 	customer("petshop", minimums{0.88, 0.77, 0.87}, 0.61),
 	customer("coursehub", minimums{0.82, 0.59, 0.69}, 0.59),
 	customer("cleaning", minimums{0.74, 0.68, 0.60}, 0.62),
 	endUserHelp("ereader", minimums{0.72, 0.64, 0.63}, 0.59),
-	devTool("httpclient", minimums{0.83, 0.83, 0.57}),
+	devTool("httpclient", minimums{0.85, 0.85, 0.57}),
 	// The eleventh held-out round, scored once before anyone read them.
 	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.71),
 	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.58),
 	customer("timesheet", minimums{0.80, 0.75, 0.97}, 0.69),
 	endUserHelp("doorcam", minimums{0.80, 0.72, 0.77}, 0.68),
-	devTool("migrator", minimums{0.75, 0.56, 0.74}),
+	devTool("migrator", minimums{0.78, 0.59, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.
 	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.61),
 	customer("dance", minimums{0.75, 0.69, 0.52}, 0.69),
@@ -167,7 +167,7 @@ var evalCorpora = []evalCorpus{
 	customer("pottery", minimums{0.85, 0.82, 0.78}, 0.63),
 	customer("boattrips", minimums{0.83, 0.74, 0.77}, 0.41),
 	customer("esign", minimums{0.83, 0.81, 0.59}, 0.70),
-	endUserHelp("smartlock", minimums{0.75, 0.69, 0.74}, 0.47),
+	endUserHelp("smartlock", minimums{0.75, 0.69, 0.74}, 0.45),
 	devTool("ormlib", minimums{0.79, 0.79, 0.39}),
 	// The fourteenth held-out round, scored once before anyone read them.
 	customer("gym", minimums{0.79, 0.59, 0.78}, 0.45),
@@ -175,6 +175,12 @@ var evalCorpora = []evalCorpus{
 	customer("rentapp", minimums{0.88, 0.74, 0.33}, 0.68),
 	endUserHelp("earbuds", minimums{0.94, 0.78, 0.63}, 0.62),
 	devTool("flagsvc", minimums{0.74, 0.66, 0.77}),
+	// The fifteenth held-out round, scored once before anyone read them.
+	customer("tutoring", minimums{0.68, 0.54, 0.42}, 0.55),
+	customer("furniture", minimums{0.88, 0.82, 0.80}, 0.68),
+	customer("meditation", minimums{0.81, 0.73, 0.59}, 0.77),
+	endUserHelp("printer", minimums{0.85, 0.74, 0.67}, 0.61),
+	devTool("logship", minimums{0.81, 0.68, 0.59}),
 }
 
 // asked is one question, what the index found for it and what the service replied.
