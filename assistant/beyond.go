@@ -148,7 +148,7 @@ var beyond = []beyondPages{
 		mentions: regexp.MustCompile(`(?i)\b(dogs?|pets?|hunde?|haustier\w*|chiens?|animaux|perros?|mascotas?|honden?|huisdier\w*)\b`),
 	},
 	{ // how it compares with another business
-		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|\bvs\.?\s|\bversus\b|` +
+		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|` +
 			`\b(besser|schlechter|günstiger|billiger) als\b|\bim vergleich\b|\b(mieux|moins cher) que\b|\bmeilleure? que\b|\bcomparé\b|` +
 			`\b(mejor|peor) que\b|\bcomparado con\b|\b(beter|goedkoper) dan\b|\bvergeleken met\b`),
 		mentions: regexp.MustCompile(`(?i)\b(better|cheaper) than|\bcompar\w+|\bvs\.?\s|\bversus\b|\bunlike\b|` +
@@ -225,7 +225,8 @@ var shipsTo = regexp.MustCompile(`(?i)\b(?:ship|deliver|post|send|dispatch)\w*\s
 	`iceland|greece|cyprus|malta|czechia|czech republic|hungary|romania|bulgaria|croatia|europe|the eu|eu|asia|africa)\b`)
 
 // shipsBounds is what a page says of where it ships besides naming places.
-var shipsBounds = regexp.MustCompile(`(?i)\b(only (ship|deliver|send|post)\w* (with)?in|(ship|deliver|send|post)\w* only (with)?in|` +
+var shipsBounds = regexp.MustCompile(`(?i)\b(only (ship|deliver|send|post)\w* (with)?in|(ship|deliver|send|post)\w* (\w+ ){0,3}only\b|` +
+	`(can't|cannot|can not|don't|do not|unable to) (ship|deliver|send|post)|where (do|can) (we|you) (ship|deliver|send|post)|mainland|` +
 	`(ship|deliver|send|post)\w* (anywhere|worldwide|internationally|overseas|abroad)|outside (the )?\p{L}+|international (shipping|delivery|orders))`)
 
 // onPlatform is a question about using the product on a device or a

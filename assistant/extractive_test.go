@@ -231,6 +231,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"do you ship to canada", []knowledge.Passage{shop}, true},
 		{"do you ship to canada", []knowledge.Passage{shop, {Title: "Shipping", Text: "We ship to Canada in 5–8 days."}}, false},
 		{"do you ship to canada", []knowledge.Passage{shop, {Title: "Shipping", Text: "We only ship within the US."}}, false},
+		{"Do you ship to France?", []knowledge.Passage{shop, {Title: "Where we deliver", Text: "We can't deliver to the islands."}}, false},
+		{"disk buffer vs memory buffer", []knowledge.Passage{shop}, false},
 		{"can I put the app on my iphone?", []knowledge.Passage{shop}, true},
 		{"how do I set up my email on my iPhone", []knowledge.Passage{shop, {Title: "Email on your devices", Text: "Open Settings.",
 			More: []string{"Tap Add Account."}, MoreHeadings: []string{"iPhone and iPad"}}}, false},
