@@ -17,7 +17,7 @@ import (
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
 // customer ("could you design it for us"), prices for the trade, where
 // its office is, sending goods to a country, a device, a system or a
-// language by name, bringing a pet along, how it compares with another, a
+// language by name, pregnancy, bringing a pet along, how it compares with another, a
 // member of staff by name, a discount for a group, whether it works with
 // another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
 // match pages that do not answer them, so they are told apart by what
@@ -142,13 +142,17 @@ var beyond = []beyondPages{
 			`\p{Ll}(straße|str\.|weg|platz|allee|gasse) \d|\d+,? (rue|avenue|boulevard|place|quai|calle|avenida)|` +
 			`based in|located in|find us|our (office|shop|studio|warehouse|depot|showroom) (is|in|at)|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})`),
 	},
+	{ // pregnancy
+		asks:     regexp.MustCompile(`(?i)\b(pregnan\w*|expecting a baby|schwanger\w*|enceinte|grossesse|embarazada|zwanger\w*)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(pregnan\w*|expecting|schwanger\w*|enceinte|grossesse|embaraz\w*|zwanger\w*)`),
+	},
 	{ // bringing a pet along
 		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +
 			`\bcon (mi|nuestro) perro\b|\bmijn hond mee\b`),
 		mentions: regexp.MustCompile(`(?i)\b(dogs?|pets?|hunde?|haustier\w*|chiens?|animaux|perros?|mascotas?|honden?|huisdier\w*)\b`),
 	},
 	{ // how it compares with another business
-		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|` +
+		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|\bwhich (one )?(is|'s|would be) (better|best)\b|` +
 			`\b(besser|schlechter|günstiger|billiger) als\b|\bim vergleich\b|\b(mieux|moins cher) que\b|\bmeilleure? que\b|\bcomparé\b|` +
 			`\b(mejor|peor) que\b|\bcomparado con\b|\b(beter|goedkoper) dan\b|\bvergeleken met\b`),
 		mentions: regexp.MustCompile(`(?i)\b(better|cheaper) than|\bcompar\w+|\bvs\.?\s|\bversus\b|\bunlike\b|` +

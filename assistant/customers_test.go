@@ -90,7 +90,7 @@ var evalCorpora = []evalCorpus{
 	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.54),
 	customer("climbing", minimums{0.78, 0.69, 0.72}, 0.64),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
-		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.49}},
+		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.53}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
 		floor: minimums{0.36, 0.19, 0.63}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
@@ -178,7 +178,7 @@ var evalCorpora = []evalCorpus{
 	// The fifteenth held-out round, scored once before anyone read them.
 	customer("tutoring", minimums{0.68, 0.54, 0.42}, 0.55),
 	customer("furniture", minimums{0.88, 0.82, 0.80}, 0.68),
-	customer("meditation", minimums{0.81, 0.73, 0.59}, 0.77),
+	customer("meditation", minimums{0.81, 0.73, 0.72}, 0.77),
 	endUserHelp("printer", minimums{0.85, 0.74, 0.67}, 0.61),
 	devTool("logship", minimums{0.81, 0.68, 0.59}),
 }
