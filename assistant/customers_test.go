@@ -86,16 +86,16 @@ func helpCentrePages(dir string) ([]string, error) {
 
 var evalCorpora = []evalCorpus{
 	customer("shop", minimums{0.72, 0.59, 0.81}, 0.59),
-	customer("saas", minimums{0.87, 0.78, 0.73}, 0.64),
+	customer("saas", minimums{0.87, 0.75, 0.73}, 0.61),
 	customer("clinic", minimums{0.85, 0.79, 0.77}, 0.54),
 	customer("climbing", minimums{0.78, 0.69, 0.72}, 0.64),
 	{devCorpus: devCorpus{name: "helpcentre", pkg: "libreoffice-help-en-us", dir: "/usr/share/libreoffice/help", pages: helpCentrePages},
-		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.48, 0.53}},
+		shape: helpCentre, questions: []string{"eval/helpcentre.yaml"}, floor: minimums{0.57, 0.46, 0.53}},
 	{devCorpus: devCorpora[0], shape: developer, questions: []string{"eval/git-tune.yaml", "eval/git-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.36, 0.19, 0.63}},
+		floor: minimums{0.38, 0.19, 0.63}},
 	{devCorpus: devCorpora[1], shape: developer, questions: []string{"eval/debian-tune.yaml", "eval/debian-heldout.yaml", "eval/abstain-tune.yaml"},
-		floor: minimums{0.89, 0.65, 0.55}},
-	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.90, 0.50, 0.22}},
+		floor: minimums{0.91, 0.63, 0.55}},
+	{devCorpus: devCorpora[2], shape: developer, questions: []string{"eval/valgrind-heldout.yaml"}, floor: minimums{0.83, 0.43, 0.22}},
 	{devCorpus: debianEdition("de"), shape: developer, questions: []string{"eval/debian-de.yaml"}, floor: minimums{0.85, 0.52, 0.63}},
 	{devCorpus: debianEdition("fr"), shape: developer, questions: []string{"eval/debian-fr.yaml"}, floor: minimums{0.80, 0.74, 0.80}},
 	customer("shop-de", minimums{0.74, 0.63, 0.85}, 0.65),
@@ -107,17 +107,17 @@ var evalCorpora = []evalCorpus{
 	// The second held-out round, scored once before anyone read them.
 	customer("refurb", minimums{0.81, 0.68, 0.84}, 0.53),
 	customer("booking", minimums{0.81, 0.68, 0.72}, 0.48),
-	customer("storage", minimums{0.94, 0.88, 0.69}, 0.64),
-	customer("fahrrad", minimums{0.80, 0.64, 0.85}, 0.42),
+	customer("storage", minimums{0.94, 0.88, 0.69}, 0.67),
+	customer("fahrrad", minimums{0.80, 0.69, 0.85}, 0.45),
 	// The third held-out round, scored once before anyone read them.
 	customer("coffee", minimums{0.91, 0.88, 0.97}, 0.59),
-	customer("vault", minimums{0.86, 0.75, 0.85}, 0.73),
-	customer("driving", minimums{0.83, 0.80, 0.67}, 0.56),
-	customer("cuisine", minimums{0.67, 0.49, 0.97}, 0.43),
+	customer("vault", minimums{0.86, 0.78, 0.85}, 0.77),
+	customer("driving", minimums{0.85, 0.83, 0.67}, 0.59),
+	customer("cuisine", minimums{0.67, 0.52, 0.97}, 0.43),
 	// The fourth held-out round, scored once before anyone read them.
 	customer("tyres", minimums{0.86, 0.86, 0.85}, 0.72),
 	customer("yarn", minimums{0.94, 0.77, 0.87}, 0.52),
-	customer("payroll", minimums{0.86, 0.75, 0.63}, 0.52),
+	customer("payroll", minimums{0.86, 0.75, 0.63}, 0.55),
 	customer("sprachschule", minimums{0.74, 0.63, 0.67}, 0.43),
 	// The fifth held-out round, scored once before anyone read them.
 	customer("florist", minimums{0.85, 0.73, 0.63}, 0.64),
@@ -128,20 +128,20 @@ var evalCorpora = []evalCorpus{
 	customer("vet", minimums{0.69, 0.63, 0.57}, 0.70),
 	customer("mealkit", minimums{0.88, 0.79, 0.72}, 0.62),
 	customer("invoicing", minimums{0.89, 0.82, 0.80}, 0.70),
-	endUserHelp("photobook", minimums{0.72, 0.64, 0.85}, 0.43),
+	endUserHelp("photobook", minimums{0.75, 0.64, 0.85}, 0.43),
 	// The seventh held-out round, scored once before anyone read them.
 	customer("bookshop", minimums{0.90, 0.81, 0.47}, 0.72),
-	customer("crm", minimums{0.87, 0.75, 0.50}, 0.55),
+	customer("crm", minimums{0.87, 0.72, 0.50}, 0.52),
 	customer("dentist", minimums{0.75, 0.70, 0.72}, 0.60),
 	endUserHelp("thermostat", minimums{0.78, 0.70, 0.72}, 0.57),
 	// The eighth held-out round, scored once before anyone read them.
-	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.62),
+	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.65),
 	customer("salon", minimums{0.93, 0.81, 0.68}, 0.62),
 	customer("rota", minimums{0.94, 0.79, 0.63}, 0.60),
 	devTool("devtool", minimums{0.67, 0.64, 0.74}),
 	// The ninth held-out round, scored once before anyone read them.
 	customer("eyewear", minimums{0.94, 0.83, 0.57}, 0.59),
-	customer("newsletter", minimums{0.82, 0.68, 0.78}, 0.65),
+	customer("newsletter", minimums{0.82, 0.71, 0.78}, 0.68),
 	customer("removals", minimums{0.66, 0.54, 0.81}, 0.54),
 	endUserHelp("fitband", minimums{0.91, 0.80, 0.67}, 0.59),
 	devTool("jobqueue", minimums{0.87, 0.82, 0.97}),
@@ -154,9 +154,9 @@ var evalCorpora = []evalCorpus{
 	// The eleventh held-out round, scored once before anyone read them.
 	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.71),
 	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.58),
-	customer("timesheet", minimums{0.80, 0.75, 0.97}, 0.69),
+	customer("timesheet", minimums{0.80, 0.75, 0.97}, 0.67),
 	endUserHelp("doorcam", minimums{0.80, 0.72, 0.77}, 0.68),
-	devTool("migrator", minimums{0.78, 0.59, 0.74}),
+	devTool("migrator", minimums{0.78, 0.61, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.
 	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.61),
 	customer("dance", minimums{0.75, 0.69, 0.52}, 0.69),
@@ -164,29 +164,29 @@ var evalCorpora = []evalCorpus{
 	endUserHelp("robovac", minimums{0.74, 0.72, 0.67}, 0.58),
 	devTool("tflint", minimums{0.78, 0.60, 0.72}),
 	// The thirteenth held-out round, scored once before anyone read them.
-	customer("pottery", minimums{0.85, 0.82, 0.78}, 0.63),
+	customer("pottery", minimums{0.85, 0.85, 0.78}, 0.66),
 	customer("boattrips", minimums{0.83, 0.74, 0.77}, 0.41),
 	customer("esign", minimums{0.83, 0.81, 0.59}, 0.70),
-	endUserHelp("smartlock", minimums{0.75, 0.69, 0.74}, 0.45),
+	endUserHelp("smartlock", minimums{0.75, 0.67, 0.74}, 0.45),
 	devTool("ormlib", minimums{0.79, 0.79, 0.39}),
 	// The fourteenth held-out round, scored once before anyone read them.
 	customer("gym", minimums{0.79, 0.59, 0.78}, 0.45),
 	customer("weddingvenue", minimums{0.75, 0.69, 0.74}, 0.76),
 	customer("rentapp", minimums{0.88, 0.74, 0.33}, 0.68),
-	endUserHelp("earbuds", minimums{0.94, 0.78, 0.63}, 0.62),
+	endUserHelp("earbuds", minimums{0.94, 0.83, 0.63}, 0.62),
 	devTool("flagsvc", minimums{0.74, 0.66, 0.77}),
 	// The fifteenth held-out round, scored once before anyone read them.
 	customer("tutoring", minimums{0.68, 0.54, 0.42}, 0.55),
 	customer("furniture", minimums{0.88, 0.82, 0.80}, 0.68),
 	customer("meditation", minimums{0.81, 0.73, 0.72}, 0.77),
 	endUserHelp("printer", minimums{0.85, 0.74, 0.67}, 0.61),
-	devTool("logship", minimums{0.81, 0.68, 0.59}),
+	devTool("logship", minimums{0.81, 0.70, 0.59}),
 	// The sixteenth held-out round, scored once before anyone read them.
 	customer("cowork", minimums{0.83, 0.74, 0.67}, 0.51),
-	customer("printshop", minimums{0.72, 0.57, 0.66}, 0.50),
+	customer("printshop", minimums{0.72, 0.60, 0.66}, 0.50),
 	customer("uptime", minimums{0.88, 0.82, 0.69}, 0.64),
 	endUserHelp("streaming", minimums{0.83, 0.80, 0.63}, 0.58),
-	devTool("dotfiles", minimums{0.80, 0.66, 0.57}),
+	devTool("dotfiles", minimums{0.83, 0.69, 0.57}),
 }
 
 // asked is one question, what the index found for it and what the service replied.
