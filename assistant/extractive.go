@@ -254,17 +254,13 @@ func answering(question string, sents []string, chunk []float64) []int {
 	case asksHow.MatchString(question):
 		answers = step
 	}
-	if answers != nil {
-		for i, s := range sents {
-			if answers.MatchString(s) {
-				ranked[i].score += figureBonus * top
-			}
-		}
-	} else {
-		for i, s := range sents {
-			if figure.MatchString(s) && ranked[i].score > 0 {
-				ranked[i].score += concreteBonus * top
-			}
+	bonus, anyWord := figureBonus, false
+	if answers == nil { // no kind asked: a figure beside a word of the question
+		answers, bonus, anyWord = figure, concreteBonus, true
+	}
+	for i, s := range sents {
+		if answers.MatchString(s) && (!anyWord || ranked[i].score > 0) {
+			ranked[i].score += bonus * top
 		}
 	}
 	for i := range ranked {
