@@ -87,6 +87,15 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 			t.Errorf("%q: %q", c.q, d.Body)
 		}
 	}
+	// A heading that asks the question is the answer's: the sentence under
+	// it answers without repeating its words.
+	faq := knowledge.Passage{Title: "FAQ", Heading: "Is there paid support?", Text: "No: four volunteers maintain it.",
+		More: []string{"CPython 3.9 to 3.13 and PyPy 3.10.", "Python support questions go to the forum. Versions are listed on PyPI."},
+		MoreHeadings: []string{"Which Python versions are supported?", "Where do I ask?"}}
+	if d, _ := (assistant.Extractive{MaxChars: 80}).Compose(context.Background(), "which python versions are supported", nil,
+		[]knowledge.Passage{faq}); !strings.Contains(d.Body, "PyPy 3.10") {
+		t.Fatalf("heading: %q", d.Body)
+	}
 	// A sentence that introduces a list brings its first item: the answer.
 	complaints := knowledge.Passage{Title: "Complaints", Text: "We want every visit to go well. To make a complaint in " +
 		"writing, you can:\n\nemail feedback@clinic.example\n\nwrite to 1 High Street. Please name the clinic."}
