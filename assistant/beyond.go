@@ -151,6 +151,13 @@ var beyond = []beyondPages{
 			`\bcon (mi|nuestro) perro\b|\bmijn hond mee\b`),
 		mentions: regexp.MustCompile(`(?i)\b(dogs?|pets?|hunde?|haustier\w*|chiens?|animaux|perros?|mascotas?|honden?|huisdier\w*)\b`),
 	},
+	{ // a person by role, the whole question: the lead maintainer, the owner
+		asks: regexp.MustCompile(`(?i)^\W*(who(\s+is|'s|\s+are)\s+(the\s+|your\s+|its\s+)?((lead|main|head|chief|current|project)\s+` +
+			`(maintainer|maintaner|developer|dev|author)s?|ceo|founders?|owners?|boss|managing director|chief executive)|` +
+			`who\s+(owns|founded|started|set up))(\s+(of|at|for|behind)\s+[\p{L}\d .'&-]+)?\W*$`),
+		mentions: regexp.MustCompile(`(?i)\b(lead maintainer|project lead|founders?|founded|co-?founders?|owners?|owned|owns|ceo|` +
+			`chief executive|managing director|run by|started by|family[- ]run|family business)\b`),
+	},
 	{ // how it compares with another business
 		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|\bwhich (one )?(is|'s|would be) (better|best)\b|` +
 			`\b(besser|schlechter|günstiger|billiger) als\b|\bim vergleich\b|\b(mieux|moins cher) que\b|\bmeilleure? que\b|\bcomparé\b|` +

@@ -90,7 +90,7 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 	// A heading that asks the question is the answer's: the sentence under
 	// it answers without repeating its words.
 	faq := knowledge.Passage{Title: "FAQ", Heading: "Is there paid support?", Text: "No: four volunteers maintain it.",
-		More: []string{"CPython 3.9 to 3.13 and PyPy 3.10.", "Python support questions go to the forum. Versions are listed on PyPI."},
+		More:         []string{"CPython 3.9 to 3.13 and PyPy 3.10.", "Python support questions go to the forum. Versions are listed on PyPI."},
 		MoreHeadings: []string{"Which Python versions are supported?", "Where do I ask?"}}
 	if d, _ := (assistant.Extractive{MaxChars: 80}).Compose(context.Background(), "which python versions are supported", nil,
 		[]knowledge.Passage{faq}); !strings.Contains(d.Body, "PyPy 3.10") {
@@ -217,6 +217,9 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"whats your most popular flavour", []knowledge.Passage{shop}, true},
 		{"whats your most popular flavour", []knowledge.Passage{shop, {Title: "Cakes", Text: "Lemon drizzle is our most popular cake."}}, false},
 		{"how many calories in a croissant", []knowledge.Passage{shop}, true},
+		{"who is the lead maintainer of larder", []knowledge.Passage{shop}, true},
+		{"who owns the shop?", []knowledge.Passage{shop, {Title: "About us", Text: "A family-run shop since 1987."}}, false},
+		{"who is the lead maintainer, can I email them about a bug?", []knowledge.Passage{shop}, false},
 		{"can the police ask you for my footage", []knowledge.Passage{shop}, true},
 		{"can the police ask you for my footage", []knowledge.Passage{shop, {Title: "Privacy", Text: "We share video with law enforcement only under a court order."}}, false},
 		{"is the warehouse wheelchair accesible", []knowledge.Passage{shop}, true},
