@@ -154,7 +154,7 @@ var beyond = []beyondPages{
 	{ // a person by role, the whole question: the lead maintainer, the owner
 		asks: regexp.MustCompile(`(?i)^\W*(who(\s+is|'s|\s+are)\s+(the\s+|your\s+|its\s+)?((lead|main|head|chief|current|project)\s+` +
 			`(maintainer|maintaner|developer|dev|author)s?|ceo|founders?|owners?|boss|managing director|chief executive)|` +
-			`who\s+(owns|founded|started|set up))(\s+(of|at|for|behind)\s+[\p{L}\d .'&-]+)?\W*$`),
+			`who\s+(owns|founded|started|set up|runs)(\s+[\p{L}\d.'&-]+){0,4})(\s+(of|at|for|behind)(\s+[\p{L}\d.'&-]+){1,4})?\W*$`),
 		mentions: regexp.MustCompile(`(?i)\b(lead maintainer|project lead|founders?|founded|co-?founders?|owners?|owned|owns|ceo|` +
 			`chief executive|managing director|run by|started by|family[- ]run|family business)\b`),
 	},
@@ -183,6 +183,20 @@ var staffByName = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:(?:speak|talk)\s+(?:to|with)|ask\s+for|book\s+(?:in\s+)?with|` +
 		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 }
+
+// staffInLowerCase are the ways a chat in lower case asks after a person
+// by name ("is alan still the manager", "can i talk to sarah again"): the
+// name is the group, unless it is a word for someone unnamed.
+var staffInLowerCase = []*regexp.Regexp{
+	regexp.MustCompile(`\bis\s+(\p{Ll}{3,})\s+still\s+(?:the|a|your|our|working|doing|running|managing|teaching|there|around|here|with you)\b`),
+	regexp.MustCompile(`\b(?:speak|talk)\s+(?:to|with)\s+(\p{Ll}{3,})\s+(?:from|again|who)\b`),
+}
+
+// unnamed are the words for someone, or something, that name no one.
+var unnamed = map[string]bool{"she": true, "him": true, "her": true, "they": true, "them": true, "this": true, "that": true,
+	"there": true, "someone": true, "somebody": true, "anyone": true, "anybody": true, "everyone": true, "something": true,
+	"anything": true, "support": true, "sales": true, "customer": true, "human": true, "person": true, "people": true,
+	"staff": true, "team": true, "agent": true, "manager": true, "you": true, "your": true, "the": true, "our": true}
 
 // integrates is a question whether the product works with another: the
 // other is its last group. A page of a product that does names it.
@@ -336,6 +350,12 @@ func Beyond(question string, found []knowledge.Passage) bool {
 	for _, re := range staffByName {
 		if m := re.FindStringSubmatch(question); m != nil {
 			name := regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\b`)
+			return !anyMentions(found, name.MatchString)
+		}
+	}
+	for _, re := range staffInLowerCase {
+		if m := re.FindStringSubmatch(question); m != nil && !unnamed[m[1]] {
+			name := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\b`)
 			return !anyMentions(found, name.MatchString)
 		}
 	}

@@ -138,7 +138,7 @@ var evalCorpora = []evalCorpus{
 	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.68),
 	customer("salon", minimums{0.93, 0.81, 0.68}, 0.65),
 	customer("rota", minimums{0.94, 0.79, 0.63}, 0.60),
-	devTool("devtool", minimums{0.67, 0.64, 0.74}),
+	devTool("devtool", minimums{0.67, 0.64, 0.85}),
 	// The ninth held-out round, scored once before anyone read them.
 	customer("eyewear", minimums{0.94, 0.83, 0.56}, 0.71),
 	customer("newsletter", minimums{0.82, 0.71, 0.78}, 0.68),
@@ -150,9 +150,9 @@ var evalCorpora = []evalCorpus{
 	customer("coursehub", minimums{0.82, 0.59, 0.69}, 0.55),
 	customer("cleaning", minimums{0.74, 0.68, 0.60}, 0.68),
 	endUserHelp("ereader", minimums{0.72, 0.64, 0.63}, 0.65),
-	devTool("httpclient", minimums{0.85, 0.85, 0.56}),
+	devTool("httpclient", minimums{0.85, 0.85, 0.67}),
 	// The eleventh held-out round, scored once before anyone read them.
-	customer("bakery", minimums{0.82, 0.77, 0.42}, 0.77),
+	customer("bakery", minimums{0.82, 0.77, 0.51}, 0.77),
 	customer("campsite", minimums{0.83, 0.77, 0.87}, 0.71),
 	customer("timesheet", minimums{0.80, 0.75, 0.97}, 0.67),
 	endUserHelp("doorcam", minimums{0.80, 0.72, 0.77}, 0.64),
@@ -168,7 +168,7 @@ var evalCorpora = []evalCorpus{
 	customer("boattrips", minimums{0.83, 0.74, 0.77}, 0.48),
 	customer("esign", minimums{0.83, 0.81, 0.59}, 0.73),
 	endUserHelp("smartlock", minimums{0.75, 0.67, 0.74}, 0.48),
-	devTool("ormlib", minimums{0.79, 0.79, 0.39}),
+	devTool("ormlib", minimums{0.79, 0.79, 0.54}),
 	// The fourteenth held-out round, scored once before anyone read them.
 	customer("gym", minimums{0.79, 0.59, 0.78}, 0.48),
 	customer("weddingvenue", minimums{0.75, 0.69, 0.74}, 0.76),
@@ -186,19 +186,25 @@ var evalCorpora = []evalCorpus{
 	customer("printshop", minimums{0.72, 0.60, 0.66}, 0.50),
 	customer("uptime", minimums{0.88, 0.82, 0.69}, 0.67),
 	endUserHelp("streaming", minimums{0.83, 0.80, 0.63}, 0.64),
-	devTool("dotfiles", minimums{0.83, 0.69, 0.56}),
+	devTool("dotfiles", minimums{0.83, 0.69, 0.67}),
 	// The seventeenth held-out round, scored once before anyone read them.
 	customer("garden", minimums{0.90, 0.81, 0.73}, 0.73),
 	customer("vanrent", minimums{0.88, 0.76, 0.63}, 0.61),
 	customer("saaschat", minimums{0.86, 0.80, 0.52}, 0.75),
 	endUserHelp("router", minimums{0.77, 0.71, 0.60}, 0.61),
-	devTool("cachelib", minimums{0.93, 0.90, 0.58}),
+	devTool("cachelib", minimums{0.93, 0.90, 0.66}),
 	// The eighteenth held-out round, scored once before anyone read them.
 	customer("pharmacy", minimums{0.88, 0.83, 0.67}, 0.81),
 	customer("escaperoom", minimums{0.84, 0.72, 0.47}, 0.64),
 	customer("surveys", minimums{0.88, 0.77, 0.67}, 0.66),
 	endUserHelp("ebike", minimums{0.83, 0.74, 0.56}, 0.48),
 	devTool("cliargs", minimums{0.85, 0.76, 0.55}),
+	// The nineteenth held-out round, scored once before anyone read them.
+	customer("hotel", minimums{0.83, 0.74, 0.56}, 0.68),
+	customer("petinsure", minimums{0.74, 0.64, 0.80}, 0.56),
+	customer("simonly", minimums{0.66, 0.53, 0.82}, 0.55),
+	endUserHelp("babymonitor", minimums{0.80, 0.72, 0.67}, 0.61),
+	devTool("datelib", minimums{0.74, 0.64, 0.70}),
 }
 
 // asked is one question, what the index found for it and what the service replied.
