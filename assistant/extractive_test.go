@@ -96,6 +96,14 @@ func TestExtractiveQuotesTheAnsweringSentence(t *testing.T) {
 		[]knowledge.Passage{faq}); !strings.Contains(d.Body, "PyPy 3.10") {
 		t.Fatalf("heading: %q", d.Body)
 	}
+	// The second page's sentence that answers much better is quoted, after
+	// its title.
+	if d, _ := (assistant.Extractive{}).Compose(context.Background(), "can i return unworn shoes for a refund", nil,
+		[]knowledge.Passage{{Title: "Delivery", Text: "We deliver across the UK. Parcels travel by courier."},
+			{Title: "Returns", Text: "Unworn shoes can be returned within 30 days for a full refund."}}); d.Body !=
+		"Returns: Unworn shoes can be returned within 30 days for a full refund." {
+		t.Fatalf("second page: %q", d.Body)
+	}
 	// A sentence that introduces a list brings its first item: the answer.
 	complaints := knowledge.Passage{Title: "Complaints", Text: "We want every visit to go well. To make a complaint in " +
 		"writing, you can:\n\nemail feedback@clinic.example\n\nwrite to 1 High Street. Please name the clinic."}

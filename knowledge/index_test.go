@@ -342,6 +342,28 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	}
 }
 
+// A customer spells as their country does, the pages as theirs: "customise"
+// finds "customize", "colour" "color", "cheque" "check", "catalogue"
+// "catalog", and the other way; a word the pages have is left as it is.
+func TestOtherSpellingFindsThePagesWord(t *testing.T) {
+	t.Parallel()
+	for _, c := range [][3]string{
+		{"Customize a report", "You can customize a report and save it.", "how do i customise a report"},
+		{"Print a check", "To print a check, open the register.", "how to print a cheque"},
+		{"Our catalog", "Order the catalog by post.", "can i get a catalogue"},
+		{"Colour", "Choose a colour for the frame.", "which color frame"},
+		{"Organise files", "Organise your files in folders.", "organize files"},
+	} {
+		got := searchPage(t, Chunk{URL: "https://example.com/p", Title: c[0], Text: c[1]}, c[2])
+		if len(got) == 0 || got[0].Match < 0.99 {
+			t.Errorf("%q on a page of %q: %+v", c[2], c[1], got)
+		}
+	}
+	if otherSpelling("check", func(w string) string { return w }) != "" {
+		t.Error(`"check" read as "cheque"`)
+	}
+}
+
 // A manual that mentions delivery in passing does not answer how long a
 // delivery takes; a business that has a page about its dealings answers
 // from the page that mentions it.

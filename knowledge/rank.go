@@ -240,6 +240,17 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		return len(mentioned) >= commerceInText
 	})
+	spelled := func(word string) string { // the word as the other side of the Atlantic spells it, if the pages do
+		if language != lang.English {
+			return ""
+		}
+		return otherSpelling(word, func(w string) string {
+			if st := stems(w); len(st) == 1 && df(st[0]) > 0 {
+				return st[0]
+			}
+			return ""
+		})
+	}
 	var out []concept
 	for _, t := range terms {
 		own := stems(t.text)
@@ -248,7 +259,9 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		var head []string // of a compound read as two words, the last
 		if len(own) == 1 && df(own[0]) == 0 {
-			if fixed := correct(r, t.text, own[0]); fixed != "" {
+			if other := spelled(t.text); other != "" {
+				own = []string{other}
+			} else if fixed := correct(r, t.text, own[0]); fixed != "" {
 				own = []string{fixed}
 			} else if parts := split(language, an, t.text, df); parts != nil {
 				own, head = parts, parts[1:]

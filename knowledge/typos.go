@@ -204,3 +204,52 @@ func editDistance(a, b string) int {
 	}
 	return d[len(s)][len(t)]
 }
+
+// spellings are the endings British and American English spell apart
+// ("customise", "customize"; "colour", "color"; "centre", "center"), each
+// way: a customer in one country asks a help centre written in the other.
+var spellings = [][2]string{
+	{"isation", "ization"}, {"ise", "ize"}, {"ised", "ized"}, {"ises", "izes"}, {"ising", "izing"}, {"iser", "izer"},
+	{"yse", "yze"}, {"ysed", "yzed"}, {"ysing", "yzing"},
+	{"our", "or"}, {"ours", "ors"}, {"ourite", "orite"}, {"ourites", "orites"}, {"oured", "ored"}, {"ouring", "oring"},
+	{"tre", "ter"}, {"tres", "ters"}, {"ogue", "og"}, {"ogues", "ogs"}, {"amme", "am"}, {"ammes", "ams"},
+	{"ence", "ense"}, {"elled", "eled"}, {"elling", "eling"}, {"eller", "eler"},
+}
+
+// spelledApart are words the two spell apart whole, British first; the
+// American word of the first ones means something else too ("check",
+// "tire", "draft"), so it is not read as the British one.
+var spelledApart = [][2]string{
+	{"cheque", "check"}, {"cheques", "checks"}, {"tyre", "tire"}, {"tyres", "tires"}, {"draught", "draft"},
+	{"grey", "gray"}, {"jewellery", "jewelry"}, {"aluminium", "aluminum"}, {"mould", "mold"}, {"pyjamas", "pajamas"},
+	{"enrol", "enroll"}, {"enrolment", "enrollment"}, {"fulfil", "fulfill"}, {"ageing", "aging"},
+	{"judgement", "judgment"}, {"plough", "plow"}, {"cosy", "cozy"},
+}
+
+// britishOnly is how many of spelledApart are read one way only.
+const britishOnly = 5
+
+// otherSpelling returns the stem of word spelled the other country's way
+// that the index has (known gives a word's stem the index has, or ""), or
+// "" when there is none.
+func otherSpelling(word string, known func(string) string) string {
+	w := strings.ToLower(word)
+	for i, p := range spelledApart {
+		if w == p[0] {
+			return known(p[1])
+		}
+		if w == p[1] && i >= britishOnly {
+			return known(p[0])
+		}
+	}
+	for _, p := range spellings {
+		for _, o := range [][2]string{p, {p[1], p[0]}} {
+			if strings.HasSuffix(w, o[0]) && len(w) > len(o[0])+2 {
+				if st := known(w[:len(w)-len(o[0])] + o[1]); st != "" {
+					return st
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -35,6 +35,7 @@ var Corpora = []Dependency{
 	{Tests: "French evaluation", Path: "/usr/share/debian-reference/ch01.fr.html", Package: "debian-reference-fr"},
 	{Tests: "valgrind evaluation", Path: "/usr/share/doc/valgrind/html", Package: "valgrind"},
 	{Tests: "help centre evaluation", Path: "/usr/share/libreoffice/help/en-US/text/swriter/guide", Package: "libreoffice-help-en-us"},
+	{Tests: "GnuCash help evaluation", Path: "/usr/share/doc/gnucash-docs/gnucash-help-en", Package: "gnucash-docs"},
 }
 
 // Optional is every dependency of the optional tests.
