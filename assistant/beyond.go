@@ -268,6 +268,11 @@ var inLanguage = regexp.MustCompile(`(?i)\b(?:in|into|to|speak|speaks|speaking|a
 	`englisch|polnisch|spanisch|französisch|italienisch|türkisch|arabisch|russisch|ukrainisch|` +
 	`anglais|allemand|espagnol|italien|polonais|arabe|russe|ukrainien|inglés|alemán|francés|engels|duits|frans)\b`)
 
+// settingLanguage is a question about the language setting ("how do I
+// switch the language to German"), which a page about changing it answers
+// whichever language it names.
+var settingLanguage = regexp.MustCompile(`(?i)\b(languages?|locale|sprache|langue|idioma|taal)\b`)
+
 // byNameRow is a question about a thing by name (its regexp's group): no
 // page found that does not name it, or say what instead, answers it.
 type byNameRow struct {
@@ -275,6 +280,7 @@ type byNameRow struct {
 	also    func(name string) string // other names a page may call it by, as a regexp's alternatives
 	word    bool                     // the name is a whole word: "US" is not "use"
 	instead *regexp.Regexp           // what a page may say instead of the name
+	unless  *regexp.Regexp           // a question that asks about something else then
 }
 
 // byName are the questions about another product, a place, a device or a
@@ -288,7 +294,7 @@ var byName = []byNameRow{
 		}
 		return ""
 	}},
-	{asks: inLanguage},
+	{asks: inLanguage, unless: settingLanguage},
 	{asks: shipsTo, word: true, instead: shipsBounds},
 }
 
@@ -336,6 +342,7 @@ func Beyond(question string, found []knowledge.Passage) bool {
 	}
 	for _, n := range byName {
 		if m := n.asks.FindStringSubmatch(question); m != nil && !notAName[strings.ToLower(m[1])] &&
+			(n.unless == nil || !n.unless.MatchString(question)) &&
 			!anyMentions(found, n.names(m[1])) && (n.instead == nil || !anyMentions(found, n.instead.MatchString)) {
 			return true
 		}

@@ -228,6 +228,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"who is the lead maintainer of larder", []knowledge.Passage{shop}, true},
 		{"who founded the larder foundation", []knowledge.Passage{shop}, true},
 		{"is alan still the manager there", []knowledge.Passage{shop}, true},
+		{"can the app be switched to Polish?", []knowledge.Passage{shop}, true},
+		{"how do i switch the language of the app to german", []knowledge.Passage{shop}, false},
 		{"is dave still working in the workshop", []knowledge.Passage{shop}, false},
 		{"can i talk to sarah again, she helped me last week", []knowledge.Passage{shop}, true},
 		{"can i talk to someone from support", []knowledge.Passage{shop}, false},
