@@ -58,11 +58,12 @@ func TestTyposAreForgiven(t *testing.T) {
 		{"cancellaton", "cancellaton", "cancel"},      // its last letter doubled
 		{"showers", "shower", ""},                     // a stem and an ending spelt right is another word
 		{"motorbike", "motorbik", ""},                 // nor a stem and another word, nor "motorway"
+		{"adress", "adress", ""},                      // a typo keeps the first letter: not "dress"
 	} {
 		x, _ := openTemp(t)
 		x.Replace(context.Background(), "src_1", []Chunk{{SourceID: "src_1", Mode: chat.Test, Title: "T",
 			Text: "A bit of wireless networking. It waits. Spray it. Your subscription. Book an appointment, " +
-				"or cancel it. Show it. Take the motorway or a motor boat."}})
+				"or cancel it. Show it. Take the motorway or a motor boat. Fancy dress is welcome."}})
 		r, _ := x.reader()
 		if got := correct(r, c.word, c.stem); got != c.want {
 			t.Errorf("correct(%q) = %q, want %q", c.word, got, c.want)

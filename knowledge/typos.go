@@ -20,7 +20,9 @@ const typoField = "text"
 // edit), none below 5. The index holds stems, which a typo can change
 // beyond recognition ("diffrence" stems to "diffrenc", "difference" to
 // "differ"): a stem is also compared with the beginnings of the word of
-// about its length. Of several, the commonest wins. "" when none is close.
+// about its length. A typo seldom changes a word's first letter: a
+// candidate keeps it ("adress" is not "dress"), as spelling checkers do.
+// Of several, the commonest wins. "" when none is close.
 func correct(r index.IndexReader, word, stem string) string {
 	allowed := allowedEdits(word)
 	fuzzy, ok := r.(index.IndexReaderFuzzy)
@@ -55,7 +57,8 @@ func correct(r index.IndexReader, word, stem string) string {
 			}
 		}
 	}
-	consider(fuzzy.FieldDictFuzzy(typoField, stem, 2, ""))
+	first, _ := utf8.DecodeRuneInString(stem)
+	consider(fuzzy.FieldDictFuzzy(typoField, stem, 2, string(first)))
 	if w := []rune(word); len(w) >= 6 {
 		least = 6 // or a stem the word begins with, before a misspelt ending
 		consider(r.FieldDictPrefix(typoField, []byte(string(w[:3]))))
@@ -98,10 +101,12 @@ const maxSuffix = 4
 
 // Corrects reports whether known, a word of a text, is what a misspelt
 // word meant by the index's rule: one edit apart from five letters, two
-// from nine, never the word itself.
+// from nine, the first letter kept, never the word itself.
 func Corrects(word, known string) bool {
 	allowed := allowedEdits(word)
-	if allowed == 0 || abs(utf8.RuneCountInString(word)-utf8.RuneCountInString(known)) > allowed {
+	w, _ := utf8.DecodeRuneInString(word)
+	k, _ := utf8.DecodeRuneInString(known)
+	if allowed == 0 || w != k || abs(utf8.RuneCountInString(word)-utf8.RuneCountInString(known)) > allowed {
 		return false // no edit distance to work out
 	}
 	d := editDistance(word, known)
