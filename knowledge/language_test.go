@@ -176,13 +176,17 @@ func TestFillerIsNoEverydayWord(t *testing.T) {
 	}
 }
 
-// The asker's circumstances ("my sister lives in Dublin") are left out of
-// a question when no page has their words, and matched when one does.
+// The asker's circumstances ("my sister lives in Dublin", a trip to
+// Thailand) are left out of a question when no page has their words, and
+// matched when one does.
 func TestCircumstancesNoPageHas(t *testing.T) {
 	t.Parallel()
 	page := Chunk{URL: "https://x.example/eu", Title: "Delivery to the EU",
 		Text: "Delivery to Dublin costs £9.95 and takes 3 to 5 working days."}
 	matchesAsWell(t, page, "How much is delivery to Dublin?", "My sister lives in Dublin, how much is delivery to Dublin?")
+	// A country the pages do not name is where the asker goes, not what they ask.
+	jabs := Chunk{URL: "https://x.example/travel", Title: "Travel vaccinations", Text: "Book travel vaccinations six weeks before you fly."}
+	matchesAsWell(t, jabs, "which travel vaccinations do i need", "which travel vaccinations do i need for thailand")
 	gifts := Chunk{URL: "https://x.example/gifts", Title: "Birthday gifts", Text: "We wrap birthday gifts for free."}
 	if got := searchPage(t, gifts, "birthday wrapping?"); len(got) == 0 || got[0].Match < 0.99 {
 		t.Fatalf("a page about birthdays: %+v", got)

@@ -243,7 +243,8 @@ func wordSets(lists map[string]string) map[string]map[string]bool {
 }
 
 // circumstance are the words in which customers tell their circumstances —
-// who they are buying for, when, how they feel about it. A page that has
+// who they are buying for, when, how they feel about it, the country they
+// travel to or live in. A page that has
 // one is matched on it as on any word; one that no page has is left out of
 // the question, where it would weigh as what the pages do not cover: "my
 // sister lives in Dublin, how much is delivery?" asks about delivery.
@@ -255,7 +256,9 @@ var circumstance = wordSets(map[string]string{
 		today tomorrow yesterday tonight morning afternoon evening night weekend ago last next soon
 		recently currently lately earlier later love loves hate worried happy sad annoyed frustrated
 		disappointed upset sorry great brilliant lovely amazing terrible awful rough mad excited
-		birthday lives living`,
+		birthday lives living
+		thailand spain france italy portugal greece germany turkey egypt india china japan australia
+		canada mexico usa america kenya morocco cyprus croatia iceland dubai vietnam bali peru brazil`,
 	"de": `schwester schwestern bruder brüder tochter töchter sohn söhne ehefrau ehemann freundin
 		freund mutter mama vater papa eltern kind kinder baby kleinkind oma großmutter opa
 		großvater großeltern nachbar nachbarin nachbarn kollege kollegin kollegen chef chefin
