@@ -51,7 +51,7 @@ var thesaurus = [][]string{
 	{"team", "colleague", "staff", "employee", "member"},
 	{"cheap", "cheaper", "cheapest", "price"},
 	{"expire", "expiry", "expiration", "valid", "validity"},
-	{"duration", "long", "days", "weeks"},
+	{"duration", "long", "days", "weeks", "hours", "minutes"},
 	{"maximum", "max", "biggest", "largest"},
 	{"minimum", "min", "smallest"},
 	{"vegan", "plant-based"},
