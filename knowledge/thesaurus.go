@@ -55,6 +55,7 @@ var thesaurus = [][]string{
 	{"maximum", "max", "biggest", "largest"},
 	{"minimum", "min", "smallest"},
 	{"plane", "flight", "fly", "flying", "airline"},
+	{"temperature", "temp"},
 	{"vegan", "plant-based"},
 	{"vegetarian", "veggie"},
 	// The past forms of everyday verbs, which the stemmer leaves apart from
