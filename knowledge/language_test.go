@@ -184,6 +184,9 @@ func TestCircumstancesNoPageHas(t *testing.T) {
 	page := Chunk{URL: "https://x.example/eu", Title: "Delivery to the EU",
 		Text: "Delivery to Dublin costs £9.95 and takes 3 to 5 working days."}
 	matchesAsWell(t, page, "How much is delivery to Dublin?", "My sister lives in Dublin, how much is delivery to Dublin?")
+	// Nor is a plural of theirs, however spelt.
+	cots := Chunk{URL: "https://x.example/family", Title: "Families", Text: "Cots are free for children up to 2 years old."}
+	matchesAsWell(t, cots, "free cots?", "free cots for babys?")
 	// A country the pages do not name is where the asker goes, not what they ask.
 	jabs := Chunk{URL: "https://x.example/travel", Title: "Travel vaccinations", Text: "Book travel vaccinations six weeks before you fly."}
 	matchesAsWell(t, jabs, "which travel vaccinations do i need", "which travel vaccinations do i need for thailand")

@@ -282,7 +282,7 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		c.unbacked = dealings[language][strings.ToLower(t.text)] && !sells()
 		c.thing = t.thing
 		c.lacking = t.thing != notThing && c.absent && len(t.syns) == 0
-		if c.absent && circumstance[language][t.text] && len(t.syns) == 0 {
+		if c.absent && circumstantial(language, t.text) && len(t.syns) == 0 {
 			continue // the asker's life, which no page is about
 		}
 		for _, s := range t.syns {

@@ -281,6 +281,14 @@ var circumstance = wordSets(map[string]string{
 		onlangs later hou haat bezorgd blij verdrietig sorry geweldig jarig verjaardag woon woont`,
 })
 
+// circumstantial reports whether word is a word of circumstance, or its
+// plural however spelt ("babies", "babys").
+func circumstantial(language, word string) bool {
+	set := circumstance[language]
+	return set[word] || set[strings.TrimSuffix(word, "s")] || set[strings.TrimSuffix(word, "es")] ||
+		strings.HasSuffix(word, "ies") && set[strings.TrimSuffix(word, "ies")+"y"]
+}
+
 // dealings are a customer's words about dealing with a business: what
 // things cost, paying, delivery, refunds, vouchers, warranties, trials.
 var dealings = wordSets(map[string]string{
