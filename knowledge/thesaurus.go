@@ -41,6 +41,7 @@ var thesaurus = [][]string{
 	{"missing", "lost"},
 	{"kid", "child", "children", "junior", "son", "daughter"},
 	{"parking", "park", "car"},
+	{"ev", "electric vehicle", "electric car"},
 	{"guarantee", "warranty"},
 	{"pet", "cat", "dog", "animal"},
 	{"track", "tracking", "trace"},
