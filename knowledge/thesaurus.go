@@ -205,7 +205,7 @@ var filler = wordSets(map[string]string{lang.English: `how what whats why when w
 		actually just still also some all every much many more most other such only own same again once
 		make makes let lets like use using used one thing things stuff way kind sort ok okay will shall
 		may might must has have had not no yes very too than them they their he she his her him us
-		without going go goes instead already even ever long take takes taking happen happens mean means
+		without going go goes instead already even ever long take takes taking taken took gotten happen happens mean means
 		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
