@@ -27,8 +27,8 @@ const answerSentences = 5
 // Compose quotes the sentences of the best passage that hold most of the
 // question's rarer words: a word every sentence of the passage repeats
 // (the page's subject) says little about which sentence answers. A
-// sentence of the second passage is quoted, after its page's title, where
-// it answers much better. It cites every passage given: the others are
+// sentence of the second passage's best chunk is quoted, after its page's
+// title, where it answers much better. It cites every passage given: the others are
 // where else to read.
 func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Message, passages []knowledge.Passage) (Draft, error) {
 	if len(passages) == 0 {
@@ -41,7 +41,9 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Messag
 	sents, weights, heads := passageSentences(passages[0])
 	from := make([]int, len(sents)) // the passage each sentence is of
 	if len(passages) > 1 {
-		more, w, h := passageSentences(passages[1])
+		second := passages[1]
+		second.More, second.MoreHeadings = nil, nil // its best chunk: its others doubled the work for nothing
+		more, w, h := passageSentences(second)
 		for i := range w {
 			w[i] *= secondShare
 		}
@@ -307,7 +309,7 @@ func answering(question string, sents []string, chunk []float64, heads []string)
 		answers, bonus, anyWord = figure, concreteBonus, true
 	}
 	for i, s := range sents {
-		if answers.MatchString(s) && (!anyWord || ranked[i].score > 0) {
+		if (!anyWord || ranked[i].score > 0) && answers.MatchString(s) {
 			ranked[i].score += bonus * top
 		}
 	}
