@@ -28,8 +28,8 @@ const answerSentences = 5
 // question's rarer words: a word every sentence of the passage repeats
 // (the page's subject) says little about which sentence answers. A
 // sentence of the second passage's best chunk is quoted, after its page's
-// title, where it answers much better. It cites every passage given: the others are
-// where else to read.
+// title, where it answers much better. It cites every passage given: the
+// others are where else to read.
 func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Message, passages []knowledge.Passage) (Draft, error) {
 	if len(passages) == 0 {
 		return Draft{}, nil
@@ -83,8 +83,9 @@ func (e Extractive) Compose(_ context.Context, question string, _ []*chat.Messag
 // of the best: the second page holds the answer when the search ranked it
 // just below, but the first is the likelier place. Its sentences also tell
 // which of the question's words are rare. (Answer phrase on the
-// corpora of docs/assistant.md: small businesses +13 of 1,915 at 0.3, +9 at
-// 0.4, +6 at 0.2; help centres +2, developer docs +11.)
+// corpora of docs/assistant.md, with all its chunks: small businesses +13
+// of 1,915 at 0.3, +9 at 0.4, +6 at 0.2; help centres +2, developer docs
+// +11.)
 const secondShare = 0.3
 
 // chunkShare is what a sentence of the page's next best matching chunk
@@ -252,12 +253,10 @@ func answering(question string, sents []string, chunk []float64, heads []string)
 				df[t]++
 			}
 		}
-		if i < len(heads) {
-			for _, t := range Terms(heads[i]) {
-				if !has[i][t] && !under[i][t] {
-					under[i][t] = true
-					df[t]++ // a heading's word is as common as the sentences under it
-				}
+		for _, t := range Terms(heads[i]) {
+			if !has[i][t] && !under[i][t] {
+				under[i][t] = true
+				df[t]++ // a heading's word is as common as the sentences under it
 			}
 		}
 	}
