@@ -37,7 +37,8 @@ var beyond = []beyondPages{
 			`recrutez|recrutement|embauchez|embauche|offres? d'emploi|candidature|postuler|stages? d'observation|job d'été|` +
 			`contratando|contratáis|buscáis personal|ofertas? de (empleo|trabajo)|currículum|` +
 			`vacatures?|solliciteren|sollicitatie|bijbaan|zoeken jullie personeel)\b`),
-		mentions: regexp.MustCompile(`(?i)\b(hiring|recruit\w*|vacanc(y|ies)|careers?|jobs?|join (our|the) team|` +
+		mentions: regexp.MustCompile(`(?i)\b(hiring|recruit\w*|vacanc(y|ies)|careers?|jobs? (going|openings?|opportunit\w+|offers?|vacanc\w+)|` +
+			`(our|open|current) jobs|join (our|the) team|work (for|with) us|` +
 			`karriere|stellenangebot\w*|offene stellen|bewerb\w*|recrut\w*|offres? d'emploi|candidat\w*|empleo|vacantes?|trabaja con nosotros|vacatures?|sollicit\w*)\b`),
 	},
 	{ // opening somewhere new

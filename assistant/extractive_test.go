@@ -189,6 +189,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 	}{
 		{"are you hiring at the moment? I'd love to work in the shop", []knowledge.Passage{shop}, true},
 		{"are you hiring at the moment? I'd love to work in the shop", []knowledge.Passage{shop, careers}, false},
+		{"do you have any job openings?", []knowledge.Passage{shop, {Title: "Builds", Text: "Run parallel jobs with -j 4."}}, true},
 		{"sucht ihr noch Leute? würde gern bei euch arbeiten", []knowledge.Passage{shop}, true},
 		{"vous recrutez en ce moment ?", []knowledge.Passage{shop}, true},
 		{"any plans to open a shop in Leeds?", []knowledge.Passage{shop}, true},
