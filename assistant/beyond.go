@@ -16,13 +16,13 @@ import (
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
 // customer ("could you design it for us"), prices for the trade, where
-// its office is, sending goods to a country, a device, a system or a
-// language by name, pregnancy, bringing a pet along, how it compares with another, a
-// member of staff by name, a discount for a group, whether it works with
-// another product by name, a shop or an office in a place by name. Their other words ("work", "shop", "Saturday")
-// match pages that do not answer them, so they are told apart by what
-// they ask: such a question is answered only when a page found speaks of
-// it.
+// its office is, pregnancy, bringing a pet along, a person by role, how
+// it compares with another; and, by name, a member of staff, another
+// product, a shop or an office in a place, a device or a system, a
+// language, a country goods are sent to; a discount for a group. Their
+// other words ("work", "shop", "Saturday") match pages that do not answer
+// them, so they are told apart by what they ask: such a question is
+// answered only when a page found speaks of it.
 type beyondPages struct {
 	asks     *regexp.Regexp // the question asks about it
 	mentions *regexp.Regexp // a page speaks of it
@@ -358,19 +358,27 @@ func Beyond(question string, found []knowledge.Passage) bool {
 			}
 		}
 	}
+	if name := staffAskedFor(question); name != nil {
+		return !anyMentions(found, name.MatchString)
+	}
+	return false
+}
+
+// staffAskedFor is how a page names the member of staff a question asks
+// after by name (as written, or in any case when the question is in lower
+// case), or nil when it asks after no one.
+func staffAskedFor(question string) *regexp.Regexp {
 	for _, re := range staffByName {
 		if m := re.FindStringSubmatch(question); m != nil {
-			name := regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\b`)
-			return !anyMentions(found, name.MatchString)
+			return regexp.MustCompile(`\b` + regexp.QuoteMeta(m[1]) + `\b`)
 		}
 	}
 	for _, re := range staffInLowerCase {
 		if m := re.FindStringSubmatch(question); m != nil && !unnamed[m[1]] {
-			name := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\b`)
-			return !anyMentions(found, name.MatchString)
+			return regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m[1]) + `\b`)
 		}
 	}
-	return false
+	return nil
 }
 
 // anyMentions reports whether the title, heading or text of any passage
