@@ -296,6 +296,11 @@ func TestThesaurusKeepsThingsApart(t *testing.T) {
 	if len(got) > 0 && got[0].Match >= 0.35 {
 		t.Fatalf("a password question matches the tokens page by %.2f", got[0].Match)
 	}
+	got = searchPage(t, Chunk{URL: "https://example.com/dogs", Title: "Staying with dogs",
+		Text: "Dogs stay free in our garden rooms."}, "can I bring my cat?")
+	if len(got) > 0 && got[0].Match >= 0.35 {
+		t.Fatalf("a question about cats matches the dogs page by %.2f", got[0].Match)
+	}
 }
 
 // A customer's everyday word is found as the page's word for the same

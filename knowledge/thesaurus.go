@@ -26,6 +26,7 @@ var thesaurus = [][]string{
 	{"return", "exchange"},
 	{"cancel", "stop", "unsubscribe", "terminate", "end"},
 	{"pause", "freeze", "suspend", "skip", "hold"},
+	{"trial", "taster"},
 	{"voucher", "gift card", "giftcard"},
 	{"discount", "coupon", "promo", "concession", "reduction"},
 	{"open", "opening", "hours", "closed", "shut"},
@@ -43,7 +44,8 @@ var thesaurus = [][]string{
 	{"parking", "park", "car"},
 	{"ev", "electric vehicle", "electric car"},
 	{"guarantee", "warranty"},
-	{"pet", "cat", "dog", "animal"},
+	{"cat", "pet", "animal"}, // not "dog": a page about dogs does not answer for cats
+	{"dog", "pet", "animal"},
 	{"track", "tracking", "trace"},
 	{"abroad", "international", "overseas", "europe", "eu"},
 	{"contact", "reach", "email", "phone"},

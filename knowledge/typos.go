@@ -142,7 +142,7 @@ func typoDistance(word, stem, candidate string) int {
 		return math.MaxInt
 	}
 	best := editDistance(stem, candidate)
-	if len(c) < 4 || len(w)-len(c) > maxSuffix || string(w[:3]) != string(c[:3]) {
+	if len(c) < 5 || len(w)-len(c) > maxSuffix || string(w[:3]) != string(c[:3]) {
 		return best
 	}
 	cut := len(c) < len([]rune(stem))
