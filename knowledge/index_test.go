@@ -339,6 +339,20 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if len(got) == 0 || got[0].URL != "https://example.com/arrival" {
 		t.Fatalf("what time to check in finds the arrival page: %+v", got)
 	}
+	// Moving a booking is rescheduling it; "what's new" asks for the
+	// changelog; a policy is what the page about it says, whatever its title.
+	for _, c := range []struct{ title, text, question string }{
+		{"Rescheduling", "Rearrange your appointment online up to 24 hours before it.", "can i move my appointment"},
+		{"Changelog", "Version 2.1 adds a dark theme.", "whats new in 2.1"},
+		{"Cancellations", "Cancel up to 48 hours before your trip for a full refund.", "whats ur cancellation policy"},
+	} {
+		got = searchPages(t, []Chunk{{URL: "https://example.com/other", Title: "Our story",
+			Text: "We have run trips since 1989."}, {URL: "https://example.com/page", Title: c.title,
+			Text: c.text}}, c.question)
+		if len(got) == 0 || got[0].URL != "https://example.com/page" || got[0].Match < 0.6 {
+			t.Errorf("%q finds the page %q: %+v", c.question, c.title, got)
+		}
+	}
 	// A way to pay the page does not list is asked of the page about paying.
 	got = searchPage(t, Chunk{URL: "https://example.com/pay", Title: "Ways to pay",
 		Text: "We take Visa, Mastercard and bank transfer."}, "can i pay with klarna")

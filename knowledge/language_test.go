@@ -60,11 +60,13 @@ func TestTyposAreForgiven(t *testing.T) {
 		{"motorbike", "motorbik", ""},                 // nor a stem and another word, nor "motorway"
 		{"adress", "adress", ""},                      // a typo keeps the first letter: not "dress"
 		{"parties", "parti", ""},                      // a stem of four letters is no word's misspelt beginning: not "park"
+		{"diffrence", "diffrenc", "differ"},           // a misspelt beginning and a misspelt ending
+		{"diffrwhat", "diffrwhat", ""},                // but not a misspelt beginning and another word
 	} {
 		x, _ := openTemp(t)
 		x.Replace(context.Background(), "src_1", []Chunk{{SourceID: "src_1", Mode: chat.Test, Title: "T",
 			Text: "A bit of wireless networking. It waits. Spray it. Your subscription. Book an appointment, " +
-				"or cancel it. Show it. Take the motorway or a motor boat. Fancy dress is welcome. Park at the back."}})
+				"or cancel it. Show it. Take the motorway or a motor boat. Fancy dress is welcome. Park at the back. Spot the difference."}})
 		r, _ := x.reader()
 		if got := correct(r, c.word, c.stem); got != c.want {
 			t.Errorf("correct(%q) = %q, want %q", c.word, got, c.want)

@@ -27,6 +27,7 @@ var thesaurus = [][]string{
 	{"cancel", "stop", "unsubscribe", "terminate", "end"},
 	{"pause", "freeze", "suspend", "skip", "hold"},
 	{"trial", "taster"},
+	{"reschedule", "rearrange", "rebook", "move", "change"},
 	{"voucher", "gift card", "giftcard"},
 	{"discount", "coupon", "promo", "concession", "reduction"},
 	{"open", "opening", "hours", "closed", "shut"},
@@ -110,6 +111,7 @@ var thesaurus = [][]string{
 	{"picture", "image", "photo"},
 	{"schedule", "scheduled", "periodic", "cron", "timer"},
 	{"version", "release", "revision"},
+	{"changelog", "release notes"},
 	{"history", "log", "past"},
 	{"ignore", "exclude", "untracked"},
 	{"permission", "access", "privilege", "role"},
@@ -167,7 +169,7 @@ var phrasePairs = [][2]string{
 	{"send back", "return"}, {"log on", "login"}, {"sign on", "login"},
 	{"two factor", "2fa"}, {"two-factor", "2fa"}, {"gift card", "voucher"}, {"gift voucher", "voucher"},
 	{"pick up", "collect"}, {"how much", "cost"}, {"how long", "duration"}, {"opening times", "hours"}, {"opening hours", "hours"},
-	{"sign up", "register"},
+	{"sign up", "register"}, {"what's new", "changelog"}, {"whats new", "changelog"},
 }
 
 // phrases rewrites a question's expressions of several words into the one
@@ -211,7 +213,7 @@ var filler = wordSets(map[string]string{lang.English: `how what whats why when w
 		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
-		else usually normally typically generally roughly approximately`})
+		else usually normally typically generally roughly approximately policy policies`})
 
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.

@@ -147,11 +147,26 @@ func typoDistance(word, stem, candidate string) int {
 	}
 	cut := len(c) < len([]rune(stem))
 	for n := len(c) - 1; n <= len(c)+1 && n <= len(w); n++ {
-		if n == len(w) || cut {
+		if n == len(w) {
 			best = min(best, editDistance(string(w[:n]), candidate))
+		} else if cut {
+			best = min(best, editDistance(string(w[:n]), candidate)+endingCost(string(w[n:]), c[len(c)-1]))
 		}
 	}
 	return best
+}
+
+// endingCost is the edits the rest of a word after a misspelt beginning
+// costs: none for an ending, one for a misspelt one; another word's
+// letters ("subscrip|ton" is no "subscrib") cost more than any typo.
+func endingCost(rest string, last rune) int {
+	switch {
+	case slices.Contains(endings, rest):
+		return 0
+	case misspeltEnding(rest, last):
+		return 1
+	}
+	return maxSuffix
 }
 
 // misspeltEnding reports whether rest, what a word has after a stem the
