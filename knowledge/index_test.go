@@ -88,6 +88,19 @@ func TestSearchKeepsToTheSiteAndMode(t *testing.T) {
 	if p := ps[0]; p.Title == "" || p.Heading != "Section" || p.URL == "" || p.Score <= 0 {
 		t.Fatalf("passage %+v lacks its fields", p)
 	}
+	// Every chunk in test mode for every site: a test question needs no
+	// filter, a live one still finds nothing.
+	for _, src := range []string{"src_site1", "src_site2", "src_live"} {
+		if err := x.Replace(ctx, src, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for mode, want := range map[chat.Mode]int{chat.Test: 1, chat.Live: 0} {
+		ps, err := x.Search(ctx, Query{Mode: mode, SiteID: "site_1", Text: "refunds", Limit: 50})
+		if err != nil || len(sources(ps)) != want {
+			t.Errorf("one mode left, %s: sources %v (%v), want %d", mode, sources(ps), err, want)
+		}
+	}
 }
 
 func sameSet(a, b []string) bool {

@@ -62,7 +62,11 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 	if err != nil || len(concepts) == 0 {
 		return []Passage{}, err
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(conceptsQuery(concepts), scope(q)), poolSize, 0, false)
+	var find query.Query = conceptsQuery(concepts)
+	if s := scope(ctx, r, q); s != nil {
+		find = bleve.NewConjunctionQuery(find, s)
+	}
+	req := bleve.NewSearchRequestOptions(find, poolSize, 0, false)
 	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks", "lang"}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
@@ -152,8 +156,13 @@ func stemsQuery(field string, stems []string, boost float64) query.Query {
 	return d
 }
 
-// scope keeps to the chunks of the query's mode and site.
-func scope(q Query) query.Query {
+// scope keeps to the chunks of the query's mode and site; nil when every
+// chunk is (one mode, every source for every site), where the filter
+// would only cost each match a lookup: a tenth of a search at 5,000 pages.
+func scope(ctx context.Context, r index.IndexReader, q Query) query.Query {
+	if n, err := r.DocCount(); err == nil && termCount(ctx, r, "mode", string(q.Mode)) == n && termCount(ctx, r, "site_id", allSites) == n {
+		return nil
+	}
 	filter := func(field, value string) *query.TermQuery {
 		t := bleve.NewTermQuery(value)
 		t.SetField(field)
@@ -206,14 +215,7 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		return out
 	}
-	count := func(stem, field string) uint64 {
-		tfr, err := r.TermFieldReader(ctx, []byte(stem), field, false, false, false)
-		if err != nil {
-			return 0
-		}
-		defer tfr.Close()
-		return tfr.Count()
-	}
+	count := func(stem, field string) uint64 { return termCount(ctx, r, field, stem) }
 	df := func(stem string) uint64 { // the chunks whose text has it, else those whose title has it
 		if n := count(stem, "text"); n > 0 {
 			return n
@@ -301,6 +303,16 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 	}
 	return out, nil
+}
+
+// termCount is the number of chunks whose field has term.
+func termCount(ctx context.Context, r index.IndexReader, field, term string) uint64 {
+	tfr, err := r.TermFieldReader(ctx, []byte(term), field, false, false, false)
+	if err != nil {
+		return 0
+	}
+	defer tfr.Close()
+	return tfr.Count()
 }
 
 // page is a candidate page: its best passage and its score.
