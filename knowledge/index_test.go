@@ -88,9 +88,16 @@ func TestSearchKeepsToTheSiteAndMode(t *testing.T) {
 	if p := ps[0]; p.Title == "" || p.Heading != "Section" || p.URL == "" || p.Score <= 0 {
 		t.Fatalf("passage %+v lacks its fields", p)
 	}
-	// Every chunk in test mode for every site: a test question needs no
-	// filter, a live one still finds nothing.
-	for _, src := range []string{"src_site1", "src_site2", "src_live"} {
+	// One mode left: the sites are still kept apart. Then every chunk for
+	// every site: a test question needs no filter, a live one finds nothing.
+	if err := x.Replace(ctx, "src_live", nil); err != nil {
+		t.Fatal(err)
+	}
+	ps, err = x.Search(ctx, Query{Mode: chat.Test, SiteID: "site_1", Text: "refunds", Limit: 50})
+	if got := sources(ps); err != nil || !sameSet(got, []string{"src_all", "src_site1"}) {
+		t.Errorf("one mode left, site_1: sources %v (%v)", got, err)
+	}
+	for _, src := range []string{"src_site1", "src_site2"} {
 		if err := x.Replace(ctx, src, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +105,7 @@ func TestSearchKeepsToTheSiteAndMode(t *testing.T) {
 	for mode, want := range map[chat.Mode]int{chat.Test: 1, chat.Live: 0} {
 		ps, err := x.Search(ctx, Query{Mode: mode, SiteID: "site_1", Text: "refunds", Limit: 50})
 		if err != nil || len(sources(ps)) != want {
-			t.Errorf("one mode left, %s: sources %v (%v), want %d", mode, sources(ps), err, want)
+			t.Errorf("one mode and every site, %s: sources %v (%v), want %d", mode, sources(ps), err, want)
 		}
 	}
 }
