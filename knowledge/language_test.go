@@ -109,6 +109,27 @@ func TestGermanPagesAndQuestions(t *testing.T) {
 	}
 }
 
+// An English word no page has is read as two words a page writes apart
+// or hyphened ("secondhand" as "second-hand"), not as any two words the
+// pages have ("workshops" where a page has "work" and "shops").
+func TestEnglishCompoundsWrittenApart(t *testing.T) {
+	t.Parallel()
+	pages := func() []Chunk {
+		return []Chunk{
+			{URL: "https://x.example/used", Title: "Pre-owned", Text: "We sell second-hand bikes, serviced and with a warranty."},
+			{URL: "https://x.example/shops", Title: "Our shops", Text: "Our two shops are open daily. We work weekends too."},
+		}
+	}
+	got := searchPages(t, pages(), "do you sell secondhand bikes")
+	if len(got) == 0 || got[0].URL != "https://x.example/used" || got[0].Match < 0.6 {
+		t.Errorf("secondhand finds the second-hand page: %+v", got)
+	}
+	got = searchPages(t, pages(), "do you run workshops")
+	if len(got) > 0 && got[0].Match >= 0.35 {
+		t.Errorf("workshops is no work and shops: %+v", got)
+	}
+}
+
 // A customer's context before the question's own sentence, or before its
 // asking clause, does not lower the page that answers the question; a
 // clause after the question is part of it.

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -262,6 +263,7 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 			return ""
 		})
 	}
+	apart := func(left, right string) bool { return x.writesApart(ctx, left, right, stems) }
 	var out []concept
 	for _, t := range terms {
 		own := stems(t.text)
@@ -274,7 +276,7 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 				own = []string{other}
 			} else if fixed := correct(r, t.text, own[0]); fixed != "" {
 				own = []string{fixed}
-			} else if parts := split(language, an, t.text, df); parts != nil {
+			} else if parts := split(language, an, t.text, df, apart); parts != nil {
 				own, head = parts, parts[1:]
 			} else if form := otherForm(r, language, own[0]); form != "" {
 				own = []string{form}
@@ -312,6 +314,30 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 	}
 	return out, nil
+}
+
+// writesApart reports whether a page writes left and right as two words
+// or hyphened ("second hand", "second-hand"): of the chunks whose text has
+// both, the first few are read.
+func (x *Index) writesApart(ctx context.Context, left, right string, stems func(string) []string) bool {
+	l, r := stems(left), stems(right)
+	if len(l) != 1 || len(r) != 1 {
+		return false
+	}
+	both := bleve.NewConjunctionQuery(stemsQuery("text", l, 1), stemsQuery("text", r, 1))
+	req := bleve.NewSearchRequestOptions(both, 10, 0, false)
+	req.Fields = []string{"text"}
+	res, err := x.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return false
+	}
+	re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(left) + `[ -]` + regexp.QuoteMeta(right))
+	for _, h := range res.Hits {
+		if text, _ := h.Fields["text"].(string); re.MatchString(text) {
+			return true
+		}
+	}
+	return false
 }
 
 // termCount is the number of chunks whose field has term.
