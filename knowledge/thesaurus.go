@@ -103,6 +103,7 @@ var thesaurus = [][]string{
 	{"server", "daemon", "service", "host"},
 	{"program", "application", "software", "package"},
 	{"install", "setup"},
+	{"homebrew", "brew"},
 	{"language", "locale", "translation"},
 	{"keyboard", "keymap"},
 	{"encrypt", "encryption", "cipher"},
