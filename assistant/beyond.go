@@ -180,8 +180,7 @@ var staffByName = []*regexp.Regexp{
 	regexp.MustCompile(`\b` + title + `(\p{Lu}\p{Ll}+)\s+(?:from|at|in|on)\s+(?:your\s+|the\s+)?(?:support|customer (?:service|care|support)|` +
 		`the office|reception|the front desk|the team|\w+ care|your team)\b`),
 	regexp.MustCompile(`\b[Ii]s\s+(?:the|your|our|that)\s+\p{Ll}+\s+` + title + `(\p{Lu}\p{Ll}+)\s+(?:still|working|in|on|around|there|here)\b`),
-	regexp.MustCompile(`\b(?:technician|engineer|agent|guy|lady|woman|man|person|someone|instructor|teacher|driver|stylist|` +
-		`nurse|rep|representative|advis[eo]r|member of (?:staff|your team))\s+(?:named|called)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
+	regexp.MustCompile(`\b(?:` + roles + `|member of (?:staff|your team))\s+(?:(?:was|is)\s+)?(?:named|called)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 	regexp.MustCompile(`\b(?:(?:speak|talk)\s+(?:to|with)|ask\s+for|book\s+(?:in\s+)?with|` +
 		`(?:parler|demander)\s+à|sprechen\s+mit|hablar\s+con|spreken\s+met)\s+` + title + `(\p{Lu}\p{Ll}+)\b`),
 }
@@ -191,10 +190,13 @@ var staffByName = []*regexp.Regexp{
 // name is the group, unless it is a word for someone unnamed.
 var staffInLowerCase = []*regexp.Regexp{
 	regexp.MustCompile(`\bis\s+(\p{Ll}{3,})\s+still\s+(?:the|a|your|our|working|doing|running|managing|teaching|there|around|here|with you)\b`),
-	regexp.MustCompile(`\b(?:speak|talk)\s+(?:to|with)\s+(\p{Ll}{3,})\s+(?:from|again|who)\b`),
-	regexp.MustCompile(`\b(?:guy|lady|woman|man|girl|bloke|person|someone|host|technician|engineer|agent|instructor|teacher)\s+` +
-		`(?:named|called)\s+(\p{Ll}{3,})\b`),
+	regexp.MustCompile(`\b(?:speak|talk)\s+(?:to|with)\s+(\p{Ll}{3,})(?:\s*,|\s+(?:from|again|who)\b)`),
+	regexp.MustCompile(`\b(?:` + roles + `)\s+(?:(?:was|is)\s+)?(?:named|called)\s+(\p{Ll}{3,})\b`),
 }
+
+// roles are the words for someone of the team a customer dealt with.
+const roles = `technician|tech|engineer|agent|guy|lady|woman|man|girl|bloke|person|someone|host|instructor|teacher|driver|` +
+	`stylist|nurse|rep|representative|advis[eo]r|manager|cleaner|groomer|therapist|consultant`
 
 // unnamed are the words for someone, or something, that name no one.
 var unnamed = map[string]bool{"she": true, "him": true, "her": true, "they": true, "them": true, "this": true, "that": true,
