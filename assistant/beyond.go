@@ -125,6 +125,7 @@ var beyond = []beyondPages{
 	{ // work done for the customer
 		asks: regexp.MustCompile(`(?i)\b((someone|anyone|somebody) (from|on|in|at) (your|the) (team|staff|company) (\w+ ){0,2}(come|design|desgin|build|make|create|write|train|set)|` +
 			`(could|can|would|will) you (\w+ ){0,2}(design|desgin|build|knit|sew|make|write|create) (\w+ ){0,3}for (me|us)|` +
+			`(someone|anyone|somebody) (\w+ ){0,4}to (design|build|code|develop|write|create|set up) (\w+ ){0,3}for (me|us)|` +
 			`(do|offer|provide) (\w+ )?(website|web|logo|graphic) design|if i pay you|happy to pay)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(done[- ]for[- ]you|on your behalf|we (can |will |'ll )?(design|build|create|make|write|set up|come|train|knit)\w*|` +
 			`(design|setup|set-up|onboarding|training|migration|move-in) service|in[- ]person training|on[- ]site|technicians?|installers?|` +

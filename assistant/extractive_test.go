@@ -239,6 +239,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"can i talk to jake, the tech who came out last week?", []knowledge.Passage{shop}, true},
 		{"my account manager was called james, is he still there?", []knowledge.Passage{shop}, true},
 		{"can i talk to someone, my order is late", []knowledge.Passage{shop}, false},
+		{"can we hire someone at acme labs to build our integration for us?", []knowledge.Passage{shop}, true},
 		{"can i talk to someone from support", []knowledge.Passage{shop}, false},
 		{"is it still under warranty", []knowledge.Passage{shop}, false},
 		{"who owns the shop?", []knowledge.Passage{shop, {Title: "About us", Text: "A family-run shop since 1987."}}, false},
