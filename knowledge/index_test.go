@@ -361,12 +361,15 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	}
 	// Moving a booking is rescheduling it; "what's new" asks for the
 	// changelog; a policy is what the page about it says, whatever its
-	// title; "a certain amount" is no thing the page must name.
+	// title; "a certain amount" is no thing the page must name; a deadline
+	// is a cut-off; "exactly" is how a question is asked.
 	for _, c := range []struct{ title, text, question string }{
 		{"Rescheduling", "Rearrange your appointment online up to 24 hours before it.", "can i move my appointment"},
 		{"Changelog", "Version 2.1 adds a dark theme.", "whats new in 2.1"},
 		{"Cancellations", "Cancel up to 48 hours before your trip for a full refund.", "whats ur cancellation policy"},
 		{"Delivery", "Delivery is free when the amount of your order is over £50.", "is there free delivery over a certain amount"},
+		{"Weekly cut-off", "Choose your meals by the Wednesday cut-off, 23:59.", "whats the deadline to pick my meals"},
+		{"Find us", "Our nearest station is Brighton, a five-minute walk.", "where r u exactly, nearest station?"},
 	} {
 		got = searchPages(t, []Chunk{{URL: "https://example.com/other", Title: "Our story",
 			Text: "We have run trips since 1989."}, {URL: "https://example.com/page", Title: c.title,

@@ -27,6 +27,7 @@ var thesaurus = [][]string{
 	{"cancel", "stop", "unsubscribe", "terminate", "end"},
 	{"pause", "freeze", "suspend", "skip", "hold"},
 	{"trial", "taster"},
+	{"deadline", "cut-off", "cutoff"},
 	{"reschedule", "rearrange", "rebook", "move", "change"},
 	{"voucher", "gift card", "giftcard"},
 	{"discount", "coupon", "promo", "concession", "reduction"},
@@ -214,7 +215,7 @@ var filler = wordSets(map[string]string{lang.English: `how what whats why when w
 		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
-		else usually normally typically generally roughly approximately policy policies certain particular`})
+		else usually normally typically generally roughly approximately policy policies certain particular exactly`})
 
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.
