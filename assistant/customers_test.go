@@ -232,6 +232,12 @@ var evalCorpora = []evalCorpus{
 	customer("langapp", minimums{0.89, 0.87, 0.77}, 0.78),
 	endUserHelp("mower", minimums{0.64, 0.61, 0.85}, 0.50),
 	devTool("chartlib", minimums{0.83, 0.77, 0.67}),
+	// The twenty-fourth held-out round, scored before anyone read them.
+	customer("wineshop", minimums{0, 0, 0}, 0),
+	customer("physio", minimums{0, 0, 0}, 0),
+	customer("eventapp", minimums{0, 0, 0}, 0),
+	endUserHelp("coffeemaker", minimums{0, 0, 0}, 0),
+	devTool("pdflib", minimums{0, 0, 0}),
 }
 
 // asked is one question, what the index found for it and what the service replied.
