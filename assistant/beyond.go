@@ -190,10 +190,14 @@ var staffByName = []*regexp.Regexp{
 // by name ("is alan still the manager", "can i talk to sarah again"): the
 // name is the group, unless it is a word for someone unnamed.
 var staffInLowerCase = []*regexp.Regexp{
-	regexp.MustCompile(`\bis\s+(\p{Ll}{3,})\s+still\s+(?:the|a|your|our|working|doing|running|managing|teaching|there|around|here|with you)\b`),
-	regexp.MustCompile(`\b(?:speak|talk)\s+(?:to|with)\s+(\p{Ll}{3,})(?:\s*,|\s+(?:from|again|who)\b)`),
+	regexp.MustCompile(`\bis\s+` + lowerTitle + `(\p{Ll}{3,})\s+still\s+(?:the|a|your|our|working|doing|running|managing|teaching|there|around|here|with you)\b`),
+	regexp.MustCompile(`\b(?:speak|talk)\s+(?:to|with)\s+` + lowerTitle + `(\p{Ll}{3,})(?:\s*,|\s+(?:from|again|who)\b)`),
 	regexp.MustCompile(`\b(?:` + roles + `)\s+(?:(?:was|is)\s+)?(?:named|called)\s+(\p{Ll}{3,})\b`),
 }
+
+// lowerTitle is a title before a name, as chat writes it ("is dr patel
+// still there").
+const lowerTitle = `(?:(?:dr|mr|mrs|ms|miss)\.?\s+)?`
 
 // roles are the words for someone of the team a customer dealt with.
 const roles = `technician|tech|engineer|agent|guy|lady|woman|man|girl|bloke|person|someone|host|instructor|teacher|driver|` +

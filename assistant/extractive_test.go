@@ -238,6 +238,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"can i talk to sarah again, she helped me last week", []knowledge.Passage{shop}, true},
 		{"can i talk to jake, the tech who came out last week?", []knowledge.Passage{shop}, true},
 		{"my account manager was called james, is he still there?", []knowledge.Passage{shop}, true},
+		{"is dr patel still working there? she did my crown", []knowledge.Passage{shop}, true},
 		{"can i talk to someone, my order is late", []knowledge.Passage{shop}, false},
 		{"can we hire someone at acme labs to build our integration for us?", []knowledge.Passage{shop}, true},
 		{"can i talk to someone from support", []knowledge.Passage{shop}, false},
