@@ -122,6 +122,13 @@ var beyond = []beyondPages{
 		asks:     regexp.MustCompile(`(?i)\b(referr\w*|refer (a|my|your|other|friends?|someone)|affiliate\w*|parrainage|empfehlungsprogramm|freunde werben|referidos)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(refer\w*|affiliate\w*|parrain\w*|empfehl\w*|werben|referid\w*)`),
 	},
+	{ // a visit to the customer's home or site
+		asks: regexp.MustCompile(`(?i)\b(home visits?|house calls?|visit (me|us) at home|come (out )?to (my|our) (home|house|flat|office)|` +
+			`send (an? |someone |somebody )?(engineer|technician|tech|plumber|electrician)?\s?(out|round|over)\b|hausbesuch\w*|à domicile|visita a domicilio)`),
+		mentions: regexp.MustCompile(`(?i)\b(home visits?|house calls?|visits? (you |patients )?at home|(in|at) your (home|house|door)|come to (you|your)|` +
+			`travel to (you|your|families|customers|clients)|we (\w+ )?(send|visit|come|travel)|` +
+			`engineers?|technicians?|call-?out|on[- ]site|hausbesuch\w*|à domicile|a domicilio)`),
+	},
 	{ // work done for the customer
 		asks: regexp.MustCompile(`(?i)\b((someone|anyone|somebody) (from|on|in|at) (your|the) (team|staff|company) (\w+ ){0,2}(come|design|desgin|build|make|create|write|train|set)|` +
 			`(could|can|would|will) you (\w+ ){0,2}(design|desgin|build|knit|sew|make|write|create) (\w+ ){0,3}for (me|us)|` +
