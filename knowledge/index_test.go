@@ -362,7 +362,8 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	// Moving a booking is rescheduling it; "what's new" asks for the
 	// changelog; a policy is what the page about it says, whatever its
 	// title; "a certain amount" is no thing the page must name; a deadline
-	// is a cut-off; "exactly" is how a question is asked.
+	// is a cut-off; "exactly" and "keeps" are how a question is asked;
+	// spellings, theft and noise.
 	for _, c := range []struct{ title, text, question string }{
 		{"Rescheduling", "Rearrange your appointment online up to 24 hours before it.", "can i move my appointment"},
 		{"Changelog", "Version 2.1 adds a dark theme.", "whats new in 2.1"},
@@ -370,6 +371,10 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 		{"Delivery", "Delivery is free when the amount of your order is over £50.", "is there free delivery over a certain amount"},
 		{"Weekly cut-off", "Choose your meals by the Wednesday cut-off, 23:59.", "whats the deadline to pick my meals"},
 		{"Find us", "Our nearest station is Brighton, a five-minute walk.", "where r u exactly, nearest station?"},
+		{"Pie and doughnut charts", "Set type to pie; a hole in the middle makes it a doughnut.", "does it do donut charts"},
+		{"Theft protection", "If your mower is stolen, lock it from the app.", "what happens if someone steals it"},
+		{"Noise and quiet mode", "Quiet mode keeps the noise under 55 dB.", "how loud is it"},
+		{"Mower gets stuck", "If the mower gets stuck often, add a no-go zone.", "it keeps getting stuck"},
 	} {
 		got = searchPages(t, []Chunk{{URL: "https://example.com/other", Title: "Our story",
 			Text: "We have run trips since 1989."}, {URL: "https://example.com/page", Title: c.title,

@@ -28,6 +28,9 @@ var thesaurus = [][]string{
 	{"pause", "freeze", "suspend", "skip", "hold"},
 	{"trial", "taster"},
 	{"deadline", "cut-off", "cutoff"},
+	{"theft", "steal", "steals", "stolen", "stole"},
+	{"loud", "noise", "noisy"},
+	{"doughnut", "donut"},
 	{"reschedule", "rearrange", "rebook", "move", "change"},
 	{"voucher", "gift card", "giftcard"},
 	{"discount", "coupon", "promo", "concession", "reduction"},
@@ -215,7 +218,7 @@ var filler = wordSets(map[string]string{lang.English: `how what whats why when w
 		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
-		else usually normally typically generally roughly approximately policy policies certain particular exactly`})
+		else usually normally typically generally roughly approximately policy policies certain particular exactly specific specifically keeps`})
 
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.
