@@ -124,6 +124,7 @@ var beyond = []beyondPages{
 	},
 	{ // a visit to the customer's home or site
 		asks: regexp.MustCompile(`(?i)\b(home visits?|house calls?|visit (me|us) at home|come (out )?to (my|our) (home|house|flat|office)|` +
+			`come (out|round|over) (and|to) (install|fit|set|fix|repair|look|help)|` +
 			`send (an? |someone |somebody )?(engineer|technician|tech|plumber|electrician)?\s?(out|round|over)\b|hausbesuch\w*|à domicile|visita a domicilio)`),
 		mentions: regexp.MustCompile(`(?i)\b(home visits?|house calls?|visits? (you |patients )?at home|(in|at) your (home|house|door)|come to (you|your)|` +
 			`travel to (you|your|families|customers|clients)|we (\w+ )?(send|visit|come|travel)|` +

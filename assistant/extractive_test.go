@@ -241,6 +241,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"is dr patel still working there? she did my crown", []knowledge.Passage{shop}, true},
 		{"do you do home visits? my dad is housebound", []knowledge.Passage{shop}, true},
 		{"my boiler is leaking, can you send an engineer out today", []knowledge.Passage{shop}, true},
+		{"is there anyone near me who can come out and install it for me?", []knowledge.Passage{shop}, true},
 		{"can a tutor come to our house after school?", []knowledge.Passage{shop, {Title: "Lessons in your home", Text: "Our tutors travel to families across Birmingham."}}, false},
 		{"can i talk to someone, my order is late", []knowledge.Passage{shop}, false},
 		{"can we hire someone at acme labs to build our integration for us?", []knowledge.Passage{shop}, true},
