@@ -362,7 +362,7 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	// Moving a booking is rescheduling it; "what's new" asks for the
 	// changelog; a policy is what the page about it says, whatever its
 	// title; "a certain amount" is no thing the page must name; a deadline
-	// is a cut-off; "exactly" and "keeps" are how a question is asked;
+	// is a cut-off; "exactly", "keeps" and "speak" are how a question is asked;
 	// spellings, theft and noise.
 	for _, c := range []struct{ title, text, question string }{
 		{"Rescheduling", "Rearrange your appointment online up to 24 hours before it.", "can i move my appointment"},
@@ -375,6 +375,7 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 		{"Theft protection", "If your mower is stolen, lock it from the app.", "what happens if someone steals it"},
 		{"Noise and quiet mode", "Quiet mode keeps the noise under 55 dB.", "how loud is it"},
 		{"Mower gets stuck", "If the mower gets stuck often, add a no-go zone.", "it keeps getting stuck"},
+		{"Private lessons", "Our instructors teach in French or German on request.", "do your instructors speak german"},
 	} {
 		got = searchPages(t, []Chunk{{URL: "https://example.com/other", Title: "Our story",
 			Text: "We have run trips since 1989."}, {URL: "https://example.com/page", Title: c.title,
