@@ -115,7 +115,7 @@ var evalCorpora = []evalCorpus{
 	// The third held-out round, scored once before anyone read them.
 	customer("coffee", minimums{0.94, 0.91, 0.97}, 0.67),
 	customer("vault", minimums{0.86, 0.78, 0.85}, 0.77),
-	customer("driving", minimums{0.85, 0.83, 0.67}, 0.59),
+	customer("driving", minimums{0.88, 0.85, 0.67}, 0.61),
 	customer("cuisine", minimums{0.67, 0.52, 0.97}, 0.44),
 	// The fourth held-out round, scored once before anyone read them.
 	customer("tyres", minimums{0.88, 0.88, 0.97}, 0.70),
@@ -136,11 +136,11 @@ var evalCorpora = []evalCorpus{
 	customer("bookshop", minimums{0.90, 0.84, 0.47}, 0.76),
 	customer("crm", minimums{0.87, 0.75, 0.58}, 0.59),
 	customer("dentist", minimums{0.78, 0.73, 0.72}, 0.68),
-	endUserHelp("thermostat", minimums{0.83, 0.75, 0.72}, 0.62),
+	endUserHelp("thermostat", minimums{0.83, 0.78, 0.72}, 0.62),
 	// The eighth held-out round, scored once before anyone read them.
 	customer("outdoor", minimums{0.88, 0.73, 0.88}, 0.68),
 	customer("salon", minimums{0.93, 0.81, 0.68}, 0.65),
-	customer("rota", minimums{0.94, 0.79, 0.63}, 0.63),
+	customer("rota", minimums{0.94, 0.82, 0.63}, 0.66),
 	devTool("devtool", minimums{0.69, 0.64, 0.85}),
 	// The ninth held-out round, scored once before anyone read them.
 	customer("eyewear", minimums{0.94, 0.83, 0.56}, 0.68),
@@ -152,19 +152,19 @@ var evalCorpora = []evalCorpus{
 	customer("petshop", minimums{0.88, 0.80, 0.87}, 0.73),
 	customer("coursehub", minimums{0.82, 0.59, 0.69}, 0.59),
 	customer("cleaning", minimums{0.74, 0.68, 0.60}, 0.62),
-	endUserHelp("ereader", minimums{0.72, 0.64, 0.63}, 0.62),
+	endUserHelp("ereader", minimums{0.72, 0.64, 0.63}, 0.60),
 	devTool("httpclient", minimums{0.88, 0.88, 0.67}),
 	// The eleventh held-out round, scored once before anyone read them.
 	customer("bakery", minimums{0.79, 0.77, 0.51}, 0.80),
 	customer("campsite", minimums{0.85, 0.80, 0.77}, 0.71),
 	customer("timesheet", minimums{0.83, 0.78, 0.97}, 0.71),
-	endUserHelp("doorcam", minimums{0.80, 0.72, 0.77}, 0.64),
+	endUserHelp("doorcam", minimums{0.83, 0.74, 0.77}, 0.68),
 	devTool("migrator", minimums{0.80, 0.64, 0.74}),
 	// The twelfth held-out round, scored once before anyone read them.
 	customer("carhire", minimums{0.82, 0.74, 0.78}, 0.64),
 	customer("dance", minimums{0.75, 0.69, 0.52}, 0.72),
 	customer("podcast", minimums{0.83, 0.72, 0.52}, 0.61),
-	endUserHelp("robovac", minimums{0.80, 0.74, 0.67}, 0.62),
+	endUserHelp("robovac", minimums{0.83, 0.77, 0.67}, 0.63),
 	devTool("tflint", minimums{0.78, 0.62, 0.59}),
 	// The thirteenth held-out round, scored once before anyone read them.
 	customer("pottery", minimums{0.85, 0.85, 0.78}, 0.66),
@@ -180,7 +180,7 @@ var evalCorpora = []evalCorpus{
 	devTool("flagsvc", minimums{0.72, 0.66, 0.77}),
 	// The fifteenth held-out round, scored once before anyone read them.
 	customer("tutoring", minimums{0.68, 0.54, 0.42}, 0.69),
-	customer("furniture", minimums{0.88, 0.85, 0.80}, 0.65),
+	customer("furniture", minimums{0.85, 0.82, 0.80}, 0.65),
 	customer("meditation", minimums{0.81, 0.73, 0.72}, 0.77),
 	endUserHelp("printer", minimums{0.88, 0.77, 0.67}, 0.65),
 	devTool("logship", minimums{0.81, 0.70, 0.59}),
@@ -210,7 +210,7 @@ var evalCorpora = []evalCorpus{
 	devTool("datelib", minimums{0.71, 0.64, 0.70}),
 	// The twentieth held-out round, scored once before anyone read them.
 	customer("kennels", minimums{0.83, 0.69, 0.85}, 0.70),
-	customer("tattoo", minimums{0.86, 0.69, 0.97}, 0.73),
+	customer("tattoo", minimums{0.88, 0.72, 0.97}, 0.74),
 	customer("orderapp", minimums{0.89, 0.83, 0.84}, 0.63),
 	endUserHelp("printer3d", minimums{0.83, 0.75, 0.41}, 0.54),
 	devTool("backupcli", minimums{0.75, 0.70, 0.72}),
@@ -219,25 +219,25 @@ var evalCorpora = []evalCorpus{
 	customer("cleanco", minimums{0.73, 0.68, 0.59}, 0.53),
 	customer("hrsoft", minimums{0.91, 0.84, 0.82}, 0.73),
 	endUserHelp("airpurifier", minimums{0.87, 0.82, 0.80}, 0.62),
-	devTool("queuelib", minimums{0.77, 0.74, 0.80}),
-	// The twenty-second held-out round, scored before anyone read them.
-	customer("dentalcare", minimums{0.84, 0.75, 0.50}, 0.63),
-	customer("mealbox", minimums{0.83, 0.75, 0.63}, 0.72),
+	devTool("queuelib", minimums{0.77, 0.72, 0.80}),
+	// The twenty-second held-out round, scored once before anyone read them.
+	customer("dentalcare", minimums{0.84, 0.75, 0.66}, 0.63),
+	customer("mealbox", minimums{0.86, 0.78, 0.63}, 0.70),
 	customer("invoicer", minimums{0.85, 0.80, 0.77}, 0.79),
-	endUserHelp("heatsmart", minimums{0.89, 0.73, 0.39}, 0.56),
+	endUserHelp("heatsmart", minimums{0.89, 0.73, 0.54}, 0.56),
 	devTool("sitegen", minimums{0.80, 0.72, 0.52}),
-	// The twenty-third held-out round, scored before anyone read them.
-	customer("skischool", minimums{0.81, 0.78, 0.84}, 0.59),
+	// The twenty-third held-out round, scored once before anyone read them.
+	customer("skischool", minimums{0.83, 0.81, 0.84}, 0.60),
 	customer("laundry", minimums{0.80, 0.64, 0.63}, 0.74),
 	customer("langapp", minimums{0.89, 0.87, 0.77}, 0.78),
-	endUserHelp("mower", minimums{0.64, 0.61, 0.85}, 0.50),
-	devTool("chartlib", minimums{0.83, 0.77, 0.67}),
-	// The twenty-fourth held-out round, scored before anyone read them.
-	customer("wineshop", minimums{0, 0, 0}, 0),
-	customer("physio", minimums{0, 0, 0}, 0),
-	customer("eventapp", minimums{0, 0, 0}, 0),
-	endUserHelp("coffeemaker", minimums{0, 0, 0}, 0),
-	devTool("pdflib", minimums{0, 0, 0}),
+	endUserHelp("mower", minimums{0.72, 0.69, 0.97}, 0.54),
+	devTool("chartlib", minimums{0.85, 0.80, 0.67}),
+	// The twenty-fourth held-out round, scored once before anyone read them.
+	customer("wineshop", minimums{0.83, 0.81, 0.59}, 0.80),
+	customer("physio", minimums{0.81, 0.68, 0.68}, 0.58),
+	customer("eventapp", minimums{0.86, 0.86, 0.47}, 0.74),
+	endUserHelp("coffeemaker", minimums{0.81, 0.71, 0.68}, 0.47),
+	devTool("pdflib", minimums{0.79, 0.68, 0.82}),
 }
 
 // asked is one question, what the index found for it and what the service replied.
