@@ -53,10 +53,10 @@ func TestDashboardReports(t *testing.T) {
 		t.Error("the site filter drops the site's conversations")
 	}
 	// A question longer than a source's name can be is answered under a name cut short.
-	long := strings.Repeat("Where exactly do I find the settings for my order history export ", 4) + "?"
+	long := strings.Repeat("Where precisely do I find the telescope calibration for my submarine ", 4) + "?"
 	e.Say(e.Session(true), long)
 	page := d.get("/app/reports").must(t, http.StatusOK)
-	m := regexp.MustCompile(`name="name" value="(Where exactly[^"]*)"`).FindStringSubmatch(page)
+	m := regexp.MustCompile(`name="name" value="(Where precisely[^"]*)"`).FindStringSubmatch(page)
 	if m == nil || utf8.RuneCountInString(html.UnescapeString(m[1])) != 200 || !strings.HasSuffix(m[1], "…") {
 		t.Errorf("the name of the long question's answer: %q", m)
 	}
