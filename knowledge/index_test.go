@@ -363,7 +363,7 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	// changelog; a policy is what the page about it says, whatever its
 	// title; "a certain amount" is no thing the page must name; a deadline
 	// is a cut-off; "exactly", "keeps" and "speak" are how a question is asked;
-	// spellings, theft and noise.
+	// spellings, theft, noise and currencies.
 	for _, c := range []struct{ title, text, question string }{
 		{"Rescheduling", "Rearrange your appointment online up to 24 hours before it.", "can i move my appointment"},
 		{"Changelog", "Version 2.1 adds a dark theme.", "whats new in 2.1"},
@@ -376,6 +376,7 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 		{"Noise and quiet mode", "Quiet mode keeps the noise under 55 dB.", "how loud is it"},
 		{"Mower gets stuck", "If the mower gets stuck often, add a no-go zone.", "it keeps getting stuck"},
 		{"Private lessons", "Our instructors teach in French or German on request.", "do your instructors speak german"},
+		{"Payment in other currencies", "Pay us in GBP, EUR or USD.", "can i pay in dollars"},
 	} {
 		got = searchPages(t, []Chunk{{URL: "https://example.com/other", Title: "Our story",
 			Text: "We have run trips since 1989."}, {URL: "https://example.com/page", Title: c.title,

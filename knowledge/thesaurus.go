@@ -31,6 +31,7 @@ var thesaurus = [][]string{
 	{"theft", "steal", "steals", "stolen", "stole"},
 	{"loud", "noise", "noisy"},
 	{"doughnut", "donut"},
+	{"euro", "euros", "eur", "currency"}, {"dollar", "dollars", "usd", "currency"}, {"sterling", "gbp", "currency"},
 	{"reschedule", "rearrange", "rebook", "move", "change"},
 	{"voucher", "gift card", "giftcard"},
 	{"discount", "coupon", "promo", "concession", "reduction"},
