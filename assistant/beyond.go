@@ -139,6 +139,12 @@ var beyond = []beyondPages{
 			`(design|setup|set-up|onboarding|training|migration|move-in) service|in[- ]person training|on[- ]site|technicians?|installers?|` +
 			`(install|fit|set up|build|design|make|move|migrate|write|create)\w* (\w+ ){0,3}for you)`),
 	},
+	{ // buying from the customer: their old things, a trade-in
+		asks: regexp.MustCompile(`(?i)\b((do|would|will) (you|u)( guys)? (ever )?(buy|purchase)|buy (it|them|\w+) (back|off me|from me)|` +
+			`trade[- ]?in|part[- ]?exchange|sell (it |them |\w+ )?to you|kauft ihr|ankauf|rachetez[- ]vous|reprise|compráis|kopen jullie|inruil\w*)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(we (\w+ )?buy|buy[- ]?back|buy (your|used|second-?hand|old|pre-?owned)|trade[- ]?ins?|part[- ]?exchange|` +
+			`sell(ing)? (\w+ ){0,2}(to )?us|swap\w*|ankauf|inzahlungnahme|rachat|reprise|recompra|inruil\w*)`),
+	},
 	{ // prices for the trade
 		asks: regexp.MustCompile(`(?i)\b(trade (price|pricing|discount|account|rate)s?|wholesale|bulk (discount|order|pricing|price|buy|rate)s?|volume discounts?|` +
 			`großhandel\w*|händlerpreis\w*|prix (de gros|revendeur|professionnels?)|grossiste|al por mayor|groothandel\w*)\b`),

@@ -64,3 +64,18 @@ func stemOf(an analysis.Analyzer, word string) string {
 	}
 	return ""
 }
+
+// redone returns the stem of an English verb that no page has with "re"
+// before it, when the pages have the verb alone: "resend" is sending
+// again, "reinstall" installing. "" otherwise.
+func redone(language string, an analysis.Analyzer, word string, df func(string) uint64) string {
+	w := strings.TrimPrefix(strings.ToLower(word), "re")
+	w = strings.TrimPrefix(w, "-")
+	if language != "en" || len(w) == len(word) || len(w) < 4 {
+		return ""
+	}
+	if st := stemOf(an, w); st != "" && df(st) > 0 {
+		return st
+	}
+	return ""
+}

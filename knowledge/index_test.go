@@ -337,6 +337,23 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if len(got) == 0 || got[0].Match < 0.35 {
 		t.Fatalf("max is maximum: %+v", got)
 	}
+	// A day as a chat shortens it is the day; the weekend is Saturday
+	// and Sunday, but Saturday is not the weekend.
+	days := []Chunk{{URL: "https://example.com/hours", Title: "Opening hours",
+		Text: "Monday to Friday 8:00–18:00, Saturday 9:00–13:00."}, {URL: "https://example.com/team", Title: "Our team",
+		Text: "Five physiotherapists work here."}}
+	if got := searchPages(t, days, "sat hours?"); len(got) == 0 || got[0].URL != "https://example.com/hours" || got[0].Match < 0.45 {
+		t.Fatalf("sat is Saturday: %+v", got)
+	}
+	storage := []Chunk{{URL: "https://example.com/access", Title: "Storage access",
+		Text: "Your storage unit can be reached Monday to Saturday."}, {URL: "https://example.com/prices", Title: "Storage prices",
+		Text: "Storage: a small storage unit costs £20 a week, storage for a car £30."}}
+	if got := searchPages(t, storage, "can I get to my storage at weekends"); len(got) == 0 || got[0].URL != "https://example.com/access" {
+		t.Fatalf("the weekend is Saturday and Sunday: %+v", got)
+	}
+	if syns := synonymsIn["en"]["saturday"]; slices.Contains(syns, "weekend") {
+		t.Fatalf("Saturday is searched as the weekend: %v", syns)
+	}
 	// "How long" asks for a length of time: the page that gives it in days.
 	got = searchPages(t, []Chunk{{URL: "https://example.com/making", Title: "Making your book",
 		Text: "Every book is printed and bound by hand."}, {URL: "https://example.com/times", Title: "How long printing takes",

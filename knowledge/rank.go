@@ -252,16 +252,17 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		return len(mentioned) >= commerceInText
 	})
+	known := func(w string) string { // the stem of w, if a page has it
+		if st := stems(w); len(st) == 1 && df(st[0]) > 0 {
+			return st[0]
+		}
+		return ""
+	}
 	spelled := func(word string) string { // the word as the other side of the Atlantic spells it, if the pages do
 		if language != lang.English {
 			return ""
 		}
-		return otherSpelling(word, func(w string) string {
-			if st := stems(w); len(st) == 1 && df(st[0]) > 0 {
-				return st[0]
-			}
-			return ""
-		})
+		return otherSpelling(word, known)
 	}
 	apart := func(left, right string) bool { return x.writesApart(ctx, left, right, stems) }
 	var out []concept
@@ -274,12 +275,16 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		if len(own) == 1 && df(own[0]) == 0 {
 			if other := spelled(t.text); other != "" {
 				own = []string{other}
+			} else if code := otherCode(t.text, known); code != "" {
+				own = []string{code}
 			} else if fixed := correct(r, t.text, own[0]); fixed != "" {
 				own = []string{fixed}
 			} else if parts := split(language, an, t.text, df, apart); parts != nil {
 				own, head = parts, parts[1:]
 			} else if form := otherForm(r, language, own[0]); form != "" {
 				own = []string{form}
+			} else if again := redone(language, an, t.text, df); again != "" {
+				own = []string{again}
 			}
 		}
 		c := concept{alts: [][]string{own}, context: t.context}

@@ -159,6 +159,17 @@ var thesaurus = [][]string{
 	{"part", "subset", "partial", "sparse"},
 	{"newline", "eol", "crlf"},
 	{"open", "checkout"},
+	// The days as a chat shortens them ("sat hours?", "open sun?").
+	{"monday", "mon"}, {"tuesday", "tue", "tues"}, {"wednesday", "wed", "weds"},
+	{"thursday", "thu", "thur", "thurs"}, {"friday", "fri"}, {"saturday", "sat"}, {"sunday", "sun"},
+}
+
+// spans are words that name several others, searched with them but not
+// they with it: a page of opening hours says "Saturday", and a question
+// about Saturday is not one about Sunday.
+var spans = map[string][]string{
+	"weekend": {"saturday", "sunday"}, "weekends": {"saturday", "sunday"},
+	"weekday": {"monday", "friday"}, "weekdays": {"monday", "friday"},
 }
 
 // phrasePairs are expressions of several words and the one word of the

@@ -151,7 +151,11 @@ var everywhere = [][]string{{"amex", "american express"}, {"2fa", "mfa"}}
 // synonymsIn maps each word of each language's groups to the others of
 // its group: English's from the thesaurus, the others' from everyday.
 var synonymsIn = func() map[string]map[string][]string {
-	out := map[string]map[string][]string{"en": withPhrases(groupsOf(thesaurus))}
+	en := withPhrases(groupsOf(thesaurus))
+	for w, named := range spans {
+		en[w] = append(en[w], named...)
+	}
+	out := map[string]map[string][]string{"en": en}
 	for l, groups := range everyday {
 		out[l] = groupsOf(append(slices.Clone(everywhere), groups...))
 	}
@@ -179,7 +183,7 @@ func groupsOf(groups [][]string) map[string][]string {
 // not stop words of the analysers, and a knowledge base seldom has them,
 // so left in they would weigh as what the pages do not cover.
 var chatter = wordSets(map[string]string{
-	"en": `pls plz asap thx ty btw cheers ok okay anyway basically ur im ive lol vs versus`,
+	"en": `pls plz asap thx ty btw cheers ok okay anyway basically ur im ive lol vs versus wat wot`,
 	"de": `bitte ok okay hallo hi moin danke sowas mal eigentlich einfach gerade eh halt irgendwie bzw`,
 	"fr": `svp stp ok okay bonjour bonsoir salut merci bjr slt coucou vraiment bref`,
 	"es": `porfa ok okay vale hola gracias favor`,

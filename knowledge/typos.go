@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -101,8 +102,12 @@ const maxSuffix = 4
 
 // Corrects reports whether known, a word of a text, is what a misspelt
 // word meant by the index's rule: one edit apart from five letters, two
-// from nine, the first letter kept, never the word itself.
+// from nine, the first letter kept, never the word itself; or known is
+// the code word is, written with other zeros ("E04" for "E4").
 func Corrects(word, known string) bool {
+	if a, b := code.FindStringSubmatch(word), code.FindStringSubmatch(known); a != nil && b != nil {
+		return word != known && a[1] == b[1] && a[2] == b[2]
+	}
 	allowed := allowedEdits(word)
 	w, _ := utf8.DecodeRuneInString(word)
 	k, _ := utf8.DecodeRuneInString(known)
@@ -268,6 +273,29 @@ func otherSpelling(word string, known func(string) string) string {
 				if st := known(w[:len(w)-len(o[0])] + o[1]); st != "" {
 					return st
 				}
+			}
+		}
+	}
+	return ""
+}
+
+// code is a code of letters and a number, as error codes and models are
+// written ("E4", "E04", "F12").
+var code = regexp.MustCompile(`^([a-z]+)0*([0-9]+)$`)
+
+// otherCode returns the stem of word, a code, as the index writes it with
+// or without zeros before its number ("E4" for the table's "E04"), or ""
+// when it writes it neither way (known gives a word's stem the index has,
+// or "").
+func otherCode(word string, known func(string) string) string {
+	m := code.FindStringSubmatch(strings.ToLower(word))
+	if m == nil {
+		return ""
+	}
+	for zeros := range 3 {
+		if w := m[1] + strings.Repeat("0", zeros) + m[2]; w != strings.ToLower(word) {
+			if st := known(w); st != "" {
+				return st
 			}
 		}
 	}
