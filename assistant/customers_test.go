@@ -207,7 +207,7 @@ var evalCorpora = []evalCorpus{
 	customer("petinsure", minimums{0.79, 0.64, 0.80}, 0.59),
 	customer("simonly", minimums{0.68, 0.55, 0.82}, 0.56),
 	endUserHelp("babymonitor", minimums{0.80, 0.72, 0.67}, 0.67),
-	devTool("datelib", minimums{0.71, 0.64, 0.70}),
+	devTool("datelib", minimums{0.71, 0.64, 0.64}),
 	// The twentieth held-out round, scored once before anyone read them.
 	customer("kennels", minimums{0.83, 0.69, 0.85}, 0.70),
 	customer("tattoo", minimums{0.88, 0.72, 0.85}, 0.74),

@@ -354,6 +354,13 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if syns := synonymsIn["en"]["saturday"]; slices.Contains(syns, "weekend") {
 		t.Fatalf("Saturday is searched as the weekend: %v", syns)
 	}
+	// Half price is a discount.
+	got = searchPages(t, []Chunk{{URL: "https://example.com/student", Title: "Student plan",
+		Text: "Students get the yearly plan for half price."}, {URL: "https://example.com/plans", Title: "Plans",
+		Text: "Monthly and yearly plans."}}, "student discount?")
+	if len(got) == 0 || got[0].URL != "https://example.com/student" || got[0].Match < 0.6 {
+		t.Fatalf("half price is a discount: %+v", got)
+	}
 	// "How long" asks for a length of time: the page that gives it in days.
 	got = searchPages(t, []Chunk{{URL: "https://example.com/making", Title: "Making your book",
 		Text: "Every book is printed and bound by hand."}, {URL: "https://example.com/times", Title: "How long printing takes",

@@ -46,6 +46,7 @@ func TestTyposAreForgiven(t *testing.T) {
 		"when do I recieve the e-mail":      "https://x.example/mail",
 		"what does E4 on the display mean":  "https://x.example/codes",  // the table writes "E04"
 		"how do I resend an invite":         "https://x.example/invite", // "resend" is sending again
+		"invite limits pleese":              "https://x.example/limits", // a misspelt filler word is filler
 	} {
 		got := searchPages(t, pages(), question)
 		if len(got) == 0 || got[0].URL != want || got[0].Match < 0.6 {

@@ -273,6 +273,9 @@ func (x *Index) concepts(ctx context.Context, r index.IndexReader, terms []term,
 		}
 		var head []string // of a compound read as two words, the last
 		if len(own) == 1 && df(own[0]) == 0 {
+			if misspeltFiller(language, t.text) {
+				continue // how the question is asked, misspelt ("polcy", "pleese")
+			}
 			if other := spelled(t.text); other != "" {
 				own = []string{other}
 			} else if code := otherCode(t.text, known); code != "" {

@@ -34,7 +34,7 @@ var thesaurus = [][]string{
 	{"euro", "euros", "eur", "currency"}, {"dollar", "dollars", "usd", "currency"}, {"sterling", "gbp", "currency"},
 	{"reschedule", "rearrange", "rebook", "move", "change"},
 	{"voucher", "gift card", "giftcard"},
-	{"discount", "coupon", "promo", "concession", "reduction"},
+	{"discount", "coupon", "promo", "concession", "reduction", "half price"},
 	{"open", "opening", "hours", "closed", "shut"},
 	{"phone", "telephone", "call", "ring"},
 	{"subscription", "membership", "plan", "subscribe"},

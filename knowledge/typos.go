@@ -301,3 +301,16 @@ func otherCode(word string, known func(string) string) string {
 	}
 	return ""
 }
+
+// misspeltFiller reports whether word, which no page has, is a filler word
+// of six letters or more misspelt ("polcy" for "policy", "pleese"): a
+// shorter one is too near real words ("there" and "three", "would" and
+// "world").
+func misspeltFiller(language, word string) bool {
+	for f := range filler[language] {
+		if utf8.RuneCountInString(f) >= 6 && Corrects(word, f) {
+			return true
+		}
+	}
+	return false
+}
