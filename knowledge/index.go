@@ -58,6 +58,7 @@ type doc struct {
 	Text     string  `json:"text"`
 	Lead     string  `json:"lead"`   // the page's first passage, cut to leadChars
 	Path     string  `json:"path"`   // the words of the URL's path
+	Marks    string  `json:"marks"`  // what the chunk holds: a street address (marks.go)
 	Chunks   float64 `json:"chunks"` // how many chunks the page has
 	Lang     string  `json:"lang"`   // the page's language: its words are analysed as that language's
 }
@@ -68,7 +69,7 @@ func (d doc) BleveType() string { return d.Lang }
 
 // mappingVersion changes whenever the documents or the mapping do; an index
 // of another version is emptied on open, and serve refills it.
-const mappingVersion = "4"
+const mappingVersion = "5"
 
 var versionKey = []byte("chatsvc_mapping_version")
 
@@ -183,6 +184,7 @@ func docMapping(language string) *mapping.DocumentMapping {
 	d.AddFieldMappingsAt("text", text())
 	d.AddFieldMappingsAt("lead", text())
 	d.AddFieldMappingsAt("path", text())
+	d.AddFieldMappingsAt("marks", text())
 	chunks := bleve.NewNumericFieldMapping()
 	chunks.Index = false
 	d.AddFieldMappingsAt("chunks", chunks)
@@ -262,7 +264,7 @@ func pageDocs(page []Chunk) []doc {
 			site = allSites
 		}
 		out[i] = doc{SourceID: c.SourceID, SiteID: site, Mode: string(c.Mode), URL: c.URL, Title: c.Title,
-			Heading: c.Heading, Text: c.Text, Lead: lead, Path: pathWords(c.URL), Chunks: float64(len(page)), Lang: language}
+			Heading: c.Heading, Text: c.Text, Lead: lead, Path: pathWords(c.URL), Marks: marks(c.Text), Chunks: float64(len(page)), Lang: language}
 	}
 	return out
 }

@@ -354,6 +354,16 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if syns := synonymsIn["en"]["saturday"]; slices.Contains(syns, "weekend") {
 		t.Fatalf("Saturday is searched as the weekend: %v", syns)
 	}
+	// The page that gives a street address answers where the business
+	// is, though it never says "address".
+	where := []Chunk{{URL: "https://example.com/contact", Title: "Contact us",
+		Text: "Come and see us at 42 Cathedral Road, Cardiff CF11 9LJ."}, {URL: "https://example.com/team", Title: "Our team",
+		Text: "Five physiotherapists see you on the road to recovery."}}
+	for _, q := range []string{"where are you based?", "what's the adress", "postcode pls"} {
+		if got := searchPages(t, where, q); len(got) == 0 || got[0].URL != "https://example.com/contact" || got[0].Match < 0.6 {
+			t.Fatalf("%q finds the street address: %+v", q, got)
+		}
+	}
 	// Half price is a discount.
 	got = searchPages(t, []Chunk{{URL: "https://example.com/student", Title: "Student plan",
 		Text: "Students get the yearly plan for half price."}, {URL: "https://example.com/plans", Title: "Plans",

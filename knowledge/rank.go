@@ -68,7 +68,7 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		find = bleve.NewConjunctionQuery(append([]query.Query{find}, filters...)...)
 	}
 	req := bleve.NewSearchRequestOptions(find, poolSize, 0, false)
-	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks", "lang"}
+	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "marks", "chunks", "lang"}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, err
@@ -137,6 +137,11 @@ func conceptsQuery(concepts []concept) query.Query {
 		if len(syns) > 0 {
 			any.AddQuery(stemsQuery(f.field, syns, f.boost*synonymWeight))
 		}
+	}
+	// A passage's marks are searched only by the word of one: the other
+	// words would only lengthen every search.
+	if marked := slices.IndexFunc(append(own, syns...), isMark); marked >= 0 {
+		any.AddQuery(stemsQuery("marks", []string{append(own, syns...)[marked]}, 1))
 	}
 	return any
 }
@@ -408,6 +413,7 @@ func (x *Index) rankPages(hits search.DocumentMatchCollection, concepts []concep
 		}
 		x.stems.add(p.lang, wanted, p.words, str("heading"))
 		x.stems.add(p.lang, wanted, p.words, str("text"))
+		x.stems.add(p.lang, wanted, p.about, str("marks")) // the page holds it, as its title says what it is about
 	}
 	for _, p := range order {
 		p.best.Match = coverage(concepts, p.about, p.words)

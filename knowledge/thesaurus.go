@@ -157,6 +157,7 @@ var thesaurus = [][]string{
 	{"conflict", "conflicting", "clash", "exclusive"},
 	{"include", "embed", "nested"},
 	{"part", "subset", "partial", "sparse"},
+	{"whereabouts", "postcode", "directions", "find us"}, // where the business is: a street address (marks.go)
 	{"newline", "eol", "crlf"},
 	{"open", "checkout"},
 	// The days as a chat shortens them ("sat hours?", "open sun?").
@@ -186,7 +187,12 @@ var phrasePairs = [][2]string{
 	{"send back", "return"}, {"log on", "login"}, {"sign on", "login"},
 	{"two factor", "2fa"}, {"two-factor", "2fa"}, {"gift card", "voucher"}, {"gift voucher", "voucher"},
 	{"pick up", "collect"}, {"how much", "cost"}, {"how long", "duration"}, {"opening times", "hours"}, {"opening hours", "hours"},
-	{"sign up", "register"}, {"what's new", "changelog"}, {"whats new", "changelog"},
+	{"sign up", "register"}, {"where are you based", "whereabouts"}, {"where are you located", "whereabouts"},
+	{"where are you", "whereabouts"}, {"where exactly are you", "whereabouts"}, {"where r u", "whereabouts"},
+	{"wher are you", "whereabouts"}, {"how do i find you", "whereabouts"}, {"your address", "whereabouts"},
+	{"ur address", "whereabouts"}, {"your adress", "whereabouts"}, {"ur adress", "whereabouts"},
+	{"whats the address", "whereabouts"}, {"whats the adress", "whereabouts"}, {"what's the address", "whereabouts"},
+	{"what's the adress", "whereabouts"}, {"what's new", "changelog"}, {"whats new", "changelog"},
 }
 
 // phrases rewrites a question's expressions of several words into the one
