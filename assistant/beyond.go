@@ -30,7 +30,7 @@ type beyondPages struct {
 
 var beyond = []beyondPages{
 	{ // working for the business
-		asks: regexp.MustCompile(`(?i)\b(hiring|recruit\w*|vacanc(y|ies)|job (openings?|vacanc\w+)|jobs? (going|available)|` +
+		asks: regexp.MustCompile(`(?i)\b(hir+ing|hireing|recruit\w*|vacanc(y|ies)|job (openings?|vacanc\w+)|jobs? (going|available)|` +
 			`work (for|with) (you|u)|my (cv|resume|résumé)|apply for (a|any) (job|position)|weekend (work|job)|part[- ]time (work|job)|` +
 			`stellt ihr (gerade |noch )?ein|sucht ihr (gerade |noch )?(leute|mitarbeiter\w*|personal|aushilfe\w*|verstärkung)|` +
 			`stellenangebot\w*|offene stellen|bewerbung|bewerben|nebenjob|minijob|ausbildungsplatz|` +
@@ -163,7 +163,8 @@ var beyond = []beyondPages{
 		mentions: regexp.MustCompile(`(?i)\b(pregnan\w*|expecting|schwanger\w*|enceinte|grossesse|embaraz\w*|zwanger\w*)`),
 	},
 	{ // bringing a pet along
-		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +
+		asks: regexp.MustCompile(`(?i)\bbring (my|our|the|a) (dog|cat|pet|puppy)\b|\b(my|our|the) (dog|cat|pet|puppy) (come|join)\b|` +
+			`\b(dogs?|pets?) (allowed|welcome)\b|\b(dog|pet)[- ]friendly\b|\b(meinen|unseren) hund mit\b|\bavec (mon|notre) chien\b|` +
 			`\bcon (mi|nuestro) perro\b|\bmijn hond mee\b`),
 		mentions: regexp.MustCompile(`(?i)\b(dogs?|pets?|hunde?|haustier\w*|chiens?|animaux|perros?|mascotas?|honden?|huisdier\w*)\b`),
 	},

@@ -211,6 +211,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 			{Title: "Why us", Text: "Compared with a chain store, every bike is fitted by hand."}}, false},
 		{"any plans for a Notion integration?", []knowledge.Passage{shop}, true},
 		{"do u buy wine? i have some old bottles from my late father's cellar", []knowledge.Passage{shop}, true},
+		{"are you hirring drivers in bristol", []knowledge.Passage{shop}, true},
+		{"can my dog come in with us", []knowledge.Passage{shop}, true},
 		{"can I trade in my old bike?", []knowledge.Passage{shop,
 			{Title: "Part-exchange", Text: "We take your old bike in part-exchange against a new one."}}, false},
 		{"any plans for a Notion integration?", []knowledge.Passage{shop,

@@ -411,6 +411,8 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 		{"Mower gets stuck", "If the mower gets stuck often, add a no-go zone.", "it keeps getting stuck"},
 		{"Private lessons", "Our instructors teach in French or German on request.", "do your instructors speak german"},
 		{"Payment in other currencies", "Pay us in GBP, EUR or USD.", "can i pay in dollars"},
+		{"Cancelling", "You can cancel at any time.", "cancel anytime?"},
+		{"Bike hire", "We hire out e-bikes and road bikes.", "do you hire out e-bikes aswell"},
 	} {
 		got = searchPages(t, []Chunk{{URL: "https://example.com/other", Title: "Our story",
 			Text: "We have run trips since 1989."}, {URL: "https://example.com/page", Title: c.title,

@@ -192,7 +192,7 @@ var phrasePairs = [][2]string{
 	{"wher are you", "whereabouts"}, {"how do i find you", "whereabouts"}, {"your address", "whereabouts"},
 	{"ur address", "whereabouts"}, {"your adress", "whereabouts"}, {"ur adress", "whereabouts"},
 	{"whats the address", "whereabouts"}, {"whats the adress", "whereabouts"}, {"what's the address", "whereabouts"},
-	{"what's the adress", "whereabouts"}, {"what's new", "changelog"}, {"whats new", "changelog"},
+	{"what's the adress", "whereabouts"}, {"anytime", "any time"}, {"what's new", "changelog"}, {"whats new", "changelog"},
 }
 
 // phrases rewrites a question's expressions of several words into the one
@@ -236,7 +236,7 @@ var filler = wordSets(map[string]string{lang.English: `how what whats why when w
 		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
-		else usually normally typically generally roughly approximately policy policies certain particular exactly specific specifically keeps speak speaks`})
+		else usually normally typically generally roughly approximately policy policies certain particular exactly specific specifically keeps speak speaks aswell alot whenever`})
 
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.
