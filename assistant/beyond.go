@@ -206,7 +206,7 @@ var staffByName = []*regexp.Regexp{
 // name is the group, unless it is a word for someone unnamed.
 var staffInLowerCase = []*regexp.Regexp{
 	regexp.MustCompile(`\bis\s+` + lowerTitle + `(\p{Ll}{3,})\s+still\s+(?:the|a|your|our|working|doing|running|managing|teaching|there|around|here|with you)\b`),
-	regexp.MustCompile(`\b(?:speak|talk)\s+(?:to|with)\s+` + lowerTitle + `(\p{Ll}{3,})(?:\s*,|\s+(?:from|again|who)\b)`),
+	regexp.MustCompile(`\b(?:speak|talk)\s+(?:to|with)\s+` + lowerTitle + `(\p{Ll}{3,})(?:\s*,|\s+(?:from|again|who|in|at)\b)`),
 	regexp.MustCompile(`\b(?:` + roles + `)\s+(?:(?:was|is)\s+)?(?:named|called)\s+(\p{Ll}{3,})\b`),
 }
 

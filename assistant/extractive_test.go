@@ -212,6 +212,7 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"any plans for a Notion integration?", []knowledge.Passage{shop}, true},
 		{"do u buy wine? i have some old bottles from my late father's cellar", []knowledge.Passage{shop}, true},
 		{"are you hirring drivers in bristol", []knowledge.Passage{shop}, true},
+		{"could i speak to tom in sales please", []knowledge.Passage{shop}, true},
 		{"can my dog come in with us", []knowledge.Passage{shop}, true},
 		{"can I trade in my old bike?", []knowledge.Passage{shop,
 			{Title: "Part-exchange", Text: "We take your old bike in part-exchange against a new one."}}, false},

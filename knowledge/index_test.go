@@ -359,10 +359,18 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	where := []Chunk{{URL: "https://example.com/contact", Title: "Contact us",
 		Text: "Come and see us at 42 Cathedral Road, Cardiff CF11 9LJ."}, {URL: "https://example.com/team", Title: "Our team",
 		Text: "Five physiotherapists see you on the road to recovery."}}
-	for _, q := range []string{"where are you based?", "what's the adress", "postcode pls"} {
+	for _, q := range []string{"where are you based?", "what's the adress", "postcode pls", "where is the shop exactly?"} {
 		if got := searchPages(t, where, q); len(got) == 0 || got[0].URL != "https://example.com/contact" || got[0].Match < 0.6 {
 			t.Fatalf("%q finds the street address: %+v", q, got)
 		}
+	}
+	// Whether there is a delay asks after a state, not for an offering
+	// (offers.go): the page about it answers, though it never says "delay".
+	got = searchPages(t, []Chunk{{URL: "https://example.com/dispatch", Title: "Dispatch times",
+		Text: "Orders are dispatched within 2 working days."}, {URL: "https://example.com/team", Title: "Our team",
+		Text: "Five of us pack every order."}}, "is there a delay with dispatch at the moment?")
+	if len(got) == 0 || got[0].URL != "https://example.com/dispatch" || got[0].Match < 0.2 {
+		t.Fatalf("a delay is no offering: %+v", got)
 	}
 	// Half price is a discount.
 	got = searchPages(t, []Chunk{{URL: "https://example.com/student", Title: "Student plan",
@@ -412,6 +420,7 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 		{"Private lessons", "Our instructors teach in French or German on request.", "do your instructors speak german"},
 		{"Payment in other currencies", "Pay us in GBP, EUR or USD.", "can i pay in dollars"},
 		{"Cancelling", "You can cancel at any time.", "cancel anytime?"},
+		{"Installation", "On macOS, install it with Homebrew.", "how to install on mac"},
 		{"Bike hire", "We hire out e-bikes and road bikes.", "do you hire out e-bikes aswell"},
 	} {
 		got = searchPages(t, []Chunk{{URL: "https://example.com/other", Title: "Our story",

@@ -90,7 +90,8 @@ func offered(text, language string) map[string]thingRole {
 // the page of what it does answers.
 var condition = wordSets(map[string]string{"en": `limit limits fee fees charge charges cost costs price prices minimum maximum deadline
 	penalty discount discounts deposit cap restriction restrictions rule rules policy age time way ways option
-	options requirement requirements notice surcharge deal deals offer offers promotion promotions promo`})
+	options requirement requirements notice surcharge deal deals offer offers promotion promotions promo
+	delay delays problem problems issue issues outage`})
 
 // vague are the words of a thing asked for that name none ("any extra
 // support", "some kind of intro", "anything regular").

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -158,6 +159,8 @@ var thesaurus = [][]string{
 	{"include", "embed", "nested"},
 	{"part", "subset", "partial", "sparse"},
 	{"whereabouts", "postcode", "directions", "find us"}, // where the business is: a street address (marks.go)
+	{"mac", "macos", "os x", "osx"},
+	{"outage", "status", "downtime", "incident"},
 	{"newline", "eol", "crlf"},
 	{"open", "checkout"},
 	// The days as a chat shortens them ("sat hours?", "open sun?").
@@ -247,8 +250,13 @@ func QuestionWords(text string) []string {
 // normalize lower-cases text, collapses its spaces, pads it with one space
 // at each end and rewrites the thesaurus's phrases.
 func normalize(text string) string {
-	return phrases.Replace(" " + clean(text) + " ")
+	return phrases.Replace(whereabouts.ReplaceAllString(" "+clean(text)+" ", " whereabouts "))
 }
+
+// whereabouts asks where the business's premises are ("where is the shop
+// exactly?"): a street address answers (marks.go).
+var whereabouts = regexp.MustCompile(` where(?: is|'s| are) (?:the|your|ur) (?:shop|store|office|offices|studio|clinic|salon|garage|` +
+	`workshop|showroom|centre|center|premises|warehouse|depot|hq|headquarters|practice|surgery|school|gym|cafe|café|bakery) `)
 
 // clean lower-cases text and keeps its words (with their apostrophes and
 // hyphens) one space apart: "money back?" ends with the expression "money
