@@ -250,8 +250,13 @@ func QuestionWords(text string) []string {
 // normalize lower-cases text, collapses its spaces, pads it with one space
 // at each end and rewrites the thesaurus's phrases.
 func normalize(text string) string {
-	return phrases.Replace(whereabouts.ReplaceAllString(" "+clean(text)+" ", " whereabouts "))
+	t := whereabouts.ReplaceAllString(" "+clean(text)+" ", " whereabouts ")
+	return phrases.Replace(isDown.ReplaceAllString(t, " ${1}down outage "))
 }
+
+// isDown asks whether the service is down ("is the app down?"), which the
+// analysers drop as a stop word: the status page answers.
+var isDown = regexp.MustCompile(` ((?:is|are|r|its|it's) (?:\S+ ){0,2})down `)
 
 // whereabouts asks where the business's premises are ("where is the shop
 // exactly?"): a street address answers (marks.go).
