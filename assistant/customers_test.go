@@ -192,7 +192,7 @@ var evalCorpora = []evalCorpus{
 	devTool("dotfiles", minimums{0.85, 0.72, 0.67}),
 	// The seventeenth held-out round, scored once before anyone read them.
 	customer("garden", minimums{0.90, 0.84, 0.73}, 0.80),
-	customer("vanrent", minimums{0.88, 0.76, 0.72}, 0.67),
+	customer("vanrent", minimums{0.88, 0.76, 0.64}, 0.67),
 	customer("saaschat", minimums{0.86, 0.80, 0.52}, 0.78),
 	endUserHelp("router", minimums{0.77, 0.71, 0.69}, 0.70),
 	devTool("cachelib", minimums{0.93, 0.90, 0.66}),

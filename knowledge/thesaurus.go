@@ -239,7 +239,8 @@ var filler = wordSets(map[string]string{lang.English: `how what whats why when w
 		question ask asking now cant can't dont don't wont won't isnt isn't doesnt doesn't didnt didn't
 		havent haven't arent aren't wasnt wasn't though although everything nothing nobody everybody
 		everyone anybody anywhere somewhere bit basically completely properly literally maybe perhaps yet
-		else usually normally typically generally roughly approximately policy policies certain particular exactly specific specifically keeps speak speaks aswell alot whenever`})
+		else usually normally typically generally roughly approximately policy policies certain particular exactly specific specifically keeps speak speaks aswell alot whenever
+		hasnt shouldnt wouldnt couldnt werent aint theyre youre thats theres hows wheres whos itll youll supposed`})
 
 // QuestionWords lower-cases a question, rewrites phrases and drops filler:
 // what remains says what the question is about.
