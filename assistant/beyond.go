@@ -15,7 +15,9 @@ import (
 // and prices to come, whether one thing is in stock today, its staff's
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
-// customer ("could you design it for us"), prices for the trade, where
+// customer ("could you design it for us"), buying from the customer, a
+// phone number to call, another programming language's version of a
+// library, prices for the trade, where
 // its office is, pregnancy, bringing a pet along, a person by role, how
 // it compares with another; and, by name, a member of staff, another
 // product, a shop or an office in a place, a device or a system, a
@@ -145,6 +147,17 @@ var beyond = []beyondPages{
 		mentions: regexp.MustCompile(`(?i)\b(we (\w+ )?buy|buy[- ]?back|buy (your|used|second-?hand|old|pre-?owned)|trade[- ]?ins?|part[- ]?exchange|` +
 			`sell(ing)? (\w+ ){0,2}(to )?us|swap\w*|ankauf|inzahlungnahme|rachat|reprise|recompra|inruil\w*)`),
 	},
+	{ // calling the team: a phone number
+		asks: regexp.MustCompile(`(?i)\b((your|ur|the|a|support|customer service|helpline|contact)\s+(phone|telephone|tel)\s*(number|no|numbr|nubmer|#)|` +
+			`(phone|telephone)\s+(number|numbr|nubmer)\s+(for|to)\s+(support|call|reach|help)|number\s+(i|we)\s+can\s+call|` +
+			`can\s+(i|we)\s+(call|phone|ring)\s+(you|u|someone|somebody|support|anyone))\b`),
+		mentions: regexp.MustCompile(`(?i)(\+?\d[\d ()-]{6,}\d|\b(call|phone|ring) us\b|\btelephone\b|\bby phone\b|\bphone (support|line)\b|\bhelpline\b|\bhotline\b)`),
+	},
+	{ // another programming language's version of a library
+		asks: regexp.MustCompile(`(?i)\b(an?|any)\s+(python|java|javascript|js|node|go|golang|rust|ruby|php|c#|\.net|kotlin|swift)\s+` +
+			`(version|port|sdk|client|library|binding|bindings)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(python|java|javascript|node\.?js|golang|rust|ruby|php|c#|\.net|kotlin|swift|ports?|bindings|other languages)\b`),
+	},
 	{ // prices for the trade
 		asks: regexp.MustCompile(`(?i)\b(trade (price|pricing|discount|account|rate)s?|wholesale|bulk (discount|order|pricing|price|buy|rate)s?|volume discounts?|` +
 			`großhandel\w*|händlerpreis\w*|prix (de gros|revendeur|professionnels?)|grossiste|al por mayor|groothandel\w*)\b`),
@@ -176,10 +189,10 @@ var beyond = []beyondPages{
 			`chief executive|managing director|run by|started by|family[- ]run|family business)\b`),
 	},
 	{ // how it compares with another business
-		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\bcompared? (to|with)\b|\bwhich (one )?(is|'s|would be) (better|best)\b|` +
+		asks: regexp.MustCompile(`(?i)\b(better|worse|cheaper) than|\b(faster|slower) than \p{L}|\bcompared? (to|with)\b|\bwhich (one )?(is|'s|would be) (better|best)\b|` +
 			`\b(besser|schlechter|günstiger|billiger) als\b|\bim vergleich\b|\b(mieux|moins cher) que\b|\bmeilleure? que\b|\bcomparé\b|` +
 			`\b(mejor|peor) que\b|\bcomparado con\b|\b(beter|goedkoper) dan\b|\bvergeleken met\b`),
-		mentions: regexp.MustCompile(`(?i)\b(better|cheaper) than|\bcompar\w+|\bvs\.?\s|\bversus\b|\bunlike\b|` +
+		mentions: regexp.MustCompile(`(?i)\b(better|cheaper) than|\bcompar(ed|ison|isons|es) (to|with)\b|\bvs\.?\s|\bversus\b|\bunlike\b|` +
 			`\b(besser|günstiger) als\b|\bvergleich\w*|\b(mieux|moins cher) que\b|\bmeilleure? que\b|\bmejor que\b|\bbeter dan\b|\bvergelijk\w*`),
 	},
 }
