@@ -17,9 +17,9 @@ import (
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
 // customer ("could you design it for us"), buying from the customer, a
 // phone number to call, another programming language's version of a
-// library, prices for the trade, where
-// its office is, pregnancy, bringing a pet along, a person by role, how
-// it compares with another; and, by name, a member of staff, another
+// library, prices for the trade, where its office is, pregnancy,
+// bringing a pet along, a person by role, how it compares with another;
+// and, by name, a member of staff, another
 // product, a shop or an office in a place, a device or a system, a
 // language, a country goods are sent to; a discount for a group. Their
 // other words ("work", "shop", "Saturday") match pages that do not answer
