@@ -16,7 +16,7 @@ import (
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
 // customer ("could you design it for us"), buying from the customer, a
-// phone number to call, another programming language's version of a
+// way to pay by name (a page listing the ways answers), a phone number to call, another programming language's version of a
 // library, prices for the trade, where its office is, pregnancy,
 // bringing a pet along, a person by role, how it compares with another;
 // and, by name, a member of staff, another
@@ -146,6 +146,13 @@ var beyond = []beyondPages{
 			`trade[- ]?in|part[- ]?exchange|sell (it |them |\w+ )?to you|kauft ihr|ankauf|rachetez[- ]vous|reprise|compráis|kopen jullie|inruil\w*)\b`),
 		mentions: regexp.MustCompile(`(?i)\b(we (\w+ )?buy|buy[- ]?back|buy (your|used|second-?hand|old|pre-?owned)|trade[- ]?ins?|part[- ]?exchange|` +
 			`sell(ing)? (\w+ ){0,2}(to )?us|swap\w*|ankauf|inzahlungnahme|rachat|reprise|recompra|inruil\w*)`),
+	},
+	{ // a way to pay by name: a page that lists the ways to pay answers, whether it names that one or not
+		asks: regexp.MustCompile(`(?i)\b(paypal|klarna|afterpay|clearpay|affirm|amex|american express|hsa|fsa|apple pay|google pay|` +
+			`bitcoin|crypto|venmo|zelle|sofort|ideal)\b`),
+		mentions: regexp.MustCompile(`(?i)\b(paypal|klarna|afterpay|clearpay|affirm|visa|mastercard|maestro|american express|amex|` +
+			`apple pay|google pay|debit cards?|credit cards?|bank transfer|cash|cheques?|direct debit|we accept|ways to pay|payment methods?|` +
+			`kreditkarte|überweisung|carte bancaire|virement|espèces|tarjeta|transferencia|contante|pinpas)\b`),
 	},
 	{ // calling the team: a phone number
 		asks: regexp.MustCompile(`(?i)\b((your|ur|the|a|support|customer service|helpline|contact)\s+(phone|telephone|tel)\s*(number|no|numbr|nubmer|#)|` +

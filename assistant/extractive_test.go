@@ -213,6 +213,8 @@ func TestBeyondWhatHelpPagesSeldomHold(t *testing.T) {
 		{"do u buy wine? i have some old bottles from my late father's cellar", []knowledge.Passage{shop}, true},
 		{"are you hirring drivers in bristol", []knowledge.Passage{shop}, true},
 		{"could i speak to tom in sales please", []knowledge.Passage{shop}, true},
+		{"can i use my hsa card", []knowledge.Passage{{Title: "Free trial", Text: "Try it for 30 days; your card is charged after."}}, true},
+		{"paypal ok?", []knowledge.Passage{{Title: "Paying", Text: "We accept Visa and Mastercard."}}, false},
 		{"support phone number?", []knowledge.Passage{{Title: "Support", Text: "Open an issue on the tracker."}}, true},
 		{"support phone number?", []knowledge.Passage{{Title: "Contact", Text: "Call us on 0113 496 0000, 9:00–17:00."}}, false},
 		{"is it faster than dogpile in your opinion", []knowledge.Passage{shop}, true},
