@@ -16,15 +16,15 @@ import (
 // favourites, what sells most, calories, the police, access for a
 // wheelchair, parking, Wi-Fi, a reward for referrals, work done for the
 // customer ("could you design it for us"), buying from the customer, a
-// way to pay by name (a page listing the ways answers), a phone number to call, another programming language's version of a
-// library, prices for the trade, where its office is, pregnancy,
-// bringing a pet along, a person by role, how it compares with another;
-// and, by name, a member of staff, another
-// product, a shop or an office in a place, a device or a system, a
-// language, a country goods are sent to; a discount for a group. Their
-// other words ("work", "shop", "Saturday") match pages that do not answer
-// them, so they are told apart by what they ask: such a question is
-// answered only when a page found speaks of it.
+// way to pay by name (a page listing the ways answers), a phone number
+// to call, another programming language's version of a library, prices
+// for the trade, where its office is, pregnancy, bringing a pet along, a
+// person by role, how it compares with another; and, by name, a member of
+// staff, another product, a shop or an office in a place, a device or a
+// system, a language, a country goods are sent to; a discount for a
+// group. Their other words ("work", "shop", "Saturday") match pages that
+// do not answer them, so they are told apart by what they ask: such a
+// question is answered only when a page found speaks of it.
 type beyondPages struct {
 	asks     *regexp.Regexp // the question asks about it
 	mentions *regexp.Regexp // a page speaks of it
