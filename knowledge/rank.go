@@ -68,7 +68,10 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 		find = bleve.NewConjunctionQuery(append([]query.Query{find}, filters...)...)
 	}
 	req := bleve.NewSearchRequestOptions(find, poolSize, 0, false)
-	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "marks", "chunks", "lang"}
+	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks", "lang"}
+	if markOf(concepts) != "" {
+		req.Fields = append(req.Fields, "marks") // read only when asked: a stored field costs each match a read
+	}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, err
@@ -140,10 +143,22 @@ func conceptsQuery(concepts []concept) query.Query {
 	}
 	// A passage's marks are searched only by the word of one: the other
 	// words would only lengthen every search.
-	if marked := slices.IndexFunc(append(own, syns...), isMark); marked >= 0 {
-		any.AddQuery(stemsQuery("marks", []string{append(own, syns...)[marked]}, 1))
+	if mark := markOf(concepts); mark != "" {
+		any.AddQuery(stemsQuery("marks", []string{mark}, 1))
 	}
 	return any
+}
+
+// markOf is the stem of the mark the concepts ask for, "" for none.
+func markOf(concepts []concept) string {
+	for _, c := range concepts {
+		for _, alt := range c.alts {
+			if i := slices.IndexFunc(alt, isMark); i >= 0 {
+				return alt[i]
+			}
+		}
+	}
+	return ""
 }
 
 // stemsQuery matches any of stems in field, as a match query of their
