@@ -337,47 +337,43 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 	if len(got) == 0 || got[0].Match < 0.35 {
 		t.Fatalf("max is maximum: %+v", got)
 	}
-	// A day as a chat shortens it is the day; the weekend is Saturday
-	// and Sunday, but Saturday is not the weekend.
-	days := []Chunk{{URL: "https://example.com/hours", Title: "Opening hours",
-		Text: "Monday to Friday 8:00–18:00, Saturday 9:00–13:00."}, {URL: "https://example.com/team", Title: "Our team",
-		Text: "Five physiotherapists work here."}}
-	if got := searchPages(t, days, "sat hours?"); len(got) == 0 || got[0].URL != "https://example.com/hours" || got[0].Match < 0.45 {
-		t.Fatalf("sat is Saturday: %+v", got)
+	// A day as a chat shortens it is the day, and the weekend is Saturday
+	// and Sunday (but Saturday is not the weekend); the page that gives a
+	// street address answers where the business is, though it never says
+	// "address"; whether there is a delay asks after a state, not for an
+	// offering (offers.go); half price is a discount.
+	page := func(path, title, text string) Chunk {
+		return Chunk{URL: "https://example.com/" + path, Title: title, Text: text}
 	}
-	storage := []Chunk{{URL: "https://example.com/access", Title: "Storage access",
-		Text: "Your storage unit can be reached Monday to Saturday."}, {URL: "https://example.com/prices", Title: "Storage prices",
-		Text: "Storage: a small storage unit costs £20 a week, storage for a car £30."}}
-	if got := searchPages(t, storage, "can I get to my storage at weekends"); len(got) == 0 || got[0].URL != "https://example.com/access" {
-		t.Fatalf("the weekend is Saturday and Sunday: %+v", got)
+	team := page("team", "Our team", "Five of us see you on the road to recovery.")
+	hours := []Chunk{page("hours", "Opening hours", "Monday to Friday 8:00–18:00, Saturday 9:00–13:00."), team}
+	storage := []Chunk{page("access", "Storage access", "Your storage unit can be reached Monday to Saturday."),
+		page("prices", "Storage prices", "Storage: a small storage unit costs £20 a week, storage for a car £30.")}
+	where := []Chunk{page("contact", "Contact us", "Come and see us at 42 Cathedral Road, Cardiff CF11 9LJ."), team}
+	dispatch := []Chunk{page("dispatch", "Dispatch times", "Orders are dispatched within 2 working days."), team}
+	student := []Chunk{page("student", "Student plan", "Students get the yearly plan for half price."),
+		page("plans", "Plans", "Monthly and yearly plans.")}
+	for _, c := range []struct {
+		pages    []Chunk
+		question string
+		want     string
+		match    float64
+	}{
+		{hours, "sat hours?", "https://example.com/hours", 0.45},
+		{storage, "can I get to my storage at weekends", "https://example.com/access", 0},
+		{where, "where are you based?", "https://example.com/contact", 0.6},
+		{where, "what's the adress", "https://example.com/contact", 0.6},
+		{where, "postcode pls", "https://example.com/contact", 0.6},
+		{where, "where is the shop exactly?", "https://example.com/contact", 0.6},
+		{dispatch, "is there a delay with dispatch at the moment?", "https://example.com/dispatch", 0.2},
+		{student, "student discount?", "https://example.com/student", 0.6},
+	} {
+		if got := searchPages(t, c.pages, c.question); len(got) == 0 || got[0].URL != c.want || got[0].Match < c.match {
+			t.Errorf("%q: %+v, want %s first", c.question, got, c.want)
+		}
 	}
 	if syns := synonymsIn["en"]["saturday"]; slices.Contains(syns, "weekend") {
 		t.Fatalf("Saturday is searched as the weekend: %v", syns)
-	}
-	// The page that gives a street address answers where the business
-	// is, though it never says "address".
-	where := []Chunk{{URL: "https://example.com/contact", Title: "Contact us",
-		Text: "Come and see us at 42 Cathedral Road, Cardiff CF11 9LJ."}, {URL: "https://example.com/team", Title: "Our team",
-		Text: "Five physiotherapists see you on the road to recovery."}}
-	for _, q := range []string{"where are you based?", "what's the adress", "postcode pls", "where is the shop exactly?"} {
-		if got := searchPages(t, where, q); len(got) == 0 || got[0].URL != "https://example.com/contact" || got[0].Match < 0.6 {
-			t.Fatalf("%q finds the street address: %+v", q, got)
-		}
-	}
-	// Whether there is a delay asks after a state, not for an offering
-	// (offers.go): the page about it answers, though it never says "delay".
-	got = searchPages(t, []Chunk{{URL: "https://example.com/dispatch", Title: "Dispatch times",
-		Text: "Orders are dispatched within 2 working days."}, {URL: "https://example.com/team", Title: "Our team",
-		Text: "Five of us pack every order."}}, "is there a delay with dispatch at the moment?")
-	if len(got) == 0 || got[0].URL != "https://example.com/dispatch" || got[0].Match < 0.2 {
-		t.Fatalf("a delay is no offering: %+v", got)
-	}
-	// Half price is a discount.
-	got = searchPages(t, []Chunk{{URL: "https://example.com/student", Title: "Student plan",
-		Text: "Students get the yearly plan for half price."}, {URL: "https://example.com/plans", Title: "Plans",
-		Text: "Monthly and yearly plans."}}, "student discount?")
-	if len(got) == 0 || got[0].URL != "https://example.com/student" || got[0].Match < 0.6 {
-		t.Fatalf("half price is a discount: %+v", got)
 	}
 	// "How long" asks for a length of time: the page that gives it in days.
 	got = searchPages(t, []Chunk{{URL: "https://example.com/making", Title: "Making your book",
