@@ -195,7 +195,9 @@ var phrasePairs = [][2]string{
 	{"wher are you", "whereabouts"}, {"how do i find you", "whereabouts"}, {"your address", "whereabouts"},
 	{"ur address", "whereabouts"}, {"your adress", "whereabouts"}, {"ur adress", "whereabouts"},
 	{"whats the address", "whereabouts"}, {"whats the adress", "whereabouts"}, {"what's the address", "whereabouts"},
-	{"what's the adress", "whereabouts"}, {"anytime", "any time"}, {"what's new", "changelog"}, {"whats new", "changelog"},
+	{"what's the adress", "whereabouts"}, {"anytime", "any time"},
+	{"can we both", "share"}, {"both use", "share"}, {"own login", "share"}, {"own logins", "share"},
+	{"own account", "share"}, {"own accounts", "share"}, {"what's new", "changelog"}, {"whats new", "changelog"},
 }
 
 // phrases rewrites a question's expressions of several words into the one
