@@ -109,7 +109,7 @@ var evalCorpora = []evalCorpus{
 	customer("doggy", minimums{0.72, 0.55, 0.72}, 0.39),
 	// The second held-out round, scored once before anyone read them.
 	customer("refurb", minimums{0.83, 0.70, 0.84}, 0.62),
-	customer("booking", minimums{0.81, 0.68, 0.72}, 0.58),
+	customer("booking", minimums{0.83, 0.70, 0.72}, 0.56),
 	customer("storage", minimums{0.94, 0.88, 0.69}, 0.70),
 	customer("fahrrad", minimums{0.80, 0.69, 0.85}, 0.54),
 	// The third held-out round, scored once before anyone read them.
@@ -169,7 +169,7 @@ var evalCorpora = []evalCorpus{
 	// The thirteenth held-out round, scored once before anyone read them.
 	customer("pottery", minimums{0.85, 0.85, 0.78}, 0.66),
 	customer("boattrips", minimums{0.85, 0.77, 0.77}, 0.53),
-	customer("esign", minimums{0.86, 0.83, 0.59}, 0.70),
+	customer("esign", minimums{0.89, 0.86, 0.59}, 0.71),
 	endUserHelp("smartlock", minimums{0.78, 0.72, 0.74}, 0.51),
 	devTool("ormlib", minimums{0.79, 0.79, 0.68}),
 	// The fourteenth held-out round, scored once before anyone read them.

@@ -419,6 +419,7 @@ func TestThesaurusFindsThePagesWord(t *testing.T) {
 		{"Late orders", "If your order has not arrived in 10 days, tell us.", "my order hasnt arrived"},
 		{"Share your robot", "Invite someone to control the robot from their phone.", "can we both use the robot with our own logins?"},
 		{"Replacing the nozzle", "How often? Replace the nozzle every 3 months.", "how often should i change the nozzle"},
+		{"Free plan", "The free plan has one user and 20 documents.", "is there a free version?"},
 		{"Installation", "On macOS, install it with Homebrew.", "how to install on mac"},
 		{"Service status", "Incidents with the app are posted on status.example.com.", "is the app down right now?"},
 		{"Bike hire", "We hire out e-bikes and road bikes.", "do you hire out e-bikes aswell"},

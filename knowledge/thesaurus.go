@@ -198,7 +198,7 @@ var phrasePairs = [][2]string{
 	{"what's the adress", "whereabouts"}, {"anytime", "any time"},
 	{"can we both", "share"}, {"both use", "share"}, {"own login", "share"}, {"own logins", "share"},
 	{"own account", "share"}, {"own accounts", "share"}, {"how often should i change", "how often replace"},
-	{"how often to change", "how often replace"}, {"how often do i change", "how often replace"}, {"what's new", "changelog"}, {"whats new", "changelog"},
+	{"how often to change", "how often replace"}, {"how often do i change", "how often replace"}, {"free version", "free plan"}, {"what's new", "changelog"}, {"whats new", "changelog"},
 }
 
 // phrases rewrites a question's expressions of several words into the one
