@@ -111,11 +111,3 @@ func isUpper(s string) bool {
 func isDigits(s string, n int) bool {
 	return len(s) == n && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
-
-func wordSet(ws string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields(ws) {
-		out[w] = true
-	}
-	return out
-}

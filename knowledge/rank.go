@@ -63,13 +63,14 @@ func (x *Index) Search(ctx context.Context, q Query) ([]Passage, error) {
 	if err != nil || len(concepts) == 0 {
 		return []Passage{}, err
 	}
-	var find query.Query = conceptsQuery(concepts)
+	mark := markOf(concepts)
+	var find query.Query = conceptsQuery(concepts, mark)
 	if filters := scope(ctx, r, q); len(filters) > 0 {
 		find = bleve.NewConjunctionQuery(append([]query.Query{find}, filters...)...)
 	}
 	req := bleve.NewSearchRequestOptions(find, poolSize, 0, false)
 	req.Fields = []string{"source_id", "url", "title", "heading", "text", "lead", "path", "chunks", "lang"}
-	if markOf(concepts) != "" {
+	if mark != "" {
 		req.Fields = append(req.Fields, "marks") // read only when asked: a stored field costs each match a read
 	}
 	res, err := x.idx.SearchInContext(ctx, req)
@@ -125,8 +126,9 @@ func (x *Index) questionLang(r index.IndexReader, q Query) string {
 }
 
 // conceptsQuery matches the question's concepts, and their synonyms at a
-// lower weight, in every text field.
-func conceptsQuery(concepts []concept) query.Query {
+// lower weight, in every text field, and the passages marked with mark
+// ("" for none) that the question asks for.
+func conceptsQuery(concepts []concept, mark string) query.Query {
 	var own, syns []string
 	for _, c := range concepts {
 		own = append(own, c.alts[0]...)
@@ -143,7 +145,7 @@ func conceptsQuery(concepts []concept) query.Query {
 	}
 	// A passage's marks are searched only by the word of one: the other
 	// words would only lengthen every search.
-	if mark := markOf(concepts); mark != "" {
+	if mark != "" {
 		any.AddQuery(stemsQuery("marks", []string{mark}, 1))
 	}
 	return any

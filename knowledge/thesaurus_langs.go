@@ -238,10 +238,16 @@ func init() { maps.Copy(filler, wordSets(asking)) }
 func wordSets(lists map[string]string) map[string]map[string]bool {
 	out := make(map[string]map[string]bool, len(lists))
 	for l, ws := range lists {
-		out[l] = map[string]bool{}
-		for _, w := range strings.Fields(ws) {
-			out[l][w] = true
-		}
+		out[l] = wordSet(ws)
+	}
+	return out
+}
+
+// wordSet is the set of the space-separated words of ws.
+func wordSet(ws string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(ws) {
+		out[w] = true
 	}
 	return out
 }
